@@ -1,0 +1,47 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: ['dist', 'data', 'node_modules', 'src/generated', 'test-results', 'playwright-report'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      // Data flows one way: web and server import shared, never each other (STYLE.md).
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/web', from: './src/server', message: 'web must not import server' },
+            { target: './src/server', from: './src/web', message: 'server must not import web' },
+            { target: './src/shared', from: './src/web', message: 'shared is pure' },
+            { target: './src/shared', from: './src/server', message: 'shared is pure' },
+            { target: './src/cli', from: './src/web', message: 'cli must not import web' },
+          ],
+        },
+      ],
+      'import-x/no-cycle': ['error', { maxDepth: 4 }],
+    },
+    settings: { 'import-x/resolver': { typescript: true, node: true } },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}', 'tests/component/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.configs.recommended.rules,
+    },
+  },
+);

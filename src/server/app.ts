@@ -1,0 +1,101 @@
+/**
+ * Builds the Fastify instance: plugins first (database, cookies, sessions, CSRF, security
+ * headers, multipart with explicit limits, rate limits), then the API routes, then the web app.
+ * Tests call `buildApp(...).inject()`; `main.ts` listens.
+ */
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import type pg from 'pg';
+import type { ServerConfig } from './config';
+import { ClientError } from './errors';
+import { logSerializers } from './logging';
+import type { Mailer } from './mail/mailer';
+import { csrfPlugin } from './plugins/csrf';
+import { securityHeadersPlugin } from './plugins/securityHeaders';
+import { sessionPlugin } from './plugins/session';
+import { registerApiRoutes } from './routes';
+import { registerWeb } from './web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: pg.Pool;
+    config: ServerConfig;
+    mailer: Mailer;
+  }
+}
+
+/** Upload limits (FACTS: set every limit explicitly; a truncated file is refused, not kept). */
+export const UPLOAD_LIMITS = {
+  fileSize: 20 * 1024 * 1024,
+  files: 20,
+  fields: 200,
+  fieldSize: 1024 * 1024,
+  parts: 240,
+} as const;
+
+export interface AppDeps {
+  config: ServerConfig;
+  pool: pg.Pool;
+  mailer: Mailer;
+  /** Pino options, or false for silence (tests). */
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const secureCookies = deps.config.publicUrl.startsWith('https://');
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: typeof deps.logger === 'object' ? deps.logger.level : deps.config.logLevel,
+            serializers: logSerializers,
+          },
+    bodyLimit: 1024 * 1024,
+    trustProxy: deps.config.production,
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.decorate('db', deps.pool);
+  app.decorate('config', deps.config);
+  app.decorate('mailer', deps.mailer);
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ClientError) {
+      return reply.code(error.statusCode).send(error.body());
+    }
+    const {
+      statusCode: status,
+      validation,
+      message: text,
+    } = error as {
+      statusCode?: number;
+      validation?: unknown;
+      message: string;
+    };
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own 4xx: malformed JSON, schema validation, body too large, rate limit.
+      const message = validation ? `Invalid request: ${text}` : text;
+      return reply.code(status).send({ errorMessage: message });
+    }
+    const incidentId = request.id;
+    request.log.error({ err: error, incidentId }, 'request failed');
+    return reply.code(500).send({
+      errorMessage: 'Our website is having some issues. Please try again later.',
+      incidentId,
+    });
+  });
+
+  await app.register(cookie);
+  await app.register(sessionPlugin, { secureCookies });
+  await app.register(csrfPlugin, { secureCookies });
+  await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
+  await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+  await app.register(rateLimit, { global: false });
+
+  await registerApiRoutes(app);
+  await registerWeb(app);
+  return app;
+}

@@ -1,0 +1,18 @@
+import crypto from 'node:crypto';
+
+/** A random opaque token for cookies and emailed links (256 bits, URL-safe). */
+export function newToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+/** Tokens are stored only as this hash, so a database leak yields no usable token. */
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/** Compares two strings in constant time (for CSRF tokens and the like). */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}

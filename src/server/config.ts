@@ -1,0 +1,50 @@
+import path from 'node:path';
+
+/** Everything the server reads from its environment, read once at start. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** External PostgreSQL; when absent an embedded server runs in `dataDir/postgres`. */
+  databaseUrl: string | undefined;
+  production: boolean;
+  /** Base of links in emails, e.g. `http://localhost:8080`. */
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  recaptchaSiteKey: string;
+  recaptchaSecret: string;
+  /** Where the captcha token is verified (a loopback fake in tests). */
+  recaptchaVerifyUrl: string;
+  leiApiUrl: string;
+  /** Folder of the built customer app. */
+  webDir: string;
+  /** Seed demo data into an empty database (development only). */
+  seedDemo: boolean;
+  /** scrypt cost exponent (N = 2^cost); the hash records it, so lowering it in tests is safe. */
+  passwordCost: number;
+  logLevel: string;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const production = env.NODE_ENV === 'production';
+  const port = Number(env.PORT ?? 8080);
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    production,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    recaptchaSiteKey: env.RECAPTCHA_SITE_KEY ?? '',
+    recaptchaSecret: env.RECAPTCHA_SECRET ?? '',
+    recaptchaVerifyUrl:
+      env.RECAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify',
+    leiApiUrl: (env.LEI_API_URL ?? 'https://api.gleif.org/api/v1').replace(/\/$/, ''),
+    webDir: path.resolve(env.WEB_DIR ?? 'dist/web'),
+    seedDemo: !production && env.SEED_DEMO !== '0',
+    passwordCost: Number(env.PASSWORD_COST ?? 17),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,38 @@
+import type pg from 'pg';
+import { hashToken, newToken } from '../auth/tokens';
+
+/** Sessions end after this long without a request (OWASP ASVS 7.3.1) … */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** … and at the latest this long after sign-in (ASVS 7.3.2). */
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+/** Creates a session and returns the cookie value; only its hash is stored. */
+export async function createSession(pool: pg.Pool, userId: string): Promise<string> {
+  const token = newToken();
+  await pool.query(
+    `insert into sessions (id_hash, user_id, expires_at) values ($1, $2, now() + $3 * interval '1 millisecond')`,
+    [hashToken(token), userId, SESSION_ABSOLUTE_MS],
+  );
+  return token;
+}
+
+/** The user id of a live session, touching its idle timer; null when unknown or expired. */
+export async function findSessionUser(pool: pg.Pool, token: string): Promise<string | null> {
+  const result = await pool.query<{ user_id: string }>(
+    `update sessions set last_seen_at = now()
+      where id_hash = $1 and expires_at > now()
+        and last_seen_at > now() - $2 * interval '1 millisecond'
+      returning user_id`,
+    [hashToken(token), SESSION_IDLE_MS],
+  );
+  return result.rows[0]?.user_id ?? null;
+}
+
+export async function deleteSession(pool: pg.Pool, token: string): Promise<void> {
+  await pool.query('delete from sessions where id_hash = $1', [hashToken(token)]);
+}
+
+/** Ends every session of a user (after a password reset). */
+export async function deleteUserSessions(pool: pg.Pool, userId: string): Promise<void> {
+  await pool.query('delete from sessions where user_id = $1', [userId]);
+}

@@ -1,0 +1,32 @@
+/** One email as the portal sends it; `links` lists the URLs in the text, for the dev outbox. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+export interface Mailer {
+  send(message: Omit<MailMessage, 'links'>): Promise<void>;
+  /** Messages kept in development (`GET /dev/outbox`); empty when mail goes out by SMTP. */
+  outbox(): MailMessage[];
+}
+
+const LINK = /https?:\/\/[^\s<>"]+/g;
+
+/**
+ * Development mailer: prints each message to the console and keeps it for `GET /dev/outbox`.
+ * The console print is for the developer running the portal locally, not a production log.
+ */
+export function createOutboxMailer(print: (text: string) => void = console.log): Mailer {
+  const messages: MailMessage[] = [];
+  return {
+    async send(message) {
+      const full = { ...message, links: message.text.match(LINK) ?? [] };
+      messages.push(full);
+      if (messages.length > 200) messages.shift();
+      print(`\n--- mail to ${full.to}: ${full.subject}\n${full.text}\n---\n`);
+    },
+    outbox: () => [...messages],
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Starts the portal: reads the environment, opens the database (embedded PostgreSQL in DATA_DIR
+ * unless DATABASE_URL is set), applies migrations, seeds demo data in development, listens, and
+ * shuts down gracefully on SIGINT/SIGTERM.
+ */
+import { buildApp } from './app';
+import { readConfig } from './config';
+import { openDatabase } from './db/database';
+import { createOutboxMailer } from './mail/mailer';
+import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
+
+const config = readConfig();
+const log = (message: string) => console.log(message);
+
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  log: (message) => {
+    if (process.env.LOG_POSTGRES === '1') log(`[postgres] ${message}`);
+  },
+});
+const mailer = createOutboxMailer();
+const app = await buildApp({ config, pool: database.pool, mailer });
+
+let seeded = false;
+if (config.seedDemo) seeded = await seedDemoData(database.pool, config);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log(`${signal}: shutting down`);
+  const timer = setTimeout(() => process.exit(1), 10_000);
+  try {
+    await app.close();
+    await database.close();
+  } finally {
+    clearTimeout(timer);
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+const address = `http://localhost:${config.port}/clearing`;
+log(`\n${'='.repeat(64)}\n Clearing member portal: ${address}`);
+log(
+  ` Database: ${config.databaseUrl ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`}`,
+);
+if (!config.production) {
+  log(` Outbox (emails sent): http://localhost:${config.port}/dev/outbox`);
+  log(` Demo sign-ins${seeded ? ' (just seeded)' : ''}:`);
+  for (const demo of DEMO_SIGN_INS)
+    log(`   ${demo.label.padEnd(28)} ${demo.email} / ${demo.password}`);
+}
+log('='.repeat(64));

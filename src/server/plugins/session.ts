@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../shared/api/http';
+import { createSession, deleteSession, findSessionUser, SESSION_ABSOLUTE_MS } from '../db/sessions';
+import { unauthorized } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user's id, or null. Resolved lazily, once per request. */
+    sessionUserId(): Promise<string | null>;
+    /** The signed-in user's id; throws 401 when signed out. */
+    requireUserId(): Promise<string>;
+  }
+  interface FastifyReply {
+    /** Starts a new session (a new token at every sign-in, ASVS 7.2.4) and sets its cookie. */
+    startSession(userId: string): Promise<void>;
+    /** Ends the current session server-side and clears its cookie. */
+    endSession(): Promise<void>;
+  }
+}
+
+/** Database sessions behind an opaque, HttpOnly, SameSite cookie. */
+export const sessionPlugin = fp(async (app, options: { secureCookies: boolean }) => {
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secureCookies,
+  };
+
+  app.decorateRequest('sessionUserId', function (this: FastifyRequest) {
+    const cache = sessionCache.get(this);
+    if (cache) return cache;
+    const token = this.cookies[SESSION_COOKIE];
+    const lookup = token ? findSessionUser(app.db, token) : Promise.resolve(null);
+    sessionCache.set(this, lookup);
+    return lookup;
+  });
+
+  app.decorateRequest('requireUserId', async function (this: FastifyRequest) {
+    const userId = await this.sessionUserId();
+    if (!userId) throw unauthorized();
+    return userId;
+  });
+
+  app.decorateReply('startSession', async function (this: FastifyReply, userId: string) {
+    const old = this.request.cookies[SESSION_COOKIE];
+    if (old) await deleteSession(app.db, old);
+    const token = await createSession(app.db, userId);
+    sessionCache.set(this.request, Promise.resolve(userId));
+    this.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
+  });
+
+  app.decorateReply('endSession', async function (this: FastifyReply) {
+    const token = this.request.cookies[SESSION_COOKIE];
+    if (token) await deleteSession(app.db, token);
+    sessionCache.set(this.request, Promise.resolve(null));
+    this.clearCookie(SESSION_COOKIE, cookieOptions);
+  });
+});
+
+const sessionCache = new WeakMap<FastifyRequest, Promise<string | null>>();

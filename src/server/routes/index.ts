@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { registerAuthRoutes } from './auth';
+import { registerConfigRoutes } from './config';
+import { registerDevRoutes } from './dev';
+import { registerUserRoutes } from './user';
+
+/** Every API area, mounted under the prefixes the specification names. */
+export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(registerConfigRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
+  // DECISIONS: /clearing/api/web answers auth/signin (GET) and user as well.
+  await app.register(registerAuthRoutes, { prefix: '/clearing/api/web', checkOnly: true });
+  await app.register(registerUserRoutes, { prefix: '/clearing/api/web', currentUserOnly: true });
+  if (!app.config.production) await app.register(registerDevRoutes);
+  // Unknown API paths answer JSON, never the web app.
+  app.all('/exchange/api/*', async (_request, reply) =>
+    reply.code(404).send({ errorMessage: 'Not found.' }),
+  );
+  app.all('/clearing/api/*', async (_request, reply) =>
+    reply.code(404).send({ errorMessage: 'Not found.' }),
+  );
+}

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { registerStaffConsole } from './admin/staffConsole';
+
+/**
+ * Serves the built customer app under /clearing with history fallback, and the standalone
+ * stand-ins for the exchange's other sites (DECISIONS "The standalone portal").
+ */
+export async function registerWeb(app: FastifyInstance): Promise<void> {
+  const webDir = app.config.webDir;
+  const indexFile = path.join(webDir, 'index.html');
+  const built = fs.existsSync(indexFile);
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      prefix: '/clearing/',
+      index: false,
+      wildcard: false,
+      decorateReply: true,
+      setHeaders: (res, file) => {
+        // Hashed bundles never change; index.html must always be fresh.
+        if (file.includes(`${path.sep}assets${path.sep}`)) {
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+
+  const sendApp = (reply: FastifyReply) => {
+    if (!built) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build`.');
+    }
+    return reply.header('cache-control', 'no-store').sendFile('index.html', webDir);
+  };
+
+  await registerStaffConsole(app);
+
+  app.get('/', async (_request, reply) => reply.redirect('/clearing'));
+  app.get('/clearing', async (_request, reply) => sendApp(reply));
+  app.get('/clearing/*', async (request, reply) => {
+    // Asset-looking paths that were not found stay 404 instead of answering HTML.
+    if (/\.(js|css|map|png|svg|ico|woff2?)$/.test(request.url.split('?')[0] ?? '')) {
+      return reply.code(404).send({ errorMessage: 'Not found.' });
+    }
+    return sendApp(reply);
+  });
+
+  // The exchange's sign-in is the target of a 401 redirect; here it is the portal's own.
+  app.get('/exchange/dashboard/signin', async (request, reply) => {
+    const query = new URLSearchParams(request.query as Record<string, string>).toString();
+    return reply.redirect(`/clearing/signin${query ? `?${query}` : ''}`);
+  });
+  app.get('/disclosures', async (_request, reply) =>
+    reply.redirect('/clearing/regulation/disclosures'),
+  );
+}

@@ -1,0 +1,100 @@
+/** Request and response shapes of the auth and user calls (spec: access §3, §7). */
+
+export type AuthOrigin = 'Clearing';
+export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface SignupRequest {
+  email: string;
+  recaptchaToken?: string;
+  authOrigin: AuthOrigin;
+}
+
+export interface ConfigResponse {
+  recaptcha_site_key: string;
+}
+
+export interface ResetRequestBody {
+  email: string;
+  authOrigin: AuthOrigin;
+}
+
+export interface ResetBody {
+  token: string;
+  password: string;
+  userId: string;
+}
+
+export interface VerifyEmailBody {
+  token: string;
+  password: string;
+  email: string;
+}
+
+export interface SigninRequest {
+  email: string;
+  password: string;
+  totpCode?: string;
+}
+
+export interface UserDetails {
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  approved: boolean;
+}
+
+export interface OrgDetails {
+  clearingOrgId: string;
+  name: string;
+}
+
+/** The signed-in user (spec access §3; `isNorthstarClearingStaff` is `is{product}ClearingStaff`). */
+export interface User {
+  id: string;
+  email: string;
+  isNorthstarClearingStaff: boolean;
+  details: UserDetails | null;
+  orgDetails: OrgDetails | null;
+  organizationId: string | null;
+  roles: Role[];
+}
+
+export type SigninResult =
+  { authStatus: 'TwoFactorRequired' } | { authStatus: 'AuthComplete'; user: User };
+
+export type AuthCheck =
+  { status: 'Authenticated'; isNorthstarClearingStaff: boolean } | { status: 'NotAuthenticated' };
+
+export interface TwoFactorEnrolment {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface TwoFactorState {
+  enabled: boolean;
+}
+
+export interface UserSettings {
+  tutorialComplete: boolean;
+  twoFactorEnabled: boolean;
+  details: UserDetails | null;
+  organizationId: string | null;
+  roles: Role[];
+  members?: { userId: string; email: string; roles: Role[] }[];
+}
+
+/** Tags of `POST user/settings` (spec access §3). */
+export const SETTINGS_TAGS = [
+  'add_kyc',
+  'modify_kyc',
+  'invite_user',
+  'set_roles',
+  'mark_tutorial_complete',
+] as const;
+export type SettingsTag = (typeof SETTINGS_TAGS)[number];
+
+/** A user is "registered" once both their own details and their organisation exist. */
+export function hasRegistered(user: Pick<User, 'details' | 'orgDetails'>): boolean {
+  return user.details !== null && user.orgDetails !== null;
+}
