@@ -1,0 +1,25 @@
+/**
+ * The contract of the form engine, shared by browser, server and CLI. A *form* is a JSON Schema
+ * plus uiSchema pair in `schemas/<form-id>/`; *answers* are its form data.
+ */
+
+export const FORM_IDS = ['individual', 'business', 'affiliated-person'] as const;
+export type FormId = (typeof FORM_IDS)[number];
+
+/** A file answer: the bytes travel beside the answers, never inside them (DECISIONS). */
+export interface FileReference {
+  name: string;
+  type: string;
+  size: number;
+}
+
+/** One validation message, at the JSON pointer of the answer it is about ('' = the whole form). */
+export interface AnswerError {
+  path: string;
+  message: string;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: AnswerError[];
+}
