@@ -56,6 +56,7 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     const query = new URLSearchParams(request.query as Record<string, string>).toString();
     return reply.redirect(`/clearing/signin${query ? `?${query}` : ''}`);
   });
+  app.get('/fcm/*', async (_request, reply) => reply.redirect('/clearing/home'));
   app.get('/disclosures', async (_request, reply) =>
     reply.redirect('/clearing/regulation/disclosures'),
   );
