@@ -29,6 +29,14 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     });
   }
 
+  // Legal documents (sample PDFs shipped in assets/pdfs; a firm replaces them).
+  await app.register(fastifyStatic, {
+    root: path.resolve('assets/pdfs'),
+    prefix: '/assets/pdfs/',
+    decorateReply: false,
+    index: false,
+  });
+
   const sendApp = (reply: FastifyReply) => {
     if (!built) {
       return reply

@@ -1,0 +1,49 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/** The newest link in the dev outbox sent to `to` whose path contains `pathPart`. */
+export async function linkFromOutbox(
+  request: APIRequestContext,
+  to: string,
+  pathPart: string,
+): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(async () => {
+      const messages = (await (await request.get('/dev/outbox')).json()) as OutboxMessage[];
+      found = messages
+        .filter((message) => message.to.toLowerCase() === to.toLowerCase())
+        .flatMap((message) => message.links)
+        .filter((link) => link.includes(pathPart))
+        .at(-1);
+      return found;
+    })
+    .toBeTruthy();
+  const url = new URL(found!);
+  return `${url.pathname}${url.search}`;
+}
+
+/** A fresh address per test run, so runs never collide. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** Fails on any serious or critical axe-core violation of the current page. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(', ')}`,
+    ),
+  ).toEqual([]);
+}
