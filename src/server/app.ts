@@ -40,8 +40,8 @@ export interface AppDeps {
   config: ServerConfig;
   pool: pg.Pool;
   mailer: Mailer;
-  /** Pino options, or false for silence (tests). */
-  logger?: boolean | { level: string };
+  /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -53,6 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : {
             level: typeof deps.logger === 'object' ? deps.logger.level : deps.config.logLevel,
             serializers: logSerializers,
+            ...(typeof deps.logger === 'object' && deps.logger.stream
+              ? { stream: deps.logger.stream }
+              : {}),
           },
     bodyLimit: 1024 * 1024,
     trustProxy: deps.config.production,

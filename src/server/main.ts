@@ -7,6 +7,7 @@ import { buildApp } from './app';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
 import { createOutboxMailer } from './mail/mailer';
+import { createSmtpMailer } from './mail/smtpMailer';
 import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
 
 const config = readConfig();
@@ -19,7 +20,8 @@ const database = await openDatabase({
     if (process.env.LOG_POSTGRES === '1') log(`[postgres] ${message}`);
   },
 });
-const mailer = createOutboxMailer();
+// DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.
+const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer();
 const app = await buildApp({ config, pool: database.pool, mailer });
 
 let seeded = false;

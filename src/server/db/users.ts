@@ -1,5 +1,5 @@
-import type pg from 'pg';
 import type { Role, User, UserDetails } from '../../shared/api/auth';
+import type { Queryable } from './transaction';
 
 /** A users row joined with its organisation, as stored. */
 export interface UserRow {
@@ -39,19 +39,126 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export async function findUserRowById(pool: pg.Pool, id: string): Promise<UserRow | null> {
-  const result = await pool.query<UserRow>(`${SELECT_USER} where u.id = $1`, [id]);
+export async function findUserRowById(db: Queryable, id: string): Promise<UserRow | null> {
+  const result = await db.query<UserRow>(`${SELECT_USER} where u.id = $1`, [id]);
   return result.rows[0] ?? null;
 }
 
-export async function findUserRowByEmail(pool: pg.Pool, email: string): Promise<UserRow | null> {
-  const result = await pool.query<UserRow>(`${SELECT_USER} where lower(u.email) = lower($1)`, [
+export async function findUserRowByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+  const result = await db.query<UserRow>(`${SELECT_USER} where lower(u.email) = lower($1)`, [
     email.trim(),
   ]);
   return result.rows[0] ?? null;
 }
 
-export async function findUserById(pool: pg.Pool, id: string): Promise<User | null> {
-  const row = await findUserRowById(pool, id);
+export async function findUserById(db: Queryable, id: string): Promise<User | null> {
+  const row = await findUserRowById(db, id);
   return row ? toUser(row) : null;
+}
+
+/** Creates a user who has not yet verified an email or set a password; returns the id. */
+export async function createUnverifiedUser(
+  db: Queryable,
+  email: string,
+  organizationId: string | null = null,
+): Promise<string> {
+  const result = await db.query<{ id: string }>(
+    'insert into users (email, organization_id) values ($1, $2) returning id',
+    [email.trim(), organizationId],
+  );
+  return result.rows[0]!.id;
+}
+
+/** Sets a new password hash; `verify` also marks the email verified (first password). */
+export async function setPasswordHash(
+  db: Queryable,
+  userId: string,
+  passwordHash: string,
+  options: { verify?: boolean } = {},
+): Promise<void> {
+  await db.query(
+    `update users set password_hash = $2,
+            email_verified_at = case when $3 then coalesce(email_verified_at, now()) else email_verified_at end
+      where id = $1`,
+    [userId, passwordHash, options.verify === true],
+  );
+}
+
+export async function setUserDetails(
+  db: Queryable,
+  userId: string,
+  details: UserDetails,
+): Promise<void> {
+  await db.query('update users set details = $2 where id = $1', [userId, details]);
+}
+
+export async function setUserRoles(db: Queryable, userId: string, roles: Role[]): Promise<void> {
+  await db.query('update users set roles = $2 where id = $1', [userId, roles]);
+}
+
+export async function setUserOrganization(
+  db: Queryable,
+  userId: string,
+  organizationId: string,
+): Promise<void> {
+  await db.query('update users set organization_id = $2 where id = $1', [userId, organizationId]);
+}
+
+export async function markTutorialComplete(db: Queryable, userId: string): Promise<void> {
+  await db.query('update users set tutorial_complete = true where id = $1', [userId]);
+}
+
+/** Stores a pending TOTP secret (2FA stays off until a code confirms it). */
+export async function setPendingTotpSecret(
+  db: Queryable,
+  userId: string,
+  secret: string,
+): Promise<void> {
+  await db.query(
+    `update users set totp_secret = $2, totp_enabled = false, totp_last_step = null
+      where id = $1 and not totp_enabled`,
+    [userId, secret],
+  );
+}
+
+/**
+ * Records `step` as the user's last accepted TOTP step, and turns 2FA on when `enable`. Answers
+ * false when that step (or a later one) was already used: RFC 6238 allows each code once, and
+ * the check sits in the update so two concurrent requests cannot both pass.
+ */
+export async function acceptTotpStep(
+  db: Queryable,
+  userId: string,
+  step: number,
+  options: { enable?: boolean } = {},
+): Promise<boolean> {
+  const result = await db.query(
+    `update users set totp_last_step = $2, totp_enabled = totp_enabled or $3
+      where id = $1 and totp_secret is not null
+        and (totp_last_step is null or totp_last_step < $2)`,
+    [userId, step, options.enable === true],
+  );
+  return result.rowCount === 1;
+}
+
+/** The members of an organisation, for its Administrators' settings page. */
+export async function listOrganizationMembers(
+  db: Queryable,
+  organizationId: string,
+): Promise<{ userId: string; email: string; roles: Role[] }[]> {
+  const result = await db.query<{ id: string; email: string; roles: Role[] }>(
+    'select id, email, roles from users where organization_id = $1 order by created_at, email',
+    [organizationId],
+  );
+  return result.rows.map((row) => ({ userId: row.id, email: row.email, roles: row.roles }));
+}
+
+/** The last accepted TOTP step as a number (PostgreSQL bigint arrives as a string). */
+export function lastTotpStep(row: UserRow): number | null {
+  return row.totp_last_step === null ? null : Number(row.totp_last_step);
+}
+
+/** Ends every session of a user (after a password reset), inside the caller's transaction. */
+export async function endAllSessions(db: Queryable, userId: string): Promise<void> {
+  await db.query('delete from sessions where user_id = $1', [userId]);
 }

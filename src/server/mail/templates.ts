@@ -1,0 +1,63 @@
+import { firm } from '../../shared/config/firm';
+import type { MailMessage } from './mailer';
+
+type Message = Omit<MailMessage, 'links'>;
+
+const signature = `\n\n${firm.displayName}\n${firm.supportEmail} · ${firm.supportPhone}\n`;
+
+/** The emailed links, built from the public base URL (spec access §2 routes). */
+export const links = {
+  verifyEmail: (publicUrl: string, email: string, token: string) =>
+    `${publicUrl}/clearing/user/verify-email?email=${encodeURIComponent(email)}&access_token=${encodeURIComponent(token)}`,
+  resetPassword: (publicUrl: string, userId: string, token: string) =>
+    `${publicUrl}/clearing/user/reset-password?access_token=${encodeURIComponent(token)}&user_id=${encodeURIComponent(userId)}`,
+  invite: (publicUrl: string, organizationId: string, email: string, token: string) =>
+    `${publicUrl}/clearing/user/accept-invite?access_token=${encodeURIComponent(token)}&organization_id=${encodeURIComponent(organizationId)}&email=${encodeURIComponent(email)}`,
+  signIn: (publicUrl: string) => `${publicUrl}/clearing/signin`,
+};
+
+export function verifyEmailMessage(to: string, link: string): Message {
+  return {
+    to,
+    subject: `Verify your email for ${firm.displayName}`,
+    text:
+      `Welcome to ${firm.displayName}.\n\nOpen this link to verify your email and set your password ` +
+      `(it works once, for 24 hours):\n\n${link}\n\nIf you did not sign up, ignore this email.` +
+      signature,
+  };
+}
+
+/** Sent when someone signs up with an address that already has an account. */
+export function accountExistsMessage(to: string, signInLink: string): Message {
+  return {
+    to,
+    subject: `You already have a ${firm.displayName} account`,
+    text:
+      `Someone (probably you) tried to sign up with this email, but it already has an account.\n\n` +
+      `Sign in here: ${signInLink}\n\nForgot your password? Choose "Forgot Password" on the ` +
+      `sign-in page to get a reset link.\n\nIf this was not you, no action is needed.` +
+      signature,
+  };
+}
+
+export function resetPasswordMessage(to: string, link: string): Message {
+  return {
+    to,
+    subject: `Reset your ${firm.displayName} password`,
+    text:
+      `Open this link to choose a new password (it works once, for 1 hour):\n\n${link}\n\n` +
+      `If you did not ask for a reset, ignore this email; your password stays as it is.` +
+      signature,
+  };
+}
+
+export function inviteMessage(to: string, organizationName: string, link: string): Message {
+  return {
+    to,
+    subject: `You are invited to ${organizationName} on ${firm.displayName}`,
+    text:
+      `You have been invited to join ${organizationName} on ${firm.displayName}.\n\n` +
+      `Open this link to accept (it works once, for 7 days):\n\n${link}` +
+      signature,
+  };
+}

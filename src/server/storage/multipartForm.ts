@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import { ClientError } from '../errors';
+import { deleteStored, saveUpload, type StoredFile, type UploadKind } from './uploads';
+
+/** What a file field of a form may hold. */
+export interface FileRule {
+  accept: UploadKind;
+  /** How the field is named in error messages (defaults to the field name). */
+  label?: string;
+}
+
+/** A parsed multipart form: text fields (repeatable) and checked, stored files. */
+export interface MultipartForm {
+  /** The first value of a text field, trimmed; undefined when absent. */
+  field(name: string): string | undefined;
+  /** Every value of a repeated text field (`role`, `role`, … or `role[]`). */
+  all(name: string): string[];
+  files: Map<string, StoredFile>;
+}
+
+const LIMIT_MESSAGES: Record<string, [number, string]> = {
+  FST_REQ_FILE_TOO_LARGE: [413, 'A file is too large.'],
+  FST_FILES_LIMIT: [413, 'Too many files in one request.'],
+  FST_FIELDS_LIMIT: [413, 'Too many fields in one request.'],
+  FST_PARTS_LIMIT: [413, 'Too many parts in one request.'],
+  FST_PROTO_VIOLATION: [400, 'A form field has a name that is not allowed.'],
+  FST_MP_PREMATURE_CLOSE: [400, 'The upload ended early. Please try again.'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'This call expects form data (multipart/form-data).'],
+};
+
+/**
+ * Reads a multipart request part by part: text fields into memory (bounded by the app's
+ * multipart limits), each allowed file field streamed to storage and checked by content. A file
+ * field not in `files`, a second file for the same field, or any failure deletes every file
+ * stored so far and throws a 4xx ClientError. On success the caller owns the stored files (call
+ * `discardForm` if a later step fails).
+ */
+export async function readMultipartForm(
+  request: FastifyRequest,
+  options: { dataDir: string; files: Record<string, FileRule> },
+): Promise<MultipartForm> {
+  if (!request.isMultipart()) {
+    throw new ClientError(415, 'This call expects form data (multipart/form-data).');
+  }
+  const fields = new Map<string, string[]>();
+  const files = new Map<string, StoredFile>();
+  try {
+    for await (const part of request.parts()) {
+      const name = part.fieldname.replace(/\[\]$/, '');
+      if (part.type === 'file') {
+        const rule = Object.hasOwn(options.files, name) ? options.files[name] : undefined;
+        if (!rule || files.has(name)) {
+          part.file.resume();
+          throw new ClientError(
+            400,
+            rule ? `Only one file is allowed for ${name}.` : `Unexpected file field ${name}.`,
+          );
+        }
+        files.set(
+          name,
+          await saveUpload(part, {
+            dataDir: options.dataDir,
+            accept: rule.accept,
+            label: rule.label ?? name,
+          }),
+        );
+      } else {
+        if (part.valueTruncated || part.fieldnameTruncated) {
+          throw new ClientError(413, `The field ${name} is too long.`);
+        }
+        const values = fields.get(name) ?? [];
+        values.push(String(part.value));
+        fields.set(name, values);
+      }
+    }
+  } catch (error) {
+    await discardFiles(options.dataDir, files.values());
+    throw translateLimitError(error);
+  }
+  return {
+    field: (name) => fields.get(name)?.[0]?.trim(),
+    all: (name) => (fields.get(name) ?? []).map((value) => value.trim()),
+    files,
+  };
+}
+
+/** Deletes the stored files of a form whose request failed after reading. */
+export async function discardForm(dataDir: string, form: MultipartForm): Promise<void> {
+  await discardFiles(dataDir, form.files.values());
+}
+
+async function discardFiles(dataDir: string, files: Iterable<StoredFile>): Promise<void> {
+  await Promise.all([...files].map((file) => deleteStored(dataDir, file.storageName)));
+}
+
+function translateLimitError(error: unknown): unknown {
+  if (error instanceof ClientError) return error;
+  const code = (error as { code?: string }).code;
+  const known = code ? LIMIT_MESSAGES[code] : undefined;
+  return known ? new ClientError(known[0], known[1]) : error;
+}

@@ -1,0 +1,149 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { ClientError } from '../errors';
+
+/** What an upload must be, judged by its content (never by its name or declared type). */
+export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
+
+/** A checked file on disk. `storageName` is random; `originalName` is for display only. */
+export interface StoredFile {
+  storageName: string;
+  size: number;
+  contentType: string;
+  originalName: string;
+}
+
+/** Image formats accepted for documents; SVG is not among them (it can carry script). */
+const IMAGE_TYPES: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  tiff: 'image/tiff',
+  heif: 'image/heif',
+};
+/** Decompression-bomb guard: a phone photo is ~50 Mpx at most. */
+const MAX_IMAGE_PIXELS = 100_000_000;
+const STORAGE_NAME = /^[a-f0-9]{32}$/;
+
+/** The folder uploads live in: under the data folder, never under a served one. */
+export function uploadsDir(dataDir: string): string {
+  return path.join(dataDir, 'uploads');
+}
+
+/** The path of a stored file; refuses anything but a storage name this module made. */
+export function storedPath(dataDir: string, storageName: string): string {
+  if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
+  return path.join(uploadsDir(dataDir), storageName);
+}
+
+/** Deletes a stored file (cleanup after a failed request); a missing file is not an error. */
+export async function deleteStored(dataDir: string, storageName: string): Promise<void> {
+  await fs.promises.rm(storedPath(dataDir, storageName), { force: true });
+}
+
+/**
+ * Streams a multipart file to `dataDir/uploads/<random>` and checks its content: an image must
+ * decode, a PDF must parse. A truncated (oversize), empty or unreadable file is deleted and
+ * refused with a 4xx ClientError naming the field.
+ */
+export async function saveUpload(
+  part: MultipartFile,
+  options: { dataDir: string; accept: UploadKind; label?: string },
+): Promise<StoredFile> {
+  const label = options.label ?? part.fieldname;
+  const dir = uploadsDir(options.dataDir);
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+  const storageName = crypto.randomBytes(16).toString('hex');
+  const target = path.join(dir, storageName);
+  try {
+    await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    if (part.file.truncated) {
+      throw new ClientError(413, `The file for ${label} is too large.`);
+    }
+    const { size } = await fs.promises.stat(target);
+    if (size === 0) throw new ClientError(400, `The file for ${label} is empty.`);
+    const contentType = await checkContent(target, options.accept, label);
+    return { storageName, size, contentType, originalName: cleanName(part.filename) };
+  } catch (error) {
+    await fs.promises.rm(target, { force: true });
+    if (error instanceof ClientError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new ClientError(413, `The file for ${label} is too large.`);
+    }
+    throw error;
+  }
+}
+
+/** Checks a file on disk by content; returns its real content type or throws a ClientError. */
+export async function checkContent(
+  file: string,
+  accept: UploadKind,
+  label: string,
+): Promise<string> {
+  const looksPdf = await startsWith(file, '%PDF-');
+  if (accept === 'pdf' || (accept === 'image-or-pdf' && looksPdf)) {
+    if (!looksPdf || !(await parsesAsPdf(file))) {
+      throw new ClientError(400, `The file for ${label} is not a readable PDF.`);
+    }
+    return 'application/pdf';
+  }
+  const type = await decodedImageType(file);
+  if (!type) {
+    const wanted =
+      accept === 'image' ? 'an image (JPEG, PNG, WebP, GIF, TIFF or HEIF)' : 'an image or a PDF';
+    throw new ClientError(400, `The file for ${label} must be ${wanted}.`);
+  }
+  return type;
+}
+
+async function startsWith(file: string, magic: string): Promise<boolean> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(magic.length);
+    const { bytesRead } = await handle.read(buffer, 0, magic.length, 0);
+    return bytesRead === magic.length && buffer.toString('latin1') === magic;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A PDF must load with pdf-lib (encrypted ones refuse, staff could not read them) and have pages. */
+async function parsesAsPdf(file: string): Promise<boolean> {
+  try {
+    const document = await PDFDocument.load(await fs.promises.readFile(file), {
+      updateMetadata: false,
+      throwOnInvalidObject: true,
+    });
+    return document.getPageCount() > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The content type of an image that decodes completely, or null. */
+async function decodedImageType(file: string): Promise<string | null> {
+  try {
+    const image = sharp(file, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
+    const { format } = await image.metadata();
+    const type = format ? IMAGE_TYPES[format] : undefined;
+    if (!type) return null;
+    await image.stats(); // decodes every pixel: a truncated or corrupt body fails here
+    return type;
+  } catch {
+    return null;
+  }
+}
+
+/** The client's file name, reduced to a harmless display string. */
+function cleanName(name: string | undefined): string {
+  const base = path.basename((name ?? '').replace(/\\/g, '/'));
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f"<>]/g, '').trim();
+  return clean.slice(0, 200) || 'upload';
+}
