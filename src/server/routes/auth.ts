@@ -1,9 +1,305 @@
 import type { FastifyInstance } from 'fastify';
+import type {
+  AuthCheck,
+  ResetBody,
+  ResetRequestBody,
+  SigninRequest,
+  SigninResult,
+  SignupRequest,
+  VerifyEmailBody,
+} from '../../shared/api/auth';
+import { emailError } from '../../shared/rules/email';
+import { PASSWORD_MESSAGES } from '../../shared/rules/password';
+import {
+  authCheck,
+  resetBody,
+  resetRequestBody,
+  signinBody,
+  signinResult,
+  signupBody,
+  verifyEmailBody,
+} from '../auth/apiSchemas';
+import { verifyCaptcha } from '../auth/captcha';
+import { decoyHash, verifyPassword } from '../auth/passwords';
+import {
+  checkedEmail,
+  INVALID_LINK,
+  newPasswordHash,
+  perMinute,
+  RATE_LIMITS,
+} from '../auth/routeHelpers';
+import { matchTotp } from '../auth/totp';
+import { audit } from '../db/audit';
+import { consumeAuthToken, issueAuthToken } from '../db/tokens';
+import { withTransaction } from '../db/transaction';
+import {
+  acceptTotpStep,
+  createUnverifiedUser,
+  endAllSessions,
+  findUserRowByEmail,
+  findUserRowById,
+  lastTotpStep,
+  setPasswordHash,
+  setUserDetails,
+  setUserRoles,
+  toUser,
+  type UserRow,
+} from '../db/users';
+import { ROLES, type Role } from '../../shared/api/auth';
+import { isUuid } from '../auth/apiSchemas';
+import { readPersonFields, readRoles } from '../auth/personFields';
+import { insertUserDocument } from '../db/documents';
+import { badRequest, ClientError } from '../errors';
+import { discardForm, readMultipartForm } from '../storage/multipartForm';
+import {
+  accountExistsMessage,
+  links,
+  resetPasswordMessage,
+  verifyEmailMessage,
+} from '../mail/templates';
+
+const BAD_CREDENTIALS = 'Invalid email or password.';
+const BAD_TOTP = 'The two-factor code is not right. Please try again with a new code.';
 
 /** Sign-up, sign-in, sign-out, verification, password reset, invitations (spec access §7). */
 export async function registerAuthRoutes(
   app: FastifyInstance,
-  _options: { checkOnly?: boolean },
+  options: { checkOnly?: boolean },
 ): Promise<void> {
-  void app;
+  app.get('/auth/signin', { schema: { response: { 200: authCheck } } }, async (request) => {
+    const userId = await request.sessionUserId();
+    const row = userId ? await findUserRowById(app.db, userId) : null;
+    const answer: AuthCheck = row
+      ? { status: 'Authenticated', isNorthstarClearingStaff: row.is_staff }
+      : { status: 'NotAuthenticated' };
+    return answer;
+  });
+  // DECISIONS: /clearing/api/web answers only the sign-in check (and `user`).
+  if (options.checkOnly) return;
+
+  app.post<{ Body: SignupRequest }>(
+    '/auth/signup',
+    { schema: { body: signupBody }, config: perMinute(RATE_LIMITS.signup) },
+    async (request) => {
+      const email = checkedEmail(request.body.email);
+      if (app.config.recaptchaSecret) {
+        const passed =
+          !!request.body.recaptchaToken &&
+          (await verifyCaptcha({
+            verifyUrl: app.config.recaptchaVerifyUrl,
+            secret: app.config.recaptchaSecret,
+            token: request.body.recaptchaToken,
+            action: 'signup',
+            remoteIp: request.ip,
+          }));
+        if (!passed) {
+          throw badRequest('The captcha check failed. Please reload the page and try again.');
+        }
+      }
+      // The answer is the same whether or not the email is known (no account disclosure).
+      let row = await findUserRowByEmail(app.db, email);
+      if (!row) {
+        try {
+          const id = await createUnverifiedUser(app.db, email);
+          await audit(app.db, { action: 'signup', actorUserId: id });
+        } catch (error) {
+          if ((error as { code?: string }).code !== '23505') throw error; // a concurrent sign-up
+        }
+        row = await findUserRowByEmail(app.db, email);
+      }
+      if (!row) throw new Error('user vanished after sign-up');
+      if (row.email_verified_at) {
+        await app.mailer.send(accountExistsMessage(row.email, links.signIn(app.config.publicUrl)));
+      } else {
+        const token = await issueAuthToken(app.db, 'verify-email', row.id);
+        const link = links.verifyEmail(app.config.publicUrl, row.email, token);
+        await app.mailer.send(verifyEmailMessage(row.email, link));
+      }
+      return {};
+    },
+  );
+
+  app.post<{ Body: VerifyEmailBody }>(
+    '/auth/verify-email',
+    { schema: { body: verifyEmailBody }, config: perMinute(RATE_LIMITS.verify) },
+    async (request) => {
+      const { token, password, email } = request.body;
+      const passwordHash = await newPasswordHash(password, app.config.passwordCost);
+      await withTransaction(app.db, async (client) => {
+        const consumed = await consumeAuthToken(client, 'verify-email', token);
+        const row = consumed ? await findUserRowById(client, consumed.userId) : null;
+        // Throwing rolls back, so a mismatched email leaves the token as it was.
+        if (!row || row.email.toLowerCase() !== email.trim().toLowerCase()) {
+          throw badRequest(INVALID_LINK);
+        }
+        await setPasswordHash(client, row.id, passwordHash, { verify: true });
+        await audit(client, { action: 'email.verified', actorUserId: row.id });
+      });
+      return {};
+    },
+  );
+
+  app.post<{ Body: SigninRequest }>(
+    '/auth/signin',
+    {
+      schema: { body: signinBody, response: { 200: signinResult } },
+      config: perMinute(RATE_LIMITS.signin),
+    },
+    async (request, reply): Promise<SigninResult> => {
+      const { email, password, totpCode } = request.body;
+      if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
+      const row = await checkCredentials(email, password);
+      if (row.totp_enabled && row.totp_secret) {
+        if (!totpCode) return { authStatus: 'TwoFactorRequired' };
+        const step = matchTotp(row.totp_secret, totpCode, lastTotpStep(row));
+        if (step === null || !(await acceptTotpStep(app.db, row.id, step))) {
+          await audit(app.db, {
+            action: 'signin.failed',
+            actorUserId: row.id,
+            detail: { reason: 'totp' },
+          });
+          throw new ClientError(401, BAD_TOTP);
+        }
+      }
+      await reply.startSession(row.id);
+      await audit(app.db, { action: 'signin', actorUserId: row.id });
+      return { authStatus: 'AuthComplete', user: toUser(row) };
+    },
+  );
+
+  /** The user whose verified account matches, or a 401 taking the same time for any failure. */
+  async function checkCredentials(email: string, password: string): Promise<UserRow> {
+    const row = emailError(email) ? null : await findUserRowByEmail(app.db, email);
+    const usable = row && row.password_hash && row.email_verified_at ? row : null;
+    // An unknown email is checked against a decoy hash, so timing does not tell it apart.
+    const hash = usable?.password_hash ?? (await decoyHash(app.config.passwordCost));
+    const matches = await verifyPassword(password, hash);
+    if (!usable || !matches) {
+      await audit(app.db, {
+        action: 'signin.failed',
+        actorUserId: row?.id ?? null,
+        detail: { reason: 'password' },
+      });
+      throw new ClientError(401, BAD_CREDENTIALS);
+    }
+    return usable;
+  }
+
+  app.post('/auth/signout', async (request, reply) => {
+    const userId = await request.sessionUserId();
+    await reply.endSession();
+    if (userId) await audit(app.db, { action: 'signout', actorUserId: userId });
+    return {};
+  });
+
+  app.post<{ Body: ResetRequestBody }>(
+    '/auth/password/reset/request',
+    { schema: { body: resetRequestBody }, config: perMinute(RATE_LIMITS.resetRequest) },
+    async (request) => {
+      const email = checkedEmail(request.body.email);
+      const row = await findUserRowByEmail(app.db, email);
+      // Same answer for unknown and unverified emails: only a verified account gets a link.
+      if (row?.email_verified_at) {
+        const token = await issueAuthToken(app.db, 'reset-password', row.id);
+        const link = links.resetPassword(app.config.publicUrl, row.id, token);
+        await app.mailer.send(resetPasswordMessage(row.email, link));
+        await audit(app.db, { action: 'password.reset-requested', actorUserId: row.id });
+      }
+      return {};
+    },
+  );
+
+  app.post<{ Body: ResetBody }>(
+    '/auth/password/reset',
+    { schema: { body: resetBody }, config: perMinute(RATE_LIMITS.reset) },
+    async (request) => {
+      const { token, password, userId } = request.body;
+      const passwordHash = await newPasswordHash(password, app.config.passwordCost);
+      await withTransaction(app.db, async (client) => {
+        const consumed = await consumeAuthToken(client, 'reset-password', token);
+        if (!consumed || consumed.userId.toLowerCase() !== userId.toLowerCase()) {
+          throw badRequest(INVALID_LINK);
+        }
+        await setPasswordHash(client, consumed.userId, passwordHash);
+        await endAllSessions(client, consumed.userId);
+        await audit(client, { action: 'password.reset', actorUserId: consumed.userId });
+      });
+      return {};
+    },
+  );
+
+  registerInviteAccept(app);
+}
+
+/**
+ * POST auth/invite/accept (form data, spec access §3): the invited person sets a password and
+ * their details. The link's token decides the organisation and the roles on offer: the form may
+ * choose among the invited roles (or send none to take them all), never add one.
+ */
+function registerInviteAccept(app: FastifyInstance): void {
+  app.post(
+    '/auth/invite/accept',
+    { config: perMinute(RATE_LIMITS.inviteAccept) },
+    async (request) => {
+      const form = await readMultipartForm(request, {
+        dataDir: app.config.dataDir,
+        files: { photo_id: { accept: 'image', label: 'photo ID' } },
+      });
+      try {
+        const token = form.field('access_token');
+        const organizationId = form.field('organization_id');
+        if (!token || !isUuid(organizationId)) throw badRequest(INVALID_LINK);
+        const email = checkedEmail(form.field('email') ?? '');
+        const person = readPersonFields(
+          form,
+          { firstName: 'first_name', lastName: 'last_name', phoneNumber: 'phone_number' },
+          { required: true },
+        );
+        const photo = form.files.get('photo_id');
+        if (!photo) throw badRequest('Please attach a photo ID.', { photo_id: 'Required' });
+        const chosen = readRoles(form.all('role'));
+        const passwordHash = await newPasswordHash(
+          form.field('password_text') ?? '',
+          app.config.passwordCost,
+          'password_text',
+        );
+        await withTransaction(app.db, async (client) => {
+          const consumed = await consumeAuthToken(client, 'invite', token);
+          const row = consumed ? await findUserRowById(client, consumed.userId) : null;
+          if (
+            !consumed ||
+            !row ||
+            consumed.data.organizationId !== organizationId ||
+            row.organization_id !== organizationId ||
+            row.email.toLowerCase() !== email.toLowerCase()
+          ) {
+            throw badRequest(INVALID_LINK);
+          }
+          const offered = invitedRoles(consumed.data.roles);
+          if (chosen.some((role) => !offered.includes(role))) {
+            throw badRequest('The invitation does not include that role.', { role: 'Not offered' });
+          }
+          await setPasswordHash(client, row.id, passwordHash, { verify: true });
+          await setUserDetails(client, row.id, {
+            firstName: person.firstName!,
+            lastName: person.lastName!,
+            phoneNumber: person.phoneNumber!,
+            approved: false,
+          });
+          await setUserRoles(client, row.id, chosen.length > 0 ? chosen : offered);
+          await insertUserDocument(client, row.id, 'photo-id', photo);
+          await audit(client, { action: 'invite.accepted', actorUserId: row.id });
+        });
+      } catch (error) {
+        await discardForm(app.config.dataDir, form);
+        throw error;
+      }
+      return {};
+    },
+  );
+}
+
+function invitedRoles(value: unknown): Role[] {
+  if (!Array.isArray(value)) return ['Viewer'];
+  return value.filter((role): role is Role => (ROLES as readonly unknown[]).includes(role));
 }

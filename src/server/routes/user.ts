@@ -1,9 +1,299 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  SETTINGS_TAGS,
+  type SettingsTag,
+  type TwoFactorEnrolment,
+  type TwoFactorState,
+  type User,
+  type UserSettings,
+} from '../../shared/api/auth';
+import { firm } from '../../shared/config/firm';
+import { isUuid, totpConfirmBody, userSchema, userSettingsSchema } from '../auth/apiSchemas';
+import { readPersonFields, readRoles, type PersonFields } from '../auth/personFields';
+import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
+import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
+import { audit } from '../db/audit';
+import { insertUserDocument } from '../db/documents';
+import { issueAuthToken } from '../db/tokens';
+import { withTransaction } from '../db/transaction';
+import {
+  acceptTotpStep,
+  createUnverifiedUser,
+  findUserRowByEmail,
+  findUserRowById,
+  lastTotpStep,
+  listOrganizationMembers,
+  markTutorialComplete,
+  setPendingTotpSecret,
+  setUserDetails,
+  setUserOrganization,
+  setUserRoles,
+  toUser,
+  type UserRow,
+} from '../db/users';
+import { badRequest, ClientError, forbidden, unauthorized } from '../errors';
+import { inviteMessage, links } from '../mail/templates';
+import { discardForm, readMultipartForm, type MultipartForm } from '../storage/multipartForm';
+import type { StoredFile } from '../storage/uploads';
+import { registerRegistrationUserRoutes } from './registrationUser';
 
 /** The current user, 2FA and settings (spec access §7). */
 export async function registerUserRoutes(
   app: FastifyInstance,
-  _options: { currentUserOnly?: boolean },
+  options: { currentUserOnly?: boolean },
 ): Promise<void> {
-  void app;
+  /** The signed-in user's row; 401 when signed out or the user no longer exists. */
+  const currentRow = async (request: { requireUserId(): Promise<string> }): Promise<UserRow> => {
+    const row = await findUserRowById(app.db, await request.requireUserId());
+    if (!row) throw unauthorized();
+    return row;
+  };
+
+  app.get('/user', { schema: { response: { 200: userSchema } } }, async (request): Promise<User> =>
+    toUser(await currentRow(request)),
+  );
+  // DECISIONS: /clearing/api/web answers only `user` (and the sign-in check).
+  if (options.currentUserOnly) return;
+
+  app.get('/user/2fa/state', async (request): Promise<TwoFactorState> => {
+    const row = await currentRow(request);
+    return { enabled: row.totp_enabled };
+  });
+
+  // Starts enrolment: a new pending secret; 2FA stays off until PATCH confirms a code.
+  app.post('/user/2fa', async (request): Promise<TwoFactorEnrolment> => {
+    const row = await currentRow(request);
+    if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
+    const secret = newTotpSecret();
+    await setPendingTotpSecret(app.db, row.id, secret);
+    await audit(app.db, { action: '2fa.enrolment-started', actorUserId: row.id });
+    return { secret, otpauthUrl: otpauthUrl(secret, firm.displayName, row.email) };
+  });
+
+  app.patch<{ Body: { totpCode: string } }>(
+    '/user/2fa',
+    { schema: { body: totpConfirmBody }, config: perMinute(RATE_LIMITS.twoFactor) },
+    async (request): Promise<TwoFactorState> => {
+      const row = await currentRow(request);
+      if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
+      if (!row.totp_secret) throw badRequest('Start two-factor setup first.');
+      const step = matchTotp(row.totp_secret, request.body.totpCode, lastTotpStep(row));
+      if (step === null || !(await acceptTotpStep(app.db, row.id, step, { enable: true }))) {
+        throw badRequest('The code is not right. Check your authenticator app and try again.', {
+          totpCode: 'Wrong code',
+        });
+      }
+      await audit(app.db, { action: '2fa.enabled', actorUserId: row.id });
+      return { enabled: true };
+    },
+  );
+
+  app.get(
+    '/user/settings',
+    { schema: { response: { 200: userSettingsSchema } } },
+    async (request): Promise<UserSettings> => settingsOf(app, await currentRow(request)),
+  );
+
+  registerSettingsUpdate(app, currentRow);
+  registerRegistrationUserRoutes(app, currentRow);
+}
+
+/** A user's settings; Administrators also see their organisation's members. */
+export async function settingsOf(app: FastifyInstance, row: UserRow): Promise<UserSettings> {
+  const settings: UserSettings = {
+    tutorialComplete: row.tutorial_complete,
+    twoFactorEnabled: row.totp_enabled,
+    details: row.details,
+    organizationId: row.organization_id,
+    roles: row.roles,
+  };
+  if (row.organization_id && row.roles.includes('Administrator')) {
+    settings.members = await listOrganizationMembers(app.db, row.organization_id);
+  }
+  return settings;
+}
+
+type CurrentRow = (request: { requireUserId(): Promise<string> }) => Promise<UserRow>;
+
+const KYC_FIELDS = { firstName: 'first_name', lastName: 'last_name', phoneNumber: 'phone_number' };
+const KYC_TAGS: SettingsTag[] = ['add_kyc', 'modify_kyc'];
+
+/**
+ * POST user/settings (form data with `tag`, spec access §3). Answers the settings after the
+ * change. A photo_id is accepted only with the KYC tags.
+ */
+function registerSettingsUpdate(app: FastifyInstance, currentRow: CurrentRow): void {
+  app.post(
+    '/user/settings',
+    { schema: { response: { 200: userSettingsSchema } } },
+    async (request): Promise<UserSettings> => {
+      const row = await currentRow(request);
+      const form = await readMultipartForm(request, {
+        dataDir: app.config.dataDir,
+        files: { photo_id: { accept: 'image', label: 'photo ID' } },
+      });
+      let keepFiles = false;
+      try {
+        const tag = form.field('tag') as SettingsTag | undefined;
+        if (!tag || !SETTINGS_TAGS.includes(tag)) {
+          throw badRequest(`Unknown settings tag. Use one of ${SETTINGS_TAGS.join(', ')}.`);
+        }
+        if (form.files.size > 0 && !KYC_TAGS.includes(tag)) {
+          throw badRequest(`${tag} takes no files.`);
+        }
+        await applySetting(app, row, tag, form);
+        keepFiles = true;
+      } finally {
+        if (!keepFiles) await discardForm(app.config.dataDir, form);
+      }
+      return settingsOf(app, (await findUserRowById(app.db, row.id))!);
+    },
+  );
+}
+
+async function applySetting(
+  app: FastifyInstance,
+  row: UserRow,
+  tag: SettingsTag,
+  form: MultipartForm,
+): Promise<void> {
+  switch (tag) {
+    case 'add_kyc': {
+      if (row.details) {
+        throw new ClientError(
+          409,
+          'Your details are already on file. Use modify_kyc to change them.',
+        );
+      }
+      const person = readPersonFields(form, KYC_FIELDS, { required: true });
+      await saveKyc(app, row, tag, person, form.files.get('photo_id'));
+      return;
+    }
+    case 'modify_kyc': {
+      if (!row.details) throw badRequest('There are no details to change yet. Use add_kyc first.');
+      const person = readPersonFields(form, KYC_FIELDS, { required: false });
+      const photo = form.files.get('photo_id');
+      if (Object.keys(person).length === 0 && !photo) throw badRequest('Nothing to change.');
+      await saveKyc(app, row, tag, person, photo);
+      return;
+    }
+    case 'invite_user':
+      return inviteUser(app, row, form);
+    case 'set_roles':
+      return setRoles(app, row, form);
+    case 'mark_tutorial_complete':
+      await withTransaction(app.db, async (client) => {
+        await markTutorialComplete(client, row.id);
+        await audit(client, { action: 'settings.mark_tutorial_complete', actorUserId: row.id });
+      });
+      return;
+  }
+}
+
+/**
+ * Stores KYC details. Any change sends them back to review (approved: false): a regulated firm
+ * checks changed identity details again before relying on them.
+ */
+async function saveKyc(
+  app: FastifyInstance,
+  row: UserRow,
+  tag: 'add_kyc' | 'modify_kyc',
+  person: PersonFields,
+  photo: StoredFile | undefined,
+): Promise<void> {
+  const merged = { ...row.details, ...person };
+  await withTransaction(app.db, async (client) => {
+    await setUserDetails(client, row.id, {
+      firstName: merged.firstName ?? '',
+      lastName: merged.lastName ?? '',
+      phoneNumber: merged.phoneNumber ?? '',
+      approved: false,
+    });
+    if (photo) await insertUserDocument(client, row.id, 'photo-id', photo);
+    await audit(client, {
+      action: `settings.${tag}`,
+      actorUserId: row.id,
+      detail: { fields: Object.keys(person), photoId: !!photo },
+    });
+  });
+}
+
+/** The caller's organisation, when they are its Administrator; 403 otherwise. */
+function administeredOrganization(row: UserRow): string {
+  if (!row.organization_id || !row.roles.includes('Administrator')) {
+    throw forbidden('Only an Administrator of your organisation can do this.');
+  }
+  return row.organization_id;
+}
+
+/**
+ * invite_user: creates the invited user (unverified, in the caller's organisation) and mails an
+ * invitation link. Optional repeated `role` fields set the roles on offer (default Viewer).
+ */
+async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
+  const organizationId = administeredOrganization(row);
+  const email = checkedEmail(form.field('email') ?? '');
+  const roles = readRoles(form.all('role'));
+  const offered = roles.length > 0 ? roles : ['Viewer'];
+  const { token, to } = await withTransaction(app.db, async (client) => {
+    const existing = await findUserRowByEmail(client, email);
+    if (
+      existing &&
+      (existing.email_verified_at ||
+        (existing.organization_id && existing.organization_id !== organizationId))
+    ) {
+      throw new ClientError(
+        409,
+        'This email already has an account. Ask the person to contact support to join your organisation.',
+      );
+    }
+    const invitedId = existing?.id ?? (await createUnverifiedUser(client, email, organizationId));
+    if (existing) await setUserOrganization(client, invitedId, organizationId);
+    const issued = await issueAuthToken(client, 'invite', invitedId, {
+      organizationId,
+      roles: offered,
+      invitedBy: row.id,
+    });
+    await audit(client, {
+      action: 'settings.invite_user',
+      actorUserId: row.id,
+      subjectUserId: invitedId,
+      detail: { roles: offered },
+    });
+    return { token: issued, to: existing?.email ?? email };
+  });
+  const link = links.invite(app.config.publicUrl, organizationId, to, token);
+  await app.mailer.send(inviteMessage(to, row.org_name ?? 'your organisation', link));
+}
+
+/** set_roles: an Administrator sets a member's roles; the organisation keeps an Administrator. */
+async function setRoles(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
+  const organizationId = administeredOrganization(row);
+  const userId = form.field('user_id');
+  if (!isUuid(userId)) throw badRequest('Choose a member.', { user_id: 'Required' });
+  const roles = readRoles(form.all('role'));
+  if (roles.length === 0) throw badRequest('Choose at least one role.', { role: 'Required' });
+  await withTransaction(app.db, async (client) => {
+    // Lock the organisation's members so two Administrators cannot demote each other at once.
+    const members = await client.query<{ id: string; roles: string[] }>(
+      'select id, roles from users where organization_id = $1 for update',
+      [organizationId],
+    );
+    if (!members.rows.some((member) => member.id === userId)) {
+      throw forbidden('That person is not a member of your organisation.');
+    }
+    const admins = members.rows.filter(
+      (member) => member.id !== userId && member.roles.includes('Administrator'),
+    );
+    if (!roles.includes('Administrator') && admins.length === 0) {
+      throw badRequest('Your organisation needs at least one Administrator.');
+    }
+    await setUserRoles(client, userId, roles);
+    await audit(client, {
+      action: 'settings.set_roles',
+      actorUserId: row.id,
+      subjectUserId: userId,
+      detail: { roles },
+    });
+  });
 }

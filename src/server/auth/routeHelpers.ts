@@ -1,0 +1,48 @@
+import { emailError } from '../../shared/rules/email';
+import { newPasswordError } from '../../shared/rules/password';
+import { badRequest, ClientError } from '../errors';
+import { hashPassword } from './passwords';
+
+/** Per-IP limits (requests per minute) on the calls that send mail or check secrets. */
+export const RATE_LIMITS = {
+  signup: 5,
+  signin: 10,
+  resetRequest: 5,
+  reset: 10,
+  verify: 10,
+  inviteAccept: 10,
+  twoFactor: 10,
+} as const;
+
+/** Route config for @fastify/rate-limit (registered with `global: false` in app.ts). */
+export function perMinute(max: number) {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: '1 minute',
+      errorResponseBuilder: () =>
+        new ClientError(429, 'Too many attempts. Please wait a minute and try again.'),
+    },
+  };
+}
+
+/** The answer to any unknown, used, expired or mismatched emailed token. */
+export const INVALID_LINK = 'This link is invalid or has expired. Please ask for a new one.';
+
+/** A trimmed email, or a 400 with the specification's message (spec access §5). */
+export function checkedEmail(value: string, field = 'email'): string {
+  const error = emailError(value);
+  if (error) throw badRequest(error, { [field]: error });
+  return value.trim();
+}
+
+/** The hash of a new password after the server-side weak-rule check (spec access §5). */
+export async function newPasswordHash(
+  password: string,
+  cost: number,
+  field = 'password',
+): Promise<string> {
+  const error = newPasswordError(password);
+  if (error) throw badRequest(error, { [field]: error });
+  return hashPassword(password, cost);
+}
