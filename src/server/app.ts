@@ -91,6 +91,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
 
+  // Fastify's default 404 logs "Route GET:<full url> not found", query string and any emailed
+  // token included; this one logs nothing beyond the (redacted) request line.
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errorMessage: 'Not found.' }));
+
   await app.register(cookie);
   await app.register(sessionPlugin, { secureCookies });
   await app.register(csrfPlugin, { secureCookies });
