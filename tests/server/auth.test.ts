@@ -509,4 +509,44 @@ describe('auth calls', () => {
       expect(signin.statusCode).toBe(200);
     });
   });
+  describe('bad input', () => {
+    it('answers 4xx with an errorMessage, never 500, for malformed bodies on every call', async () => {
+      const { client } = await signedIn(t);
+      const calls: [string, string][] = [
+        ['POST', `${API}/auth/signup`],
+        ['POST', `${API}/auth/verify-email`],
+        ['POST', `${API}/auth/signin`],
+        ['POST', `${API}/auth/password/reset/request`],
+        ['POST', `${API}/auth/password/reset`],
+        ['POST', `${API}/auth/invite/accept`],
+        ['POST', `${API}/registration/user`],
+        ['POST', `${API}/user/settings`],
+        ['PATCH', `${API}/user/2fa`],
+      ];
+      const bodies: [string, string][] = [
+        ['application/json', 'null'],
+        ['application/json', '[1,2]'],
+        ['application/json', '{"email":'],
+        ['application/json', '{"email":1e999,"password":{},"token":[],"userId":"x"}'],
+        ['text/plain', 'hello'],
+        [
+          'multipart/form-data; boundary=xyz',
+          '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb',
+        ],
+        ['multipart/form-data', 'no boundary'],
+      ];
+      for (const [method, url] of calls) {
+        for (const [type, payload] of bodies) {
+          const response = await client.request(method as 'POST', url, {
+            payload,
+            headers: { 'content-type': type },
+          });
+          const label = `${method} ${url} ${type} ${payload}`;
+          expect(response.statusCode, label).toBeGreaterThanOrEqual(400);
+          expect(response.statusCode, label).toBeLessThan(500);
+          expect(response.json().errorMessage, label).toBeTruthy();
+        }
+      }
+    });
+  });
 });

@@ -143,6 +143,15 @@ describe('upload storage', () => {
     expect(stored()).toEqual([]);
   });
 
+  it('answers a request cut off inside a file with 400, keeping nothing', async () => {
+    const { payload, headers } = formBody([file('image', png)]);
+    const cut = payload.subarray(0, payload.length - 60);
+    const response = await app.inject({ method: 'POST', url: '/upload', payload: cut, headers });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errorMessage).toBeTruthy();
+    expect(stored()).toEqual([]);
+  });
+
   it('refuses a JSON body where form data is expected', async () => {
     const response = await app.inject({ method: 'POST', url: '/upload', payload: { a: 1 } });
     expect(response.statusCode).toBe(415);

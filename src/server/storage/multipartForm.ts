@@ -45,7 +45,13 @@ export async function readMultipartForm(
   const fields = new Map<string, string[]>();
   const files = new Map<string, StoredFile>();
   try {
-    for await (const part of request.parts()) {
+    const parts = request.parts()[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await parts.next().catch((error: unknown) => {
+        throw malformed(error);
+      });
+      if (next.done) break;
+      const part = next.value;
       const name = part.fieldname.replace(/\[\]$/, '');
       if (part.type === 'file') {
         const rule = Object.hasOwn(options.files, name) ? options.files[name] : undefined;
@@ -98,4 +104,14 @@ function translateLimitError(error: unknown): unknown {
   const code = (error as { code?: string }).code;
   const known = code ? LIMIT_MESSAGES[code] : undefined;
   return known ? new ClientError(known[0], known[1]) : error;
+}
+
+/**
+ * A parse failure of the request itself (busboy's "Unexpected end of form", a bad header, the
+ * plugin's limit errors) is the client's fault: a 4xx, never a 500.
+ */
+function malformed(error: unknown): unknown {
+  const translated = translateLimitError(error);
+  if (translated instanceof ClientError) return translated;
+  return new ClientError(400, 'The form data could not be read. Please try again.');
 }

@@ -76,6 +76,11 @@ export async function saveUpload(
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new ClientError(413, `The file for ${label} is too large.`);
     }
+    // A disk failure carries a syscall and stays a 500; anything else broke while reading the
+    // upload (busboy's "Unexpected end of form", a cut connection): the request's fault.
+    if (!(error as { syscall?: string }).syscall) {
+      throw new ClientError(400, `The upload of ${label} did not complete. Please try again.`);
+    }
     throw error;
   }
 }
