@@ -1,0 +1,32 @@
+/**
+ * THE Ajv configuration, used everywhere a form is validated: compiled at start on Node (server,
+ * CLI, tests) and ahead of time for the browser (vitePlugin.ts). Passed to rjsf's
+ * `customizeValidator` / `compileSchemaValidatorsCode`, which add ajv-formats and rjsf's own
+ * formats on top of rjsf's defaults (`allErrors: true`, which ajv-errors needs).
+ */
+import type { Ajv, Options } from 'ajv';
+import ajvErrors from 'ajv-errors';
+import type { CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
+import { addProjectKeywords } from './keywords';
+
+export const AJV_OPTIONS: Options = {
+  allErrors: true,
+  strict: true,
+  // if/then sub-schemas name properties their parent declares; Ajv cannot see that in strict types.
+  strictTypes: false,
+  strictRequired: false,
+  // rjsf's own default; `false` would drop the schema references rjsf reads from errors.
+  verbose: true,
+};
+
+/** Adds ajv-errors and the project's `x-…` keywords. */
+export function extendAjv(ajv: Ajv): Ajv {
+  addProjectKeywords(ajv);
+  return ajvErrors(ajv);
+}
+
+/** The options for rjsf's `customizeValidator` and `compileSchemaValidatorsCode`. */
+export const RJSF_VALIDATOR_OPTIONS: CustomValidatorOptionsType = {
+  ajvOptionsOverrides: AJV_OPTIONS,
+  extenderFn: extendAjv,
+};

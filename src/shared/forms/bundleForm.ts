@@ -1,0 +1,93 @@
+/**
+ * Turns the files of a form (schemas/<form-id>/…) into the one self-contained schema the engine,
+ * rjsf and Ajv use: references to schemas/common files become local `#/$defs/…` references (rjsf
+ * resolves local references only), the common definitions are copied in, and `{firm}` becomes
+ * the firm's display name. The hash covers what the user sees: bundled schema plus uiSchema.
+ */
+import { firm } from '../config/firm';
+import { sha256 } from './sha256';
+import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
+
+/** `../common/<file>.schema.json#/$defs/<name>`, as form schemas refer to common definitions. */
+const COMMON_REF = /^\.\.\/common\/([a-z0-9-]+\.schema\.json)#\/\$defs\/([A-Za-z0-9]+)$/;
+
+export interface FormFiles {
+  schema: unknown;
+  uiSchema: unknown;
+  example: unknown;
+}
+
+export interface BundledForm {
+  schema: JsonSchema;
+  uiSchema: UiSchema;
+  example: Record<string, unknown>;
+  /** SHA-256 (hex) of the bundled schema and uiSchema: the wording version the user saw. */
+  hash: string;
+}
+
+/** Common schema files by file name (`address.schema.json`). */
+export type CommonSchemas = Record<string, unknown>;
+
+const FIRM_PLACEHOLDER = /\{firm\}/g;
+
+function substitute(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(FIRM_PLACEHOLDER, firm.displayName);
+  if (Array.isArray(value)) return value.map(substitute);
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
+  }
+  return value;
+}
+
+/** Rewrites common references to local ones, collecting the definitions they need. */
+function localise(value: unknown, commons: CommonSchemas, needed: Map<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((item) => localise(item, commons, needed));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$ref' && typeof child === 'string' && COMMON_REF.test(child)) {
+      const [, file = '', name = ''] = COMMON_REF.exec(child) ?? [];
+      const common = commons[file];
+      const definition = isPlainObject(common) && isPlainObject(common.$defs) && common.$defs[name];
+      if (!definition) throw new Error(`Unknown common definition ${child}`);
+      if (!needed.has(name)) {
+        needed.set(name, null); // placeholder first: definitions may refer to each other
+        needed.set(name, localise(definition, commons, needed));
+      }
+      out.$ref = `#/$defs/${name}`;
+    } else {
+      out[key] = localise(child, commons, needed);
+    }
+  }
+  return out;
+}
+
+/** JSON with object keys sorted, so the hash does not depend on formatting. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledForm {
+  const needed = new Map<string, unknown>();
+  const { $schema: _draft, ...schema } = localise(files.schema, commons, needed) as JsonSchema;
+  const ownDefs = (schema.$defs ?? {}) as Record<string, unknown>;
+  for (const name of needed.keys()) {
+    if (name in ownDefs) throw new Error(`Definition ${name} is both common and the form's own`);
+  }
+  const bundled = substitute({
+    ...schema,
+    $defs: { ...Object.fromEntries(needed), ...ownDefs },
+  }) as JsonSchema;
+  const uiSchema = substitute(files.uiSchema) as UiSchema;
+  return {
+    schema: bundled,
+    uiSchema,
+    example: files.example as Record<string, unknown>,
+    hash: sha256(canonicalJson({ schema: bundled, uiSchema })),
+  };
+}

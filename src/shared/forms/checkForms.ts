@@ -1,0 +1,177 @@
+/**
+ * The schema contract, shared by the contract test and the `forms check` CLI: pure, given the
+ * files' contents, returns every problem with its file and JSON pointer.
+ */
+import { availableFormIds, loadForm } from './loadForm';
+import { compileFormValidator } from './compile';
+import { RULE_KEYWORDS } from './keywords';
+import { allProperties, deref, fromPointer, isLeaf, toPointer } from './schemaWalk';
+import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
+import type { AnswerError, FormId } from './types';
+import { validateAnswers } from './validateAnswers';
+import { registerFormValidator } from './validators';
+import { WIDGET_NAMES } from './widgetNames';
+
+export interface Problem {
+  /** The file, relative to the project root. */
+  file: string;
+  /** Where in the file ('' = the whole file). */
+  pointer: string;
+  message: string;
+}
+
+/** A fixture file: answers and exactly the messages they must produce. */
+export interface Fixture {
+  file: string;
+  content: unknown;
+}
+
+const schemaFile = (formId: FormId) => `schemas/${formId}/${formId}.schema.json`;
+const uiFile = (formId: FormId) => `schemas/${formId}/${formId}.ui.json`;
+const exampleFile = (formId: FormId) => `schemas/${formId}/${formId}.example.json`;
+
+/** Every leaf question has a prompt; every rule keyword names a message for each reason. */
+function checkSchema(formId: FormId, root: JsonSchema): Problem[] {
+  const problems: Problem[] = [];
+  const file = schemaFile(formId);
+  const walk = (schema: JsonSchema, keys: string[]) => {
+    for (const [key, child] of Object.entries(allProperties(schema, root))) {
+      const path = [...keys, key];
+      const resolved = deref(child, root);
+      if (isLeaf(resolved) && !resolved.title) {
+        problems.push({
+          file,
+          pointer: toPointer(path),
+          message: 'question has no title (prompt)',
+        });
+      }
+      if (!resolved['x-section'] && path.length === 1 && root['x-sections']) {
+        problems.push({ file, pointer: toPointer(path), message: 'field has no x-section' });
+      }
+      const section = resolved['x-section'];
+      if (section && root['x-sections'] && !root['x-sections'][section]) {
+        problems.push({ file, pointer: toPointer(path), message: `unknown x-section ${section}` });
+      }
+      if (!isLeaf(resolved)) walk(resolved, path);
+    }
+  };
+  walk(root, []);
+  return problems;
+}
+
+/** Every uiSchema key names a real property, every widget is in the registry list. */
+function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
+  const problems: Problem[] = [];
+  const file = uiFile(formId);
+  const walk = (schema: JsonSchema, node: UiSchema, keys: string[]) => {
+    const properties = allProperties(schema, root);
+    for (const [key, value] of Object.entries(node)) {
+      const pointer = toPointer([...keys, key]);
+      if (key === 'ui:widget' && !(WIDGET_NAMES as readonly unknown[]).includes(value)) {
+        problems.push({ file, pointer, message: `unknown widget ${JSON.stringify(value)}` });
+      } else if (key === 'ui:order' && Array.isArray(value)) {
+        for (const name of value) {
+          if (name !== '*' && !properties[name as string]) {
+            problems.push({ file, pointer, message: `ui:order names no property ${String(name)}` });
+          }
+        }
+      } else if (!key.startsWith('ui:')) {
+        const child = properties[key];
+        if (!child) problems.push({ file, pointer, message: `no property ${key} in the schema` });
+        else if (isPlainObject(value)) walk(deref(child, root), value, [...keys, key]);
+      }
+    }
+  };
+  walk(root, ui, []);
+  return problems;
+}
+
+/** Every rule keyword gives a message for each reason (Ajv's meta-schema checks that too). */
+function checkRuleMessages(formId: FormId, root: JsonSchema): Problem[] {
+  const problems: Problem[] = [];
+  const visit = (node: unknown, keys: string[]) => {
+    if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...keys, String(i)]));
+    if (!isPlainObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      const rule = RULE_KEYWORDS[key as keyof typeof RULE_KEYWORDS];
+      if (rule && isPlainObject(value)) {
+        for (const reason of rule.reasons) {
+          if (!(reason in value) && !rule.optional?.includes(reason)) {
+            problems.push({
+              file: schemaFile(formId),
+              pointer: toPointer([...keys, key]),
+              message: `no message for ${reason}`,
+            });
+          }
+        }
+      }
+      visit(value, [...keys, key]);
+    }
+  };
+  visit(root, []);
+  return problems;
+}
+
+const formatErrors = (errors: AnswerError[]) =>
+  errors.map((error) => `${error.path || '(form)'}: ${error.message}`).join('; ') || 'none';
+
+const sortErrors = (errors: AnswerError[]) =>
+  [...errors].sort((a, b) => `${a.path}\n${a.message}`.localeCompare(`${b.path}\n${b.message}`));
+
+/** A fixture yields exactly its expected messages (order aside). */
+export function checkFixture(formId: FormId, fixture: Fixture): Problem[] {
+  const { file, content } = fixture;
+  if (
+    !isPlainObject(content) ||
+    !isPlainObject(content.answers) ||
+    !Array.isArray(content.expectedErrors)
+  ) {
+    return [{ file, pointer: '', message: 'a fixture needs "answers" and "expectedErrors"' }];
+  }
+  const expected = sortErrors(content.expectedErrors as AnswerError[]);
+  const actual = sortErrors(validateAnswers(formId, content.answers).errors);
+  if (JSON.stringify(expected) === JSON.stringify(actual)) return [];
+  return [
+    {
+      file,
+      pointer: '/expectedErrors',
+      message: `expected ${formatErrors(expected)} but got ${formatErrors(actual)}`,
+    },
+  ];
+}
+
+/**
+ * Checks every available form (compiling it in strict mode and registering the validator) and
+ * the given fixtures (`tests/fixtures/forms/<form-id>/*.json`, form id from the folder).
+ */
+export function checkForms(fixtures: Fixture[] = []): Problem[] {
+  const problems: Problem[] = [];
+  const compiled = new Set<FormId>();
+  for (const formId of availableFormIds()) {
+    let form;
+    try {
+      form = loadForm(formId);
+      registerFormValidator(formId, compileFormValidator(formId));
+      compiled.add(formId);
+    } catch (error) {
+      problems.push({ file: schemaFile(formId), pointer: '', message: String(error) });
+      continue;
+    }
+    problems.push(...checkSchema(formId, form.schema));
+    problems.push(...checkRuleMessages(formId, form.schema));
+    problems.push(...checkUi(formId, form.schema, form.uiSchema));
+    const example = validateAnswers(formId, form.example);
+    for (const error of example.errors) {
+      problems.push({ file: exampleFile(formId), pointer: error.path, message: error.message });
+    }
+  }
+  for (const fixture of fixtures) {
+    const formId = fromPointer(`/${fixture.file}`).at(-2) as FormId;
+    if (!compiled.has(formId)) {
+      problems.push({ file: fixture.file, pointer: '', message: `no form ${formId}` });
+    } else {
+      problems.push(...checkFixture(formId, fixture));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,29 @@
+/**
+ * The schema files of every form, imported statically so browser, server and CLI read the same
+ * files without file-system access. Adding a form: import its three files here and list the
+ * common files it uses.
+ */
+import address from '../../../schemas/common/address.schema.json';
+import date from '../../../schemas/common/date.schema.json';
+import file from '../../../schemas/common/file.schema.json';
+import phone from '../../../schemas/common/phone.schema.json';
+import ssn from '../../../schemas/common/ssn.schema.json';
+import yesNo from '../../../schemas/common/yes-no.schema.json';
+import individualExample from '../../../schemas/individual/individual.example.json';
+import individualSchema from '../../../schemas/individual/individual.schema.json';
+import individualUi from '../../../schemas/individual/individual.ui.json';
+import type { CommonSchemas, FormFiles } from './bundleForm';
+import type { FormId } from './types';
+
+export const COMMON_SCHEMAS: CommonSchemas = {
+  'address.schema.json': address,
+  'date.schema.json': date,
+  'file.schema.json': file,
+  'phone.schema.json': phone,
+  'ssn.schema.json': ssn,
+  'yes-no.schema.json': yesNo,
+};
+
+export const FORM_SOURCES: Partial<Record<FormId, FormFiles>> = {
+  individual: { schema: individualSchema, uiSchema: individualUi, example: individualExample },
+};

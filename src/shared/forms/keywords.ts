@@ -1,0 +1,112 @@
+/**
+ * The project's `x-…` schema keywords, registered with every Ajv instance (one configuration,
+ * see ajvConfig.ts).
+ *
+ * - Rule keywords (`x-phone`, `x-ssn`, `x-date`, `x-name`, `x-lei`): validation by a pure rule of
+ *   src/shared/rules. The keyword's value maps every failure reason of the rule to its message,
+ *   so the wording stays in schemas/ (`"x-phone": {"international": "Must enter …", …}`).
+ *   They generate code (not closures), so Ajv standalone code carries them: the generated code
+ *   requires the rule adapters by module id, which the Vite plugin resolves.
+ * - Annotation keywords: serializer and tooling hints that never fail validation.
+ */
+import type { Ajv, KeywordCxt, KeywordDefinition } from 'ajv';
+import { _, type Name } from 'ajv/dist/compile/codegen/index.js';
+import { DATE_PROBLEMS } from '../rules/date';
+import { LEI_PROBLEMS } from '../rules/lei';
+import { NAME_PROBLEMS } from '../rules/names';
+import { PHONE_PROBLEMS } from '../rules/phone';
+import { SSN_PROBLEMS } from '../rules/ssn';
+import { ruleAdapters, RULES_MODULE_ID, type RuleName } from './ruleAdapters';
+
+/** The reasons each rule keyword can fail for; every one needs a message unless optional. */
+export const RULE_KEYWORDS: Record<
+  `x-${RuleName}`,
+  { rule: RuleName; reasons: readonly string[]; optional?: readonly string[] }
+> = {
+  'x-phone': { rule: 'phone', reasons: PHONE_PROBLEMS },
+  'x-ssn': { rule: 'ssn', reasons: SSN_PROBLEMS },
+  'x-date': { rule: 'date', reasons: DATE_PROBLEMS, optional: ['future'] },
+  'x-name': { rule: 'name', reasons: NAME_PROBLEMS },
+  'x-lei': { rule: 'lei', reasons: LEI_PROBLEMS },
+};
+
+/**
+ * Annotations (no validation effect). Their meaning:
+ * - `x-sections` (form root): where each payload section sits, as a JSON pointer into the payload;
+ *   the first segment names the multipart JSON part (`"financialInfo":
+ *   "/individualInfo/details/financialInfo"`).
+ * - `x-section`: the payload section of a top-level field (a name from `x-sections`).
+ * - `x-variants`: value → variant name sent beside the answer (`{"true": "IsMarried", …}`).
+ * - `x-sensitive`: never kept in browser drafts (SSN, date of birth, passport numbers).
+ * - `x-file`: a file reference field (`image` or `pdf`); its bytes travel as a multipart part.
+ * - `x-document`: the PDF an agreement signs, attached to the submission.
+ * - `x-submission-required`: the message thrown when building the payload without this answer.
+ * - `x-also-in`: further payload sections repeating this answer (`["userInfo"]`).
+ * - `x-prefill`: where the browser prefills a value from (`user.email`).
+ */
+export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
+  {
+    keyword: 'x-sections',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      additionalProperties: { type: 'string', pattern: '^(/[^/]+)+$' },
+    },
+  },
+  { keyword: 'x-section', schemaType: 'string' },
+  {
+    keyword: 'x-variants',
+    schemaType: 'object',
+    metaSchema: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  { keyword: 'x-sensitive', schemaType: 'boolean' },
+  { keyword: 'x-file', schemaType: 'string', metaSchema: { enum: ['image', 'pdf'] } },
+  { keyword: 'x-document', schemaType: 'string' },
+  { keyword: 'x-submission-required', schemaType: 'string' },
+  {
+    keyword: 'x-also-in',
+    schemaType: 'array',
+    metaSchema: { type: 'array', items: { type: 'string' } },
+  },
+  { keyword: 'x-prefill', schemaType: 'string' },
+];
+
+function ruleKeyword(keyword: `x-${RuleName}`): KeywordDefinition {
+  const { rule, reasons, optional = [] } = RULE_KEYWORDS[keyword];
+  const required = reasons.filter((reason) => !optional.includes(reason));
+  const adapter = ruleAdapters[rule];
+  return {
+    keyword,
+    type: 'string',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      properties: Object.fromEntries(reasons.map((reason) => [reason, { type: 'string' }])),
+      required,
+      additionalProperties: false,
+    },
+    code(cxt: KeywordCxt) {
+      const { gen, data, schemaCode } = cxt;
+      const check: Name = gen.scopeValue('func', {
+        ref: adapter,
+        code: _`require(${RULES_MODULE_ID}).ruleAdapters[${rule}]`,
+      });
+      const reason = gen.const('reason', _`${check}(${data}, ${schemaCode})`);
+      cxt.setParams({ reason });
+      cxt.fail(_`${reason} !== null`);
+    },
+    error: {
+      message: ({ schemaCode, params }) => _`${schemaCode}[${params.reason}]`,
+      params: ({ params }) => _`{reason: ${params.reason}}`,
+    },
+  };
+}
+
+/** Registers every `x-…` keyword on `ajv` and returns it. */
+export function addProjectKeywords(ajv: Ajv): Ajv {
+  for (const keyword of Object.keys(RULE_KEYWORDS) as `x-${RuleName}`[]) {
+    ajv.addKeyword(ruleKeyword(keyword));
+  }
+  for (const definition of ANNOTATION_KEYWORDS) ajv.addKeyword(definition);
+  return ajv;
+}

@@ -1,0 +1,270 @@
+/**
+ * The serializer: answers → the multipart payload, and back for the server.
+ *
+ * Every answer travels as `{prompt, value}` (the prompt being the schema `title` the user saw),
+ * with `variant` where the field has `x-variants`, `part` naming the multipart part of a file,
+ * and `document` for an agreement's signed PDF. Entries sit in the sections of the form's
+ * `x-sections` (each top-level section one JSON part); files and signed documents are parts of
+ * their own; `formId` and `schemaHash` say which wording version was answered.
+ */
+import { omitHiddenAnswers } from './answers';
+import { loadForm, type LoadedForm } from './loadForm';
+import {
+  allProperties,
+  deref,
+  fieldsInOrder,
+  fromPointer,
+  isLeaf,
+  resolveFor,
+  toPointer,
+} from './schemaWalk';
+import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
+import type { FileReference, FormId } from './types';
+import { formValidator } from './validators';
+
+export interface PayloadEntry {
+  prompt: string;
+  /** The answer; for an object (an address), its parts as entries. */
+  value: unknown;
+  /** The option label the user picked (`Yes`, `$100,000 or over`), for choice questions. */
+  label?: string;
+  variant?: string;
+  /** The multipart part holding a file's bytes. */
+  part?: string;
+  /** The signed document an agreement attaches. */
+  document?: { url: string; part: string };
+}
+
+export interface PayloadFile extends FileReference {
+  part: string;
+  pointer: string;
+}
+
+export interface SignedDocument {
+  part: string;
+  pointer: string;
+  title: string;
+  url: string;
+}
+
+/** The payload as data (what `toPayload` encodes as FormData; what `forms payload` prints). */
+export interface PayloadJson {
+  formId: FormId;
+  schemaHash: string;
+  /** Top-level sections by part name (`userInfo`, `individualInfo`). */
+  parts: Record<string, Record<string, unknown>>;
+  files: PayloadFile[];
+  documents: SignedDocument[];
+}
+
+/** Building the submission failed (a required file or answer missing); message from the schema. */
+export class PayloadError extends Error {
+  constructor(
+    message: string,
+    readonly pointer: string,
+  ) {
+    super(message);
+    this.name = 'PayloadError';
+  }
+}
+
+/** The multipart part name of a field: its keys joined with dots (`photoId`). */
+export const partName = (keys: readonly string[]): string => keys.join('.');
+const documentPart = (keys: readonly string[]) => `document.${partName(keys)}`;
+
+function entry(root: JsonSchema, schema: JsonSchema, value: unknown, keys: string[]): PayloadEntry {
+  const out: PayloadEntry = { prompt: schema.title ?? keys.at(-1) ?? '', value };
+  if (!isLeaf(schema) && isPlainObject(value)) {
+    const properties = allProperties(schema, root);
+    out.value = Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => properties[key])
+        .map(([key, child]) => [key, entry(root, properties[key]!, child, [...keys, key])]),
+    );
+  }
+  const option = deref(schema, root).oneOf?.find((choice) => choice.const === value);
+  if (option?.title) out.label = option.title;
+  const variant = schema['x-variants']?.[String(value)];
+  if (variant) out.variant = variant;
+  if (schema['x-file']) out.part = partName(keys);
+  if (schema['x-document']) out.document = { url: schema['x-document'], part: documentPart(keys) };
+  return out;
+}
+
+function place(
+  parts: Record<string, Record<string, unknown>>,
+  pointer: string,
+): Record<string, unknown> {
+  let node: Record<string, unknown> = parts;
+  for (const key of fromPointer(pointer)) {
+    if (!isPlainObject(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  return node;
+}
+
+function sectionPointer(form: LoadedForm, section: string | undefined, pointer: string): string {
+  const sections = form.schema['x-sections'] ?? {};
+  const target = section && sections[section];
+  if (!target) throw new Error(`Field ${pointer} of form ${form.formId} has no payload section`);
+  return target;
+}
+
+/** The signed documents of a form: what the browser fetches and passes to `toPayload`. */
+export function signedDocuments(formId: FormId): SignedDocument[] {
+  const form = loadForm(formId);
+  return fieldsInOrder(form.schema, form.uiSchema)
+    .filter((field) => field.schema['x-document'])
+    .map((field) => ({
+      part: documentPart(field.keys),
+      pointer: field.pointer,
+      title: field.schema.title ?? '',
+      url: field.schema['x-document']!,
+    }));
+}
+
+const isMissing = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && !value.trim());
+
+/**
+ * The payload as data. `files` (by answer pointer) are checked when given: a required file whose
+ * bytes are missing or empty fails like a missing answer. Throws `PayloadError` with the
+ * field's `x-submission-required` message.
+ */
+export function toPayloadJson(
+  formId: FormId,
+  answers: Answers,
+  files?: Record<string, Blob>,
+): PayloadJson {
+  const form = loadForm(formId);
+  const shown = omitHiddenAnswers(formId, answers);
+  const payload: PayloadJson = {
+    formId,
+    schemaHash: form.hash,
+    parts: {},
+    files: [],
+    documents: signedDocuments(formId),
+  };
+  // The schema in force for these answers: a `x-submission-required` inside a `then` counts only
+  // when its condition holds.
+  const inForce =
+    resolveFor(formValidator(formId), form.schema, form.schema, shown).properties ?? {};
+  for (const field of fieldsInOrder(form.schema, form.uiSchema)) {
+    const key = field.keys[0]!;
+    const property = inForce[key];
+    if (field.keys.length !== 1 || !property) continue;
+    const value = shown[key];
+    const present = !isMissing(value);
+    const blob = files?.[field.pointer];
+    const required = deref(property, form.schema)['x-submission-required'];
+    const bytesMissing = files !== undefined && field.schema['x-file'] && !(blob && blob.size > 0);
+    if (required !== undefined && (!present || bytesMissing)) {
+      throw new PayloadError(required, field.pointer);
+    }
+    if (!present) continue;
+    const item = entry(form.schema, field.schema, value, field.keys);
+    for (const section of [field.schema['x-section'], ...(field.schema['x-also-in'] ?? [])]) {
+      place(payload.parts, sectionPointer(form, section, field.pointer))[key] = item;
+    }
+    if (field.schema['x-file'] && isPlainObject(value)) {
+      const reference = value as unknown as FileReference;
+      payload.files.push({
+        part: partName(field.keys),
+        pointer: field.pointer,
+        name: reference.name,
+        type: reference.type,
+        size: reference.size,
+      });
+    }
+  }
+  return payload;
+}
+
+/**
+ * The multipart payload: `formId`, `schemaHash`, one JSON field per section part, each file under
+ * its part name, each signed document (`documents`, by URL, fetched by the caller from
+ * /assets/pdfs) under `document.<agreement>`.
+ */
+export function toPayload(
+  formId: FormId,
+  answers: Answers,
+  files: Record<string, Blob>,
+  documents: Record<string, Blob>,
+): FormData {
+  const payload = toPayloadJson(formId, answers, files);
+  const form = new FormData();
+  form.append('formId', payload.formId);
+  form.append('schemaHash', payload.schemaHash);
+  for (const [name, section] of Object.entries(payload.parts)) {
+    form.append(name, JSON.stringify(section));
+  }
+  for (const file of payload.files) {
+    form.append(file.part, files[file.pointer]!, file.name);
+  }
+  for (const document of payload.documents) {
+    const blob = documents[document.url];
+    if (!blob) throw new Error(`Signed document ${document.url} was not provided`);
+    form.append(document.part, blob, document.url.split('/').pop());
+  }
+  return form;
+}
+
+export interface DecodedPayload {
+  formId: FormId;
+  schemaHash: string;
+  answers: Answers;
+  /** The prompt sent with each answer, by answer pointer. */
+  prompts: Record<string, string>;
+}
+
+function decode(
+  root: JsonSchema,
+  schema: JsonSchema,
+  item: unknown,
+  keys: string[],
+  prompts: Record<string, string>,
+): unknown {
+  if (!isPlainObject(item) || !('value' in item)) return undefined;
+  if (typeof item.prompt === 'string') prompts[toPointer(keys)] = item.prompt;
+  if (isLeaf(schema) || !isPlainObject(item.value)) return item.value;
+  const properties = allProperties(schema, root);
+  const out: Answers = {};
+  for (const [key, child] of Object.entries(item.value)) {
+    const childSchema = properties[key];
+    if (childSchema) out[key] = decode(root, childSchema, child, [...keys, key], prompts);
+  }
+  return out;
+}
+
+/**
+ * The server's inverse of `toPayload`: answers (and the prompts sent) from the multipart text
+ * fields. Unknown keys are ignored; the caller validates the answers with `validateAnswers`.
+ * Throws on a missing or malformed section part.
+ */
+export function fromPayload(formId: FormId, fields: Record<string, string>): DecodedPayload {
+  const form = loadForm(formId);
+  const root = form.schema;
+  const sections = root['x-sections'] ?? {};
+  const partNames = [...new Set(Object.values(sections).map((p) => fromPointer(p)[0]!))];
+  const parts: Record<string, unknown> = {};
+  for (const name of partNames) {
+    const text = fields[name];
+    if (text === undefined) throw new Error(`Missing payload part ${name}`);
+    parts[name] = JSON.parse(text) as unknown;
+  }
+  const properties = allProperties(root, root);
+  const answers: Answers = {};
+  const prompts: Record<string, string> = {};
+  for (const pointer of Object.values(sections)) {
+    let node: unknown = parts;
+    for (const key of fromPointer(pointer)) node = isPlainObject(node) ? node[key] : undefined;
+    if (!isPlainObject(node)) continue;
+    for (const [key, item] of Object.entries(node)) {
+      const schema = properties[key];
+      if (!schema || key in answers) continue;
+      const value = decode(root, schema, item, [key], prompts);
+      if (value !== undefined) answers[key] = value;
+    }
+  }
+  return { formId, schemaHash: fields.schemaHash ?? '', answers, prompts };
+}

@@ -1,0 +1,38 @@
+/** Loose JSON Schema and uiSchema types: schemas carry `x-…` keywords that typed models lack. */
+
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A JSON Schema object as the engine reads it (annotations included). */
+export interface JsonSchema {
+  [key: string]: unknown;
+  $ref?: string;
+  title?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
+  else?: JsonSchema;
+  oneOf?: JsonSchema[];
+  const?: unknown;
+  $defs?: Record<string, JsonSchema>;
+  'x-sections'?: Record<string, string>;
+  'x-section'?: string;
+  'x-variants'?: Record<string, string>;
+  'x-sensitive'?: boolean;
+  'x-file'?: 'image' | 'pdf';
+  'x-document'?: string;
+  'x-submission-required'?: string;
+  'x-also-in'?: string[];
+}
+
+export type UiSchema = { [key: string]: unknown };
+
+/** Answers: the form data of one form. */
+export type Answers = Record<string, unknown>;
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,0 +1,110 @@
+/**
+ * Reading a bundled form schema: local references, the schema in force for given answers
+ * (if/then resolved the way rjsf resolves it), and the fields in form order.
+ */
+import { retrieveSchema, type RJSFSchema } from '@rjsf/utils';
+import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
+import type { FormValidator } from './validators';
+
+/** Follows a local `#/$defs/…` reference (one level of siblings merged over the target). */
+export function deref(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  const ref = schema.$ref;
+  if (!ref) return schema;
+  const name = ref.replace(/^#\/\$defs\//, '');
+  const target = root.$defs?.[name];
+  if (!target) throw new Error(`Unresolved reference ${ref}`);
+  const { $ref: _ref, ...siblings } = schema;
+  return { ...deref(target, root), ...siblings };
+}
+
+/** The schema in force for `data`: conditions resolved, references followed. */
+export function resolveFor(
+  validator: FormValidator,
+  schema: JsonSchema,
+  root: JsonSchema,
+  data: unknown,
+): JsonSchema {
+  const resolved = retrieveSchema(
+    validator,
+    schema as RJSFSchema,
+    root as RJSFSchema,
+    (data ?? {}) as Answers,
+  ) as JsonSchema;
+  return deref(resolved, root);
+}
+
+/** A file reference or any non-object schema is one answer; objects hold answers. */
+export function isLeaf(schema: JsonSchema): boolean {
+  return schema.type !== 'object' || schema['x-file'] !== undefined;
+}
+
+/** Every property a schema can ever show: its own and those of if/then/else branches. */
+export function allProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
+  const resolved = deref(schema, root);
+  const out: Record<string, JsonSchema> = {};
+  const add = (part: JsonSchema | undefined) => {
+    if (!part) return;
+    for (const [key, child] of Object.entries(part.properties ?? {})) {
+      out[key] = out[key] ? { ...deref(child, root), ...out[key] } : deref(child, root);
+    }
+  };
+  add(resolved);
+  for (const part of [resolved, ...(resolved.allOf ?? [])]) {
+    add(part.then);
+    add(part.else);
+  }
+  return out;
+}
+
+/** Orders keys as `ui:order` does (a `*` entry takes the unlisted ones; without it they go last). */
+export function orderKeys(keys: string[], uiSchema: UiSchema | undefined): string[] {
+  const order = uiSchema?.['ui:order'];
+  if (!Array.isArray(order)) return keys;
+  const star = order.indexOf('*');
+  const pick = (items: unknown[]) =>
+    items.filter((key): key is string => typeof key === 'string' && keys.includes(key));
+  const before = pick(star === -1 ? order : order.slice(0, star));
+  const after = pick(star === -1 ? [] : order.slice(star + 1));
+  const rest = keys.filter((key) => !before.includes(key) && !after.includes(key));
+  return [...before, ...rest, ...after];
+}
+
+export interface FieldInfo {
+  /** JSON pointer of the answer. */
+  pointer: string;
+  schema: JsonSchema;
+  /** The property name path. */
+  keys: string[];
+  /** True for answers (leaves), false for objects holding answers. */
+  leaf: boolean;
+}
+
+/** Every field a form can show, depth first in form order (uiSchema `ui:order`). */
+export function fieldsInOrder(root: JsonSchema, uiSchema: UiSchema): FieldInfo[] {
+  const out: FieldInfo[] = [];
+  const walk = (schema: JsonSchema, ui: UiSchema | undefined, keys: string[]) => {
+    const properties = allProperties(schema, root);
+    for (const key of orderKeys(Object.keys(properties), ui)) {
+      const child = properties[key]!;
+      const path = [...keys, key];
+      const leaf = isLeaf(child);
+      out.push({ pointer: toPointer(path), schema: child, keys: path, leaf });
+      const childUi = ui?.[key];
+      if (!leaf) walk(child, isPlainObject(childUi) ? childUi : undefined, path);
+    }
+  };
+  walk(root, uiSchema, []);
+  return out;
+}
+
+export function toPointer(keys: readonly string[]): string {
+  return keys.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+export function fromPointer(pointer: string): string[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

@@ -1,0 +1,94 @@
+/**
+ * Validation with exactly the messages of the schema, the same in browser, server and CLI.
+ *
+ * Ajv with ajv-errors reports some things where users never see them; the translation here:
+ * - `errorMessage.required` messages land on the parent object: moved to the missing field;
+ * - the generic `must match "then" schema` (keyword `if`) errors: dropped;
+ * - errors inside an answer (a file reference's `size`) are reported on the answer itself;
+ * - one message per field, the first Ajv gives; fields in form order (uiSchema `ui:order`).
+ */
+import type { ErrorObject } from 'ajv';
+import type { RJSFSchema } from '@rjsf/utils';
+import { loadForm } from './loadForm';
+import { fieldsInOrder, fromPointer, isLeaf, resolveFor, toPointer } from './schemaWalk';
+import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
+import type { AnswerError, FormId, ValidationResult } from './types';
+import { formValidator, type FormValidator } from './validators';
+
+/** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
+function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && !value.trim());
+}
+
+/**
+ * Answers as validation sees them: blank answers removed, and every object the form shows
+ * (an address) present, so its own required messages appear rather than one for the object.
+ */
+export function prepareAnswers(
+  validator: FormValidator,
+  root: JsonSchema,
+  answers: Answers,
+  schema: JsonSchema = root,
+): Answers {
+  const resolved = resolveFor(validator, schema, root, answers);
+  const out: Answers = {};
+  for (const [key, value] of Object.entries(answers)) {
+    if (!isBlank(value)) out[key] = value;
+  }
+  for (const [key, child] of Object.entries(resolved.properties ?? {})) {
+    const childSchema = resolveFor(validator, child, root, out[key]);
+    if (isLeaf(childSchema)) continue;
+    const value = out[key] ?? {};
+    if (isPlainObject(value)) out[key] = prepareAnswers(validator, root, value, childSchema);
+  }
+  return out;
+}
+
+interface RawError {
+  path: string;
+  message: string;
+}
+
+function translate(error: ErrorObject): RawError[] {
+  if (error.keyword === 'if') return [];
+  const message = error.message ?? 'Invalid answer';
+  if (error.keyword === 'errorMessage') {
+    const originals = (error.params as { errors?: ErrorObject[] }).errors ?? [];
+    const missing = originals.find((original) => original.keyword === 'required');
+    if (missing) {
+      const property = (missing.params as { missingProperty: string }).missingProperty;
+      return [{ path: `${error.instancePath}/${property}`, message }];
+    }
+  }
+  return [{ path: error.instancePath, message }];
+}
+
+/** The pointer of the answer a raw path belongs to (a path inside a file reference → the file). */
+function answerPointer(path: string, leaves: Set<string>): string {
+  const keys = fromPointer(path);
+  for (let length = 1; length <= keys.length; length++) {
+    const pointer = toPointer(keys.slice(0, length));
+    if (leaves.has(pointer)) return pointer;
+  }
+  return path;
+}
+
+/** Validates answers against a form with its registered validator. */
+export function validateAnswers(formId: FormId, answers: Answers): ValidationResult {
+  const form = loadForm(formId);
+  const validator = formValidator(formId);
+  const prepared = prepareAnswers(validator, form.schema, answers);
+  const { errors = [] } = validator.rawValidation<ErrorObject>(form.schema as RJSFSchema, prepared);
+  const fields = fieldsInOrder(form.schema, form.uiSchema);
+  const leaves = new Set(fields.filter((field) => field.leaf).map((field) => field.pointer));
+  const rank = new Map(fields.map((field, index) => [field.pointer, index]));
+
+  const byField = new Map<string, string>();
+  for (const error of errors.flatMap(translate)) {
+    const path = answerPointer(error.path, leaves);
+    if (!byField.has(path)) byField.set(path, error.message);
+  }
+  const result: AnswerError[] = [...byField].map(([path, message]) => ({ path, message }));
+  result.sort((a, b) => (rank.get(a.path) ?? -1) - (rank.get(b.path) ?? -1));
+  return { valid: result.length === 0, errors: result };
+}

@@ -1,0 +1,69 @@
+/**
+ * Phone numbers in international format (spec business §3.8, §5.2), checked with libphonenumber-js.
+ * Returns the reason a number fails; the wording of each reason lives in the schema (`x-phone`).
+ */
+import { parsePhoneNumberWithError, ParseError } from 'libphonenumber-js';
+
+export const PHONE_PROBLEMS = [
+  'international',
+  'tooShort',
+  'tooLong',
+  'invalidCharacters',
+  'invalidCountry',
+  'notPossible',
+] as const;
+export type PhoneProblem = (typeof PHONE_PROBLEMS)[number];
+
+/** Longest text the phone parser accepts (libphonenumber's own limit). */
+export const PHONE_MAX_TEXT_LENGTH = 250;
+const MAX_EXTENSION_DIGITS = 20;
+
+const EXTENSION = /\s*(?:ext\.?|extension|x|#)\s*(\d+)$/i;
+const NUMBER_CHARACTERS = /^\+[\d\s().-]*$/;
+
+const PARSE_REASONS: Record<string, PhoneProblem> = {
+  INVALID_COUNTRY: 'invalidCountry',
+  TOO_SHORT: 'tooShort',
+  TOO_LONG: 'tooLong',
+  NOT_A_NUMBER: 'invalidCharacters',
+  INVALID_LENGTH: 'notPossible',
+};
+
+/** Why `value` is not an acceptable international phone number, or null when it is. */
+export function phoneProblem(value: string): PhoneProblem | null {
+  const text = value.trim();
+  if (!text.startsWith('+')) return 'international';
+  if (text.length > PHONE_MAX_TEXT_LENGTH) return 'tooLong';
+  const extension = EXTENSION.exec(text);
+  if (extension && (extension[1] ?? '').length > MAX_EXTENSION_DIGITS) return 'tooLong';
+  const main = extension ? text.slice(0, extension.index) : text;
+  if (!NUMBER_CHARACTERS.test(main)) return 'invalidCharacters';
+  if (main.replace(/\D/g, '').length < 2) return 'tooShort';
+  try {
+    return parsePhoneNumberWithError(text).isPossible() ? null : 'notPossible';
+  } catch (error) {
+    if (error instanceof ParseError) return PARSE_REASONS[error.message] ?? 'notPossible';
+    throw error;
+  }
+}
+
+/**
+ * The number in E.164 (`+12125550142`), the shape answers hold (DECISIONS), or null when it does
+ * not parse. Widgets store this once the number is acceptable.
+ */
+export function toE164(value: string): string | null {
+  try {
+    return parsePhoneNumberWithError(value.trim()).number;
+  } catch {
+    return null;
+  }
+}
+
+/** The two-letter country the number belongs to, when known (for the detected-country helper). */
+export function phoneCountry(value: string): string | null {
+  try {
+    return parsePhoneNumberWithError(value.trim()).country ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Postal codes (spec access §5, §9): for the United States digits only and exactly five. Other
+ * countries' codes are only required. The schema states the same rule with if/then; the contract
+ * test checks that the two agree.
+ */
+
+export const POSTAL_CODE_PROBLEMS = ['digits', 'length'] as const;
+export type PostalCodeProblem = (typeof POSTAL_CODE_PROBLEMS)[number];
+
+export const US_POSTAL_CODE_LENGTH = 5;
+
+/** Why `postalCode` does not suit `country` (two-letter code), or null when it does. */
+export function postalCodeProblem(country: string, postalCode: string): PostalCodeProblem | null {
+  if (country !== 'US') return null;
+  if (!/^\d*$/.test(postalCode)) return 'digits';
+  if (postalCode.length !== US_POSTAL_CODE_LENGTH) return 'length';
+  return null;
+}
