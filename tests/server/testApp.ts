@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -29,9 +32,12 @@ export async function createTestApp(overrides: Partial<ServerConfig> = {}): Prom
   await admin.end();
   const pool = new pg.Pool({ connectionString: withDatabase(adminUrl, database), max: 5 });
   const mailer = createOutboxMailer(() => {});
+  // Uploads go to a throwaway folder, never the repository's ./data.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-app-test-'));
   const config: ServerConfig = {
     ...readConfig({ NODE_ENV: 'test', PASSWORD_COST: '10' }),
     webDir: '/nonexistent',
+    dataDir,
     ...overrides,
   };
   const app = await buildApp({ config, pool, mailer, logger: false });
@@ -48,6 +54,7 @@ export async function createTestApp(overrides: Partial<ServerConfig> = {}): Prom
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${database} with (force)`);
       await cleanup.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -17,7 +17,9 @@ export type AuditAction =
   | 'settings.set_roles'
   | 'settings.mark_tutorial_complete'
   | 'invite.accepted'
-  | 'registration.user';
+  | 'registration.user'
+  | 'registration.submitted'
+  | 'registration.resubmitted';
 
 /**
  * Appends an audit row. Rows name users only by id: never an email, a name, a token or a code,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
+import { registerRegistrationRoutes } from './registration';
 import { registerUserRoutes } from './user';
 
 /** Every API area, mounted under the prefixes the specification names. */
@@ -9,6 +10,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerConfigRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
   // DECISIONS: /clearing/api/web answers auth/signin (GET) and user as well.
   await app.register(registerAuthRoutes, { prefix: '/clearing/api/web', checkOnly: true });
   await app.register(registerUserRoutes, { prefix: '/clearing/api/web', currentUserOnly: true });

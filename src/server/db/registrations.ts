@@ -1,0 +1,69 @@
+import type { Queryable } from './transaction';
+import type { StoredFile } from '../storage/uploads';
+
+export interface NewRegistration {
+  userId: string;
+  organizationId: string;
+  formId: string;
+  schemaHash: string;
+  answers: unknown;
+  payload: unknown;
+  submissionHash: string;
+  ip: string;
+}
+
+/**
+ * Inserts a registration unless the user already has one; returns its id, or null when one
+ * exists (the caller then compares submission hashes).
+ */
+export async function insertRegistration(
+  db: Queryable,
+  registration: NewRegistration,
+): Promise<string | null> {
+  const result = await db.query<{ id: string }>(
+    `insert into registrations
+       (user_id, organization_id, form_id, schema_hash, answers, payload, submission_hash, submitted_from_ip)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
+     on conflict (user_id) do nothing
+     returning id`,
+    [
+      registration.userId,
+      registration.organizationId,
+      registration.formId,
+      registration.schemaHash,
+      JSON.stringify(registration.answers),
+      JSON.stringify(registration.payload),
+      registration.submissionHash,
+      registration.ip,
+    ],
+  );
+  return result.rows[0]?.id ?? null;
+}
+
+export async function findRegistrationOfUser(
+  db: Queryable,
+  userId: string,
+): Promise<{ id: string; submissionHash: string; organizationId: string } | null> {
+  const result = await db.query<{ id: string; submission_hash: string; organization_id: string }>(
+    'select id, submission_hash, organization_id from registrations where user_id = $1',
+    [userId],
+  );
+  const row = result.rows[0];
+  return row
+    ? { id: row.id, submissionHash: row.submission_hash, organizationId: row.organization_id }
+    : null;
+}
+
+export async function insertRegistrationDocument(
+  db: Queryable,
+  registrationId: string,
+  part: string,
+  file: StoredFile,
+): Promise<void> {
+  await db.query(
+    `insert into registration_documents
+       (registration_id, part, storage_name, original_name, content_type, size)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [registrationId, part, file.storageName, file.originalName, file.contentType, file.size],
+  );
+}

@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileFormValidators } from '../../src/shared/forms/compile';
+import { loadForm } from '../../src/shared/forms/loadForm';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
+import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedIn } from './authHelpers';
+import { createTestApp, type TestApp } from './testApp';
+import type { TestClient } from './testApp';
+
+const URL_INDIVIDUAL = '/exchange/api/web/registration/individual';
+const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
+
+let png: Buffer;
+const pdfBlob = () => new Blob([samplePdf], { type: 'application/pdf' });
+const pngBlob = () => new Blob([png], { type: 'image/png' });
+
+function answersFor(email: string): Answers {
+  const example = structuredClone(loadForm('individual').example) as Answers;
+  return {
+    ...example,
+    primaryEmailAddress: email,
+    photoId: { name: 'front.png', type: 'image/png', size: png.length },
+    photoIdBack: { name: 'back.png', type: 'image/png', size: png.length },
+    irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: samplePdf.length },
+  };
+}
+
+function documentsBlobs(): Record<string, Blob> {
+  return Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdfBlob()]));
+}
+
+/** Encodes FormData as a multipart body, the way a browser would send it. */
+async function multipart(form: FormData) {
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    contentType: request.headers.get('content-type')!,
+  };
+}
+
+async function submit(client: TestClient, form: FormData) {
+  const { payload, contentType } = await multipart(form);
+  return client.request('POST', URL_INDIVIDUAL, {
+    payload,
+    headers: { 'content-type': contentType },
+  });
+}
+
+function validForm(answers: Answers, overrides: Record<string, Blob> = {}): FormData {
+  return toPayload(
+    'individual',
+    answers,
+    { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob(), ...overrides },
+    documentsBlobs(),
+  );
+}
+
+async function storedFiles(t: TestApp): Promise<string[]> {
+  const dir = path.join(t.config.dataDir, 'uploads');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+describe('POST registration/individual', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    compileFormValidators(['individual']);
+    png = await sharp({
+      create: { width: 32, height: 20, channels: 3, background: '#8899aa' },
+    })
+      .png()
+      .toBuffer();
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('stores a valid submission with every prompt, value and document, and sets the user details', async () => {
+    const { client, email, id } = await signedIn(t);
+    const response = await submit(client, validForm(answersFor(email)));
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.user.details).toMatchObject({ firstName: 'Jane', approved: false });
+    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-/);
+
+    const stored = await t.pool.query(
+      'select form_id, schema_hash, answers, payload, status, submitted_from_ip from registrations where user_id = $1',
+      [id],
+    );
+    const row = stored.rows[0];
+    expect(row.form_id).toBe('individual');
+    expect(row.schema_hash).toBe(loadForm('individual').hash);
+    expect(row.status).toBe('pending');
+    expect(row.submitted_from_ip).toBeTruthy();
+    expect(row.answers.socialSecurityNumber).toBe('123-45-6789');
+    // Prompts come from the schema titles.
+    const schema = loadForm('individual').schema;
+    expect(row.payload.userInfo.firstName).toEqual({
+      prompt: schema.properties!.firstName!.title,
+      value: 'Jane',
+    });
+    expect(Object.keys(row.payload.individualInfo)).toContain('details');
+
+    const documents = await t.pool.query(
+      `select part, content_type from registration_documents d join registrations r on r.id = d.registration_id
+        where r.user_id = $1 order by part`,
+      [id],
+    );
+    const parts = documents.rows.map((d: { part: string }) => d.part);
+    expect(parts).toEqual(
+      expect.arrayContaining([
+        'photoId',
+        'photoIdBack',
+        'irsFormW2',
+        ...signedDocuments('individual').map((d) => d.part),
+      ]),
+    );
+    expect(documents.rowCount).toBe(3 + signedDocuments('individual').length);
+    expect(documents.rows.find((d: { part: string }) => d.part === 'photoId').content_type).toBe(
+      'image/png',
+    );
+
+    const me = await client.get('/exchange/api/web/user');
+    expect(me.json().organizationId).toBeTruthy();
+  });
+
+  it('refuses invalid answers with per-field messages from the schema and stores nothing', async () => {
+    const { client, email, id } = await signedIn(t);
+    const before = await storedFiles(t);
+    const answers = answersFor(email);
+    answers.mailingAddress = { ...(answers.mailingAddress as object), postalCode: '123' };
+    const response = await submit(client, validForm(answers));
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors['/mailingAddress/postalCode']).toBe(
+      'Postal code must be 5 digits.',
+    );
+    const count = await t.pool.query(
+      'select count(*)::int as n from registrations where user_id = $1',
+      [id],
+    );
+    expect(count.rows[0].n).toBe(0);
+    expect(await storedFiles(t)).toEqual(before);
+    const me = await client.get('/exchange/api/web/user');
+    expect(me.json().details).toBeNull();
+  });
+
+  it('refuses a renamed .exe sent as the photo ID', async () => {
+    const { client, email } = await signedIn(t);
+    const before = await storedFiles(t);
+    const exe = new Blob([Buffer.from('MZ\x90\x00 this is not an image')], { type: 'image/png' });
+    const response = await submit(client, validForm(answersFor(email), { '/photoId': exe }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errorMessage).toMatch(/photoId/);
+    expect(await storedFiles(t)).toEqual(before);
+  });
+
+  it('refuses an oversize file', async () => {
+    const small = await createTestApp();
+    try {
+      const { client, email } = await signedIn(small);
+      const huge = new Blob([Buffer.alloc(21 * 1024 * 1024, 1)], { type: 'application/pdf' });
+      const response = await submit(client, validForm(answersFor(email), { '/irsFormW2': huge }));
+      expect(response.statusCode).toBe(413);
+      expect(response.json().errorMessage).toMatch(/too large/);
+      expect(await storedFiles(small)).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('stores a duplicate submission once and answers it like the first', async () => {
+    const { client, email, id } = await signedIn(t);
+    const answers = answersFor(email);
+    const [first, second] = await Promise.all([
+      submit(client, validForm(answers)),
+      submit(client, validForm(answers)),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 201]);
+    expect(first.json().registrationId).toBe(second.json().registrationId);
+    const count = await t.pool.query(
+      'select count(*)::int as n from registrations where user_id = $1',
+      [id],
+    );
+    expect(count.rows[0].n).toBe(1);
+    const orgs = await t.pool.query(
+      `select count(*)::int as n from organizations where name = 'Jane O''Neill'
+         and id in (select organization_id from registrations where user_id = $1)`,
+      [id],
+    );
+    expect(orgs.rows[0].n).toBe(1);
+    const documents = await t.pool.query(
+      'select count(*)::int as n from registration_documents d join registrations r on r.id = d.registration_id where r.user_id = $1',
+      [id],
+    );
+    expect(documents.rows[0].n).toBe(3 + signedDocuments('individual').length);
+  });
+
+  it('refuses a different second submission with 409', async () => {
+    const { client, email } = await signedIn(t);
+    expect((await submit(client, validForm(answersFor(email)))).statusCode).toBe(201);
+    const changed = { ...answersFor(email), firstName: 'Janet' };
+    const response = await submit(client, validForm(changed));
+    expect(response.statusCode).toBe(409);
+    expect(response.json().errorMessage).toMatch(/already submitted/);
+  });
+
+  it('refuses a submission answered under another schema version', async () => {
+    const { client, email } = await signedIn(t);
+    const form = validForm(answersFor(email));
+    form.set('schemaHash', 'stale');
+    const response = await submit(client, form);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().errorMessage).toMatch(/reload the page/);
+  });
+
+  it('refuses a file answer whose bytes are missing, and a signed-out caller', async () => {
+    const { client, email } = await signedIn(t);
+    const form = validForm(answersFor(email));
+    form.delete('irsFormW2');
+    const response = await submit(client, form);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errorMessage).toMatch(/irsFormW2/);
+
+    await client.post('/exchange/api/web/auth/signout');
+    const signedOut = await submit(client, validForm(answersFor(email)));
+    expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('answers malformed sections with 400, never 500', async () => {
+    const { client } = await signedIn(t);
+    const form = new FormData();
+    form.append('formId', 'individual');
+    form.append('schemaHash', loadForm('individual').hash);
+    form.append('userInfo', '{not json');
+    form.append('individualInfo', '{}');
+    const response = await submit(client, form);
+    expect(response.statusCode).toBe(400);
+  });
+});
