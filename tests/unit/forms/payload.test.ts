@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import {
+  fromPayload,
+  PayloadError,
+  signedDocuments,
+  toPayload,
+  toPayloadJson,
+} from '../../../src/shared/forms/payload';
+
+compileFormValidators();
+const form = loadForm('individual');
+const answers: Record<string, unknown> = {
+  ...form.example,
+  unsatisfiedDebts: true,
+  unsatisfiedDebtsDetails: 'A medical bill in collection since 2023.',
+  registeredWithCftcOrNfa: true,
+  nfaIdNumber: '0123456',
+};
+// Set UPDATE_GOLDEN=1 to rewrite after an intended change, then review the diff.
+const goldenFile = path.resolve(__dirname, '../../fixtures/payloads/individual.golden.json');
+
+const pdf = (text: string) => new Blob([`%PDF-1.4 ${text}`], { type: 'application/pdf' });
+const image = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' });
+const files = { '/photoId': image(), '/photoIdBack': image(), '/irsFormW2': pdf('w2') };
+const documents = Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdf(d.url)]));
+
+describe('toPayloadJson', () => {
+  it('matches the golden payload (prompt + value per answer, sections, variants, files)', () => {
+    const payload = toPayloadJson('individual', answers, files);
+    const { schemaHash, ...stable } = payload;
+    expect(schemaHash).toBe(form.hash);
+    if (process.env.UPDATE_GOLDEN)
+      fs.writeFileSync(goldenFile, JSON.stringify(stable, null, 2) + '\n');
+    expect(stable).toEqual(JSON.parse(fs.readFileSync(goldenFile, 'utf8')));
+  });
+
+  it('sends the five signed documents', () => {
+    expect(signedDocuments('individual').map((d) => d.url)).toEqual([
+      '/assets/pdfs/terms-of-service.pdf',
+      '/assets/pdfs/e-sign-consent.pdf',
+      '/assets/pdfs/futures-customer-agreement.pdf',
+      '/assets/pdfs/risk-disclosures.pdf',
+      '/assets/pdfs/arbitration-clause.pdf',
+    ]);
+  });
+
+  it('does not send hidden answers', () => {
+    const payload = toPayloadJson('individual', {
+      ...answers,
+      marriedStatus: false,
+      idType: 'passport',
+    });
+    const text = JSON.stringify(payload.parts);
+    expect(text).not.toContain('numberOfDependents');
+    expect(text).not.toContain('photoIdBack');
+    expect(text).toContain('"variant":"NotMarried"');
+    expect(text).toContain('"variant":"Passport"');
+  });
+
+  it.each([
+    ['photoId', 'Must provide photoId!'],
+    ['irsFormW2', 'Must provide W-2!'],
+    ['typeOfTradingAccount', 'Must provide account type!'],
+    ['annualIncome', 'Must provide annual income!'],
+    ['approximateNetWorth', 'Must provide net worth!'],
+    ['employmentStatus', 'Must provide employment status!'],
+    ['employerName', 'Must provide employer name!'],
+  ])('fails to build without %s', (key, message) => {
+    const { [key]: _omitted, ...rest } = answers as Record<string, unknown>;
+    expect(() => toPayloadJson('individual', rest)).toThrow(new PayloadError(message, `/${key}`));
+  });
+
+  it('fails to build without the nature of business when self-employed', () => {
+    const { employmentNatureOfBusiness: _omitted, ...rest } = answers;
+    expect(() =>
+      toPayloadJson('individual', { ...rest, employmentStatus: 'SelfEmployed' }),
+    ).toThrow('Must provide nature of business!');
+  });
+
+  it('fails to build when a required file has no bytes or empty bytes', () => {
+    expect(() =>
+      toPayloadJson('individual', answers, { ...files, '/photoId': new Blob([]) }),
+    ).toThrow('Must provide photoId!');
+    const { '/irsFormW2': _w2, ...withoutW2 } = files;
+    expect(() => toPayloadJson('individual', answers, withoutW2)).toThrow('Must provide W-2!');
+  });
+});
+
+describe('toPayload and fromPayload', () => {
+  it('builds multipart form data the server reads back into the same answers', async () => {
+    const data = toPayload('individual', answers, files, documents);
+    expect(data.get('formId')).toBe('individual');
+    expect(data.get('schemaHash')).toBe(form.hash);
+    const photo = data.get('photoId') as File;
+    expect(photo.name).toBe('license-front.jpg');
+    expect(photo.size).toBe(4);
+    const terms = data.get('document.agreeTermsOfService') as File;
+    expect(terms.name).toBe('terms-of-service.pdf');
+    expect(await terms.text()).toContain('terms-of-service');
+    const names = [...new Set([...data.keys()])];
+    expect(names).toEqual([
+      'formId',
+      'schemaHash',
+      'userInfo',
+      'individualInfo',
+      'photoId',
+      'photoIdBack',
+      'irsFormW2',
+      'document.agreeTermsOfService',
+      'document.agreeDisclosureAndConsent',
+      'document.agreeFuturesCustomerAgreement',
+      'document.agreeRiskDisclosures',
+      'document.agreeVoluntaryArbitrationClause',
+    ]);
+
+    const fields: Record<string, string> = {};
+    for (const [name, value] of data) if (typeof value === 'string') fields[name] = value;
+    const decoded = fromPayload('individual', fields);
+    expect(decoded.schemaHash).toBe(form.hash);
+    expect(decoded.answers).toEqual(answers);
+    expect(decoded.prompts['/mailingAddress/postalCode']).toBe('Postal code');
+    expect(decoded.prompts['/firstName']).toBe('First name');
+  });
+
+  it('refuses a payload without its section parts', () => {
+    expect(() => fromPayload('individual', { userInfo: '{}' })).toThrow(
+      'Missing payload part individualInfo',
+    );
+  });
+
+  it('requires every signed document', () => {
+    expect(() => toPayload('individual', answers, files, {})).toThrow('was not provided');
+  });
+});

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { draftSafeAnswers, omitHiddenAnswers } from '../../../src/shared/forms/answers';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import {
+  createRjsfValidator,
+  fromErrorSchema,
+  toRjsfErrors,
+} from '../../../src/shared/forms/rjsfErrors';
+import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+import { postalCodeProblem } from '../../../src/shared/rules/postalCode';
+import type { RJSFSchema } from '@rjsf/utils';
+
+compileFormValidators();
+const form = loadForm('individual');
+const example = form.example;
+
+describe('loadForm', () => {
+  it('bundles common definitions and substitutes the firm name', () => {
+    expect(JSON.stringify(form.schema)).not.toContain('../common/');
+    expect(JSON.stringify(form.schema)).not.toContain('{firm}');
+    expect(form.schema.properties?.relationToNorthstarEmployee?.title).toBe(
+      'Are you related to an employee of Northstar Clearing?',
+    );
+    expect(form.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadForm('individual')).toBe(form);
+  });
+
+  it('refuses forms without schema files', () => {
+    expect(() => loadForm('business')).toThrow('Unknown form: business');
+  });
+});
+
+describe('validateAnswers', () => {
+  it('moves required messages to the missing field and drops the generic if/then error', () => {
+    const { errors } = validateAnswers('individual', { ...example, unsatisfiedDebts: true });
+    expect(errors).toEqual([
+      {
+        path: '/unsatisfiedDebtsDetails',
+        message: 'Must provide details of your unsatisfied debts',
+      },
+    ]);
+  });
+
+  it('gives one message per field, in form order', () => {
+    const { errors } = validateAnswers('individual', {
+      ...example,
+      agreeSignature: false,
+      firstName: '',
+      mailingAddress: { ...(example.mailingAddress as object), postalCode: '1a' },
+    });
+    expect(errors).toEqual([
+      { path: '/firstName', message: 'Must provide first name' },
+      { path: '/mailingAddress/postalCode', message: 'Postal code can only contain numbers.' },
+      { path: '/agreeSignature', message: 'Must provide your electronic signature' },
+    ]);
+  });
+
+  it('reports problems inside a file reference on the file answer', () => {
+    const { errors } = validateAnswers('individual', {
+      ...example,
+      photoId: { name: 'a.jpg', type: 'image/jpeg', size: 20 * 1024 * 1024 },
+    });
+    expect(errors).toEqual([{ path: '/photoId', message: 'The file must be at most 10 MB' }]);
+  });
+
+  it('agrees with the postal code rule', () => {
+    const messages = {
+      digits: 'Postal code can only contain numbers.',
+      length: 'Postal code must be 5 digits.',
+    };
+    for (const [country, postalCode] of [
+      ['US', '10118'],
+      ['US', '1011A'],
+      ['US', '123456'],
+      ['US', '12 34'],
+      ['GB', 'SW1A 2AA'],
+    ] as const) {
+      const address = { ...(example.mailingAddress as object), country, postalCode };
+      const problem = postalCodeProblem(country, postalCode);
+      const { errors } = validateAnswers('individual', { ...example, mailingAddress: address });
+      expect(errors).toEqual(
+        problem ? [{ path: '/mailingAddress/postalCode', message: messages[problem] }] : [],
+      );
+    }
+  });
+});
+
+describe('omitHiddenAnswers', () => {
+  it('leaves out answers whose condition no longer holds, and unknown keys', () => {
+    const shown = omitHiddenAnswers('individual', {
+      ...example,
+      marriedStatus: false,
+      employmentStatus: 'Retired',
+      idType: 'passport',
+      somethingElse: 1,
+    });
+    for (const key of [
+      'numberOfDependents',
+      'employerName',
+      'employerAddress',
+      'employmentNatureOfBusiness',
+      'photoIdBack',
+      'somethingElse',
+    ]) {
+      expect(shown).not.toHaveProperty(key);
+    }
+    expect(shown.photoId).toEqual(example.photoId);
+    expect(shown.mailingAddress).toEqual(example.mailingAddress);
+  });
+});
+
+describe('draftSafeAnswers', () => {
+  it('drops files, agreements and sensitive answers', () => {
+    const draft = draftSafeAnswers('individual', example);
+    for (const key of [
+      'socialSecurityNumber',
+      'dateOfBirth',
+      'photoId',
+      'photoIdBack',
+      'irsFormW2',
+      'agreeTermsOfService',
+      'agreeSignature',
+    ]) {
+      expect(draft).not.toHaveProperty(key);
+    }
+    expect(draft.firstName).toBe('Jane');
+    expect(draft.mailingAddress).toEqual(example.mailingAddress);
+    expect(draft.numberOfDependents).toBe(2);
+  });
+});
+
+describe('rjsf errors', () => {
+  it('builds the error list and ErrorSchema, and back', () => {
+    const errors = [
+      { path: '/firstName', message: 'Must provide first name' },
+      { path: '/mailingAddress/postalCode', message: 'Postal code must be 5 digits.' },
+    ];
+    const rjsf = toRjsfErrors(errors, 'individual');
+    expect(rjsf.errors[1]).toMatchObject({
+      property: '.mailingAddress.postalCode',
+      message: 'Postal code must be 5 digits.',
+      title: 'Postal code',
+    });
+    expect(rjsf.errorSchema).toEqual({
+      firstName: { __errors: ['Must provide first name'] },
+      mailingAddress: { postalCode: { __errors: ['Postal code must be 5 digits.'] } },
+    });
+    expect(fromErrorSchema(rjsf.errorSchema)).toEqual(errors);
+  });
+
+  it('validates for rjsf with our messages', () => {
+    const validator = createRjsfValidator('individual');
+    const schema = form.schema as RJSFSchema;
+    const result = validator.validateFormData(
+      { ...example, marriedStatus: true, numberOfDependents: undefined },
+      schema,
+    );
+    expect(result.errors.map((error) => [error.property, error.message])).toEqual([
+      ['.numberOfDependents', 'Must provide number of dependents'],
+    ]);
+    expect(validator.isValid({ type: 'object' }, {}, schema)).toBe(true);
+  });
+});
