@@ -1,0 +1,122 @@
+/**
+ * The only module that calls `fetch`. Every call sends JSON (or form data) with the session cookie
+ * and the CSRF header, turns a failing answer into an `ApiError` carrying the server's
+ * `errorMessage`, and sends the browser to the exchange sign-in on a 401 (business §2.7).
+ */
+import type { ApiErrorBody } from '../../shared/api/http';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
+
+export const API_BASE = '/exchange/api/web';
+/** Where a 401 sends the browser; the standalone server redirects it to /clearing/signin. */
+export const EXCHANGE_SIGN_IN_PATH = '/exchange/dashboard/signin';
+export const UNAUTHENTICATED_MESSAGE =
+  "You've been redirected due to being unauthenticated. Please sign in again.";
+/** Shown when a failure carries no message of its own (business §2.7). */
+export const GENERIC_FAILURE_MESSAGE = 'Our website is having some issues. Please try again later.';
+
+/** A failed call: HTTP status plus the server's error body when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly incidentId: string | undefined;
+  readonly errors: Record<string, string> | undefined;
+
+  constructor(status: number, body: Partial<ApiErrorBody> | null) {
+    super(body?.errorMessage || GENERIC_FAILURE_MESSAGE);
+    this.name = 'ApiError';
+    this.status = status;
+    this.incidentId = body?.incidentId;
+    this.errors = body?.errors;
+  }
+}
+
+/** The message to show for any thrown value: the server's errorMessage first. */
+export function errorMessageOf(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return GENERIC_FAILURE_MESSAGE;
+}
+
+export function readCookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+/** The URL of the exchange sign-in carrying the path to come back to and the 401 message. */
+export function unauthenticatedRedirectUrl(currentPath: string): string {
+  const query = new URLSearchParams({ redirect: currentPath, message: UNAUTHENTICATED_MESSAGE });
+  return `${EXCHANGE_SIGN_IN_PATH}?${query.toString()}`;
+}
+
+/** Full page loads go through here (one seam for tests; jsdom cannot navigate). */
+export const browserLocation = {
+  assign(url: string): void {
+    window.location.assign(url);
+  },
+};
+
+/** Full-page redirect to the sign-in after a 401 (business §2.7, §6). */
+export function redirectToSignIn(): void {
+  const { pathname, search } = window.location;
+  browserLocation.assign(unauthenticatedRedirectUrl(pathname + search));
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** A JSON body, or FormData for multipart calls. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /**
+   * Whether a 401 sends the browser to the sign-in. Off for auth/* calls (a wrong password is a
+   * 401) and for the current-user check (a 401 there just means "signed out").
+   */
+  redirectOnUnauthenticated?: boolean;
+}
+
+/** Calls `API_BASE/<path>` and answers the parsed JSON body (undefined when empty). */
+export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  if (method !== 'GET') {
+    const token = readCookie(CSRF_COOKIE);
+    if (token) headers[CSRF_HEADER] = token;
+  }
+
+  const response = await fetch(`${API_BASE}/${path}`, {
+    method,
+    headers,
+    body,
+    credentials: 'include',
+    signal: options.signal,
+  });
+  const parsed = await parseBody(response);
+
+  if (!response.ok) {
+    const redirect = options.redirectOnUnauthenticated ?? !path.startsWith('auth/');
+    if (response.status === 401 && redirect) redirectToSignIn();
+    throw new ApiError(response.status, isErrorBody(parsed) ? parsed : null);
+  }
+  return parsed as T;
+}
+
+async function parseBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isErrorBody(value: unknown): value is Partial<ApiErrorBody> {
+  return typeof value === 'object' && value !== null && 'errorMessage' in value;
+}

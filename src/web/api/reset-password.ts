@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import type { ResetBody } from '../../shared/api/auth';
+import { apiFetch } from './client';
+
+/** POST auth/password/reset. */
+export function resetPassword(body: ResetBody): Promise<void> {
+  return apiFetch<void>('auth/password/reset', { method: 'POST', body });
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword });
+}

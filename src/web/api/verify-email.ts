@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import type { VerifyEmailBody } from '../../shared/api/auth';
+import { apiFetch } from './client';
+
+/** POST auth/verify-email: sets the first password of a new user. */
+export function verifyEmail(body: VerifyEmailBody): Promise<void> {
+  return apiFetch<void>('auth/verify-email', { method: 'POST', body });
+}
+
+export function useVerifyEmail() {
+  return useMutation({ mutationFn: verifyEmail });
+}

@@ -1,0 +1,30 @@
+import { useSyncExternalStore } from 'react';
+import Alert from '@mui/material/Alert';
+
+/** Below this viewport width the app says it is desktop only (access §9). */
+export const DESKTOP_MIN_WIDTH = 991;
+
+function subscribe(onChange: () => void) {
+  window.addEventListener('resize', onChange);
+  return () => window.removeEventListener('resize', onChange);
+}
+
+/** True while the viewport is narrower than 991 px. */
+export function useIsNarrowViewport(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => window.innerWidth < DESKTOP_MIN_WIDTH,
+    () => false,
+  );
+}
+
+/** The desktop-only notice; renders nothing on desktop widths. */
+export function DesktopOnlyNotice() {
+  const narrow = useIsNarrowViewport();
+  if (!narrow) return null;
+  return (
+    <Alert severity="warning" role="status" sx={{ borderRadius: 0 }}>
+      This app is available only on desktop. Please log in on another device.
+    </Alert>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The routing table of access §2 and business §2.9, relative to the basename /clearing.
+ * Form pages load lazily so the sign-in route carries no registration code.
+ */
+import { lazy } from 'react';
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { DisclosureCategoryPlaceholder } from './DisclosureCategoryPlaceholder';
+import { FullPageReload } from './FullPageReload';
+import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
+import { Layout } from './Layout';
+import type { RouteHandle } from './routeHandle';
+import { RouteErrorPage } from '../pages/errors/ErrorPage';
+import { LogoutPage } from '../pages/auth/LogoutPage';
+import { ResetPasswordPage } from '../pages/auth/ResetPasswordPage';
+import { SignInPage } from '../pages/auth/SignInPage';
+import { SignUpPage } from '../pages/auth/SignUpPage';
+import { VerifyEmailPage } from '../pages/auth/VerifyEmailPage';
+import { DisclosuresIndexPage } from '../pages/disclosures/DisclosuresIndexPage';
+import { HomePage } from '../pages/home/HomePage';
+import { RegistrationChoicePage } from '../pages/registration/RegistrationChoicePage';
+
+export const ROUTER_BASENAME = '/clearing';
+
+const IndividualRegistrationPage = lazy(() =>
+  import('../pages/registration/IndividualRegistrationPage').then((module) => ({
+    default: module.IndividualRegistrationPage,
+  })),
+);
+const BusinessRegistrationPage = lazy(() =>
+  import('../pages/registration/BusinessRegistrationPage').then((module) => ({
+    default: module.BusinessRegistrationPage,
+  })),
+);
+
+export const DISCLOSURE_CATEGORIES = [
+  'firm-disclosure',
+  'daily-segregation',
+  'capital-summary',
+  'monthly-segregation',
+  'audited-financial',
+] as const;
+
+const dark: RouteHandle = { darkHeader: true };
+const darkNoProfile: RouteHandle = { darkHeader: true, hideProfileMenu: true };
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <Layout />,
+    errorElement: <RouteErrorPage standalone />,
+    children: [
+      {
+        // Errors below the layout keep the header and footer around the error page.
+        errorElement: <RouteErrorPage />,
+        children: [
+          {
+            element: <SignedOutRoute />,
+            children: [
+              { index: true, element: <SignUpPage /> },
+              { path: 'signup', element: <SignUpPage /> },
+              {
+                path: 'signin',
+                element: <SignInPage />,
+                handle: { darkHeader: true, hideSignIn: true } satisfies RouteHandle,
+              },
+              { path: 'user/verify-email', element: <VerifyEmailPage />, handle: darkNoProfile },
+              {
+                path: 'user/reset-password',
+                element: <ResetPasswordPage />,
+                handle: darkNoProfile,
+              },
+            ],
+          },
+          // Logout checks the session itself: ending it must not trip the protected-page guard.
+          { path: 'logout', element: <LogoutPage /> },
+          {
+            element: <ProtectedRoute />,
+            children: [
+              {
+                element: <RegisteredRoute />,
+                children: [{ path: 'home', element: <HomePage /> }],
+              },
+              {
+                path: 'registration',
+                element: <UnregisteredRoute />,
+                handle: dark,
+                children: [
+                  { index: true, element: <RegistrationChoicePage /> },
+                  { path: 'individual', element: <IndividualRegistrationPage /> },
+                  { path: 'business', element: <BusinessRegistrationPage /> },
+                ],
+              },
+            ],
+          },
+          {
+            path: 'regulation/disclosures',
+            children: [
+              { index: true, element: <DisclosuresIndexPage /> },
+              ...DISCLOSURE_CATEGORIES.map((category) => ({
+                path: category,
+                element: <DisclosureCategoryPlaceholder category={category} />,
+              })),
+            ],
+          },
+          { path: 'admin/*', element: <FullPageReload /> },
+          { path: '*', element: <Navigate to="/home" replace /> },
+        ],
+      },
+    ],
+  },
+];

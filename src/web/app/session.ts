@@ -1,0 +1,60 @@
+/**
+ * Client-side session helpers shared by logout and the registration success paths: where a user
+ * goes after signing in, and what is wiped when the session ends.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { hasRegistered, type User } from '../../shared/api/auth';
+import { currentUserQueryKey } from '../api/get-current-user';
+
+/** Every browser-stored form draft uses this key prefix (the draft module follows it). */
+export const DRAFT_STORAGE_PREFIX = 'clearing.draft.';
+export const SIGN_IN_REQUIRED_MESSAGE = 'Please sign in to view that content.';
+export const LOGGED_OUT_MESSAGE = 'Succesfully logged out.'; // spelling as in the specification
+export const VERIFIED_MESSAGE = 'Please sign in to continue registering.';
+export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please sign in.';
+/** The staff console, a separate server-rendered site: always reached by a full page load. */
+export const ADMIN_SITE_URL = '/clearing/admin';
+
+/** Removes every saved form draft from local storage. */
+export function clearBrowserDrafts(): void {
+  const keys: string[] = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (key?.startsWith(DRAFT_STORAGE_PREFIX)) keys.push(key);
+  }
+  keys.forEach((key) => localStorage.removeItem(key));
+}
+
+/** Forgets everything cached for the signed-in user and marks the session as signed out. */
+export function endClientSession(queryClient: QueryClient): void {
+  clearBrowserDrafts();
+  // Mark the user signed out in place, so mounted observers (the header) update at once.
+  queryClient.setQueryData(currentUserQueryKey, null);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
+  queryClient.getMutationCache().clear();
+}
+
+/**
+ * A `redirect` parameter is followed only when it is a path of this app (under /clearing/, not
+ * protocol-relative, not the logout page); the answer is router-relative (basename stripped).
+ */
+export function safeRedirectPath(redirect: string | null): string | null {
+  if (!redirect || !redirect.startsWith('/clearing/')) return null;
+  if (/[\\\s]/.test(redirect) || redirect.includes('//')) return null;
+  const path = redirect.slice('/clearing'.length);
+  if (path === '/logout' || path.startsWith('/logout?') || path.startsWith('/signin')) return null;
+  return path;
+}
+
+/** Where a non-staff user lands after signing in (access §4). */
+export function postSignInPath(user: User, redirect: string | null): string {
+  if (!hasRegistered(user)) return '/registration';
+  return safeRedirectPath(redirect) ?? '/home';
+}
+
+/** `/signin?message=…` (router-relative), with an optional path to come back to. */
+export function signInPath(message: string, redirect?: string): string {
+  const query = new URLSearchParams({ message });
+  if (redirect) query.set('redirect', redirect);
+  return `/signin?${query.toString()}`;
+}

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  confirmPasswordError,
+  newPasswordError,
+  passwordStrength,
+  type PasswordStrength,
+} from '../../../shared/rules/password';
+
+const METER: Record<PasswordStrength, { value: number; color: 'error' | 'warning' | 'success' }> = {
+  weak: { value: 33, color: 'error' },
+  medium: { value: 66, color: 'warning' },
+  strong: { value: 100, color: 'success' },
+};
+
+/** The strength meter of access §5: weak, medium or strong. */
+export function PasswordStrengthMeter({ password }: { password: string }) {
+  const strength = passwordStrength(password);
+  const { value, color } = METER[strength];
+  return (
+    <Box sx={{ mt: 0.5 }}>
+      <LinearProgress
+        variant="determinate"
+        value={value}
+        color={color}
+        aria-label="Password strength"
+        aria-valuetext={strength}
+        sx={{ height: 6, borderRadius: 3 }}
+      />
+      <Typography variant="caption" color="text.secondary" aria-live="polite">
+        Password strength: {strength}
+      </Typography>
+    </Box>
+  );
+}
+
+/** State of a new password and its confirmation, with the messages of access §5. */
+export function usePasswordPair() {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const errors = {
+    password: newPasswordError(password),
+    confirm: confirmPasswordError(password, confirm),
+  };
+  return {
+    password,
+    confirm,
+    setPassword,
+    setConfirm,
+    errors,
+    valid: !errors.password && !errors.confirm,
+  };
+}
+
+type PasswordPair = ReturnType<typeof usePasswordPair>;
+
+/** New password + confirmation, strength meter and a show-password toggle. */
+export function NewPasswordFields({
+  pair,
+  showErrors,
+}: {
+  pair: PasswordPair;
+  showErrors: boolean;
+}) {
+  const [visible, setVisible] = useState(false);
+  const [touched, setTouched] = useState({ password: false, confirm: false });
+  const show = (field: 'password' | 'confirm') => showErrors || touched[field];
+  const type = visible ? 'text' : 'password';
+  return (
+    <>
+      <TextField
+        label="Password"
+        type={type}
+        name="password"
+        autoComplete="new-password"
+        value={pair.password}
+        onChange={(event) => pair.setPassword(event.target.value)}
+        onBlur={() => setTouched((t) => ({ ...t, password: true }))}
+        error={show('password') && pair.errors.password !== null}
+        helperText={show('password') ? pair.errors.password : undefined}
+        required
+      />
+      {pair.password && <PasswordStrengthMeter password={pair.password} />}
+      <TextField
+        label="Confirm Password"
+        type={type}
+        name="confirmPassword"
+        autoComplete="new-password"
+        value={pair.confirm}
+        onChange={(event) => pair.setConfirm(event.target.value)}
+        onBlur={() => setTouched((t) => ({ ...t, confirm: true }))}
+        error={show('confirm') && pair.errors.confirm !== null}
+        helperText={show('confirm') ? pair.errors.confirm : undefined}
+        required
+      />
+      <FormControlLabel
+        control={
+          <Switch checked={visible} onChange={(event) => setVisible(event.target.checked)} />
+        }
+        label="Show password"
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { errorMessageOf } from '../../api/client';
+import { useResetPassword } from '../../api/reset-password';
+import { PASSWORD_RESET_MESSAGE, signInPath } from '../../app/session';
+import { SupportContact } from '../../app/SupportContact';
+import { AuthCard } from './AuthCard';
+import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
+import { SupportHint } from './SupportHint';
+
+export const INVALID_RESET_URL_MESSAGE =
+  'Invalid URL. Reach out to an admin to get a new password reset url.';
+
+/** /clearing/user/reset-password?access_token=&user_id=: choose a new password. */
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('access_token');
+  const userId = params.get('user_id');
+  if (!token || !userId) {
+    return (
+      <AuthCard title="Reset Password">
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {INVALID_RESET_URL_MESSAGE} Support: <SupportContact />.
+        </Alert>
+      </AuthCard>
+    );
+  }
+  return <ResetPasswordForm token={token} userId={userId} />;
+}
+
+function ResetPasswordForm({ token, userId }: { token: string; userId: string }) {
+  const navigate = useNavigate();
+  const reset = useResetPassword();
+  const pair = usePasswordPair();
+  const [submitted, setSubmitted] = useState(false);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!pair.valid) return;
+    reset.mutate(
+      { token, password: pair.password, userId },
+      { onSuccess: () => void navigate(signInPath(PASSWORD_RESET_MESSAGE), { replace: true }) },
+    );
+  }
+
+  return (
+    <AuthCard title="Reset Password" heading="Choose a New Password">
+      <Typography color="text.secondary">Enter and confirm your new password.</Typography>
+      <form noValidate onSubmit={onSubmit}>
+        <NewPasswordFields pair={pair} showErrors={submitted} />
+        {reset.isError && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {errorMessageOf(reset.error)}
+            <SupportHint />
+          </Alert>
+        )}
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          size="large"
+          sx={{ mt: 2 }}
+          disabled={reset.isPending}
+        >
+          Reset Password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,240 @@
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { User } from '../../../shared/api/auth';
+import { emailError } from '../../../shared/rules/email';
+import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
+import { browserLocation, EXCHANGE_SIGN_IN_PATH, errorMessageOf } from '../../api/client';
+import { currentUserQueryKey } from '../../api/get-current-user';
+import { useRequestPasswordReset } from '../../api/request-password-reset';
+import { useSignIn } from '../../api/sign-in';
+import { ADMIN_SITE_URL, postSignInPath } from '../../app/session';
+import { AuthCard } from './AuthCard';
+import { InfoToast } from './InfoToast';
+
+/** 2FA code length (access §9). */
+export const TOTP_MAX_LENGTH = 6;
+export const TOTP_REQUIRED_MESSAGE = 'Enter your 2FA code';
+export const RESET_RECEIVED_MESSAGE =
+  "We received your request. If an account exists for that email, you'll receive a link to reset your password.";
+
+/** Sign-in (/clearing/signin) with its Forgot Password view and the handed-over message toast. */
+export function SignInPage() {
+  const [params] = useSearchParams();
+  const message = params.get('message');
+  const [view, setView] = useState<'signin' | 'forgot'>('signin');
+  return (
+    <>
+      {message && <InfoToast key={message} message={message} />}
+      {view === 'signin' ? (
+        <SignInForm redirect={params.get('redirect')} onForgot={() => setView('forgot')} />
+      ) : (
+        <ForgotPasswordForm onBack={() => setView('signin')} />
+      )}
+    </>
+  );
+}
+
+function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot: () => void }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signIn = useSignIn();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [totpCode, setTotpCode] = useState('');
+  const [twoFactorRequired, setTwoFactorRequired] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+
+  const errors = {
+    email: emailError(email),
+    password: password ? null : PASSWORD_MESSAGES.signinRequired,
+    totpCode: twoFactorRequired && !totpCode.trim() ? TOTP_REQUIRED_MESSAGE : null,
+  };
+
+  function complete(user: User) {
+    if (user.isNorthstarClearingStaff) {
+      browserLocation.assign(ADMIN_SITE_URL);
+      return;
+    }
+    queryClient.setQueryData(currentUserQueryKey, user);
+    void navigate(postSignInPath(user, redirect), { replace: true });
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (errors.email || errors.password || errors.totpCode) return;
+    signIn.mutate(
+      {
+        email: email.trim(),
+        password,
+        ...(twoFactorRequired ? { totpCode: totpCode.trim() } : {}),
+      },
+      {
+        onSuccess: (result) => {
+          if (result.authStatus === 'TwoFactorRequired') {
+            setTwoFactorRequired(true);
+            setSubmitted(false);
+          } else {
+            complete(result.user);
+          }
+        },
+      },
+    );
+  }
+
+  return (
+    <AuthCard title="Sign In">
+      <Typography color="text.secondary">Sign in to your clearing account.</Typography>
+      <form noValidate onSubmit={onSubmit}>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={submitted && errors.email !== null}
+          helperText={submitted ? errors.email : undefined}
+          required
+          slotProps={{
+            htmlInput: { autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false },
+          }}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={submitted && errors.password !== null}
+          helperText={submitted ? errors.password : undefined}
+          required
+        />
+        {twoFactorRequired && (
+          <TextField
+            label="2FA Code"
+            name="totpCode"
+            autoComplete="one-time-code"
+            value={totpCode}
+            onChange={(event) => setTotpCode(event.target.value)}
+            error={submitted && errors.totpCode !== null}
+            helperText={
+              submitted && errors.totpCode
+                ? errors.totpCode
+                : 'Enter the code from your authenticator app.'
+            }
+            required
+            slotProps={{ htmlInput: { maxLength: TOTP_MAX_LENGTH, inputMode: 'numeric' } }}
+          />
+        )}
+        {signIn.isError && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            <AlertTitle>Login Failed</AlertTitle>
+            {errorMessageOf(signIn.error)}
+            <Box sx={{ mt: 1 }}>
+              Exchange users: please sign in at the{' '}
+              <Link href={EXCHANGE_SIGN_IN_PATH}>exchange sign-in page</Link>.
+            </Box>
+          </Alert>
+        )}
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          size="large"
+          sx={{ mt: 2 }}
+          disabled={signIn.isPending}
+        >
+          {signIn.isPending ? 'Signing In…' : 'Sign In'}
+        </Button>
+      </form>
+      <Box sx={{ mt: 2, display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+        <Link component="button" type="button" onClick={onForgot}>
+          Forgot Password?
+        </Link>
+        <Link component={RouterLink} to="/signup">
+          Create an account
+        </Link>
+      </Box>
+      <Typography sx={{ mt: 2, fontSize: '0.875rem' }} color="text.secondary">
+        Trading on the exchange? <Link href={EXCHANGE_SIGN_IN_PATH}>Sign in to the exchange</Link>.
+      </Typography>
+    </AuthCard>
+  );
+}
+
+function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
+  const request = useRequestPasswordReset();
+  const [email, setEmail] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [received, setReceived] = useState(false);
+  const error = emailError(email);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (error) return;
+    request.mutate(
+      { email: email.trim(), authOrigin: 'Clearing' },
+      {
+        // Errors are only logged (access §8); the answer looks the same either way.
+        onError: (requestError) => console.error(requestError),
+        onSettled: () => setReceived(true),
+      },
+    );
+  }
+
+  return (
+    <AuthCard title="Forgot Password">
+      {received ? (
+        <Alert severity="success" sx={{ mt: 2 }}>
+          {RESET_RECEIVED_MESSAGE}
+        </Alert>
+      ) : (
+        <>
+          <Typography color="text.secondary">
+            Enter your email and we will send you a link to choose a new password.
+          </Typography>
+          <form noValidate onSubmit={onSubmit}>
+            <TextField
+              label="Email"
+              type="email"
+              name="email"
+              autoComplete="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              error={submitted && error !== null}
+              helperText={submitted ? error : undefined}
+              required
+              slotProps={{
+                htmlInput: { autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false },
+              }}
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              fullWidth
+              size="large"
+              sx={{ mt: 2 }}
+              disabled={request.isPending}
+            >
+              Send Reset Link
+            </Button>
+          </form>
+        </>
+      )}
+      <Link component="button" type="button" onClick={onBack} sx={{ mt: 3 }}>
+        Back to Sign In
+      </Link>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { emailError } from '../../../shared/rules/email';
+import { errorMessageOf } from '../../api/client';
+import { useVerifyEmail } from '../../api/verify-email';
+import { signInPath, VERIFIED_MESSAGE } from '../../app/session';
+import { SupportContact } from '../../app/SupportContact';
+import { AuthCard } from './AuthCard';
+import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
+import { SupportHint } from './SupportHint';
+
+export const INVALID_VERIFY_URL_MESSAGE =
+  'Invalid URL. Reach out to an admin to get a new email verification url.';
+
+/** /clearing/user/verify-email?email=&access_token=: a new user sets a password. */
+export function VerifyEmailPage() {
+  const [params] = useSearchParams();
+  const email = params.get('email');
+  const token = params.get('access_token');
+  if (!email || !token) {
+    return (
+      <AuthCard title="Verify Email">
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {INVALID_VERIFY_URL_MESSAGE} Support: <SupportContact />.
+        </Alert>
+      </AuthCard>
+    );
+  }
+  return <VerifyEmailForm email={email} token={token} />;
+}
+
+function VerifyEmailForm({ email, token }: { email: string; token: string }) {
+  const navigate = useNavigate();
+  const verify = useVerifyEmail();
+  const pair = usePasswordPair();
+  const [submitted, setSubmitted] = useState(false);
+  const emailProblem = emailError(email, { strict: true });
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (emailProblem || !pair.valid) return;
+    verify.mutate(
+      { token, password: pair.password, email },
+      { onSuccess: () => void navigate(signInPath(VERIFIED_MESSAGE), { replace: true }) },
+    );
+  }
+
+  return (
+    <AuthCard title="Verify Email" heading="Set Your Password">
+      <Typography color="text.secondary">
+        Choose a password to finish verifying your email address.
+      </Typography>
+      <form noValidate onSubmit={onSubmit}>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          error={emailProblem !== null}
+          helperText={emailProblem}
+          slotProps={{ htmlInput: { readOnly: true, autoCapitalize: 'off' } }}
+        />
+        <NewPasswordFields pair={pair} showErrors={submitted} />
+        {verify.isError && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {errorMessageOf(verify.error)}
+            <SupportHint />
+          </Alert>
+        )}
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          size="large"
+          sx={{ mt: 2 }}
+          disabled={verify.isPending}
+        >
+          Set Password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect } from 'react';
+import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { ApiError, GENERIC_FAILURE_MESSAGE, redirectToSignIn } from '../../api/client';
+import { PageTitle } from '../../app/PageTitle';
+import { SupportContact } from '../../app/SupportContact';
+
+/** The generic error page (business §2.7). */
+export function ErrorPage({ incidentId }: { incidentId?: string | undefined }) {
+  return (
+    <Box sx={{ maxWidth: 640, mx: 'auto', my: 8, px: 3, textAlign: 'center' }}>
+      <PageTitle title="Something went wrong" />
+      <Typography variant="h1" gutterBottom>
+        {GENERIC_FAILURE_MESSAGE}
+      </Typography>
+      {incidentId && (
+        <Typography sx={{ mb: 2 }}>
+          IncidentId:{' '}
+          <Box component="code" sx={{ fontWeight: 600 }}>
+            {incidentId}
+          </Box>
+        </Typography>
+      )}
+      <Typography sx={{ mb: 3 }}>
+        If the problem persists, contact support at <SupportContact />.
+      </Typography>
+      {/* A full page load, so whatever broke starts afresh. */}
+      <Button variant="contained" href="/clearing/home">
+        Return Home
+      </Button>
+    </Box>
+  );
+}
+
+/**
+ * The router's error boundary: shows the error page, or goes to sign-in on a 401. `standalone`
+ * when it replaces the whole layout (so it brings its own main landmark).
+ */
+export function RouteErrorPage({ standalone = false }: { standalone?: boolean }) {
+  const error = useRouteError();
+  const unauthenticated =
+    (error instanceof ApiError && error.status === 401) ||
+    (isRouteErrorResponse(error) && error.status === 401);
+  useEffect(() => {
+    if (unauthenticated) redirectToSignIn();
+    else console.error(error);
+  }, [error, unauthenticated]);
+  const incidentId = error instanceof ApiError ? error.incidentId : undefined;
+  if (!standalone) return <ErrorPage incidentId={incidentId} />;
+  return (
+    <Box component="main">
+      <ErrorPage incidentId={incidentId} />
+    </Box>
+  );
+}

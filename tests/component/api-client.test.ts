@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiFetch, ApiError, browserLocation } from '../../src/web/api/client';
+import { getCurrentUser } from '../../src/web/api/get-current-user';
+import { signIn } from '../../src/web/api/sign-in';
+import { json } from './renderApp';
+
+const UNAUTH = "You've been redirected due to being unauthenticated. Please sign in again.";
+
+describe('api client', () => {
+  let assign: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+    document.cookie = 'csrf_token=tok%2B1; path=/';
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    document.cookie = 'csrf_token=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+  });
+
+  it('sends JSON with credentials and the CSRF header from the csrf_token cookie', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(json(200, { ok: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiFetch('accounts', { method: 'POST', body: { a: 1 } })).resolves.toEqual({
+      ok: true,
+    });
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/exchange/api/web/accounts');
+    expect(init.credentials).toBe('include');
+    expect(init.body).toBe('{"a":1}');
+    expect(init.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-csrf-token': 'tok+1',
+    });
+  });
+
+  it('throws an ApiError carrying errorMessage and incidentId', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(json(500, { errorMessage: 'Broken', incidentId: 'INC-1' })),
+    );
+    const error = await apiFetch('accounts').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 500, message: 'Broken', incidentId: 'INC-1' });
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('redirects a 401 to the exchange sign-in with the current path and the message', async () => {
+    window.history.pushState({}, '', '/clearing/home?tab=2');
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json(401, { errorMessage: 'No session' })));
+    await expect(apiFetch('customer/org-1/statement')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).toHaveBeenCalledTimes(1);
+    const url = new URL(assign.mock.calls[0]![0] as string, 'http://localhost');
+    expect(url.pathname).toBe('/exchange/dashboard/signin');
+    expect(url.searchParams.get('redirect')).toBe('/clearing/home?tab=2');
+    expect(url.searchParams.get('message')).toBe(UNAUTH);
+  });
+
+  it('does not redirect on a 401 from auth/* calls or the current-user check', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockImplementation(async () => json(401, { errorMessage: 'Wrong password' })),
+    );
+    await expect(signIn({ email: 'a@b.co', password: 'x' })).rejects.toThrow('Wrong password');
+    await expect(getCurrentUser()).resolves.toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+  });
+});

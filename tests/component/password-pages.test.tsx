@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { firm } from '../../src/shared/config/firm';
+import { currentUserHandler, json, mockApi, renderApp, sentBodies } from './renderApp';
+
+function setup() {
+  return mockApi({
+    'GET user': currentUserHandler(null),
+    'POST auth/verify-email': () => json(204),
+    'POST auth/password/reset': () => json(204),
+  });
+}
+
+describe('VerifyEmailPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each([
+    '/clearing/user/verify-email',
+    '/clearing/user/verify-email?email=a%40b.co',
+    '/clearing/user/verify-email?access_token=t',
+  ])('shows the invalid-URL message and support contact on %s', async (path) => {
+    setup();
+    renderApp(path);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Invalid URL. Reach out to an admin to get a new email verification url.',
+    );
+    expect(alert).toHaveTextContent(firm.supportEmail);
+    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
+  });
+
+  it('validates the new password with the shared messages', async () => {
+    setup();
+    renderApp('/clearing/user/verify-email?email=a%40b.co&access_token=t');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Set Password' }));
+    const password = screen.getByLabelText(/^Password/);
+    const confirm = screen.getByLabelText(/^Confirm Password/);
+    expect(password).toHaveAccessibleDescription('Enter password');
+    expect(confirm).toHaveAccessibleDescription('Confirm password');
+    await user.type(password, 'abcdef');
+    expect(password).toHaveAccessibleDescription('Password is too weak');
+    await user.type(password, 'G1');
+    await user.type(confirm, 'other');
+    expect(password).not.toHaveAccessibleDescription();
+    expect(confirm).toHaveAccessibleDescription('Passwords must match');
+  });
+
+  it('shows the strength meter and toggles password visibility', async () => {
+    setup();
+    renderApp('/clearing/user/verify-email?email=a%40b.co&access_token=t');
+    const user = userEvent.setup();
+    const password = await screen.findByLabelText(/^Password/);
+    await user.type(password, 'abc');
+    expect(screen.getByText('Password strength: weak')).toBeInTheDocument();
+    await user.type(password, 'Def1');
+    expect(screen.getByText('Password strength: medium')).toBeInTheDocument();
+    await user.type(password, '!x');
+    expect(screen.getByText('Password strength: strong')).toBeInTheDocument();
+    expect(password).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('switch', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+  });
+
+  it('flags an email with invalid characters', async () => {
+    setup();
+    renderApp('/clearing/user/verify-email?email=a%20b%40c.co&access_token=t');
+    expect(await screen.findByLabelText(/^Email/)).toHaveAccessibleDescription(
+      'Contains invalid charaters',
+    );
+  });
+
+  it('posts token, password and email, then goes to sign-in with the message', async () => {
+    const fetchMock = setup();
+    const { router } = renderApp('/clearing/user/verify-email?email=a%40b.co&access_token=tok');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Password/), 'Secret123');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123');
+    await user.click(screen.getByRole('button', { name: 'Set Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
+    expect(new URLSearchParams(router.state.location.search).get('message')).toBe(
+      'Please sign in to continue registering.',
+    );
+    expect(sentBodies(fetchMock, 'POST auth/verify-email')).toEqual([
+      { token: 'tok', password: 'Secret123', email: 'a@b.co' },
+    ]);
+  });
+});
+
+describe('ResetPasswordPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each([
+    '/clearing/user/reset-password?user_id=u1',
+    '/clearing/user/reset-password?access_token=t',
+  ])('shows the invalid-URL message on %s', async (path) => {
+    setup();
+    renderApp(path);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Invalid URL. Reach out to an admin to get a new password reset url.',
+    );
+  });
+
+  it('posts token, password and userId, then goes to sign-in', async () => {
+    const fetchMock = setup();
+    const { router } = renderApp('/clearing/user/reset-password?access_token=tok&user_id=u1');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Password/), 'Secret123');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123');
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
+    expect(sentBodies(fetchMock, 'POST auth/password/reset')).toEqual([
+      { token: 'tok', password: 'Secret123', userId: 'u1' },
+    ]);
+  });
+});

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import type { User } from '../../src/shared/api/auth';
+import { browserLocation } from '../../src/web/api/client';
+import { ACCOUNT_TYPE_STORAGE_KEY } from '../../src/web/pages/registration/RegistrationChoicePage';
+import {
+  currentLocation,
+  currentUserHandler,
+  makeUser,
+  mockApi,
+  renderApp,
+  unregisteredUser,
+} from './renderApp';
+
+function signedIn(user: User | null) {
+  mockApi({ 'GET user': currentUserHandler(user), 'GET config': () => new Response('{}') });
+}
+
+async function expectAt(router: ReturnType<typeof renderApp>['router'], pathname: string) {
+  await waitFor(() => expect(router.state.location.pathname).toBe(`/clearing${pathname}`));
+}
+
+describe('routing guards (access §2)', () => {
+  let assign: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows sign-up on /clearing and /clearing/signup when signed out', async () => {
+    signedIn(null);
+    renderApp('/clearing');
+    expect(await screen.findByRole('heading', { name: 'Sign Up' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in user on /clearing to /clearing/home', async () => {
+    signedIn(makeUser());
+    const { router } = renderApp('/clearing');
+    await expectAt(router, '/home');
+    expect(await screen.findByRole('heading', { name: 'Welcome Avery!' })).toBeInTheDocument();
+  });
+
+  it.each(['/clearing/signup', '/clearing/user/verify-email?email=a@b.co&access_token=t'])(
+    'sends a signed-in user on the signed-out page %s to /clearing (then home)',
+    async (path) => {
+      signedIn(makeUser());
+      const { router } = renderApp(path);
+      await expectAt(router, '/home');
+    },
+  );
+
+  it('sends an unauthenticated user on a protected page to sign-in with the message', async () => {
+    signedIn(null);
+    const { router } = renderApp('/clearing/home');
+    await expectAt(router, '/signin');
+    const { params } = currentLocation(router);
+    expect(params.get('message')).toBe('Please sign in to view that content.');
+    expect(params.get('redirect')).toBe('/clearing/home');
+    expect(await screen.findByText('Please sign in to view that content.')).toBeInTheDocument();
+  });
+
+  it('treats a failed auth check as signed out', async () => {
+    mockApi({ 'GET user': () => Promise.reject(new TypeError('network down')) });
+    const { router } = renderApp('/clearing/registration');
+    await expectAt(router, '/signin');
+  });
+
+  it('sends a signed-in user without details from home to registration', async () => {
+    signedIn(unregisteredUser());
+    const { router } = renderApp('/clearing/home');
+    await expectAt(router, '/registration');
+    expect(await screen.findByRole('button', { name: 'Get Started' })).toBeInTheDocument();
+  });
+
+  it('keeps a user without details on the registration pages', async () => {
+    signedIn(unregisteredUser());
+    const { router } = renderApp('/clearing/registration/business');
+    expect(await screen.findByRole('heading', { name: 'Business Registration' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/clearing/registration/business');
+  });
+
+  it('sends a registered user away from registration to home', async () => {
+    signedIn(makeUser());
+    const { router } = renderApp('/clearing/registration/individual');
+    await expectAt(router, '/home');
+  });
+
+  it('redirects unknown /clearing paths to /clearing/home', async () => {
+    signedIn(makeUser());
+    const { router } = renderApp('/clearing/no/such/page');
+    await expectAt(router, '/home');
+  });
+
+  it('hands /clearing/admin/* to the server with a full page load of the same URL', async () => {
+    signedIn(makeUser({ isNorthstarClearingStaff: true }));
+    renderApp('/clearing/admin/registrations?page=2');
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('/clearing/admin/registrations?page=2'),
+    );
+  });
+
+  it('shows the public disclosures pages to signed-out visitors', async () => {
+    signedIn(null);
+    const { router } = renderApp('/clearing/regulation/disclosures/audited-financial');
+    expect(
+      await screen.findByRole('heading', { name: 'Audited Financial Statement' }),
+    ).toBeVisible();
+    expect(router.state.location.pathname).toBe(
+      '/clearing/regulation/disclosures/audited-financial',
+    );
+  });
+
+  it('goes straight to the remembered registration type unless ?returned is present', async () => {
+    localStorage.setItem(ACCOUNT_TYPE_STORAGE_KEY, 'business');
+    signedIn(unregisteredUser());
+    const first = renderApp('/clearing/registration');
+    await expectAt(first.router, '/registration/business');
+    first.unmount();
+
+    const second = renderApp('/clearing/registration?returned=1');
+    expect(await screen.findByRole('button', { name: 'Get Started' })).toBeEnabled();
+    expect(screen.getByRole('radio', { name: /Business/ })).toBeChecked();
+    expect(second.router.state.location.pathname).toBe('/clearing/registration');
+  });
+});
