@@ -1,0 +1,111 @@
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { Registry } from '@rjsf/utils';
+
+/**
+ * Per-form state that lives beside rjsf's form data: the chosen `File`s (never inside the
+ * answers, which hold only `{name, type, size}`) and a read-only view of the committed answers
+ * for widgets that depend on a sibling (the region follows its country). It reaches widgets
+ * through rjsf's `registry.formContext`; the object is created once per form, so it never
+ * causes a re-render by itself.
+ */
+export interface FormEngine {
+  files: FilesStore;
+  answers: AnswersStore;
+}
+
+/** Files chosen in upload widgets, keyed by the JSON pointer of their answer ('/photoId'). */
+export class FilesStore {
+  private readonly files = new Map<string, File>();
+  get(pointer: string): File | undefined {
+    return this.files.get(pointer);
+  }
+  set(pointer: string, file: File | undefined): void {
+    if (file) this.files.set(pointer, file);
+    else this.files.delete(pointer);
+  }
+  /** The files whose answer is still present in `answers` (a hidden field's file is not sent). */
+  forAnswers(answers: unknown): Record<string, File> {
+    const out: Record<string, File> = {};
+    for (const [pointer, file] of this.files) {
+      if (getByPointer(answers, pointer) !== undefined) out[pointer] = file;
+    }
+    return out;
+  }
+  clear(): void {
+    this.files.clear();
+  }
+}
+
+/** The answers as last committed by rjsf, observable with `useSyncExternalStore`. */
+export class AnswersStore {
+  private value: unknown = undefined;
+  private readonly listeners = new Set<() => void>();
+  get = (): unknown => this.value;
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  set(value: unknown): void {
+    if (value === this.value) return;
+    this.value = value;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export function createFormEngine(): FormEngine {
+  return { files: new FilesStore(), answers: new AnswersStore() };
+}
+
+/** The form engine of the form a widget belongs to (SchemaForm passes it as `formContext`). */
+export function engineOf(registry: Registry): FormEngine | undefined {
+  const context: unknown = registry.formContext;
+  if (context && typeof context === 'object' && 'engine' in context) {
+    return (context as { engine: FormEngine }).engine;
+  }
+  return undefined;
+}
+
+/** JSON pointer of the field being rendered, provided by our FieldTemplate ('' = the root). */
+export const FieldPointerContext = createContext('');
+
+export function useFieldPointer(): string {
+  return useContext(FieldPointerContext);
+}
+
+/** Re-renders only when the answer at `pointer` changes. */
+export function useAnswerAt(engine: FormEngine | undefined, pointer: string): unknown {
+  const store = engine?.answers;
+  return useSyncExternalStore(store ? store.subscribe : noopSubscribe, () =>
+    store ? getByPointer(store.get(), pointer) : undefined,
+  );
+}
+
+const noopSubscribe = () => () => {};
+
+export function toPointer(path: ReadonlyArray<string | number>): string {
+  return path.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function getByPointer(value: unknown, pointer: string): unknown {
+  let current = value;
+  for (const part of parsePointer(pointer)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** Pointer of a sibling property: siblingPointer('/mailingAddress/region', 'country'). */
+export function siblingPointer(pointer: string, name: string): string {
+  const parts = parsePointer(pointer);
+  parts.pop();
+  return toPointer([...parts, name]);
+}

@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** How long typing must pause before a text answer is committed to the form (blur commits at once). */
+export const COMMIT_DELAY_MS = 200;
+
+export interface Parsed {
+  /** What the input shows after formatting. */
+  text: string;
+  /** The answer it stands for (undefined when empty). */
+  value: unknown;
+}
+
+export const plainText = (text: string): Parsed => ({
+  text,
+  value: text === '' ? undefined : text,
+});
+
+/**
+ * Keeps keystrokes local to one input. Every keystroke re-renders only the widget; the answer is
+ * committed to rjsf (which re-renders the whole form) after a short pause in typing, on blur and
+ * on Enter. When the answer changes from outside (draft restore, reset), the text follows it.
+ */
+export function useBufferedText(
+  value: unknown,
+  onChange: (value: unknown) => void,
+  parse: (raw: string) => Parsed,
+  toText: (value: unknown) => string = defaultToText,
+) {
+  const [text, setText] = useState(() => toText(value));
+  const [seen, setSeen] = useState(value);
+  const [sent, setSent] = useState<unknown>(value);
+  const pending = useRef<{ value: unknown } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  if (value !== seen) {
+    setSeen(value);
+    // An answer we did not send (restore, reset): show it. Our own commits echo back unchanged.
+    if (value !== sent) {
+      setSent(value);
+      setText(toText(value));
+    }
+  }
+
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    const next = pending.current;
+    if (!next) return;
+    pending.current = null;
+    setSent(next.value);
+    onChange(next.value);
+  }, [onChange]);
+
+  const change = useCallback(
+    (raw: string) => {
+      const parsed = parse(raw);
+      setText(parsed.text);
+      pending.current = { value: parsed.value };
+      clearTimeout(timer.current);
+      timer.current = setTimeout(flush, COMMIT_DELAY_MS);
+      return parsed;
+    },
+    [parse, flush],
+  );
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  return { text, change, flush };
+}
+
+function defaultToText(value: unknown): string {
+  return value === undefined || value === null ? '' : String(value);
+}

@@ -1,0 +1,78 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
+import type { WidgetProps } from '@rjsf/utils';
+import { describedBy, stringOption } from './a11y';
+
+/**
+ * One legal agreement row (business spec §2.3): a signed/unsigned icon, the title (a link to the
+ * document when the schema names one with `x-document`) and a button that signs or removes the
+ * signature. The answer is a boolean. Button labels come from `ui:options.signLabel` and
+ * `ui:options.removeLabel`, defaulting to the spec's wording.
+ */
+export function AgreementWidget(props: WidgetProps) {
+  const {
+    id,
+    value,
+    label,
+    schema,
+    uiSchema,
+    options,
+    rawErrors,
+    required,
+    disabled,
+    readonly,
+    onChange,
+    onBlur,
+    onFocus,
+  } = props;
+  const signed = value === true;
+  const titleId = `${id}-title`;
+  const document = typeof schema['x-document'] === 'string' ? schema['x-document'] : undefined;
+  const signLabel = stringOption(options, 'signLabel', 'Electronically Sign');
+  const removeLabel = stringOption(options, 'removeLabel', 'Remove Signature');
+  const toggle = () => {
+    onChange(!signed);
+    onBlur(id, !signed);
+  };
+  const hasErrors = !!rawErrors && rawErrors.length > 0;
+  return (
+    <Box
+      role="group"
+      aria-labelledby={titleId}
+      sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 1 }}
+    >
+      {signed ? (
+        <CheckCircleIcon color="success" aria-hidden />
+      ) : (
+        <RadioButtonUncheckedIcon color={hasErrors ? 'error' : 'disabled'} aria-hidden />
+      )}
+      <Typography id={titleId} sx={{ flex: 1 }} color={hasErrors ? 'error' : undefined}>
+        {document ? (
+          <Link href={document} target="_blank" rel="noopener">
+            {label}
+          </Link>
+        ) : (
+          label
+        )}
+        {required ? <span aria-hidden> *</span> : null}
+      </Typography>
+      {readonly ? null : (
+        <Button
+          id={id}
+          variant={signed ? 'outlined' : 'contained'}
+          onClick={toggle}
+          onFocus={() => onFocus(id, value)}
+          onBlur={() => onBlur(id, value)}
+          disabled={disabled}
+          aria-describedby={describedBy(id, { rawErrors, schema, uiSchema, extra: [titleId] })}
+        >
+          {signed ? removeLabel : signLabel}
+        </Button>
+      )}
+    </Box>
+  );
+}

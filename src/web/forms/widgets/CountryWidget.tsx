@@ -1,0 +1,17 @@
+import { useEffect } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
+import { COUNTRY_CHOICES, DEFAULT_COUNTRY } from '../countries';
+import { SelectInput } from './SelectInput';
+
+/**
+ * Country select (country-region-data), answer the two-letter code. With no answer and no schema
+ * default it commits the United States, the spec's default.
+ */
+export function CountryWidget(props: WidgetProps) {
+  const { value, onChange, readonly, disabled, schema } = props;
+  const missing = value === undefined && schema.default === undefined && !readonly && !disabled;
+  useEffect(() => {
+    if (missing) onChange(DEFAULT_COUNTRY);
+  }, [missing, onChange]);
+  return <SelectInput {...props} value={value ?? DEFAULT_COUNTRY} choices={COUNTRY_CHOICES} />;
+}

@@ -1,0 +1,135 @@
+import { memo, useRef, type ChangeEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormLabel from '@mui/material/FormLabel';
+import Typography from '@mui/material/Typography';
+import type { WidgetProps } from '@rjsf/utils';
+import type { FileReference } from '../../../shared/forms/types';
+import { engineOf, useFieldPointer } from '../engine';
+import { formatFileSize } from '../format';
+import { describedBy, stringOption } from './a11y';
+
+export interface FileUploadProps extends WidgetProps {
+  /** The `accept` attribute: 'image/*' or 'application/pdf'. */
+  accept: string;
+}
+
+export function isFileReference(value: unknown): value is FileReference {
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as FileReference).name === 'string' &&
+    typeof (value as FileReference).size === 'number'
+  );
+}
+
+/**
+ * One file answer. The chosen `File` goes to the form's files store under the answer's JSON
+ * pointer; the answer itself is only `{name, type, size}` (never a data URL, which would put the
+ * bytes into every render and draft). A real button opens the file dialog, so the field works
+ * from the keyboard; the chosen file shows its name and size with a remove button.
+ */
+export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
+  const {
+    id,
+    htmlName,
+    value,
+    label,
+    hideLabel,
+    required,
+    disabled,
+    readonly,
+    rawErrors,
+    schema,
+    uiSchema,
+    options,
+    registry,
+    accept,
+    onChange,
+    onBlur,
+  } = props;
+  const input = useRef<HTMLInputElement>(null);
+  const pointer = useFieldPointer();
+  const files = engineOf(registry)?.files;
+  const reference = isFileReference(value) ? value : undefined;
+  const labelId = `${id}-label`;
+  const chosenId = `${id}-chosen`;
+  const chooseLabel = stringOption(
+    options,
+    'chooseLabel',
+    reference ? 'Replace file' : 'Choose file',
+  );
+  const removeLabel = stringOption(options, 'removeLabel', 'Remove');
+  const errorDescription = describedBy(id, { rawErrors, schema, uiSchema });
+
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    files?.set(pointer, file);
+    const answer: FileReference = { name: file.name, type: file.type, size: file.size };
+    onChange(answer);
+    onBlur(id, answer);
+  };
+  const remove = () => {
+    files?.set(pointer, undefined);
+    onChange(undefined);
+    onBlur(id, undefined);
+  };
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, py: 1 }}>
+      {!hideLabel && label ? (
+        <FormLabel id={labelId} htmlFor={id} required={required}>
+          {label}
+        </FormLabel>
+      ) : null}
+      <input
+        ref={input}
+        id={id}
+        name={htmlName || id}
+        type="file"
+        accept={accept}
+        hidden
+        tabIndex={-1}
+        disabled={disabled || readonly}
+        onChange={choose}
+        aria-describedby={errorDescription}
+      />
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+        {readonly ? null : (
+          <Button
+            variant="outlined"
+            id={`${id}-choose`}
+            disabled={disabled}
+            onClick={() => input.current?.click()}
+            aria-labelledby={`${id}-choose ${labelId}`}
+            aria-describedby={
+              [errorDescription, reference ? chosenId : undefined].filter(Boolean).join(' ') ||
+              undefined
+            }
+          >
+            {chooseLabel}
+          </Button>
+        )}
+        {reference ? (
+          <>
+            <Typography id={chosenId} variant="body2">
+              {reference.name} ({formatFileSize(reference.size)})
+            </Typography>
+            {readonly ? null : (
+              <Button
+                size="small"
+                disabled={disabled}
+                onClick={remove}
+                aria-label={`${removeLabel} ${reference.name}`}
+              >
+                {removeLabel}
+              </Button>
+            )}
+          </>
+        ) : null}
+      </Box>
+    </Box>
+  );
+});

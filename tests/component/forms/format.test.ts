@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatFileSize, formatPhone, formatSsn } from '../../../src/web/forms/format';
+
+describe('formatSsn', () => {
+  it.each([
+    ['1', '1'],
+    ['1234', '123-4'],
+    ['12345', '123-45'],
+    ['123456', '123-45-6'],
+    ['123456789', '123-45-6789'],
+    ['1234567890123', '123-45-6789'],
+    ['12a3-4b5 6789', '123-45-6789'],
+    ['123-', '123'],
+  ])('%s → %s', (raw, formatted) => expect(formatSsn(raw)).toBe(formatted));
+});
+
+describe('formatDate', () => {
+  it.each([
+    ['1', '1'],
+    ['12', '12'],
+    ['123', '12/3'],
+    ['12312024', '12/31/2024'],
+    ['1/5/2024', '1/5/2024'],
+    ['1/', '1/'],
+    ['12/', '12/'],
+    ['123120245', '12/31/2024'],
+    ['ab12-31', '12/31'],
+  ])('%s → %s', (raw, formatted) => expect(formatDate(raw)).toBe(formatted));
+});
+
+describe('formatPhone', () => {
+  it('prepends + and groups digits', () => {
+    expect(formatPhone('12125550142')).toEqual({
+      text: '+1 212 555 0142',
+      value: '+12125550142',
+      country: 'US',
+    });
+  });
+  it('keeps a lone + and empties on nothing', () => {
+    expect(formatPhone('+')).toEqual({ text: '+', value: undefined, country: undefined });
+    expect(formatPhone('')).toEqual({ text: '', value: undefined, country: undefined });
+  });
+  it('drops other characters', () => {
+    expect(formatPhone('+44 (20) 7946-0958').value).toBe('+442079460958');
+  });
+});
+
+describe('formatFileSize', () => {
+  it('uses B, KB, MB', () => {
+    expect(formatFileSize(512)).toBe('512 B');
+    expect(formatFileSize(2048)).toBe('2.0 KB');
+    expect(formatFileSize(5 * 1024 * 1024)).toBe('5.0 MB');
+  });
+});

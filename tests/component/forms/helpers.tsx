@@ -1,0 +1,37 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { SchemaForm, type Answers, type SchemaFormProps } from '../../../src/web/forms/SchemaForm';
+import { schema, transformErrors, uiSchema, validator } from './testForm';
+
+/**
+ * Renders the test form with an always-enabled submit button ('Send'), recording the committed
+ * answers; every prop can be overridden.
+ */
+export function renderForm(overrides: Partial<SchemaFormProps> = {}, userOptions = {}) {
+  const answers: { current: Answers } = { current: {} };
+  const onSubmit = vi.fn<SchemaFormProps['onSubmit']>(async () => {});
+  const user = userEvent.setup(userOptions);
+  const result = render(
+    <SchemaForm
+      formId="test"
+      schema={schema}
+      uiSchema={uiSchema}
+      validator={validator}
+      transformErrors={transformErrors}
+      onSubmit={onSubmit}
+      onAnswersChange={(a) => (answers.current = a)}
+      {...overrides}
+    >
+      {'children' in overrides ? overrides.children : <button type="submit">Send</button>}
+    </SchemaForm>,
+  );
+  return { user, answers, onSubmit, ...result };
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The input labelled by a prompt (MUI appends ' *' to required labels). */
+export function field(prompt: string, selector = 'input, select, textarea'): HTMLElement {
+  return screen.getByLabelText(new RegExp(`^${escape(prompt)}( \\*)?$`), { selector });
+}

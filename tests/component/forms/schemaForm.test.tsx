@@ -1,0 +1,108 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { FormStatus } from '../../../src/web/forms/formStatus';
+import { field, renderForm } from './helpers';
+import { requiredMessage, schema, title } from './testForm';
+
+const ssnPattern = (
+  schema.properties!.socialSecurityNumber as { errorMessage: { pattern: string } }
+).errorMessage.pattern;
+
+describe('SchemaForm validation on blur', () => {
+  it('shows no error on an untouched required field when another field is left', async () => {
+    const { user } = renderForm();
+    await user.type(field(title('socialSecurityNumber')), '12');
+    await user.tab();
+    await screen.findByText(ssnPattern);
+    expect(screen.queryByText(requiredMessage('firstName'))).toBeNull();
+    expect(field(title('firstName'))).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('shows a required message once the field is left empty, tied to the input', async () => {
+    const { user } = renderForm();
+    const input = field(title('firstName'));
+    await user.click(input);
+    await user.tab();
+    const error = await screen.findByText(requiredMessage('firstName'));
+    expect(input).toHaveAccessibleDescription(error.textContent!);
+    await user.type(input, 'Ada');
+    // still shown while typing: validation runs when the field is left
+    expect(screen.getByText(requiredMessage('firstName'))).toBeInTheDocument();
+    await user.tab();
+    await waitFor(() => expect(screen.queryByText(requiredMessage('firstName'))).toBeNull());
+  });
+
+  it('marks every field touched on a submit attempt and focuses the first error', async () => {
+    const { user, onSubmit } = renderForm();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByText(requiredMessage('firstName'));
+    expect(screen.getByText(requiredMessage('socialSecurityNumber'))).toBeInTheDocument();
+    expect(screen.getByText(requiredMessage('agreeTermsOfService'))).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await waitFor(() => expect(field(title('firstName'))).toHaveFocus());
+  });
+
+  it('leaves answers hidden by a condition out of the submission', async () => {
+    const { user, onSubmit } = renderForm();
+    await user.type(field(title('firstName')), 'Ada');
+    await user.type(field(title('socialSecurityNumber')), '123456789');
+    await user.upload(field(title('photoId')), new File(['x'], 'id.png', { type: 'image/png' }));
+    await user.click(screen.getByRole('button', { name: 'Electronically Sign' }));
+    await user.click(screen.getByRole('radio', { name: 'Employed' }));
+    await user.type(await waitFor(() => field(title('employerName'))), 'Acme');
+    await user.tab();
+    await user.click(screen.getByRole('radio', { name: 'Retired' }));
+    await waitFor(() => expect(screen.queryByLabelText(/Employer name/)).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    const [answers] = onSubmit.mock.calls[0]!;
+    expect(answers).toMatchObject({ firstName: 'Ada', employmentStatus: 'Retired' });
+    expect(answers).not.toHaveProperty('employerName');
+  });
+
+  it('shows extraErrors (from the server) without a touch', () => {
+    renderForm({ extraErrors: { firstName: { __errors: ['Contains invalid characters'] } } });
+    expect(field(title('firstName'))).toHaveAccessibleDescription('Contains invalid characters');
+  });
+});
+
+describe('SchemaForm status', () => {
+  it('reports invalid/unchanged, then valid and changed, then submitting', async () => {
+    const statuses: FormStatus[] = [];
+    let release: () => void = () => {};
+    const onSubmit = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+    const { user } = renderForm({ onStatusChange: (s) => statuses.push(s), onSubmit });
+    const last = () => statuses.at(-1)!;
+    await waitFor(() =>
+      expect(last()).toMatchObject({ valid: false, dirty: false, canSubmit: false }),
+    );
+    await user.type(field(title('firstName')), 'Ada');
+    await user.type(field(title('socialSecurityNumber')), '123456789');
+    await user.upload(field(title('photoId')), new File(['x'], 'id.png', { type: 'image/png' }));
+    await user.click(screen.getByRole('button', { name: 'Electronically Sign' }));
+    await waitFor(() =>
+      expect(last()).toMatchObject({ valid: true, dirty: true, canSubmit: true }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(last()).toMatchObject({ submitting: true, canSubmit: false }));
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    release();
+    await waitFor(() => expect(last()).toMatchObject({ submitting: false, dirty: false }));
+  });
+
+  it('renders a default submit button enabled only when it can submit', async () => {
+    renderForm({ children: undefined, uiSchema: undefined });
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
+  });
+
+  it('review mode shows answers read-only', () => {
+    renderForm({
+      readonly: true,
+      formData: { firstName: 'Ada', photoId: { name: 'id.png', type: 'image/png', size: 3 } },
+    });
+    expect(field(title('firstName'))).toHaveAttribute('readonly');
+    expect(screen.getByText('id.png (3 B)')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Electronically Sign' })).toBeNull();
+  });
+});
