@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { marketStreamPlugin } from '../market/streamRoutes';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
@@ -11,6 +12,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
+  await app.register(marketStreamPlugin);
   // DECISIONS: /clearing/api/web answers auth/signin (GET) and user as well.
   await app.register(registerAuthRoutes, { prefix: '/clearing/api/web', checkOnly: true });
   await app.register(registerUserRoutes, { prefix: '/clearing/api/web', currentUserOnly: true });

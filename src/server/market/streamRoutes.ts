@@ -1,0 +1,121 @@
+/**
+ * The live market stream: `GET /exchange/api/web/stream` upgraded to a WebSocket (DECISIONS).
+ * Signed-in users only (it feeds the customer home page), same-site pages only: the CSRF plugin
+ * guards non-GET calls, and an upgrade is a GET, so the Origin is checked here.
+ */
+import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { SESSION_COOKIE } from '../../shared/api/http';
+import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/api/market';
+import { hashToken } from '../auth/tokens';
+import { SESSION_IDLE_MS } from '../db/sessions';
+import { ClientError, forbidden, unauthorized } from '../errors';
+import { MarketSimulator } from './simulator';
+import { StreamConnection, type StreamSocket } from './streamConnection';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The simulated market behind the stream (tests seed it and drive it). */
+    market: MarketSimulator;
+  }
+}
+
+/** How often an open stream checks that its session still exists. */
+const SESSION_RECHECK_MS = 60_000;
+const MAX_CONNECTIONS_PER_USER = 10;
+
+export const marketStreamPlugin = fp(
+  async (app: FastifyInstance) => {
+    const market = new MarketSimulator();
+    app.decorate('market', market);
+    app.addHook('onClose', async () => market.stop());
+    await app.register(streamRoutes, { prefix: '/exchange/api/web', market });
+  },
+  { name: 'market-stream' },
+);
+
+async function streamRoutes(app: FastifyInstance, options: { market: MarketSimulator }) {
+  const connections = new Set<StreamConnection>();
+  const perUser = new Map<string, number>();
+  const allowedHosts = new Set([new URL(app.config.publicUrl).host]);
+  const admitted = new WeakMap<FastifyRequest, string>();
+
+  // Before @fastify/websocket's own preClose, which closes sockets without a word.
+  app.addHook('preClose', async () => {
+    for (const connection of connections) {
+      connection.disconnect({ reason: 'server_shutdown', reconnect: true }, 1001);
+    }
+    options.market.stop();
+  });
+  // Scoped to this plugin: its route wrapper touches only the routes registered here.
+  await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
+
+  async function admit(request: FastifyRequest) {
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      const host = originHost(origin);
+      if (!host || (host !== request.headers.host && !allowedHosts.has(host))) {
+        throw forbidden('Cross-site request refused.');
+      }
+    }
+    const userId = await request.sessionUserId();
+    if (!userId) throw unauthorized();
+    admitted.set(request, userId);
+    if ((perUser.get(userId) ?? 0) >= MAX_CONNECTIONS_PER_USER) {
+      throw new ClientError(429, 'Too many open market streams.');
+    }
+  }
+
+  // Synchronous, so the listeners are in place before the client's first message is read.
+  app.get('/stream', { websocket: true, preValidation: admit }, (raw, request) => {
+    const socket = raw as StreamSocket;
+    const userId = admitted.get(request) ?? '';
+    const token = request.cookies[SESSION_COOKIE] ?? '';
+    const connection = new StreamConnection(socket, options.market);
+    connections.add(connection);
+    perUser.set(userId, (perUser.get(userId) ?? 0) + 1);
+
+    // Signing out elsewhere, or the session running out, ends the stream too.
+    const recheck = setInterval(() => {
+      void sessionAlive(app.db, token).then(
+        (alive) => {
+          if (!alive) connection.disconnect({ reason: 'session_ended', reconnect: false }, 4401);
+        },
+        (err: unknown) => request.log.warn({ err }, 'stream session check failed'),
+      );
+    }, SESSION_RECHECK_MS);
+    recheck.unref();
+
+    socket.on('close', () => {
+      clearInterval(recheck);
+      connections.delete(connection);
+      const left = (perUser.get(userId) ?? 1) - 1;
+      if (left > 0) perUser.set(userId, left);
+      else perUser.delete(userId);
+    });
+  });
+}
+
+/**
+ * Whether the session is still live, without touching its idle timer: an open stream is not user
+ * activity and must not keep a session alive.
+ */
+async function sessionAlive(pool: pg.Pool, token: string): Promise<boolean> {
+  const result = await pool.query(
+    `select 1 from sessions
+      where id_hash = $1 and expires_at > now()
+        and last_seen_at > now() - $2 * interval '1 millisecond'`,
+    [hashToken(token), SESSION_IDLE_MS],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null; // `Origin: null` and garbage never match
+  }
+}
