@@ -9,6 +9,7 @@ import { openDatabase } from './db/database';
 import { createOutboxMailer } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
 import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
+import { seedDisclosures } from './seed/disclosures';
 
 const config = readConfig();
 const log = (message: string) => console.log(message);
@@ -26,6 +27,8 @@ const app = await buildApp({ config, pool: database.pool, mailer });
 
 let seeded = false;
 if (config.seedDemo) seeded = await seedDemoData(database.pool, config);
+// Sample disclosure documents: a year of them, once, when none are published yet.
+if (config.seedDemo) await seedDisclosures(database.pool, config);
 
 let closing = false;
 async function shutdown(signal: string) {

@@ -3,6 +3,7 @@ import { marketStreamPlugin } from '../market/streamRoutes';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
+import { registerDisclosureRoutes } from './disclosures';
 import { registerRegistrationRoutes } from './registration';
 import { registerUserRoutes } from './user';
 
@@ -16,6 +17,8 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   // DECISIONS: /clearing/api/web answers auth/signin (GET) and user as well.
   await app.register(registerAuthRoutes, { prefix: '/clearing/api/web', checkOnly: true });
   await app.register(registerUserRoutes, { prefix: '/clearing/api/web', currentUserOnly: true });
+  // Public disclosures: the listing and the PDFs under /clearing/disclosures (DECISIONS).
+  await app.register(registerDisclosureRoutes);
   if (!app.config.production) await app.register(registerDevRoutes);
   // Unknown API paths answer JSON, never the web app.
   app.all('/exchange/api/*', async (_request, reply) =>

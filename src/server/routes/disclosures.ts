@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../errors';
+import { listDisclosures } from '../disclosures/listing';
+import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
+import { disclosureFile } from '../disclosures/storage';
+import {
+  DISCLOSURES_API_PATH,
+  LATEST_NAME,
+  isDisclosureCategory,
+  isDisclosurePeriod,
+} from '../../shared/api/disclosures';
+
+const path = (description: string) => ({ type: 'string', description });
+const monthlyList = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['monthlyDisclosureMonth', 'monthlyDisclosurePath'],
+    properties: {
+      monthlyDisclosureMonth: path('yyyy-MM'),
+      monthlyDisclosurePath: path('document URL path'),
+    },
+  },
+} as const;
+
+/** The response schema: Fastify serializes exactly these fields (STYLE: a schema per route). */
+const listingSchema = {
+  200: {
+    type: 'object',
+    required: [
+      'firmDisclosure',
+      'dailySegregation',
+      'capitalSummary',
+      'monthlySegregation',
+      'auditedFinancial',
+    ],
+    properties: {
+      firmDisclosure: {
+        type: ['object', 'null'],
+        properties: {
+          firmDisclosureDate: path('yyyy-MM-dd'),
+          firmDisclosurePath: path('document URL path'),
+          firmDisclosureLatestPath: path('latest.pdf URL path'),
+        },
+      },
+      dailySegregation: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['month', 'days'],
+          properties: {
+            month: path('yyyy-MM'),
+            days: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['dailyDisclosureDay', 'dailyDisclosurePath'],
+                properties: {
+                  dailyDisclosureDay: path('yyyy-MM-dd'),
+                  dailyDisclosurePath: path('document URL path'),
+                },
+              },
+            },
+          },
+        },
+      },
+      capitalSummary: monthlyList,
+      monthlySegregation: monthlyList,
+      auditedFinancial: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['yearlyDisclosureYear', 'yearlyDisclosurePath'],
+          properties: {
+            yearlyDisclosureYear: path('yyyy'),
+            yearlyDisclosurePath: path('document URL path'),
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/**
+ * The public regulatory disclosures (business §6: no sign-in): the listing the pages read, and
+ * the documents at /clearing/disclosures/{category}/{name}.pdf, `latest.pdf` being the newest
+ * period of a category. More specific than the web app's /clearing/* fallback, so it wins.
+ */
+export async function registerDisclosureRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    DISCLOSURES_API_PATH,
+    { schema: { response: listingSchema } },
+    async (_request, reply) => {
+      // Public and the same for everyone; short caching spares the database a burst of readers.
+      reply.header('cache-control', 'public, max-age=60');
+      return listDisclosures(app.db);
+    },
+  );
+
+  app.get<{ Params: { category: string; file: string } }>(
+    '/clearing/disclosures/:category/:file',
+    async (request, reply) => {
+      const { category, file } = request.params;
+      const name = file.endsWith('.pdf') ? file.slice(0, -'.pdf'.length) : null;
+      if (!isDisclosureCategory(category) || name === null) throw notFound();
+      const latest = name === LATEST_NAME;
+      if (!latest && !isDisclosurePeriod(category, name)) throw notFound();
+      const document = latest
+        ? await findLatestDisclosure(app.db, category)
+        : await findDisclosure(app.db, category, name);
+      if (!document) throw notFound();
+
+      const etag = `"${document.sha256}"`;
+      reply
+        .header('etag', etag)
+        // latest.pdf moves on each publication; a period's document changes only on correction.
+        .header('cache-control', latest ? 'no-cache' : 'public, max-age=300')
+        .header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      const bytes = await fs.promises.readFile(
+        disclosureFile(app.config.dataDir, document.storageName),
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${category}-${document.period}.pdf"`)
+        .send(bytes);
+    },
+  );
+  // Any other path under /clearing/disclosures is a missing document, never the web app.
+  app.all('/clearing/disclosures/*', async () => {
+    throw notFound();
+  });
+}
