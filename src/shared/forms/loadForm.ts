@@ -1,4 +1,4 @@
-import { bundleForm, type BundledForm } from './bundleForm';
+import { bundleForm, type BundledForm, type CommonSchemas, type FormFiles } from './bundleForm';
 import { COMMON_SCHEMAS, FORM_SOURCES } from './formSources';
 import { FORM_IDS, type FormId } from './types';
 
@@ -6,7 +6,24 @@ export interface LoadedForm extends BundledForm {
   formId: FormId;
 }
 
+/** The files forms are bundled from: each form's three files and the common schemas. */
+export interface FormSources {
+  forms: Partial<Record<FormId, FormFiles>>;
+  commons: CommonSchemas;
+}
+
 const cache = new Map<FormId, LoadedForm>();
+let sources: FormSources = { forms: FORM_SOURCES, commons: COMMON_SCHEMAS };
+
+/**
+ * Node tooling only (the `forms` CLI): bundle forms from these files instead of the ones imported
+ * at build time, e.g. the schema files on disk as a compliance officer just saved them. Forms
+ * loaded before are forgotten; validators must be compiled again (`compileFormValidators`).
+ */
+export function setFormSources(next: FormSources): void {
+  sources = next;
+  cache.clear();
+}
 
 export function isFormId(value: string): value is FormId {
   return (FORM_IDS as readonly string[]).includes(value);
@@ -14,7 +31,7 @@ export function isFormId(value: string): value is FormId {
 
 /** The form ids whose schema files exist. */
 export function availableFormIds(): FormId[] {
-  return FORM_IDS.filter((formId) => FORM_SOURCES[formId]);
+  return FORM_IDS.filter((formId) => sources.forms[formId]);
 }
 
 /**
@@ -24,9 +41,9 @@ export function availableFormIds(): FormId[] {
 export function loadForm(formId: FormId): LoadedForm {
   let form = cache.get(formId);
   if (!form) {
-    const files = FORM_SOURCES[formId];
+    const files = sources.forms[formId];
     if (!files) throw new Error(`Unknown form: ${formId}`);
-    form = { formId, ...bundleForm(files, COMMON_SCHEMAS) };
+    form = { formId, ...bundleForm(files, sources.commons) };
     cache.set(formId, form);
   }
   return form;

@@ -1,0 +1,250 @@
+/** The `forms` commands; each returns the process exit code (see src/cli/forms.ts). */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkFixture, checkForms, type Problem } from '../../shared/forms/checkForms';
+import { compileFormValidators } from '../../shared/forms/compile';
+import { availableFormIds, isFormId, loadForm, setFormSources } from '../../shared/forms/loadForm';
+import { PayloadError, toPayloadJson } from '../../shared/forms/payload';
+import { fieldsInOrder } from '../../shared/forms/schemaWalk';
+import { isPlainObject, type Answers } from '../../shared/forms/schemaTypes';
+import type { FormId } from '../../shared/forms/types';
+import { validateAnswers } from '../../shared/forms/validateAnswers';
+import { findSchemaVersion } from './findSchemaVersion';
+import {
+  commonFiles,
+  diskTree,
+  gitTree,
+  readFixtures,
+  readFormSources,
+  resolveRevision,
+  type FileTree,
+} from './readFormFiles';
+import { changesTable, diffWording, readWording, wordingTable } from './wording';
+
+/** Input the command cannot work with (exit code 2); the message says what to fix. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const out = (text: string) => console.log(text);
+
+/** Problems grouped by file, each with its JSON pointer. */
+function printProblems(problems: Problem[]) {
+  const byFile = new Map<string, Problem[]>();
+  for (const problem of problems) {
+    byFile.set(problem.file, [...(byFile.get(problem.file) ?? []), problem]);
+  }
+  for (const [file, list] of byFile) {
+    out(file);
+    for (const { pointer, message } of list) out(`  ${pointer || '(whole file)'}  ${message}`);
+  }
+  const s = (n: number) => (n === 1 ? '' : 's');
+  out(`\n${problems.length} problem${s(problems.length)} in ${byFile.size} file${s(byFile.size)}`);
+}
+
+/** Paths as the user can open them from where they ran the command. */
+function fromCwd(root: string, file: string): string {
+  const full = path.join(root, file);
+  const relative = path.relative(process.cwd(), full);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? full : relative;
+}
+
+export function runCheck(root: string): number {
+  if (!fs.existsSync(path.join(root, 'schemas'))) {
+    throw new UsageError(`no schemas/ folder in ${root}`);
+  }
+  const tree = diskTree(root);
+  const read = readFormSources(tree);
+  const { fixtures, problems: fixtureProblems } = readFixtures(tree);
+  setFormSources(read.sources);
+  const problems = [...read.problems, ...fixtureProblems, ...checkForms(fixtures)].map((p) => ({
+    ...p,
+    file: fromCwd(root, p.file),
+  }));
+  if (problems.length > 0) {
+    printProblems(problems);
+    return 1;
+  }
+  const forms = availableFormIds();
+  out(
+    `OK: ${forms.length} form${forms.length === 1 ? '' : 's'} (${forms.join(', ')}) compile, ` +
+      `have their prompts, messages, uiSchema and example right; ` +
+      `${fixtures.length} fixtures give exactly their expected messages.`,
+  );
+  return 0;
+}
+
+/** Loads the schema files from disk and compiles the one form; exit 2 when unusable. */
+function prepareForm(root: string, formId: string): FormId {
+  const { sources, problems } = readFormSources(diskTree(root));
+  setFormSources(sources);
+  const available = availableFormIds();
+  if (!isFormId(formId) || !available.includes(formId)) {
+    const notYet = isFormId(formId) ? ` (schemas/${formId}/ does not exist yet)` : '';
+    throw new UsageError(
+      `unknown form "${formId}"${notYet}; available forms: ${available.join(', ') || 'none'}`,
+    );
+  }
+  const own = problems.filter(
+    (p) => p.file.startsWith(`schemas/${formId}/`) || p.file.startsWith('schemas/common/'),
+  );
+  try {
+    if (own.length > 0) throw new Error(own.map((p) => `${p.file}: ${p.message}`).join('\n'));
+    compileFormValidators([formId]);
+  } catch (error) {
+    throw new UsageError(
+      `the ${formId} form's schema files do not load (run \`npm run forms -- check\`):\n` +
+        (error as Error).message,
+    );
+  }
+  return formId;
+}
+
+interface AnswersFile {
+  answers: Answers;
+  /** Set when the file is a fixture: its expected messages. */
+  fixture?: { content: unknown };
+}
+
+function readAnswers(file: string): AnswersFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  let content: unknown;
+  try {
+    content = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(content)) {
+    throw new UsageError(`${file} must hold a JSON object of answers ({"firstName": "Jane", …})`);
+  }
+  if (isPlainObject(content.answers) && Array.isArray(content.expectedErrors)) {
+    return { answers: content.answers, fixture: { content } };
+  }
+  return { answers: content };
+}
+
+export function runValidate(root: string, formId: string, file: string, json: boolean): number {
+  const form = prepareForm(root, formId);
+  const { answers, fixture } = readAnswers(file);
+  const result = validateAnswers(form, answers);
+  if (json) {
+    out(JSON.stringify({ valid: result.valid, errors: result.errors }, null, 2));
+    return result.valid ? 0 : 1;
+  }
+  const prompts = new Map(
+    fieldsInOrder(loadForm(form).schema, loadForm(form).uiSchema).map((f) => [
+      f.pointer,
+      f.schema.title,
+    ]),
+  );
+  if (fixture) out(`${file} is a fixture: validating its "answers".`);
+  if (result.valid) out(`${file}: valid ${form} answers.`);
+  else {
+    const n = result.errors.length;
+    out(`${file}: ${n} problem${n === 1 ? '' : 's'} with these ${form} answers`);
+    for (const { path: pointer, message } of result.errors) {
+      const prompt = prompts.get(pointer);
+      out(`  ${pointer || '(form)'}${prompt ? ` (${prompt})` : ''}\n    ${message}`);
+    }
+  }
+  if (fixture) {
+    const mismatch = checkFixture(form, { file, content: fixture.content });
+    out(
+      mismatch.length === 0
+        ? 'These are exactly the fixture\'s "expectedErrors".'
+        : `These differ from the fixture's "expectedErrors": ${mismatch[0]!.message}`,
+    );
+  }
+  return result.valid ? 0 : 1;
+}
+
+export function runPayload(root: string, formId: string, file: string): number {
+  const form = prepareForm(root, formId);
+  const { answers } = readAnswers(file);
+  const { valid, errors } = validateAnswers(form, answers);
+  try {
+    out(JSON.stringify(toPayloadJson(form, answers), null, 2));
+  } catch (error) {
+    if (!(error instanceof PayloadError)) throw error;
+    console.error(`No payload: ${error.pointer}: ${error.message}`);
+    return 1;
+  }
+  if (!valid) {
+    console.error(
+      `Note: these answers are not valid (${errors.length} problems; ` +
+        `see \`npm run forms -- validate ${form} ${file}\`); the portal would not send them.`,
+    );
+  }
+  return 0;
+}
+
+function revision(root: string, ref: string): string {
+  try {
+    return resolveRevision(root, ref);
+  } catch {
+    throw new UsageError(`"${ref}" names no git revision of ${root}`);
+  }
+}
+
+function describeCommit(root: string, commit: string): string {
+  return execFileSync('git', ['log', '-1', '--format=%h %ad %s', '--date=short', commit], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** The wording of a tree, limited to `formId`'s files (and the common ones) when given. */
+function wordingAt(tree: FileTree, formId?: FormId) {
+  const entries = readWording(tree);
+  if (!formId) return entries;
+  const common = new Set(commonFiles(tree));
+  return entries.filter((e) => e.file.startsWith(`schemas/${formId}/`) || common.has(e.file));
+}
+
+export function runWording(root: string, options: { since?: string; at?: string }): number {
+  const { since, at } = options;
+  if (since !== undefined && at !== undefined) {
+    throw new UsageError('give --since or --at, not both');
+  }
+  if (since !== undefined) {
+    const before = readWording(gitTree(root, revision(root, since)));
+    const changes = diffWording(before, readWording(diskTree(root)));
+    if (changes.length === 0) out(`No wording added, changed or removed since ${since}.`);
+    else {
+      out(`Wording added, changed or removed since ${since} (${changes.length}):\n`);
+      out(changesTable(changes));
+    }
+    return 0;
+  }
+  if (at !== undefined) {
+    if (/^[0-9a-f]{64}$/i.test(at)) {
+      const version = findSchemaVersion(root, at);
+      if (!version) {
+        throw new UsageError(
+          `no version of schemas/ (working tree or commit) hashes to ${at}; ` +
+            'the firm name or the bundling may have changed since',
+        );
+      }
+      const where = version.commit
+        ? `commit ${describeCommit(root, version.commit)}`
+        : 'the working tree (not committed yet)';
+      out(`Schema hash ${at}: the ${version.formId} form at ${where}.\n`);
+      out(wordingTable(wordingAt(version.tree, version.formId)));
+      return 0;
+    }
+    const commit = revision(root, at);
+    out(`Wording at ${describeCommit(root, commit)}:\n`);
+    out(wordingTable(readWording(gitTree(root, commit))));
+    return 0;
+  }
+  const entries = readWording(diskTree(root));
+  out(wordingTable(entries));
+  out(`\n${entries.length} entries`);
+  return 0;
+}

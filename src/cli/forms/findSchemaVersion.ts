@@ -1,0 +1,48 @@
+/**
+ * Which revision of schemas/ a stored `schema_hash` was answered under: walks the commits that
+ * touched schemas/ (newest first, then the uncommitted working tree) and bundles each form as
+ * the portal does, until one hashes to the value.
+ */
+import { execFileSync } from 'node:child_process';
+import { bundleForm } from '../../shared/forms/bundleForm';
+import type { FormId } from '../../shared/forms/types';
+import { diskTree, gitTree, readFormSources, type FileTree } from './readFormFiles';
+
+export interface SchemaVersion {
+  /** The commit id, or `undefined` for the working tree (not committed yet). */
+  commit: string | undefined;
+  formId: FormId;
+  tree: FileTree;
+}
+
+function hashesOf(tree: FileTree): Map<string, FormId> {
+  const { sources } = readFormSources(tree);
+  const hashes = new Map<string, FormId>();
+  for (const [formId, files] of Object.entries(sources.forms)) {
+    try {
+      hashes.set(bundleForm(files, sources.commons).hash, formId as FormId);
+    } catch {
+      // a revision whose files did not bundle was never served
+    }
+  }
+  return hashes;
+}
+
+/** The version whose bundled form hashes to `hash`; `undefined` when none does. */
+export function findSchemaVersion(root: string, hash: string): SchemaVersion | undefined {
+  const wanted = hash.toLowerCase();
+  const commits = execFileSync('git', ['log', '--format=%H', '--', 'schemas'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
+  for (const commit of commits) {
+    const tree = gitTree(root, commit);
+    const found = hashesOf(tree).get(wanted);
+    if (found) return { commit, formId: found, tree };
+  }
+  const working = diskTree(root);
+  const formId = hashesOf(working).get(wanted);
+  return formId ? { commit: undefined, formId, tree: working } : undefined;
+}
