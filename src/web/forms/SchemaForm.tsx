@@ -12,6 +12,8 @@ import {
   type UiSchema,
   type ValidatorType,
 } from '@rjsf/utils';
+import { draftSafeAnswers } from '../../shared/forms/answers';
+import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
 import { clearDraft, createDraftSaver, draftSafe, loadDraft } from './drafts';
 import { createFormEngine } from './engine';
 import { collapseWidgetErrors, errorIds, filterErrorSchema, mergeErrorSchemas } from './errors';
@@ -63,7 +65,10 @@ export interface SchemaFormProps {
   extraErrors?: ErrorSchema<Answers>;
   /** Keep a draft in localStorage (default: unless readonly). */
   keepDraft?: boolean;
-  /** What of the answers a draft may hold; defaults to the schema-driven `draftSafe`. */
+  /**
+   * What of the answers a draft may hold. Defaults to the engine's `draftSafeAnswers` for a
+   * known form id, else to the schema-driven `draftSafe`.
+   */
   draftFilter?: (answers: Answers) => Answers;
   onStatusChange?: (status: FormStatus) => void;
   /** Called after each committed change (a pause in typing, a blur, a choice) with all answers. */
@@ -152,7 +157,7 @@ export function SchemaForm(props: SchemaFormProps) {
   const saver = useMemo(
     () =>
       keepDraft
-        ? createDraftSaver(formId, draftFilter ?? ((a) => draftSafe(schema, uiSchema, a)))
+        ? createDraftSaver(formId, draftFilter ?? defaultDraftFilter(formId, schema, uiSchema))
         : undefined,
     [keepDraft, formId, draftFilter, schema, uiSchema],
   );
@@ -320,6 +325,17 @@ export function SchemaForm(props: SchemaFormProps) {
       {form}
     </Box>
   );
+}
+
+function defaultDraftFilter(
+  formId: string,
+  schema: RJSFSchema,
+  uiSchema: UiSchema | undefined,
+): (answers: Answers) => Answers {
+  if (isFormId(formId) && availableFormIds().includes(formId)) {
+    return (answers) => draftSafeAnswers(formId, answers);
+  }
+  return (answers) => draftSafe(schema, uiSchema, answers);
 }
 
 function StatusArea({

@@ -19,7 +19,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('drafts', () => {
+// user-event typing into MUI inputs is slow on a busy 2-core machine
+describe('drafts', { timeout: 30_000 }, () => {
   it('saves 300 ms after the last change, without SSN, date of birth, files or agreements', async () => {
     const { user } = renderForm();
     await user.type(field(title('firstName')), 'Ada');

@@ -8,7 +8,7 @@ const ssnPattern = (
   schema.properties!.socialSecurityNumber as { errorMessage: { pattern: string } }
 ).errorMessage.pattern;
 
-describe('SchemaForm validation on blur', () => {
+describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   it('shows no error on an untouched required field when another field is left', async () => {
     const { user } = renderForm();
     await user.type(field(title('socialSecurityNumber')), '12');
@@ -66,7 +66,7 @@ describe('SchemaForm validation on blur', () => {
   });
 });
 
-describe('SchemaForm status', () => {
+describe('SchemaForm status', { timeout: 30_000 }, () => {
   it('reports invalid/unchanged, then valid and changed, then submitting', async () => {
     const statuses: FormStatus[] = [];
     let release: () => void = () => {};

@@ -7,7 +7,7 @@ import { schema, title } from './testForm';
 const message = (key: string, rule: string) =>
   (schema.properties![key] as { errorMessage: Record<string, string> }).errorMessage[rule]!;
 
-describe('SsnWidget', () => {
+describe('SsnWidget', { timeout: 30_000 }, () => {
   it('formats NNN-NN-NNNN while typing, drops other characters, stops at 11', async () => {
     const { user, answers } = renderForm();
     const input = field(title('socialSecurityNumber'));
@@ -38,7 +38,7 @@ describe('SsnWidget', () => {
   });
 });
 
-describe('DateWidget', () => {
+describe('DateWidget', { timeout: 30_000 }, () => {
   it('adds slashes as digits arrive and accepts a one-digit month', async () => {
     const { user, answers } = renderForm();
     const input = field(title('dateOfBirth'));
@@ -64,7 +64,7 @@ describe('DateWidget', () => {
   });
 });
 
-describe('PhoneWidget', () => {
+describe('PhoneWidget', { timeout: 30_000 }, () => {
   it('prepends +, formats as typed, names the detected country, stores +digits', async () => {
     const { user, answers } = renderForm();
     const input = field(title('primaryPhoneNumber'));
@@ -95,7 +95,7 @@ describe('PhoneWidget', () => {
   });
 });
 
-describe('CountryWidget and RegionWidget', () => {
+describe('CountryWidget and RegionWidget', { timeout: 30_000 }, () => {
   const country = () => field(title('mailingAddress', 'country'));
   const region = () => field(title('mailingAddress', 'region'));
 
@@ -144,7 +144,7 @@ describe('CountryWidget and RegionWidget', () => {
   });
 });
 
-describe('YesNoWidget', () => {
+describe('YesNoWidget', { timeout: 30_000 }, () => {
   it('answers a boolean and is labelled by the prompt', async () => {
     const { user, answers } = renderForm();
     const group = screen.getByRole('radiogroup', { name: title('marriedStatus') });
@@ -155,7 +155,7 @@ describe('YesNoWidget', () => {
   });
 });
 
-describe('AgreementWidget', () => {
+describe('AgreementWidget', { timeout: 30_000 }, () => {
   it('starts unsigned, links the document, toggles with its buttons', async () => {
     const { user, answers } = renderForm();
     const row = screen.getByRole('group', { name: new RegExp(title('agreeTermsOfService')) });
@@ -182,7 +182,7 @@ describe('AgreementWidget', () => {
   });
 });
 
-describe('ImageUploadWidget and PdfUploadWidget', () => {
+describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   it('keeps the File out of the answers and hands it to onSubmit', async () => {
     const { user, answers, onSubmit } = renderForm();
     const photo = new File([new Uint8Array(2048)], 'front.png', { type: 'image/png' });

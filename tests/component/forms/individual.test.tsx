@@ -1,0 +1,67 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RJSFSchema } from '@rjsf/utils';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
+import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { field } from './helpers';
+
+/** The engine's individual form rendered by SchemaForm: prompts and messages come from it. */
+let props: {
+  schema: RJSFSchema;
+  uiSchema: Record<string, unknown>;
+  validator: ReturnType<typeof createRjsfValidator>;
+};
+
+beforeAll(() => {
+  compileFormValidators(['individual']);
+  const form = loadForm('individual');
+  props = {
+    schema: form.schema as RJSFSchema,
+    uiSchema: form.uiSchema,
+    validator: createRjsfValidator('individual'),
+  };
+});
+
+const prompt = (key: string) =>
+  (props.schema.properties![key] as RJSFSchema | undefined)?.title ?? key;
+const messageFor = (answers: Answers, pointer: string) =>
+  validateAnswers('individual', answers).errors.find((e) => e.path === pointer)!.message;
+
+function renderIndividual() {
+  const user = userEvent.setup();
+  render(<SchemaForm formId="individual" {...props} onSubmit={vi.fn()} />);
+  return { user };
+}
+
+// user-event typing into MUI inputs is slow on a busy 2-core machine
+describe('the individual form in SchemaForm', { timeout: 30_000 }, () => {
+  it('shows the SSN message on blur only, not the untouched first name', async () => {
+    const { user } = renderIndividual();
+    const ssn = field(prompt('socialSecurityNumber'));
+    await user.type(ssn, '1234');
+    expect(ssn).toHaveValue('123-4');
+    await user.tab();
+    const expected = messageFor({ socialSecurityNumber: '123-4' }, '/socialSecurityNumber');
+    await screen.findByText(expected);
+    expect(ssn).toHaveAccessibleDescription(expected);
+    const firstNameMissing = messageFor({}, '/firstName');
+    expect(screen.queryByText(firstNameMissing)).toBeNull();
+  });
+
+  it('keeps the SSN and date of birth out of the draft (engine draftSafeAnswers by default)', async () => {
+    const { user } = renderIndividual();
+    await user.type(field(prompt('firstName')), 'Ada');
+    await user.type(field(prompt('socialSecurityNumber')), '123456789');
+    await user.type(field(prompt('dateOfBirth')), '01312000');
+    await user.tab();
+    await waitFor(() => expect(localStorage.getItem(`${DRAFT_PREFIX}individual`)).toContain('Ada'));
+    const draft = localStorage.getItem(`${DRAFT_PREFIX}individual`)!;
+    expect(draft).not.toContain('123-45-6789');
+    expect(draft).not.toContain('01/31/2000');
+  });
+});
