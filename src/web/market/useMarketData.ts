@@ -1,0 +1,36 @@
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { MARKET_CHANNELS, type MarketChannel } from '../../shared/api/market';
+import type { MarketState } from './marketReducer';
+import { MarketStream } from './marketStream';
+
+/** The stream components use; tests and stories provide their own through the provider. */
+export const MarketStreamContext = createContext<MarketStream | null>(null);
+
+let sharedStream: MarketStream | undefined;
+
+/** The app-wide stream, created on first use, unless a provider gives another. */
+export function useMarketStream(): MarketStream {
+  const provided = useContext(MarketStreamContext);
+  if (provided) return provided;
+  sharedStream ??= new MarketStream();
+  return sharedStream;
+}
+
+/**
+ * Subscribes to products' channels while the component is mounted (kept 10 s after unmount) and
+ * returns the live market state.
+ */
+export function useMarketData(
+  productCodes: readonly string[],
+  channels: readonly MarketChannel[] = MARKET_CHANNELS,
+): MarketState {
+  const stream = useMarketStream();
+  // Joined, so callers may pass fresh arrays on each render without resubscribing.
+  const products = productCodes.join(',');
+  const channelList = channels.join(',');
+  useEffect(() => {
+    if (!products || !channelList) return;
+    return stream.acquire(products.split(','), channelList.split(',') as MarketChannel[]);
+  }, [stream, products, channelList]);
+  return useSyncExternalStore(stream.subscribeState, stream.getState, stream.getState);
+}
