@@ -4,7 +4,6 @@
  */
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
-import { DisclosureCategoryPlaceholder } from './DisclosureCategoryPlaceholder';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -15,6 +14,7 @@ import { ResetPasswordPage } from '../pages/auth/ResetPasswordPage';
 import { SignInPage } from '../pages/auth/SignInPage';
 import { SignUpPage } from '../pages/auth/SignUpPage';
 import { VerifyEmailPage } from '../pages/auth/VerifyEmailPage';
+import { DisclosureCategoryPage } from '../pages/disclosures/DisclosureCategoryPage';
 import { DisclosuresIndexPage } from '../pages/disclosures/DisclosuresIndexPage';
 import { HomePage } from '../pages/home/HomePage';
 import { RegistrationChoicePage } from '../pages/registration/RegistrationChoicePage';
@@ -98,7 +98,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <DisclosuresIndexPage /> },
               ...DISCLOSURE_CATEGORIES.map((category) => ({
                 path: category,
-                element: <DisclosureCategoryPlaceholder category={category} />,
+                element: <DisclosureCategoryPage category={category} />,
               })),
             ],
           },
