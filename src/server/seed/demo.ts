@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ServerConfig } from '../config';
 import { hashPassword } from '../auth/passwords';
+import { seedDemoReview } from './demoReview';
 
 /** The demo sign-ins printed at start and listed in the README. */
 export const DEMO_SIGN_INS = [
@@ -72,6 +73,11 @@ export async function seedDemoData(pool: pg.Pool, config: ServerConfig): Promise
       pendingOrg.rows[0]!.id,
     );
     await insertUser(staff.email, staff.password, true, null, null);
+    await seedDemoReview(client, config, {
+      approved: approved.email,
+      pending: pending.email,
+      staff: staff.email,
+    });
     await client.query('commit');
     return true;
   } catch (error) {

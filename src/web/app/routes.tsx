@@ -31,6 +31,14 @@ const BusinessRegistrationPage = lazy(() =>
     default: module.BusinessRegistrationPage,
   })),
 );
+/** Development only: the form preview for compliance staff, left out of production builds. */
+const FormsPreviewPage = import.meta.env.DEV
+  ? lazy(() =>
+      import('../pages/dev/FormsPreviewPage').then((module) => ({
+        default: module.FormsPreviewPage,
+      })),
+    )
+  : null;
 
 export const DISCLOSURE_CATEGORIES = [
   'firm-disclosure',
@@ -103,6 +111,9 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'admin/*', element: <FullPageReload /> },
+          ...(FormsPreviewPage
+            ? [{ path: 'dev/forms/:formId?', element: <FormsPreviewPage /> }]
+            : []),
           { path: '*', element: <Navigate to="/home" replace /> },
         ],
       },
