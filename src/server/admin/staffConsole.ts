@@ -1,40 +1,283 @@
-import type { FastifyInstance } from 'fastify';
-import { firm } from '../../shared/config/firm';
-import { findUserById } from '../db/users';
-
 /**
- * `/clearing/admin/*`: the staff console, a separate page rather than the customer app, so the
- * app's full-page reload to this path never loops (DECISIONS). Only staff reach it.
+ * `/clearing/admin/*`: the staff console, a separate server-rendered page rather than the customer
+ * app, so the app's full-page reload to this path never loops (DECISIONS). Only staff reach it:
+ * signed out → the sign-in page, anyone else → 403.
+ *
+ * Pages: the registrations awaiting review and recent decisions; one registration as submitted
+ * (prompts next to answers, documents, sensitive identifiers masked until revealed); Approve and
+ * Reject. Its forms are plain HTML posts carrying the CSRF token in a hidden field, checked here
+ * against the `csrf_token` cookie (the API's header check does not reach these paths).
  */
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE } from '../../shared/api/http';
+import { isUuid } from '../auth/apiSchemas';
+import { safeEqual } from '../auth/tokens';
+import { findRegistrationDocument, getRegistration, listRegistrations } from '../db/adminQueries';
+import { audit } from '../db/audit';
+import { findUserRowById } from '../db/users';
+import { ClientError } from '../errors';
+import { storedPath } from '../storage/uploads';
+import {
+  CONSOLE_BASE,
+  CONSOLE_CSS,
+  CONSOLE_CSS_PATH,
+  CSRF_FIELD,
+  detailPage,
+  listPage,
+  messagePage,
+} from './consoleHtml';
+import { decideRegistration } from './review';
+import { registrationView, sensitivePointers } from './registrationView';
+
+export { escapeHtml } from './consoleHtml';
+
+export const SIGN_IN_REDIRECT = `/clearing/signin?message=${encodeURIComponent(
+  'Please sign in to view that content.',
+)}`;
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+interface Staff {
+  id: string;
+  email: string;
+}
+
+const staffOf = new WeakMap<FastifyRequest, Staff>();
+
+function html(reply: FastifyReply, code: number, body: string) {
+  return reply
+    .code(code)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body);
+}
+
+/** RFC 6266 attachment header: an ASCII fallback name plus the UTF-8 original. */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 export async function registerStaffConsole(app: FastifyInstance): Promise<void> {
-  const handler = async (
-    request: import('fastify').FastifyRequest,
-    reply: import('fastify').FastifyReply,
-  ) => {
+  // Public: the stylesheet holds nothing but styles.
+  app.get(CONSOLE_CSS_PATH, async (_request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(CONSOLE_CSS),
+  );
+  await app.register(consolePages);
+}
+
+async function consolePages(app: FastifyInstance): Promise<void> {
+  if (!app.hasContentTypeParser(FORM_TYPE)) {
+    app.addContentTypeParser(
+      FORM_TYPE,
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_request, text, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(text))));
+      },
+    );
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
     const userId = await request.sessionUserId();
-    if (!userId) {
-      const message = encodeURIComponent('Please sign in to view that content.');
-      return reply.redirect(`/clearing/signin?message=${message}`);
+    if (!userId) return reply.redirect(SIGN_IN_REDIRECT);
+    const user = await findUserRowById(app.db, userId);
+    if (!user) return reply.redirect(SIGN_IN_REDIRECT);
+    if (!user.is_staff) {
+      return html(reply, 403, messagePage('Staff only', 'This console is for staff only.'));
     }
-    const user = await findUserById(app.db, userId);
-    if (!user?.isNorthstarClearingStaff) {
-      return reply
-        .code(403)
-        .type('text/html')
-        .send(page('Staff only', '<p>This console is for staff.</p>'));
+    staffOf.set(request, { id: user.id, email: user.email });
+  });
+
+  // Form posts: same-origin and carrying the CSRF token of this browser's cookie.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const origin = request.headers.origin;
+    const sameOrigin = !origin || safeHost(origin) === request.headers.host;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const token = body[CSRF_FIELD];
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (!sameOrigin || typeof token !== 'string' || !cookie || !safeEqual(token, cookie)) {
+      return html(
+        reply,
+        403,
+        messagePage(
+          'Session check failed',
+          'Your session check failed. Reload the page and try again.',
+          staffOf.get(request)?.email,
+        ),
+      );
     }
-    return reply
-      .type('text/html')
-      .send(page('Clearing Admin', `<p>Signed in as ${escapeHtml(user.email)}.</p>`));
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'staff console failed');
+    const message =
+      error instanceof ClientError || status < 500
+        ? error instanceof Error
+          ? error.message
+          : 'The request could not be handled.'
+        : 'Something went wrong. Please try again.';
+    return html(reply, status, messagePage('Error', message, staffOf.get(request)?.email));
+  });
+
+  const staff = (request: FastifyRequest) => staffOf.get(request)!;
+
+  app.get(CONSOLE_BASE, async (request, reply) => {
+    const all = await listRegistrations(app.db, { limit: 200 });
+    const pending = all.filter((r) => r.status === 'pending');
+    const decided = all.filter((r) => r.status !== 'pending').slice(0, 50);
+    return html(reply, 200, listPage(pending, decided, staff(request).email));
+  });
+
+  const showRegistration = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    registrationId: string,
+    options: { reveal?: string; notice?: string; error?: string; code?: number } = {},
+  ) => {
+    const registration = isUuid(registrationId)
+      ? await getRegistration(app.db, registrationId)
+      : null;
+    if (!registration) {
+      return html(
+        reply,
+        404,
+        messagePage('Not found', 'No such registration.', staff(request).email),
+      );
+    }
+    let revealed = new Set<string>();
+    if (options.reveal) {
+      const sensitive = sensitivePointers(
+        registrationView(registration.formId, registration.payload),
+      );
+      if (!sensitive.has(options.reveal)) {
+        return html(
+          reply,
+          400,
+          messagePage('Not revealed', 'That answer cannot be revealed.', staff(request).email),
+        );
+      }
+      revealed = new Set([options.reveal]);
+      await audit(app.db, {
+        action: 'registration.revealed',
+        actorUserId: staff(request).id,
+        subjectUserId: registration.userId,
+        detail: { registrationId, field: options.reveal },
+      });
+    } else {
+      await audit(app.db, {
+        action: 'registration.viewed',
+        actorUserId: staff(request).id,
+        subjectUserId: registration.userId,
+        detail: { registrationId },
+      });
+    }
+    return html(
+      reply,
+      options.code ?? 200,
+      detailPage({
+        registration,
+        sections: registrationView(registration.formId, registration.payload, revealed),
+        csrfToken: request.cookies[CSRF_COOKIE] ?? '',
+        signedInAs: staff(request).email,
+        notice: options.notice,
+        error: options.error,
+      }),
+    );
   };
-  app.get('/clearing/admin', handler);
-  app.get('/clearing/admin/*', handler);
+
+  app.get<{ Params: { id: string }; Querystring: { decided?: string } }>(
+    `${CONSOLE_BASE}/registrations/:id`,
+    async (request, reply) => {
+      const decided = request.query.decided;
+      const notice =
+        decided === 'approved' || decided === 'rejected' ? `Registration ${decided}.` : undefined;
+      return showRegistration(request, reply, request.params.id, { notice });
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+    `${CONSOLE_BASE}/registrations/:id/reveal`,
+    async (request, reply) =>
+      showRegistration(request, reply, request.params.id, { reveal: request.body.field ?? '' }),
+  );
+
+  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+    `${CONSOLE_BASE}/registrations/:id/decision`,
+    async (request, reply) => {
+      const { id } = request.params;
+      const decision = request.body.decision;
+      if (!isUuid(id) || (decision !== 'approve' && decision !== 'reject')) {
+        return html(
+          reply,
+          400,
+          messagePage('Not decided', 'Choose Approve or Reject.', staff(request).email),
+        );
+      }
+      try {
+        const { status } = await decideRegistration(
+          app.db,
+          { registrationId: id, approved: decision === 'approve', reason: request.body.reason },
+          { userId: staff(request).id, via: 'console' },
+        );
+        // Post/redirect/get: a reload does not post the decision again.
+        return reply.redirect(`${CONSOLE_BASE}/registrations/${id}?decided=${status}`, 303);
+      } catch (error) {
+        if (error instanceof ClientError && error.statusCode !== 404) {
+          return showRegistration(request, reply, id, {
+            error: error.message,
+            code: error.statusCode,
+          });
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(`${CONSOLE_BASE}/documents/:id`, async (request, reply) => {
+    const document = isUuid(request.params.id)
+      ? await findRegistrationDocument(app.db, request.params.id)
+      : null;
+    if (!document) {
+      return html(reply, 404, messagePage('Not found', 'No such document.', staff(request).email));
+    }
+    const file = storedPath(app.config.dataDir, document.storageName);
+    if (!fs.existsSync(file)) {
+      return html(
+        reply,
+        404,
+        messagePage('Not found', 'The file of this document is missing.', staff(request).email),
+      );
+    }
+    await audit(app.db, {
+      action: 'registration.document-downloaded',
+      actorUserId: staff(request).id,
+      subjectUserId: document.userId,
+      detail: { registrationId: document.registrationId, documentId: request.params.id },
+    });
+    // FACTS: uploads go back as attachments, never rendered in the portal's origin.
+    return reply
+      .header('content-disposition', attachmentDisposition(document.originalName))
+      .header('cache-control', 'no-store')
+      .type(document.contentType)
+      .send(fs.createReadStream(file));
+  });
+
+  // Anything else under the console: a 404 page (after the staff check, so nothing leaks).
+  app.all(`${CONSOLE_BASE}/*`, async (request, reply) =>
+    html(reply, 404, messagePage('Not found', 'There is no such page.', staff(request).email)),
+  );
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · ${escapeHtml(firm.displayName)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}<p><a href="/clearing/logout">Logout</a></p></main></body></html>`;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function safeHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
 }

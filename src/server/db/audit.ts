@@ -19,7 +19,20 @@ export type AuditAction =
   | 'invite.accepted'
   | 'registration.user'
   | 'registration.submitted'
-  | 'registration.resubmitted';
+  | 'registration.resubmitted'
+  // Staff review (admin API, staff console, operator CLI).
+  | 'admin.api'
+  | 'admin.verification-email'
+  | 'registration.viewed'
+  | 'registration.revealed'
+  | 'registration.document-downloaded'
+  | 'registration.approved'
+  | 'registration.rejected'
+  | 'user.approved'
+  | 'organization.participant-approved'
+  | 'organization.participant-rejected'
+  | 'statement.loaded'
+  | 'staff.created';
 
 /**
  * Appends an audit row. Rows name users only by id: never an email, a name, a token or a code,

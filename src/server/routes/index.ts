@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { marketStreamPlugin } from '../market/streamRoutes';
+import { registerAdminRoutes } from './admin';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
 import { registerDisclosureRoutes } from './disclosures';
 import { registerRegistrationRoutes } from './registration';
+import { registerStatementRoutes } from './statement';
 import { registerUserRoutes } from './user';
 
 /** Every API area, mounted under the prefixes the specification names. */
@@ -13,6 +15,8 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerAdminRoutes, { prefix: '/exchange/api/admin' });
   await app.register(marketStreamPlugin);
   // DECISIONS: /clearing/api/web answers auth/signin (GET) and user as well.
   await app.register(registerAuthRoutes, { prefix: '/clearing/api/web', checkOnly: true });

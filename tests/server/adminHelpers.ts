@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import { compileFormValidators } from '../../src/shared/forms/compile';
+import { loadForm } from '../../src/shared/forms/loadForm';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
+import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { pngBytes, signedIn } from './authHelpers';
+import type { TestApp, TestClient } from './testApp';
+
+const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
+
+/** A signed-in staff client. */
+export async function signedInStaff(t: TestApp) {
+  const staff = await signedIn(t);
+  await t.pool.query('update users set is_staff = true where id = $1', [staff.id]);
+  return staff;
+}
+
+/** Encodes FormData as a multipart body, the way a browser would send it. */
+async function encode(form: FormData) {
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    contentType: request.headers.get('content-type')!,
+  };
+}
+
+/**
+ * A signed-in customer who has submitted a valid individual registration through the real
+ * endpoint; answers are the schema's example with `overrides`.
+ */
+export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
+  compileFormValidators(['individual']);
+  const customer = await signedIn(t);
+  const png = await pngBytes();
+  const answers: Answers = {
+    ...(structuredClone(loadForm('individual').example) as Answers),
+    primaryEmailAddress: customer.email,
+    photoId: { name: 'front.png', type: 'image/png', size: png.length },
+    photoIdBack: { name: 'back.png', type: 'image/png', size: png.length },
+    irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: samplePdf.length },
+    ...overrides,
+  };
+  const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
+  const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+  const form = toPayload(
+    'individual',
+    answers,
+    { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() },
+    Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdfBlob()])),
+  );
+  const { payload, contentType } = await encode(form);
+  const response = await customer.client.request(
+    'POST',
+    '/exchange/api/web/registration/individual',
+    { payload, headers: { 'content-type': contentType } },
+  );
+  if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
+  const body = response.json() as { registrationId: string; user: { organizationId: string } };
+  return {
+    ...customer,
+    registrationId: body.registrationId,
+    organizationId: body.user.organizationId,
+    answers,
+  };
+}
+
+export async function auditRows(t: TestApp, action: string, since = new Date(0)) {
+  const result = await t.pool.query<{
+    actor_user_id: string | null;
+    subject: string | null;
+    detail: Record<string, unknown>;
+    at: Date;
+  }>(
+    'select actor_user_id, subject, detail, at from audit_log where action = $1 and at >= $2 order by id',
+    [action, since],
+  );
+  return result.rows;
+}
+
+/** A form post from the console's own pages: urlencoded, with the CSRF hidden field. */
+export function postForm(
+  client: TestClient,
+  url: string,
+  fields: Record<string, string>,
+  options: { csrf?: string | null } = {},
+) {
+  const token =
+    options.csrf === undefined ? (client.cookies.get('csrf_token') ?? '') : options.csrf;
+  const body = new URLSearchParams({ ...fields, ...(token === null ? {} : { _csrf: token }) });
+  return client.request('POST', url, {
+    payload: body.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    csrf: false,
+  });
+}
