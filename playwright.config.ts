@@ -45,6 +45,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       DATA_DIR: '.e2e-data',
+      WEB_DIR: '.e2e-data/web',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
     },

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { formValidatorsPlugin } from './scripts/formValidatorsPlugin';
@@ -9,7 +10,8 @@ export default defineConfig({
   plugins: [react(), formValidatorsPlugin()],
   publicDir: false,
   build: {
-    outDir: '../../dist/web',
+    // WEB_DIR moves the build (the e2e run keeps its own, apart from other builds).
+    outDir: process.env.WEB_DIR ? path.resolve(process.env.WEB_DIR) : '../../dist/web',
     emptyOutDir: true,
     sourcemap: true,
   },

@@ -11,23 +11,18 @@ import { registerStaffConsole } from './admin/staffConsole';
 export async function registerWeb(app: FastifyInstance): Promise<void> {
   const webDir = app.config.webDir;
   const indexFile = path.join(webDir, 'index.html');
-  const built = fs.existsSync(indexFile);
-
-  if (built) {
-    await app.register(fastifyStatic, {
-      root: webDir,
-      prefix: '/clearing/',
-      index: false,
-      wildcard: false,
-      decorateReply: true,
-      setHeaders: (res, file) => {
-        // Hashed bundles never change; index.html must always be fresh.
-        if (file.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        }
-      },
-    });
-  }
+  // Hashed bundles are looked up per request (wildcard), so a rebuild needs no restart.
+  await app.register(fastifyStatic, {
+    root: path.join(webDir, 'assets'),
+    prefix: '/clearing/assets/',
+    index: false,
+    wildcard: true,
+    decorateReply: true,
+    setHeaders: (res) => {
+      // Hashed file names never change content; index.html, below, is never cached.
+      res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
 
   // Legal documents (sample PDFs shipped in assets/pdfs; a firm replaces them).
   await app.register(fastifyStatic, {
@@ -38,7 +33,7 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
   });
 
   const sendApp = (reply: FastifyReply) => {
-    if (!built) {
+    if (!fs.existsSync(indexFile)) {
       return reply
         .code(503)
         .type('text/plain')

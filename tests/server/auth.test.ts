@@ -361,18 +361,29 @@ describe('auth calls', () => {
       expect(await auditCount('signout', id)).toBe(1);
     });
 
-    it('rate-limits sign-in per IP', async () => {
+    it('rate-limits sign-in per IP and account', async () => {
       const client = freshClient(t.app);
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
         const response = await client.post(`${API}/auth/signin`, {
-          email: 'nobody@example.test',
+          email: i % 2 ? 'NOBODY@example.test' : 'nobody@example.test',
           password: 'Wrong-Pass-1',
         });
         statuses.push(response.statusCode);
       }
       expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
       expect(statuses[10]).toBe(429);
+      expect(
+        (
+          await client.post(`${API}/auth/signin`, { email: 'nobody@example.test', password: 'x' })
+        ).json().errorMessage,
+      ).toBe('Too many attempts. Please wait a minute and try again.');
+      // Another account from the same address is not locked out.
+      const other = await client.post(`${API}/auth/signin`, {
+        email: 'somebody-else@example.test',
+        password: 'Wrong-Pass-1',
+      });
+      expect(other.statusCode).toBe(401);
     });
   });
 

@@ -11,11 +11,11 @@ import { createTestApp, type TestApp } from './testApp';
 import type { TestClient } from './testApp';
 
 const URL_INDIVIDUAL = '/exchange/api/web/registration/individual';
-const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
+const samplePdf = new Uint8Array(fs.readFileSync('assets/pdfs/terms-of-service.pdf'));
 
 let png: Buffer;
 const pdfBlob = () => new Blob([samplePdf], { type: 'application/pdf' });
-const pngBlob = () => new Blob([png], { type: 'image/png' });
+const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
 
 function answersFor(email: string): Answers {
   const example = structuredClone(loadForm('individual').example) as Answers;

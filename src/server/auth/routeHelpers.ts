@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { emailError } from '../../shared/rules/email';
 import { newPasswordError } from '../../shared/rules/password';
 import { badRequest, ClientError } from '../errors';
@@ -14,12 +15,25 @@ export const RATE_LIMITS = {
   twoFactor: 10,
 } as const;
 
-/** Route config for @fastify/rate-limit (registered with `global: false` in app.ts). */
-export function perMinute(max: number) {
+/**
+ * Route config for @fastify/rate-limit (registered with `global: false` in app.ts). With
+ * `perAccount`, attempts count per IP and email together (checked once the body is parsed), so
+ * guessing one account's password is throttled without locking out everyone behind one NAT.
+ */
+export function perMinute(max: number, options: { perAccount?: boolean } = {}) {
   return {
     rateLimit: {
       max,
       timeWindow: '1 minute',
+      ...(options.perAccount
+        ? {
+            hook: 'preHandler' as const,
+            keyGenerator: (request: FastifyRequest) => {
+              const email = (request.body as { email?: unknown } | undefined)?.email;
+              return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+            },
+          }
+        : {}),
       errorResponseBuilder: () =>
         new ClientError(429, 'Too many attempts. Please wait a minute and try again.'),
     },

@@ -143,7 +143,7 @@ export async function registerAuthRoutes(
     '/auth/signin',
     {
       schema: { body: signinBody, response: { 200: signinResult } },
-      config: perMinute(RATE_LIMITS.signin),
+      config: perMinute(RATE_LIMITS.signin, { perAccount: true }),
     },
     async (request, reply): Promise<SigninResult> => {
       const { email, password, totpCode } = request.body;

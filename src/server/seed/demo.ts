@@ -3,20 +3,9 @@ import type { ServerConfig } from '../config';
 import { hashPassword } from '../auth/passwords';
 import { seedDemoReview } from './demoReview';
 
-/** The demo sign-ins printed at start and listed in the README. */
-export const DEMO_SIGN_INS = [
-  {
-    label: 'Approved customer',
-    email: 'approved@demo.northstar.example',
-    password: 'Demo-Pass-2026!',
-  },
-  {
-    label: 'Customer awaiting review',
-    email: 'pending@demo.northstar.example',
-    password: 'Demo-Pass-2026!',
-  },
-  { label: 'Staff', email: 'staff@demo.northstar.example', password: 'Demo-Staff-2026!' },
-] as const;
+import { DEMO_SIGN_INS } from './demoSignIns';
+
+export { DEMO_SIGN_INS };
 
 /**
  * Seeds the demo accounts into an empty database (development only). Returns whether it seeded.

@@ -1,0 +1,137 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { expectNoSeriousA11yViolations } from './support';
+
+const [approved, pending] = DEMO_SIGN_INS;
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/clearing/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+test.describe('routing table, signed out', () => {
+  for (const path of [
+    '/clearing/home',
+    '/clearing/registration',
+    '/clearing/registration/individual',
+  ]) {
+    test(`${path} sends to sign-in with the message`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/clearing\/signin/);
+      await expect(page.getByText('Please sign in to view that content.')).toBeVisible();
+    });
+  }
+
+  test('/clearing and /clearing/signup show the sign-up page', async ({ page }) => {
+    for (const path of ['/clearing', '/clearing/signup']) {
+      await page.goto(path);
+      await expect(page.getByRole('button', { name: 'Sign Up', exact: true })).toBeVisible();
+    }
+  });
+
+  test('the sign-in page has no Sign In button in the top bar and a dark header', async ({
+    page,
+  }) => {
+    await page.goto('/clearing/signin');
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toHaveCount(1);
+    await expect(page.locator('[data-variant="dark"]').first()).toBeVisible();
+    await expect(page.getByRole('link', { name: /exchange/i }).first()).toHaveAttribute(
+      'href',
+      '/exchange/dashboard/signin',
+    );
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('disclosures are public', async ({ page }) => {
+    await page.goto('/clearing/regulation/disclosures');
+    await expect(page).toHaveURL(/\/clearing\/regulation\/disclosures$/);
+  });
+
+  test('unknown /clearing paths and /fcm/* go to home (then sign-in when signed out)', async ({
+    page,
+  }) => {
+    await page.goto('/clearing/no-such-page');
+    await expect(page).toHaveURL(/\/clearing\/(home|signin)/);
+    await page.goto('/fcm/anything');
+    await expect(page).toHaveURL(/\/clearing\/(home|signin)/);
+  });
+
+  test('a 401 target /exchange/dashboard/signin lands on sign-in with its message', async ({
+    page,
+  }) => {
+    const message = "You've been redirected due to being unauthenticated. Please sign in again.";
+    await page.goto(
+      `/exchange/dashboard/signin?redirect=%2Fclearing%2Fhome&message=${encodeURIComponent(message)}`,
+    );
+    await expect(page).toHaveURL(/\/clearing\/signin/);
+    await expect(page.getByText(message)).toBeVisible();
+  });
+
+  test('footer carries every link on every page', async ({ page }) => {
+    await page.goto('/clearing/signin');
+    const footer = page.getByRole('contentinfo');
+    for (const href of [
+      '/',
+      '/about',
+      '/help',
+      '/news',
+      '/jobs',
+      '/disclosures',
+      '/privacy',
+      '/terms',
+      '/exchange/',
+      '/exchange/docs/',
+      '/exchange/regulation/',
+      '/clearing/',
+      '/clearing/regulation/disclosures/',
+    ]) {
+      await expect(footer.locator(`a[href="${href}"]`).first()).toBeAttached();
+    }
+    await expect(footer.locator('a[href^="/exchange/products/"]')).toHaveCount(5);
+  });
+});
+
+test.describe('routing table, signed in', () => {
+  test('a user with details: registration → home, /clearing → home, signed-out pages → /clearing → home', async ({
+    page,
+  }) => {
+    await signIn(page, approved.email, approved.password);
+    await page.goto('/clearing/registration');
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    await page.goto('/clearing');
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    await page.goto('/clearing/signup');
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    await page.goto('/clearing/nothing-here');
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    await expect(page.getByRole('link', { name: 'Signout' })).toBeVisible();
+  });
+
+  test('profile menu: Profile and Logout for a customer, no Clearing Admin', async ({ page }) => {
+    await signIn(page, pending.email, pending.password);
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Clearing Admin' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Admin Site' })).toHaveCount(0);
+  });
+
+  test('/clearing/admin/* is a full-page load of the server staff console', async ({ page }) => {
+    await signIn(page, pending.email, pending.password);
+    const response = await page.goto('/clearing/admin/anything');
+    expect(response?.status()).toBe(403);
+  });
+});
+
+test('the desktop-only notice shows at 900 px and not at 1280 px', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 800 });
+  await page.goto('/clearing/signin');
+  const notice = page.getByText(/available only on desktop/i);
+  await expect(notice).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(notice).toBeHidden();
+});
