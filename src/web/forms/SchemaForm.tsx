@@ -36,6 +36,8 @@ const FIELDS = { ObjectField };
  */
 const DEFAULTS_BEHAVIOUR = {
   constAsDefaults: 'never',
+  // A yes/no question starts unanswered: rjsf would pre-answer every required boolean "No".
+  requiredBooleanDefault: 'skip',
   emptyObjectFields: 'skipEmptyDefaults',
 } as const;
 

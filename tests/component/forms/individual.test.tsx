@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
@@ -63,5 +63,23 @@ describe('the individual form in SchemaForm', { timeout: 30_000 }, () => {
     const draft = localStorage.getItem(`${DRAFT_PREFIX}individual`)!;
     expect(draft).not.toContain('123-45-6789');
     expect(draft).not.toContain('01/31/2000');
+  });
+
+  it('starts every yes/no question and choice unanswered, and asks for them on submit', async () => {
+    const user = userEvent.setup();
+    render(
+      <SchemaForm formId="individual" {...props} onSubmit={vi.fn()}>
+        <button type="submit">Send</button>
+      </SchemaForm>,
+    );
+    const married = screen.getByRole('radiogroup', { name: prompt('marriedStatus') });
+    for (const radio of within(married).getAllByRole('radio')) expect(radio).not.toBeChecked();
+    const income = screen.getByRole('combobox', { name: prompt('annualIncome') });
+    expect(income).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByText(messageFor({}, '/marriedStatus'));
+    expect(screen.getByText(messageFor({}, '/annualIncome'))).toBeInTheDocument();
+    await user.selectOptions(income, 'IncomeBracket100000OrOver');
+    expect(income).toHaveValue('IncomeBracket100000OrOver');
   });
 });

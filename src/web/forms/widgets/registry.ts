@@ -10,6 +10,7 @@ import { Theme } from '@rjsf/mui';
 import type { RegistryWidgetsType, Widget } from '@rjsf/utils';
 import type { WidgetName } from '../../../shared/forms/widgetNames';
 import { AgreementWidget } from './AgreementWidget';
+import { ChoiceWidget } from './ChoiceWidget';
 import { CountryWidget } from './CountryWidget';
 import { DateWidget } from './DateWidget';
 import { ImageUploadWidget } from './ImageUploadWidget';
@@ -47,7 +48,7 @@ export const WIDGETS: Record<WidgetName, Widget> = {
   text: stockWidget('TextWidget'),
   email: stockWidget('EmailWidget'),
   textarea: stockWidget('TextareaWidget'),
-  select: stockWidget('SelectWidget'),
+  select: ChoiceWidget,
   radio: stockWidget('RadioWidget'),
   checkbox: stockWidget('CheckboxWidget'),
   updown: stockWidget('UpDownWidget'),

@@ -1,0 +1,29 @@
+import { useMutation } from '@tanstack/react-query';
+import type { User } from '../../shared/api/auth';
+import { apiFetch } from './client';
+
+export interface RegistrationResult {
+  registrationId: string;
+  user: User;
+}
+
+/** POST registration/individual: the multipart prompt+value payload built by `toPayload`. */
+export function submitIndividualRegistration(payload: FormData): Promise<RegistrationResult> {
+  return apiFetch<RegistrationResult>('registration/individual', { method: 'POST', body: payload });
+}
+
+export function useSubmitIndividualRegistration() {
+  return useMutation({ mutationFn: submitIndividualRegistration });
+}
+
+/** The signed documents attached to a submission, fetched from /assets/pdfs by URL. */
+export async function fetchSignedDocuments(urls: string[]): Promise<Record<string, Blob>> {
+  const entries = await Promise.all(
+    urls.map(async (url) => {
+      const response = await fetch(url, { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`Could not load ${url.split('/').pop()}.`);
+      return [url, await response.blob()] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
