@@ -7,7 +7,15 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'data', 'node_modules', 'src/generated', 'test-results', 'playwright-report'],
+    ignores: [
+      'dist',
+      'data',
+      '.e2e-data*',
+      'node_modules',
+      'src/generated',
+      'test-results',
+      'playwright-report',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
