@@ -2,9 +2,9 @@ import { useMatches } from 'react-router-dom';
 
 /** Per-route layout flags, set on the route's `handle`. */
 export interface RouteHandle {
-  /** Dark header variant (registration, sign-in, verify-email, reset-password). */
+  /** Dark header variant (registration, sign-in, verify-email, reset-password, accept-invite). */
   darkHeader?: boolean;
-  /** No profile menu at all (verify-email, reset-password). */
+  /** No profile menu at all (verify-email, reset-password, accept-invite). */
   hideProfileMenu?: boolean;
   /** No Sign In button in the top bar (sign-in page). */
   hideSignIn?: boolean;

@@ -31,6 +31,12 @@ const BusinessRegistrationPage = lazy(() =>
     default: module.BusinessRegistrationPage,
   })),
 );
+/** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
+const AcceptInvitePage = lazy(() =>
+  import('../pages/auth/AcceptInvitePage').then((module) => ({
+    default: module.AcceptInvitePage,
+  })),
+);
 /** Development only: the form preview for compliance staff, left out of production builds. */
 const FormsPreviewPage = import.meta.env.DEV
   ? lazy(() =>
@@ -77,6 +83,7 @@ export const routes: RouteObject[] = [
                 element: <ResetPasswordPage />,
                 handle: darkNoProfile,
               },
+              { path: 'user/accept-invite', element: <AcceptInvitePage />, handle: darkNoProfile },
             ],
           },
           // Logout checks the session itself: ending it must not trip the protected-page guard.

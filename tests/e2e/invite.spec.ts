@@ -1,0 +1,123 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { expectNoSeriousA11yViolations, linkFromOutbox, uniqueEmail } from './support';
+
+const PASSWORD = 'Inv1te!Pass';
+const ACCEPTED_MESSAGE = 'Invitation accepted. Please sign in to continue.';
+const [approved] = DEMO_SIGN_INS;
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/clearing/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** The double-submit CSRF token the server set for this browser context. */
+async function csrfToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'csrf_token');
+  expect(cookie, 'csrf_token cookie').toBeDefined();
+  return cookie!.value;
+}
+
+test.describe('invitation', () => {
+  test('a link without its parameters shows the invalid-URL message', async ({ page }) => {
+    await page.goto('/clearing/user/accept-invite?access_token=abc');
+    await expect(page.getByRole('alert')).toContainText(
+      'Invalid URL. Reach out to an admin to get a new invitation url.',
+    );
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('an Administrator invites a Trader, who accepts with a photo ID and signs in', async ({
+    page,
+  }) => {
+    const invitee = uniqueEmail('invitee');
+
+    // The approved demo customer is the Administrator of an organisation with details.
+    await signIn(page, approved.email, approved.password);
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    const invited = await page.request.post('/exchange/api/web/user/settings', {
+      headers: { 'x-csrf-token': await csrfToken(page) },
+      multipart: { tag: 'invite_user', email: invitee, role: 'Trader' },
+    });
+    expect(invited.ok(), await invited.text()).toBe(true);
+    const link = await linkFromOutbox(page.request, invitee, '/clearing/user/accept-invite');
+    expect(link).toMatch(/[?&]access_token=/);
+    expect(link).toMatch(/[?&]organization_id=/);
+    expect(link).toMatch(/[?&]email=/);
+
+    // The invitee opens the link in a signed-out browser.
+    await page.context().clearCookies();
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1, name: 'Accept Invitation' })).toBeVisible();
+    await expect(page.locator('[data-variant="dark"]').first()).toBeVisible();
+    const email = page.getByRole('textbox', { name: 'Email' });
+    await expect(email).toHaveValue(invitee);
+    await expect(email).toHaveAttribute('readonly', '');
+    await expectNoSeriousA11yViolations(page);
+
+    // Every field message on an empty submit.
+    await page.getByRole('button', { name: 'Accept Invitation' }).click();
+    for (const message of [
+      'Must provide first name',
+      'Must provide last name',
+      'Enter phone number',
+      'Must provide Government Id',
+      'Enter password',
+      'Confirm password',
+    ]) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible();
+    }
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('textbox', { name: 'First Name' }).fill('Robin');
+    await page.getByRole('textbox', { name: 'Last Name' }).fill('Vale');
+    const phone = page.getByRole('textbox', { name: 'Phone Number' });
+    await phone.pressSequentially('12125550142');
+    await expect(phone).toHaveValue('+1 212 555 0142');
+    // The visible control is a button; the chooser it opens takes the file.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: /Choose image/ }).click();
+    await (await chooser).setFiles('tests/fixtures/files/id-front.png');
+    await expect(page.getByText(/^id-front\.png \(/)).toBeVisible();
+    await expect(page.getByRole('button', { name: /Replace image/ })).toBeVisible();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await page.getByRole('textbox', { name: 'Confirm Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Accept Invitation' }).click();
+
+    await expect(page).toHaveURL(/\/clearing\/signin\?/);
+    await expect(page.getByText(ACCEPTED_MESSAGE)).toBeVisible();
+
+    // The link works once.
+    await page.goto(link);
+    await page.getByRole('textbox', { name: 'First Name' }).fill('Robin');
+    await page.getByRole('textbox', { name: 'Last Name' }).fill('Vale');
+    await page.getByRole('textbox', { name: 'Phone Number' }).fill('+12125550142');
+    await page.locator('#photo-id').setInputFiles('tests/fixtures/files/id-front.png');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await page.getByRole('textbox', { name: 'Confirm Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Accept Invitation' }).click();
+    const failure = page.getByRole('alert');
+    await expect(failure).toContainText('This link is invalid or has expired.');
+    await expect(failure).toContainText('If this problem persists, please contact support at');
+
+    // The new member signs in straight to home: their organisation already has details.
+    await signIn(page, invitee, PASSWORD);
+    await expect(page).toHaveURL(/\/clearing\/home$/);
+    const me = (await (await page.request.get('/exchange/api/web/user')).json()) as {
+      email: string;
+      roles: string[];
+      details: { firstName: string; lastName: string; phoneNumber: string } | null;
+      organizationId: string | null;
+    };
+    expect(me.email.toLowerCase()).toBe(invitee.toLowerCase());
+    expect(me.roles).toEqual(['Trader']);
+    expect(me.details).toMatchObject({
+      firstName: 'Robin',
+      lastName: 'Vale',
+      phoneNumber: '+12125550142',
+    });
+    expect(link).toContain(`organization_id=${me.organizationId}`);
+  });
+});
