@@ -1,27 +1,66 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { errorMessageOf } from '../../api/client';
 import { useCurrentUser } from '../../api/get-current-user';
+import { useStatement } from '../../api/get-statement';
 import { PageTitle } from '../../app/PageTitle';
+import { LiveMarketPanel } from '../../market/LiveMarketPanel';
+import { StatementView } from './statement/StatementView';
 
 export const PENDING_REVIEW_MESSAGE =
   "Your application has been received. We'll let you know once it has been reviewed.";
 export const APPROVED_MESSAGE = 'Your application has been approved.';
+export const STATEMENT_LOADING_MESSAGE = 'Loading your statement…';
 
-/** /clearing/home (minimal): greeting and the approval banner (business §2.5). */
+/**
+ * /clearing/home (business §2.5, §4 "User approval"): the greeting, then by approval and statement
+ * state the pending-review banner, the approved banner (no statement yet, or no organisation to
+ * fetch one for), or the statement; the live market panel below.
+ */
 export function HomePage() {
   const { data: user } = useCurrentUser();
   const details = user?.details;
+  const approved = details?.approved === true;
+  // Never fetched for a customer awaiting review: the statement is for approved customers (§6).
+  const statement = useStatement(user?.organizationId, { enabled: approved });
+
+  let body;
+  if (!approved) {
+    body = <Alert severity="info">{PENDING_REVIEW_MESSAGE}</Alert>;
+  } else if (statement.data) {
+    body = <StatementView statement={statement.data} />;
+  } else if (statement.isError) {
+    body = (
+      <Alert severity="error">
+        Your statement could not be loaded. {errorMessageOf(statement.error)}
+      </Alert>
+    );
+  } else if (statement.isPending && statement.fetchStatus !== 'idle') {
+    body = (
+      <Stack direction="row" spacing={1.5} role="status" sx={{ alignItems: 'center', py: 2 }}>
+        <CircularProgress size={20} aria-hidden="true" />
+        <Typography>{STATEMENT_LOADING_MESSAGE}</Typography>
+      </Stack>
+    );
+  } else {
+    body = <Alert severity="success">{APPROVED_MESSAGE}</Alert>;
+  }
+
   return (
     <Container maxWidth="lg" sx={{ py: 5 }}>
       <PageTitle title="Home" />
       <Typography variant="h1" sx={{ mb: 3 }}>
         Welcome {details?.firstName ?? ''}!
       </Typography>
-      {details?.approved ? (
-        <Alert severity="success">{APPROVED_MESSAGE}</Alert>
-      ) : (
-        <Alert severity="info">{PENDING_REVIEW_MESSAGE}</Alert>
+      {body}
+      {user && (
+        <Box sx={{ mt: 4 }}>
+          <LiveMarketPanel />
+        </Box>
       )}
     </Container>
   );

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { currentUserHandler, json, makeUser, mockApi, renderApp, sentBodies } from '../renderApp';
+import { stubWebSocket } from './helpers';
+import { statementFixture } from './statementFixture';
+
+const STATEMENT_CALL = 'GET customer/org-1/statement';
+const NO_STATEMENT = () => json(404, { errorMessage: 'No statement is available yet.' });
+
+function pendingUser() {
+  const user = makeUser();
+  user.details = { ...user.details!, approved: false };
+  return user;
+}
+
+const statementCalls = (fetchMock: ReturnType<typeof mockApi>) =>
+  fetchMock.mock.calls.filter(([input]) => String(input).includes('/statement'));
+
+beforeEach(() => stubWebSocket());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('home banners by approval and statement state', () => {
+  it('tells a customer awaiting review that the application was received, and never fetches the statement', async () => {
+    const fetchMock = mockApi({
+      'GET user': currentUserHandler(pendingUser()),
+      [STATEMENT_CALL]: () => json(200, statementFixture()),
+    });
+    renderApp('/clearing/home');
+    expect(await screen.findByRole('heading', { name: 'Welcome Avery!' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "Your application has been received. We'll let you know once it has been reviewed.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Your application has been approved.')).not.toBeInTheDocument();
+    // Give a wrongly enabled query the chance to fire before checking it did not.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statementCalls(fetchMock)).toHaveLength(0);
+  });
+
+  it('tells an approved customer without a statement (404) that the application is approved', async () => {
+    const fetchMock = mockApi({
+      'GET user': currentUserHandler(makeUser()),
+      [STATEMENT_CALL]: NO_STATEMENT,
+    });
+    renderApp('/clearing/home');
+    expect(await screen.findByText('Your application has been approved.')).toBeInTheDocument();
+    expect(sentBodies(fetchMock, STATEMENT_CALL)).toHaveLength(1);
+    expect(screen.queryByText(/application has been received/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Open Positions' })).not.toBeInTheDocument();
+  });
+
+  it('shows an approved customer with a statement the statement instead of a banner', async () => {
+    mockApi({
+      'GET user': currentUserHandler(makeUser()),
+      [STATEMENT_CALL]: () => json(200, statementFixture()),
+    });
+    renderApp('/clearing/home');
+    expect(await screen.findByRole('heading', { name: 'Stone Capital LLC' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('article', { name: 'Customer statement Stone Capital LLC' }),
+    ).toBeVisible();
+    expect(screen.queryByText('Your application has been approved.')).not.toBeInTheDocument();
+    expect(screen.queryByText(/application has been received/)).not.toBeInTheDocument();
+    // The live panel sits below the statement.
+    expect(screen.getByRole('heading', { name: 'Live market' })).toBeInTheDocument();
+  });
+
+  it('skips the fetch when the user has no organization id (approved banner)', async () => {
+    const fetchMock = mockApi({
+      'GET user': currentUserHandler(makeUser({ organizationId: null })),
+      'GET customer/null/statement': () => json(200, statementFixture()),
+      'GET customer/undefined/statement': () => json(200, statementFixture()),
+    });
+    renderApp('/clearing/home');
+    expect(await screen.findByText('Your application has been approved.')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statementCalls(fetchMock)).toHaveLength(0);
+    expect(screen.queryByText('Loading your statement…')).not.toBeInTheDocument();
+  });
+
+  it('shows the server message when the statement cannot be loaded', async () => {
+    mockApi({
+      'GET user': currentUserHandler(makeUser()),
+      [STATEMENT_CALL]: () => json(500, { errorMessage: 'Statements are being rebuilt.' }),
+    });
+    renderApp('/clearing/home');
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'Your statement could not be loaded. Statements are being rebuilt.',
+      ),
+    );
+  });
+});

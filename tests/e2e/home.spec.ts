@@ -1,0 +1,166 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { expectNoSeriousA11yViolations, linkFromOutbox, uniqueEmail } from './support';
+
+const PASSWORD = 'Str0ng!Pass';
+const [approved, , staff] = DEMO_SIGN_INS;
+const PENDING_BANNER =
+  "Your application has been received. We'll let you know once it has been reviewed.";
+const APPROVED_BANNER = 'Your application has been approved.';
+
+/** The demo approved customer's statement, read as data (no JSON module import in e2e). */
+const demoStatement = JSON.parse(fs.readFileSync('src/server/seed/demoStatement.json', 'utf8')) as {
+  organizationName: string;
+  trades: Array<{ fillId: string; executionId: string }>;
+};
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/clearing/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+async function signUpAndVerify(page: Page, email: string) {
+  await page.goto('/clearing');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
+  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm Password').fill(PASSWORD);
+  await page.getByRole('button', { name: /set password|submit|save/i }).click();
+  await expect(page).toHaveURL(/\/clearing\/signin/);
+}
+
+/**
+ * Submits a valid individual registration through the API, as the signed-in page's browser
+ * would (session cookie, CSRF header echoing the cookie). The multipart body comes from the form
+ * engine run by tsx (tools/individualRegistration.ts).
+ */
+async function registerIndividual(page: Page, email: string) {
+  const { stdout } = await promisify(execFile)('node_modules/.bin/tsx', [
+    'tests/e2e/tools/individualRegistration.ts',
+    email,
+  ]);
+  const { contentType, body } = JSON.parse(stdout) as { contentType: string; body: string };
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrf_token');
+  expect(csrf, 'csrf_token cookie').toBeTruthy();
+  const response = await page.request.post('/exchange/api/web/registration/individual', {
+    headers: { 'content-type': contentType, 'x-csrf-token': csrf!.value },
+    data: Buffer.from(body, 'base64'),
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+async function approveInConsole(browser: Browser, email: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await signIn(page, staff.email, staff.password);
+    await page.goto('/clearing/admin');
+    const row = page.getByRole('row').filter({ hasText: email });
+    await row.getByRole('link', { name: /^Review/ }).click();
+    await expect(page.getByRole('heading', { name: 'Decision' })).toBeVisible();
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(page.getByText('Registration approved.')).toBeVisible();
+  } finally {
+    await context.close();
+  }
+}
+
+test.describe('home', () => {
+  test('a new customer registers, staff approve in the console, home shows the approved banner', async ({
+    page,
+    browser,
+  }) => {
+    const email = uniqueEmail('home');
+    await signUpAndVerify(page, email);
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/clearing\/registration/);
+
+    await registerIndividual(page, email);
+    await page.goto('/clearing/home');
+    await expect(page.getByRole('heading', { name: 'Welcome Jane!' })).toBeVisible();
+    await expect(page.getByText(PENDING_BANNER)).toBeVisible();
+    await expect(page.getByText(APPROVED_BANNER)).toHaveCount(0);
+
+    await approveInConsole(browser, email);
+
+    await page.reload();
+    await expect(page.getByText(APPROVED_BANNER)).toBeVisible();
+    await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
+    // No statement is loaded for the new organisation yet: the banner, not the statement.
+    await expect(page.getByRole('heading', { name: 'Open Positions' })).toHaveCount(0);
+  });
+
+  test("the demo customer's statement renders every section", async ({ page, context }) => {
+    await signIn(page, approved.email, approved.password);
+    await page.goto('/clearing/home');
+    const statement = page.getByRole('article', { name: /Customer statement/ });
+    await expect(
+      statement.getByRole('heading', { name: demoStatement.organizationName }),
+    ).toBeVisible({ timeout: 20_000 });
+    for (const title of [
+      'Account Summary',
+      'Open Positions',
+      'Trade Confirmations',
+      'Collateral',
+      'Collateral Transactions',
+      'Fees',
+      'Funding Payments',
+    ]) {
+      await expect(statement.getByRole('heading', { name: title, exact: true })).toBeVisible();
+    }
+    await expect(statement.getByRole('heading', { name: 'Account NCF-100001-F01' })).toBeVisible();
+    await expect(statement.getByRole('heading', { name: 'Account NCF-100001-P01' })).toBeVisible();
+    // Values of demoStatement.json as a finance user reads them.
+    const equity = statement.getByRole('table', {
+      name: 'Equity and margin, account NCF-100001-F01',
+    });
+    await expect(equity.getByRole('row', { name: /Net liquidating value/ })).toContainText(
+      '301,594.52',
+    );
+    const positions = statement.getByRole('table', { name: 'Open Positions' });
+    await expect(positions.getByRole('row', { name: /HASH-PH-FUT/ })).toContainText('Short400');
+    await expect(positions.getByRole('row', { name: /BTCUSD-PERP/ })).toContainText('97,461.5');
+    const transactions = statement.getByRole('table', { name: 'Collateral Transactions' });
+    await expect(transactions.getByRole('row', { name: /NCT-20261113-004733/ })).toContainText(
+      '-10,000.00',
+    );
+    await expect(
+      statement.getByRole('table', { name: 'Funding payments, BTCUSD-PERP' }),
+    ).toBeVisible();
+
+    await expectNoSeriousA11yViolations(page);
+
+    // A trade expands to its IDs; Copy puts the Fill ID on the clipboard.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const [first] = demoStatement.trades;
+    await statement
+      .getByRole('button', { name: /^Show IDs of the BTC-FUT trade at 2026-11-02/ })
+      .click();
+    await expect(statement.getByText(first!.executionId)).toBeVisible();
+    // The confirmation lasts 500 ms, about as long as a click takes to return, so a recorder
+    // notes every text the live regions show rather than racing to see it.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { statusTexts: string[] }).statusTexts = seen;
+      new MutationObserver(() => {
+        for (const node of document.querySelectorAll('[role="status"]')) {
+          if (node.textContent) seen.push(node.textContent);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await statement.getByRole('button', { name: 'Copy Fill ID' }).click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts))
+      .toContain('Copied to Clipboard');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first!.fillId);
+    await expect(statement.getByText('Copied to Clipboard')).toHaveCount(0);
+  });
+});
