@@ -1,0 +1,195 @@
+/**
+ * Browser figures: the bench pages (bench/pages) built by Vite in production mode into a temp
+ * folder, served on loopback, driven by playwright-core in Debian's headless Chromium.
+ *
+ * Keystrokes: each page is prefilled with the example answers, the ~10 MB of files are attached
+ * through the file inputs (as a user would), then 26 keys are typed 150 ms apart at the end of
+ * one text field; the in-page probe (pages/probe.ts) records keydown → next paint.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+import type { BenchFile } from './files';
+import { serveStatic, sleep } from './util';
+
+const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2'] as const;
+export type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
+
+export interface KeystrokeResult {
+  samples: number[];
+  /** Event Timing durations (ms) of the typed keys; keys under the 16 ms threshold are absent. */
+  eventDurations: number[];
+  typed: number;
+  longTasks: number[];
+  /** Bytes of data URLs held in form data (B1). */
+  dataUrlBytes: number;
+}
+
+export interface EngineResult {
+  precompiled: {
+    firstValid: number;
+    firstBlank: number;
+    check: { valid: boolean; blankErrors: number };
+    repeatedValid: number;
+    repeatedBlank: number;
+    rawValid: number;
+    rawBlank: number;
+    plainValid: number;
+    plainBlank: number;
+    payload: {
+      fileBytes: number;
+      first: number;
+      times: number[];
+      blobParts: number;
+      blobBytes: number;
+      textChars: number;
+      base64Texts: number;
+      baselineTimes: number[];
+      jsonChars: number;
+    };
+  };
+  lazy: { first: number; repeatedValid: number; repeatedBlank: number };
+  breakdown: { firstRaw: number; firstPrepare: number; firstValidate: number };
+}
+
+export interface BrowserOptions {
+  tempDir: string;
+  files: BenchFile[];
+  runs: number;
+  keys: string;
+  gapMs: number;
+  /** The text field typed into (its input id). */
+  fieldId: string;
+  log: (line: string) => void;
+}
+
+export async function buildBenchPages(outDir: string): Promise<void> {
+  await build({
+    configFile: path.join(benchDir, 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+async function waitReady(page: Page) {
+  await page.waitForFunction(() => window.bench?.ready === true, undefined, { timeout: 30_000 });
+}
+
+async function typeRun(
+  page: Page,
+  name: KeystrokePage,
+  options: BrowserOptions,
+): Promise<KeystrokeResult> {
+  await waitReady(page);
+  const field = page.locator(`#${options.fieldId}`);
+  await field.waitFor({ state: 'visible', timeout: 30_000 });
+  for (const file of options.files) {
+    await page.locator(`input[type=file]#root_${file.pointer.slice(1)}`).setInputFiles(file.path);
+  }
+  // Wait until the files are taken in: listed by name (OURS, B1), read into data URLs (B1).
+  if (name !== 'b2') {
+    for (const file of options.files) {
+      await page.getByText(file.name).first().waitFor({ timeout: 30_000 });
+    }
+  }
+  if (name === 'b1') {
+    const total = options.files.reduce((sum, file) => sum + file.size, 0);
+    await page.waitForFunction(
+      (bytes) => Number(window.bench.info.dataUrlBytes ?? 0) >= bytes,
+      total,
+      { timeout: 30_000 },
+    );
+  }
+  await field.scrollIntoViewIfNeeded();
+  await field.click();
+  await page.keyboard.press('End');
+  await sleep(600);
+  await page.evaluate(() => window.bench.reset());
+  for (const key of options.keys) {
+    await page.keyboard.press(key);
+    await sleep(options.gapMs);
+  }
+  await sleep(600);
+  const value = await field.inputValue();
+  if (!value.endsWith(options.keys)) {
+    throw new Error(`${name}: the field holds "${value}", not the typed keys`);
+  }
+  return page.evaluate((typed) => {
+    const probe = window.bench;
+    return {
+      samples: probe.samples,
+      eventDurations: [...probe.interactions.values()],
+      typed,
+      longTasks: probe.longTasks,
+      dataUrlBytes: Number(probe.info.dataUrlBytes ?? 0),
+    };
+  }, options.keys.length);
+}
+
+/** Keystroke runs (pages interleaved run by run) and the engine page's figures. */
+export async function browserFigures(
+  browser: Browser,
+  pagesDir: string,
+  options: BrowserOptions,
+): Promise<{ keystrokes: Record<KeystrokePage, KeystrokeResult[]>; engine: EngineResult }> {
+  const server = await serveStatic(pagesDir);
+  try {
+    const keystrokes = { ours: [], b1: [], b2: [] } as Record<KeystrokePage, KeystrokeResult[]>;
+    for (let run = 0; run < options.runs; run++) {
+      for (const name of KEYSTROKE_PAGES) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${server.url}/${name}.html`);
+          const result = await typeRun(page, name, options);
+          keystrokes[name].push(result);
+          options.log(
+            `  run ${run + 1} ${name.padEnd(4)}: ${result.samples.length} samples, ` +
+              `max ${Math.max(...result.samples).toFixed(1)} ms`,
+          );
+        } finally {
+          await context.close();
+        }
+      }
+    }
+
+    const engine = {} as EngineResult;
+    for (const mode of ['precompiled', 'lazy', 'breakdown'] as const) {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/engine.html?mode=${mode}`);
+        await waitReady(page);
+        const info = await page.evaluate(() => window.bench.info);
+        if (info.error) throw new Error(`engine page (${mode}): ${String(info.error)}`);
+        Object.assign(engine, { [mode]: info.engine });
+      } finally {
+        await context.close();
+      }
+    }
+    return { keystrokes, engine };
+  } finally {
+    await server.close();
+  }
+}

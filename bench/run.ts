@@ -1,0 +1,360 @@
+/**
+ * `npm run bench`: the speed figures of issue 3, each against baselines measured in the same run,
+ * printed as a table (never asserted as timed tests). See bench/README.md.
+ *
+ * Environment: BENCH_RUNS (keystroke runs per page, default 3), CHROMIUM_PATH (/usr/bin/chromium),
+ * BENCH_KEEP=1 keeps the temp folder.
+ */
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import {
+  browserFigures,
+  buildBenchPages,
+  KEYSTROKE_PAGES,
+  launchChromium,
+  type KeystrokeResult,
+} from './lib/browser';
+import { bundleFigures } from './lib/bundle';
+import { makeBenchFiles } from './lib/files';
+import { serverFigures, stopServer } from './lib/server';
+import {
+  kB,
+  makeTempDir,
+  MB,
+  median,
+  ms,
+  percentile,
+  printTable,
+  ratio,
+  removeDir,
+  type Row,
+} from './lib/util';
+import { nodeValidation } from './lib/validation';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Math.min(10, Math.max(1, Number(process.env.BENCH_RUNS ?? 3)));
+const KEYS = 'abcdefghijklmnopqrstuvwxyz';
+const GAP_MS = 150;
+const FIELD_ID = 'root_employerName';
+
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+
+let tempDir: string | undefined;
+let browser: Browser | undefined;
+let server: ChildProcess | undefined;
+
+async function cleanUp() {
+  if (server) await stopServer(server).catch(() => undefined);
+  await browser?.close().catch(() => undefined);
+  if (process.env.BENCH_KEEP === '1') log(`kept ${tempDir}`);
+  else removeDir(tempDir);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+function keystrokeStats(results: KeystrokeResult[]) {
+  const samples = results.flatMap((r) => r.samples);
+  const typed = results.reduce((sum, r) => sum + r.typed, 0);
+  const events = results.flatMap((r) => r.eventDurations);
+  // Keys under Event Timing's 16 ms threshold report nothing: count them as 0 (shown as "<16").
+  const eventAll = [...events, ...Array<number>(Math.max(0, typed - events.length)).fill(0)];
+  return {
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95),
+    max: Math.max(...samples),
+    count: samples.length,
+    eventP95: percentile(eventAll, 95),
+    eventOver16: events.length,
+    typed,
+    longTasks: results.flatMap((r) => r.longTasks),
+    dataUrlBytes: Math.max(...results.map((r) => r.dataUrlBytes)),
+  };
+}
+
+const eventMs = (value: number) => (value === 0 ? '<16 ms' : ms(value));
+
+async function main() {
+  tempDir = makeTempDir('portal-bench');
+  log(`temp folder ${tempDir}; ${RUNS} keystroke runs per page`);
+  const files = await makeBenchFiles(tempDir);
+  const fileBytes = files.reduce((sum, file) => sum + file.size, 0);
+  log(`files: ${files.map((f) => `${f.name} ${MB(f.size)}`).join(', ')} = ${MB(fileBytes)}`);
+
+  log('building the app (production) for the bundle figures and the server');
+  const webDir = path.join(tempDir, 'web');
+  const bundle = await bundleFigures(projectRoot, webDir);
+
+  log('building the bench pages (production)');
+  const pagesDir = path.join(tempDir, 'pages');
+  await buildBenchPages(pagesDir);
+
+  browser = await launchChromium();
+  log(`keystrokes: ${KEYS.length} keys ${GAP_MS} ms apart into #${FIELD_ID}`);
+  const { keystrokes, engine } = await browserFigures(browser, pagesDir, {
+    tempDir,
+    files,
+    runs: RUNS,
+    keys: KEYS,
+    gapMs: GAP_MS,
+    fieldId: FIELD_ID,
+    log,
+  });
+
+  log('validation on Node');
+  const node = nodeValidation();
+
+  log('server memory: 10 concurrent submissions');
+  const memory = await serverFigures({
+    projectRoot,
+    tempDir,
+    webDir,
+    files,
+    browser,
+    log,
+    onChild: (child) => (server = child),
+  });
+  server = undefined;
+
+  // ---- the table ----
+  const stats = Object.fromEntries(
+    KEYSTROKE_PAGES.map((name) => [name, keystrokeStats(keystrokes[name])]),
+  ) as Record<(typeof KEYSTROKE_PAGES)[number], ReturnType<typeof keystrokeStats>>;
+  const { ours, b1, b2 } = stats;
+  const pre = engine.precompiled;
+  const payload = pre.payload;
+  const payloadMs = median(payload.times);
+  const baselinePayloadMs = median(payload.baselineTimes);
+  const base64Free =
+    payload.base64Texts === 0 && payload.blobBytes >= payload.fileBytes && payload.textChars < 1e5;
+  const registrationOnSignin = memory.signinScripts.filter((file) =>
+    bundle.registrationFiles.includes(file),
+  );
+  const allStored = memory.statuses.every((status) => status === 201);
+
+  const rows: Row[] = [
+    {
+      figure: 'keystroke→paint p50, OURS vs B2 (react-hook-form)',
+      value: ms(ours.p50),
+      baseline: ms(b2.p50),
+      ratio: ratio(ours.p50, b2.p50),
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'keystroke→paint p95, OURS vs B2 (react-hook-form)',
+      value: ms(ours.p95),
+      baseline: ms(b2.p95),
+      ratio: ratio(ours.p95, b2.p95),
+      goal: '≤ 1',
+      met: ours.p95 <= b2.p95,
+    },
+    {
+      figure: 'keystroke→paint p50, OURS vs B1 (stock rjsf)',
+      value: ms(ours.p50),
+      baseline: ms(b1.p50),
+      ratio: ratio(ours.p50, b1.p50),
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'keystroke→paint p95, OURS vs B1 (stock rjsf)',
+      value: ms(ours.p95),
+      baseline: ms(b1.p95),
+      ratio: ratio(ours.p95, b1.p95),
+      goal: '≤ 0.5',
+      met: ours.p95 <= 0.5 * b1.p95,
+    },
+    {
+      figure: 'Event Timing p95 (keys), OURS vs B1',
+      value: eventMs(ours.eventP95),
+      baseline: eventMs(b1.eventP95),
+      ratio: ours.eventP95 && b1.eventP95 ? ratio(ours.eventP95, b1.eventP95) : '-',
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'first validation, browser, precompiled (valid)',
+      value: ms(pre.firstValid),
+      baseline: `${ms(engine.lazy.first)} lazy Ajv`,
+      ratio: ratio(pre.firstValid, engine.lazy.first),
+      goal: '< 5 ms',
+      met: pre.firstValid < 5,
+    },
+    {
+      figure: 'repeated validation, browser (valid)',
+      value: ms(pre.repeatedValid),
+      baseline: `${ms(pre.plainValid)} plain Ajv`,
+      ratio: ratio(pre.repeatedValid, pre.plainValid),
+      goal: '< 1 ms',
+      met: pre.repeatedValid < 1,
+    },
+    {
+      figure: 'repeated validation, browser (all-blank)',
+      value: ms(pre.repeatedBlank),
+      baseline: `${ms(pre.plainBlank)} plain Ajv`,
+      ratio: ratio(pre.repeatedBlank, pre.plainBlank),
+      goal: '< 1 ms',
+      met: pre.repeatedBlank < 1,
+    },
+    {
+      figure: 'all-blank ÷ valid, browser',
+      value: `${ratio(pre.repeatedBlank, pre.repeatedValid)}x`,
+      baseline: `${ratio(pre.plainBlank, pre.plainValid)}x plain Ajv`,
+      ratio: '-',
+      goal: '< 10x',
+      met: pre.repeatedBlank < 10 * pre.repeatedValid,
+    },
+    {
+      figure: 'raw Ajv+ajv-errors all-blank, browser (no translation)',
+      value: ms(pre.rawBlank),
+      baseline: `${ms(pre.plainBlank)} plain Ajv`,
+      ratio: ratio(pre.rawBlank, pre.plainBlank),
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'first validation, Node (server, compiled at start)',
+      value: ms(node.firstValid),
+      baseline: `${ms(node.compileMs)} compile at start`,
+      ratio: '-',
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'repeated validation, Node (valid)',
+      value: ms(node.repeatedValid),
+      baseline: `${ms(node.plainValid)} plain Ajv`,
+      ratio: ratio(node.repeatedValid, node.plainValid),
+      goal: '< 1 ms',
+      met: node.repeatedValid < 1,
+    },
+    {
+      figure: 'repeated validation, Node (all-blank)',
+      value: ms(node.repeatedBlank),
+      baseline: `${ms(node.plainBlank)} plain Ajv`,
+      ratio: ratio(node.repeatedBlank, node.plainBlank),
+      goal: '< 1 ms',
+      met: node.repeatedBlank < 1,
+    },
+    {
+      figure: 'all-blank ÷ valid, Node',
+      value: `${ratio(node.repeatedBlank, node.repeatedValid)}x`,
+      baseline: `${ratio(node.plainBlank, node.plainValid)}x plain Ajv`,
+      ratio: '-',
+      goal: '< 10x',
+      met: node.repeatedBlank < 10 * node.repeatedValid,
+    },
+    {
+      figure: `toPayload with ${MB(payload.fileBytes)} of files (browser)`,
+      value: ms(payloadMs),
+      baseline: `${ms(baselinePayloadMs)} base64 JSON`,
+      ratio: ratio(payloadMs, baselinePayloadMs),
+      goal: '< 50 ms',
+      met: payloadMs < 50,
+    },
+    {
+      figure: 'payload carries files as Blob parts, no base64',
+      value: `${payload.blobParts} Blobs ${MB(payload.blobBytes)}, text ${kB(payload.textChars)}, ${payload.base64Texts} data: URLs`,
+      baseline: `JSON ${MB(payload.jsonChars)}`,
+      ratio: ratio(payload.textChars, payload.jsonChars),
+      goal: 'no base64',
+      met: base64Free,
+    },
+    {
+      figure: 'gzipped JS, /clearing/signin initial load',
+      value: kB(bundle.signinGzip),
+      baseline: `${kB(bundle.signinRaw)} raw`,
+      ratio: '-',
+      goal: '≤ 180 kB',
+      met: bundle.signinGzip <= 180 * 1024,
+    },
+    {
+      figure: 'gzipped JS, IndividualRegistrationPage chunk (+ its imports)',
+      value: kB(bundle.registrationGzip),
+      baseline: `${kB(bundle.registrationRaw)} raw`,
+      ratio: '-',
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'sign-in page (Chromium) loads no registration chunk',
+      value: `${memory.signinScripts.length} scripts, ${registrationOnSignin.length} registration`,
+      baseline: '-',
+      ratio: '-',
+      goal: '0',
+      met: registrationOnSignin.length === 0,
+    },
+    {
+      figure: `peak server RSS, 10 × ${MB(memory.bodyBytes)} at once`,
+      value: `${memory.peakMb.toFixed(0)} MB`,
+      baseline: `${memory.idleBeforeMb.toFixed(0)} MB idle`,
+      ratio: ratio(memory.peakMb, memory.idleBeforeMb),
+      goal: '< 400 MB',
+      met: memory.peakMb < 400 && allStored,
+    },
+  ];
+
+  console.log('\n' + printTable(rows) + '\n');
+  console.log('Details');
+  for (const name of KEYSTROKE_PAGES) {
+    const s = stats[name];
+    console.log(
+      `  ${name.padEnd(4)} keystroke→paint p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} ` +
+        `(${s.count} samples); Event Timing ≥16 ms on ${s.eventOver16}/${s.typed} keys; ` +
+        `long tasks ${s.longTasks.length}` +
+        (s.longTasks.length ? ` (max ${ms(Math.max(...s.longTasks))})` : '') +
+        (s.dataUrlBytes ? `; data URLs in form data ${MB(s.dataUrlBytes)}` : ''),
+    );
+  }
+  console.log(
+    `  validation: browser first all-blank ${ms(pre.firstBlank)}; example valid ${pre.check.valid}, ` +
+      `all-blank gives ${pre.check.blankErrors} messages (Node ${node.blankErrors}); lazy Ajv ` +
+      `repeated valid ${ms(engine.lazy.repeatedValid)}, all-blank ${ms(engine.lazy.repeatedBlank)}; ` +
+      `Node raw Ajv+ajv-errors valid ${ms(node.rawValid)}, all-blank ${ms(node.rawBlank)}`,
+  );
+  const split = engine.breakdown;
+  console.log(
+    `  first precompiled call, fresh page: raw Ajv ${ms(split.firstRaw)}, then answer preparation ` +
+      `(if/then resolution) ${ms(split.firstPrepare)}, then validateAnswers ${ms(split.firstValidate)}`,
+  );
+  console.log(
+    `  payload: first toPayload ${ms(payload.first)}, runs ${payload.times.map(ms).join(' ')}; ` +
+      `base64 JSON runs ${payload.baselineTimes.map(ms).join(' ')}`,
+  );
+  console.log(`  sign-in JS files: ${bundle.signinFiles.join(', ')}`);
+  console.log(`  sign-in in Chromium: ${memory.signinScripts.join(', ')}`);
+  console.log(`  registration JS files: ${bundle.registrationFiles.join(', ')}`);
+  const rendered = bundle.topPackages.reduce((sum, p) => sum + p.bytes, 0);
+  console.log(
+    `  sign-in JS by package (pre-minify rendered bytes, top 8 = ${kB(rendered)}): ` +
+      bundle.topPackages.map((p) => `${p.name} ${kB(p.bytes)}`).join(', '),
+  );
+  console.log(
+    `  biggest sign-in modules: ${bundle.topModules.map((m) => `${m.name} ${kB(m.bytes)}`).join(', ')}`,
+  );
+  console.log(
+    `  server: RSS at start ${memory.idleStartMb.toFixed(0)} MB, before burst ` +
+      `${memory.idleBeforeMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB over ` +
+      `${memory.samples} samples; burst ${memory.burstMs} ms; statuses ${memory.statuses.join(' ')}; ` +
+      `PostgreSQL processes peak ${memory.postgresPeakMb.toFixed(0)} MB (separate, shared pages counted per process)`,
+  );
+  log('done');
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
