@@ -4,11 +4,18 @@
  * common files it uses.
  */
 import address from '../../../schemas/common/address.schema.json';
+import affiliatedPerson from '../../../schemas/common/affiliated-person.schema.json';
 import date from '../../../schemas/common/date.schema.json';
 import file from '../../../schemas/common/file.schema.json';
 import phone from '../../../schemas/common/phone.schema.json';
 import ssn from '../../../schemas/common/ssn.schema.json';
 import yesNo from '../../../schemas/common/yes-no.schema.json';
+import affiliatedPersonExample from '../../../schemas/affiliated-person/affiliated-person.example.json';
+import affiliatedPersonSchema from '../../../schemas/affiliated-person/affiliated-person.schema.json';
+import affiliatedPersonUi from '../../../schemas/affiliated-person/affiliated-person.ui.json';
+import businessExample from '../../../schemas/business/business.example.json';
+import businessSchema from '../../../schemas/business/business.schema.json';
+import businessUi from '../../../schemas/business/business.ui.json';
 import individualExample from '../../../schemas/individual/individual.example.json';
 import individualSchema from '../../../schemas/individual/individual.schema.json';
 import individualUi from '../../../schemas/individual/individual.ui.json';
@@ -17,6 +24,7 @@ import type { FormId } from './types';
 
 export const COMMON_SCHEMAS: CommonSchemas = {
   'address.schema.json': address,
+  'affiliated-person.schema.json': affiliatedPerson,
   'date.schema.json': date,
   'file.schema.json': file,
   'phone.schema.json': phone,
@@ -26,4 +34,10 @@ export const COMMON_SCHEMAS: CommonSchemas = {
 
 export const FORM_SOURCES: Partial<Record<FormId, FormFiles>> = {
   individual: { schema: individualSchema, uiSchema: individualUi, example: individualExample },
+  business: { schema: businessSchema, uiSchema: businessUi, example: businessExample },
+  'affiliated-person': {
+    schema: affiliatedPersonSchema,
+    uiSchema: affiliatedPersonUi,
+    example: affiliatedPersonExample,
+  },
 };

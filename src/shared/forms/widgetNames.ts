@@ -13,6 +13,7 @@ export const WIDGET_NAMES = [
   'pdfUpload',
   'agreement',
   'yesNo',
+  'lei',
   // rjsf's own widgets, also allowed by name
   'text',
   'email',

@@ -65,6 +65,16 @@ function badRoot(): string {
   return root;
 }
 
+/** A copy of the schemas with only the individual form: the business form has no files there. */
+function individualOnlyRoot(): string {
+  const root = path.join(tmp, 'individual-only');
+  fs.cpSync(path.join(projectRoot, 'schemas'), path.join(root, 'schemas'), { recursive: true });
+  for (const formId of ['business', 'affiliated-person']) {
+    fs.rmSync(path.join(root, 'schemas', formId), { recursive: true, force: true });
+  }
+  return root;
+}
+
 /** A git repository whose second commit rewords the first-name prompt. */
 function rewordedRepo(): string {
   const root = path.join(tmp, 'repo');
@@ -101,7 +111,7 @@ beforeAll(async () => {
     validBad: forms('validate', 'individual', answersOnly),
     validBadJson: forms('validate', 'individual', answersOnly, '--json'),
     validMalformed: forms('validate', 'individual', malformed),
-    validUnknownForm: forms('validate', 'business', example),
+    validUnknownForm: forms('validate', 'business', example, '--root', individualOnlyRoot()),
     wordingSince: forms('wording', '--since', 'HEAD~1', '--root', repo),
     wordingAt: forms('wording', '--at', loadForm('individual').hash, '--root', repo),
     payload: forms('payload', 'individual', example),
@@ -114,7 +124,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('forms check', () => {
   it('passes the project schemas and fixtures (exit 0)', () => {
     const run = runs.checkGood!;
-    expect(run.stdout).toMatch(/^OK: 1 form \(individual\)/);
+    expect(run.stdout).toMatch(/^OK: 3 forms \(individual, business, affiliated-person\)/);
     expect(run.code).toBe(0);
   });
 

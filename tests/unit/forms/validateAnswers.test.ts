@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { draftSafeAnswers, omitHiddenAnswers } from '../../../src/shared/forms/answers';
 import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
+import { COMMON_SCHEMAS, FORM_SOURCES } from '../../../src/shared/forms/formSources';
+import { loadForm, setFormSources } from '../../../src/shared/forms/loadForm';
 import {
   createRjsfValidator,
   fromErrorSchema,
@@ -27,7 +28,12 @@ describe('loadForm', () => {
   });
 
   it('refuses forms without schema files', () => {
-    expect(() => loadForm('business')).toThrow('Unknown form: business');
+    setFormSources({ forms: { individual: FORM_SOURCES.individual }, commons: COMMON_SCHEMAS });
+    try {
+      expect(() => loadForm('business')).toThrow('Unknown form: business');
+    } finally {
+      setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS });
+    }
   });
 });
 

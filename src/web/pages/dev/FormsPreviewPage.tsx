@@ -30,6 +30,8 @@ import { SchemaForm, type Answers } from '../../forms/SchemaForm';
  */
 const PRECOMPILED: Partial<Record<FormId, () => Promise<unknown>>> = {
   individual: () => import('virtual:form-validators/individual'),
+  business: () => import('virtual:form-validators/business'),
+  'affiliated-person': () => import('virtual:form-validators/affiliated-person'),
 };
 
 function FormList() {
