@@ -3,16 +3,29 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { formValidatorsPlugin } from './scripts/formValidatorsPlugin';
 
+const reactRouterProduction = path.resolve('node_modules/react-router/dist/production');
+
 /** The customer app is served under /clearing by the Fastify server (src/server/web.ts). */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: 'src/web',
   base: '/clearing/',
   plugins: [react(), formValidatorsPlugin()],
   publicDir: false,
+  resolve: {
+    // react-router's package exports point only at its development build (warnings included);
+    // builds take its production build, which it ships beside it.
+    alias:
+      command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: `${reactRouterProduction}/index.mjs` },
+            { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}/dom-export.mjs` },
+          ]
+        : [],
+  },
   build: {
     // WEB_DIR moves the build (the e2e run keeps its own, apart from other builds).
     outDir: process.env.WEB_DIR ? path.resolve(process.env.WEB_DIR) : '../../dist/web',
     emptyOutDir: true,
     sourcemap: true,
   },
-});
+}));

@@ -16,6 +16,8 @@ export default defineConfig({
           include: ['tests/component/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/component/setup.ts'],
+          // Lazy pages and MUI under jsdom are slow on a shared 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {

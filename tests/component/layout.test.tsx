@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { firm } from '../../src/shared/config/firm';
 import { DesktopOnlyNotice } from '../../src/web/app/DesktopOnlyNotice';
@@ -60,7 +60,10 @@ describe('Layout', () => {
       '/clearing/signin',
     );
     expect(banner).toHaveAttribute('data-variant', 'light');
-    expect(document.title).toBe(`Regulatory Disclosures | ${firm.displayName}`);
+    // The page loads lazily and sets the title once it renders.
+    await waitFor(() =>
+      expect(document.title).toBe(`Regulatory Disclosures | ${firm.displayName}`),
+    );
   });
 
   it('has every footer link of business §2.6', async () => {

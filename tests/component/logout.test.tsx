@@ -1,10 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { currentUserQueryKey } from '../../src/web/api/get-current-user';
 import { ACCOUNT_TYPE_STORAGE_KEY } from '../../src/web/pages/registration/RegistrationChoicePage';
 import { json, makeUser, mockApi, renderApp, sentBodies } from './renderApp';
 
 describe('LogoutPage', () => {
+  // The toast loads on demand; load it once up front so timings stay short.
+  beforeAll(async () => {
+    await import('../../src/web/pages/auth/InfoToast');
+  });
+
   afterEach(() => {
     vi.restoreAllMocks();
     vi.unstubAllGlobals();

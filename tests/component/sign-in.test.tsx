@@ -133,6 +133,8 @@ describe('SignInPage', () => {
   });
 
   it('shows the message parameter as a toast that hides itself after 6000 ms', async () => {
+    // The toast loads on demand; load its module before the clock is frozen.
+    await import('../../src/web/pages/auth/InfoToast');
     vi.useFakeTimers({ shouldAdvanceTime: false });
     setup('/clearing/signin?message=Succesfully%20logged%20out.', () => json(200, {}));
     await act(async () => {

@@ -1,14 +1,10 @@
-import { useId, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { lazy, Suspense } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
-import AccountCircle from '@mui/icons-material/AccountCircle';
 import type { User } from '../../shared/api/auth';
 import { firm } from '../../shared/config/firm';
 import { ADMIN_SITE_URL } from './session';
@@ -23,6 +19,11 @@ export const HEADER_LINKS = [
 ] as const;
 /** The exchange's profile page (outside /clearing: full page load). */
 export const PROFILE_URL = '/exchange/dashboard/profile';
+
+// Only signed-in users have the menu: its popover code stays off the sign-in route's bundle.
+const ProfileMenu = lazy(() =>
+  import('./ProfileMenu').then((module) => ({ default: module.ProfileMenu })),
+);
 
 export interface HeaderProps {
   user: User | null;
@@ -118,57 +119,12 @@ export function Header({
           ))}
         </Box>
         <Box sx={{ flexGrow: 1 }} />
-        {user && !hideProfileMenu && <ProfileMenu staff={staff} showProfile={!dark} />}
+        {user && !hideProfileMenu && (
+          <Suspense fallback={null}>
+            <ProfileMenu staff={staff} showProfile={!dark} />
+          </Suspense>
+        )}
       </Toolbar>
     </AppBar>
-  );
-}
-
-function ProfileMenu({ staff, showProfile }: { staff: boolean; showProfile: boolean }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const menuId = useId();
-  const location = useLocation();
-  const close = () => setAnchor(null);
-  // Close the menu whenever the page changes.
-  const [lastPath, setLastPath] = useState(location.pathname);
-  if (lastPath !== location.pathname) {
-    setLastPath(location.pathname);
-    setAnchor(null);
-  }
-  return (
-    <>
-      <IconButton
-        color="inherit"
-        aria-label="Profile menu"
-        aria-haspopup="menu"
-        aria-controls={anchor ? menuId : undefined}
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        <AccountCircle />
-      </IconButton>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {showProfile && (
-          <MenuItem component="a" href={PROFILE_URL}>
-            Profile
-          </MenuItem>
-        )}
-        {staff && (
-          <MenuItem component="a" href={ADMIN_SITE_URL}>
-            Clearing Admin
-          </MenuItem>
-        )}
-        <MenuItem component={RouterLink} to="/logout" onClick={close}>
-          Logout
-        </MenuItem>
-      </Menu>
-    </>
   );
 }

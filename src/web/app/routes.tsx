@@ -9,17 +9,41 @@ import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } fr
 import { Layout } from './Layout';
 import type { RouteHandle } from './routeHandle';
 import { RouteErrorPage } from '../pages/errors/ErrorPage';
+// Logout stays in the main bundle: it must run at once, before any guard reacts to the sign-out.
 import { LogoutPage } from '../pages/auth/LogoutPage';
-import { ResetPasswordPage } from '../pages/auth/ResetPasswordPage';
 import { SignInPage } from '../pages/auth/SignInPage';
 import { SignUpPage } from '../pages/auth/SignUpPage';
-import { VerifyEmailPage } from '../pages/auth/VerifyEmailPage';
-import { DisclosureCategoryPage } from '../pages/disclosures/DisclosureCategoryPage';
-import { DisclosuresIndexPage } from '../pages/disclosures/DisclosuresIndexPage';
-import { HomePage } from '../pages/home/HomePage';
-import { RegistrationChoicePage } from '../pages/registration/RegistrationChoicePage';
 
 export const ROUTER_BASENAME = '/clearing';
+
+// Every page but sign-in and sign-up loads on demand, so the sign-in route carries only what it
+// shows (the statement, the live market stream and the disclosures stay out of its bundle).
+const HomePage = lazy(() =>
+  import('../pages/home/HomePage').then((module) => ({ default: module.HomePage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../pages/auth/ResetPasswordPage').then((module) => ({
+    default: module.ResetPasswordPage,
+  })),
+);
+const VerifyEmailPage = lazy(() =>
+  import('../pages/auth/VerifyEmailPage').then((module) => ({ default: module.VerifyEmailPage })),
+);
+const DisclosuresIndexPage = lazy(() =>
+  import('../pages/disclosures/DisclosuresIndexPage').then((module) => ({
+    default: module.DisclosuresIndexPage,
+  })),
+);
+const DisclosureCategoryPage = lazy(() =>
+  import('../pages/disclosures/DisclosureCategoryPage').then((module) => ({
+    default: module.DisclosureCategoryPage,
+  })),
+);
+const RegistrationChoicePage = lazy(() =>
+  import('../pages/registration/RegistrationChoicePage').then((module) => ({
+    default: module.RegistrationChoicePage,
+  })),
+);
 
 const IndividualRegistrationPage = lazy(() =>
   import('../pages/registration/IndividualRegistrationPage').then((module) => ({

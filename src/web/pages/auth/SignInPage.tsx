@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -6,7 +6,6 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { User } from '../../../shared/api/auth';
 import { emailError } from '../../../shared/rules/email';
@@ -17,7 +16,12 @@ import { useRequestPasswordReset } from '../../api/request-password-reset';
 import { useSignIn } from '../../api/sign-in';
 import { ADMIN_SITE_URL, postSignInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
-import { InfoToast } from './InfoToast';
+import { AuthTextField } from './AuthTextField';
+
+// The toast shows only when a message was handed over; its Snackbar loads with it.
+const InfoToast = lazy(() =>
+  import('./InfoToast').then((module) => ({ default: module.InfoToast })),
+);
 
 /** 2FA code length (access §9). */
 export const TOTP_MAX_LENGTH = 6;
@@ -32,7 +36,11 @@ export function SignInPage() {
   const [view, setView] = useState<'signin' | 'forgot'>('signin');
   return (
     <>
-      {message && <InfoToast key={message} message={message} />}
+      {message && (
+        <Suspense fallback={null}>
+          <InfoToast key={message} message={message} />
+        </Suspense>
+      )}
       {view === 'signin' ? (
         <SignInForm redirect={params.get('redirect')} onForgot={() => setView('forgot')} />
       ) : (
@@ -94,7 +102,7 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
     <AuthCard title="Sign In">
       <Typography color="text.secondary">Sign in to your clearing account.</Typography>
       <form noValidate onSubmit={onSubmit}>
-        <TextField
+        <AuthTextField
           label="Email"
           type="email"
           name="email"
@@ -104,11 +112,9 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
           error={submitted && errors.email !== null}
           helperText={submitted ? errors.email : undefined}
           required
-          slotProps={{
-            htmlInput: { autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false },
-          }}
+          inputProps={{ autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false }}
         />
-        <TextField
+        <AuthTextField
           label="Password"
           type="password"
           name="password"
@@ -120,7 +126,7 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
           required
         />
         {twoFactorRequired && (
-          <TextField
+          <AuthTextField
             label="2FA Code"
             name="totpCode"
             autoComplete="one-time-code"
@@ -133,7 +139,7 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
                 : 'Enter the code from your authenticator app.'
             }
             required
-            slotProps={{ htmlInput: { maxLength: TOTP_MAX_LENGTH, inputMode: 'numeric' } }}
+            inputProps={{ maxLength: TOTP_MAX_LENGTH, inputMode: 'numeric' }}
           />
         )}
         {signIn.isError && (
@@ -205,7 +211,7 @@ function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
             Enter your email and we will send you a link to choose a new password.
           </Typography>
           <form noValidate onSubmit={onSubmit}>
-            <TextField
+            <AuthTextField
               label="Email"
               type="email"
               name="email"
@@ -215,9 +221,7 @@ function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
               error={submitted && error !== null}
               helperText={submitted ? error : undefined}
               required
-              slotProps={{
-                htmlInput: { autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false },
-              }}
+              inputProps={{ autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false }}
             />
             <Button
               type="submit"

@@ -4,7 +4,6 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { emailError } from '../../../shared/rules/email';
 import { firm } from '../../../shared/config/firm';
@@ -12,6 +11,7 @@ import { errorMessageOf } from '../../api/client';
 import { useConfig } from '../../api/get-config';
 import { useSignUp } from '../../api/sign-up';
 import { AuthCard } from './AuthCard';
+import { AuthTextField } from './AuthTextField';
 import {
   CAPTCHA_UNAVAILABLE_MESSAGE,
   executeSignupCaptcha,
@@ -76,7 +76,7 @@ export function SignUpPage() {
         Open a clearing account with {firm.displayName}. Start with your email address.
       </Typography>
       <form noValidate onSubmit={onSubmit}>
-        <TextField
+        <AuthTextField
           label="Email"
           type="email"
           name="email"
@@ -87,9 +87,7 @@ export function SignUpPage() {
           error={showErrors && error !== null}
           helperText={showErrors ? error : undefined}
           required
-          slotProps={{
-            htmlInput: { autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false },
-          }}
+          inputProps={{ autoCapitalize: 'off', autoCorrect: 'off', spellCheck: false }}
         />
         {captchaUnavailable && (
           <Alert severity="error" sx={{ mt: 1 }}>
