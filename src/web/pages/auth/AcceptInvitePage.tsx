@@ -12,9 +12,9 @@ import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
 import { ApiError, errorMessageOf } from '../../api/client';
 import { signInPath } from '../../app/session';
-import { SupportContact } from '../../app/SupportContact';
 import { formatFileSize, formatPhone } from '../../forms/format';
 import { AuthCard } from './AuthCard';
+import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 import { SupportHint } from './SupportHint';
 
@@ -54,13 +54,7 @@ export function AcceptInvitePage() {
   const organizationId = params.get('organization_id');
   const email = params.get('email');
   if (!token || !organizationId || !email) {
-    return (
-      <AuthCard title="Accept Invitation">
-        <Alert severity="error" sx={{ mt: 2 }}>
-          {INVALID_INVITE_URL_MESSAGE} Support: <SupportContact />.
-        </Alert>
-      </AuthCard>
-    );
+    return <InvalidLinkCard title="Accept Invitation" message={INVALID_INVITE_URL_MESSAGE} />;
   }
   return <AcceptInviteForm token={token} organizationId={organizationId} email={email} />;
 }

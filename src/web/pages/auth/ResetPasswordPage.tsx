@@ -6,8 +6,8 @@ import Typography from '@mui/material/Typography';
 import { errorMessageOf } from '../../api/client';
 import { useResetPassword } from '../../api/reset-password';
 import { PASSWORD_RESET_MESSAGE, signInPath } from '../../app/session';
-import { SupportContact } from '../../app/SupportContact';
 import { AuthCard } from './AuthCard';
+import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 import { SupportHint } from './SupportHint';
 
@@ -20,13 +20,7 @@ export function ResetPasswordPage() {
   const token = params.get('access_token');
   const userId = params.get('user_id');
   if (!token || !userId) {
-    return (
-      <AuthCard title="Reset Password">
-        <Alert severity="error" sx={{ mt: 2 }}>
-          {INVALID_RESET_URL_MESSAGE} Support: <SupportContact />.
-        </Alert>
-      </AuthCard>
-    );
+    return <InvalidLinkCard title="Reset Password" message={INVALID_RESET_URL_MESSAGE} />;
   }
   return <ResetPasswordForm token={token} userId={userId} />;
 }

@@ -8,8 +8,8 @@ import { emailError } from '../../../shared/rules/email';
 import { errorMessageOf } from '../../api/client';
 import { useVerifyEmail } from '../../api/verify-email';
 import { signInPath, VERIFIED_MESSAGE } from '../../app/session';
-import { SupportContact } from '../../app/SupportContact';
 import { AuthCard } from './AuthCard';
+import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 import { SupportHint } from './SupportHint';
 
@@ -22,13 +22,7 @@ export function VerifyEmailPage() {
   const email = params.get('email');
   const token = params.get('access_token');
   if (!email || !token) {
-    return (
-      <AuthCard title="Verify Email">
-        <Alert severity="error" sx={{ mt: 2 }}>
-          {INVALID_VERIFY_URL_MESSAGE} Support: <SupportContact />.
-        </Alert>
-      </AuthCard>
-    );
+    return <InvalidLinkCard title="Verify Email" message={INVALID_VERIFY_URL_MESSAGE} />;
   }
   return <VerifyEmailForm email={email} token={token} />;
 }
