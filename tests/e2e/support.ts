@@ -37,6 +37,17 @@ export function uniqueEmail(prefix: string): string {
 
 /** Fails on any serious or critical axe-core violation of the current page. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  // Judge the settled page: data loaded and no colour transition half-way (a button fading from
+  // its disabled grey would read as low contrast).
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
