@@ -170,7 +170,7 @@ function breakdown() {
   const validator = formValidator(FORM_ID);
   return {
     firstRaw: once(() => validator.rawValidation(schema, valid)),
-    firstPrepare: once(() => prepareAnswers(validator, form.schema, valid)),
+    firstPrepare: once(() => prepareAnswers(form.schema, valid)),
     firstValidate: once(() => validateAnswers(FORM_ID, valid)),
   };
 }

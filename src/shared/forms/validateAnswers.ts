@@ -10,10 +10,10 @@
 import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
 import { loadForm } from './loadForm';
-import { fieldsInOrder, fromPointer, isLeaf, resolveFor, toPointer } from './schemaWalk';
+import { allProperties, fieldsInOrder, fromPointer, isLeaf, toPointer } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
 import type { AnswerError, FormId, ValidationResult } from './types';
-import { formValidator, type FormValidator } from './validators';
+import { formValidator } from './validators';
 
 /** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
 function isBlank(value: unknown): boolean {
@@ -25,23 +25,36 @@ function isBlank(value: unknown): boolean {
  * (an address) present, so its own required messages appear rather than one for the object.
  */
 export function prepareAnswers(
-  validator: FormValidator,
   root: JsonSchema,
   answers: Answers,
   schema: JsonSchema = root,
 ): Answers {
-  const resolved = resolveFor(validator, schema, root, answers);
   const out: Answers = {};
   for (const [key, value] of Object.entries(answers)) {
     if (!isBlank(value)) out[key] = value;
   }
-  for (const [key, child] of Object.entries(resolved.properties ?? {})) {
-    const childSchema = resolveFor(validator, child, root, out[key]);
-    if (isLeaf(childSchema)) continue;
+  // Every object the schema can show, conditions or not: an empty object where a condition
+  // hides it is checked against nothing, and resolving conditions here (rjsf's retrieveSchema)
+  // cost more than the whole validation.
+  for (const [key, childSchema] of Object.entries(objectProperties(schema, root))) {
     const value = out[key] ?? {};
-    if (isPlainObject(value)) out[key] = prepareAnswers(validator, root, value, childSchema);
+    if (isPlainObject(value)) out[key] = prepareAnswers(root, value, childSchema);
   }
   return out;
+}
+
+const objectPropertiesCache = new WeakMap<JsonSchema, Record<string, JsonSchema>>();
+
+/** The properties of `schema` (own and conditional) that hold answers of their own. */
+function objectProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
+  let found = objectPropertiesCache.get(schema);
+  if (!found) {
+    found = Object.fromEntries(
+      Object.entries(allProperties(schema, root)).filter(([, child]) => !isLeaf(child)),
+    );
+    objectPropertiesCache.set(schema, found);
+  }
+  return found;
 }
 
 interface RawError {
@@ -77,7 +90,7 @@ function answerPointer(path: string, leaves: Set<string>): string {
 export function validateAnswers(formId: FormId, answers: Answers): ValidationResult {
   const form = loadForm(formId);
   const validator = formValidator(formId);
-  const prepared = prepareAnswers(validator, form.schema, answers);
+  const prepared = prepareAnswers(form.schema, answers);
   const { errors = [] } = validator.rawValidation<ErrorObject>(form.schema as RJSFSchema, prepared);
   const fields = fieldsInOrder(form.schema, form.uiSchema);
   const leaves = new Set(fields.filter((field) => field.leaf).map((field) => field.pointer));
