@@ -11,7 +11,7 @@ import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
 import { loadForm } from './loadForm';
 import { allProperties, fieldsInOrder, fromPointer, isLeaf, toPointer } from './schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
+import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
 import type { AnswerError, FormId, ValidationResult } from './types';
 import { formValidator } from './validators';
 
@@ -86,15 +86,32 @@ function answerPointer(path: string, leaves: Set<string>): string {
   return path;
 }
 
+const fieldOrderCache = new WeakMap<
+  JsonSchema,
+  { leaves: Set<string>; rank: Map<string, number> }
+>();
+
+/** The answers' pointers and their form order, computed once per form. */
+function fieldOrder(schema: JsonSchema, uiSchema: UiSchema) {
+  let order = fieldOrderCache.get(schema);
+  if (!order) {
+    const fields = fieldsInOrder(schema, uiSchema);
+    order = {
+      leaves: new Set(fields.filter((field) => field.leaf).map((field) => field.pointer)),
+      rank: new Map(fields.map((field, index) => [field.pointer, index])),
+    };
+    fieldOrderCache.set(schema, order);
+  }
+  return order;
+}
+
 /** Validates answers against a form with its registered validator. */
 export function validateAnswers(formId: FormId, answers: Answers): ValidationResult {
   const form = loadForm(formId);
   const validator = formValidator(formId);
   const prepared = prepareAnswers(form.schema, answers);
   const { errors = [] } = validator.rawValidation<ErrorObject>(form.schema as RJSFSchema, prepared);
-  const fields = fieldsInOrder(form.schema, form.uiSchema);
-  const leaves = new Set(fields.filter((field) => field.leaf).map((field) => field.pointer));
-  const rank = new Map(fields.map((field, index) => [field.pointer, index]));
+  const { leaves, rank } = fieldOrder(form.schema, form.uiSchema);
 
   const byField = new Map<string, string>();
   for (const error of errors.flatMap(translate)) {
