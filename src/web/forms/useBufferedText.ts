@@ -15,10 +15,14 @@ export const plainText = (text: string): Parsed => ({
   value: text === '' ? undefined : text,
 });
 
+type TextElement = HTMLInputElement | HTMLTextAreaElement;
+
 /**
- * Keeps keystrokes local to one input. Every keystroke re-renders only the widget; the answer is
- * committed to rjsf (which re-renders the whole form) after a short pause in typing, on blur and
- * on Enter. When the answer changes from outside (draft restore, reset), the text follows it.
+ * Keeps keystrokes out of React: the input is uncontrolled, so a keystroke re-renders nothing;
+ * formatting (an SSN's hyphens) is written to the input directly. The answer is committed to rjsf
+ * (which re-renders the form) after a short pause in typing, on blur and on Enter. When the
+ * answer changes from outside (draft restore, reset), `revision` changes: the caller keys the
+ * input by it, so the input starts again from the new text.
  */
 export function useBufferedText(
   value: unknown,
@@ -26,7 +30,8 @@ export function useBufferedText(
   parse: (raw: string) => Parsed,
   toText: (value: unknown) => string = defaultToText,
 ) {
-  const [text, setText] = useState(() => toText(value));
+  const inputRef = useRef<TextElement | null>(null);
+  const [shown, setShown] = useState(() => ({ revision: 0, text: toText(value) }));
   const [seen, setSeen] = useState(value);
   const [sent, setSent] = useState<unknown>(value);
   const pending = useRef<{ value: unknown } | null>(null);
@@ -37,7 +42,7 @@ export function useBufferedText(
     // An answer we did not send (restore, reset): show it. Our own commits echo back unchanged.
     if (value !== sent) {
       setSent(value);
-      setText(toText(value));
+      setShown({ revision: shown.revision + 1, text: toText(value) });
     }
   }
 
@@ -54,7 +59,8 @@ export function useBufferedText(
   const change = useCallback(
     (raw: string) => {
       const parsed = parse(raw);
-      setText(parsed.text);
+      const input = inputRef.current;
+      if (input && input.value !== parsed.text) input.value = parsed.text;
       pending.current = { value: parsed.value };
       clearTimeout(timer.current);
       timer.current = setTimeout(flush, COMMIT_DELAY_MS);
@@ -63,9 +69,19 @@ export function useBufferedText(
     [parse, flush],
   );
 
+  /** What the input shows now (the DOM is the truth of an uncontrolled input). */
+  const currentText = useCallback(() => inputRef.current?.value ?? shown.text, [shown.text]);
+
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  return { text, change, flush };
+  return {
+    initialText: shown.text,
+    revision: shown.revision,
+    currentText,
+    inputRef,
+    change,
+    flush,
+  };
 }
 
 function defaultToText(value: unknown): string {

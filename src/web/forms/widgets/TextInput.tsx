@@ -67,7 +67,11 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     },
     [parse, emptyValue],
   );
-  const { text, change, flush } = useBufferedText(value, onChange, parseText);
+  const { initialText, currentText, revision, inputRef, change, flush } = useBufferedText(
+    value,
+    onChange,
+    parseText,
+  );
   const hasErrors = !!rawErrors && rawErrors.length > 0;
   const helperId = `${id}-helper-text`;
   const showHelper = !hasErrors && !!helperText;
@@ -78,7 +82,7 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
   };
   const handleBlur = () => {
     flush();
-    onBlur(id, text);
+    onBlur(id, currentText());
   };
   const handleKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter') flush();
@@ -86,10 +90,12 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
 
   return (
     <TextField
+      key={revision}
+      inputRef={inputRef}
       id={id}
       name={htmlName || id}
       label={labelValue(label || undefined, hideLabel, undefined)}
-      value={text}
+      defaultValue={initialText}
       placeholder={
         placeholder || (typeof options.placeholder === 'string' ? options.placeholder : '')
       }
@@ -103,7 +109,7 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
       helperText={showHelper ? helperText : undefined}
       onChange={handleChange}
       onBlur={handleBlur}
-      onFocus={() => onFocus(id, text)}
+      onFocus={() => onFocus(id, currentText())}
       onKeyDown={multiline ? undefined : handleKeyDown}
       slotProps={{
         htmlInput: {
