@@ -1,7 +1,6 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -10,13 +9,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
-import { ApiError, errorMessageOf } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { signInPath } from '../../app/session';
 import { formatFileSize, formatPhone } from '../../forms/format';
 import { AuthCard } from './AuthCard';
+import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
-import { SupportHint } from './SupportHint';
 
 export const INVALID_INVITE_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new invitation url.';
@@ -272,22 +271,11 @@ function AcceptInviteForm({
           )}
         </Box>
         <NewPasswordFields pair={pair} showErrors={submitted} />
-        {accept.isError && (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {errorMessageOf(accept.error)}
-            <SupportHint />
-          </Alert>
-        )}
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
-          sx={{ mt: 2 }}
-          disabled={accept.isPending}
-        >
-          Accept Invitation
-        </Button>
+        <SubmitWithFailure
+          label="Accept Invitation"
+          pending={accept.isPending}
+          error={accept.isError ? accept.error : null}
+        />
       </form>
     </AuthCard>
   );

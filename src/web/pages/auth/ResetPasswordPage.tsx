@@ -1,15 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { errorMessageOf } from '../../api/client';
 import { useResetPassword } from '../../api/reset-password';
 import { PASSWORD_RESET_MESSAGE, signInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
+import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
-import { SupportHint } from './SupportHint';
 
 export const INVALID_RESET_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new password reset url.';
@@ -46,22 +43,11 @@ function ResetPasswordForm({ token, userId }: { token: string; userId: string })
       <Typography color="text.secondary">Enter and confirm your new password.</Typography>
       <form noValidate onSubmit={onSubmit}>
         <NewPasswordFields pair={pair} showErrors={submitted} />
-        {reset.isError && (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {errorMessageOf(reset.error)}
-            <SupportHint />
-          </Alert>
-        )}
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
-          sx={{ mt: 2 }}
-          disabled={reset.isPending}
-        >
-          Reset Password
-        </Button>
+        <SubmitWithFailure
+          label="Reset Password"
+          pending={reset.isPending}
+          error={reset.isError ? reset.error : null}
+        />
       </form>
     </AuthCard>
   );

@@ -1,17 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { emailError } from '../../../shared/rules/email';
-import { errorMessageOf } from '../../api/client';
 import { useVerifyEmail } from '../../api/verify-email';
 import { signInPath, VERIFIED_MESSAGE } from '../../app/session';
 import { AuthCard } from './AuthCard';
+import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
-import { SupportHint } from './SupportHint';
 
 export const INVALID_VERIFY_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new email verification url.';
@@ -61,22 +58,11 @@ function VerifyEmailForm({ email, token }: { email: string; token: string }) {
           slotProps={{ htmlInput: { readOnly: true, autoCapitalize: 'off' } }}
         />
         <NewPasswordFields pair={pair} showErrors={submitted} />
-        {verify.isError && (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {errorMessageOf(verify.error)}
-            <SupportHint />
-          </Alert>
-        )}
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
-          sx={{ mt: 2 }}
-          disabled={verify.isPending}
-        >
-          Set Password
-        </Button>
+        <SubmitWithFailure
+          label="Set Password"
+          pending={verify.isPending}
+          error={verify.isError ? verify.error : null}
+        />
       </form>
     </AuthCard>
   );
