@@ -41,6 +41,7 @@ export interface RegistrationResult {
  */
 export async function registerRegistrationRoutes(app: FastifyInstance): Promise<void> {
   ensureValidator('individual');
+  const parts = formParts('individual');
   app.post(
     '/registration/individual',
     {
@@ -65,10 +66,10 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
 
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
-        files: fileRules(formId),
+        files: parts.fileRules,
       });
       try {
-        const fields = textFields(form, formId);
+        const fields = textFields(form, parts.textParts);
         if (fields.formId !== formId) {
           throw new ClientError(400, 'This submission is not an individual registration.');
         }
@@ -102,7 +103,7 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
             Object.fromEntries(errors.map((error) => [error.path, error.message])),
           );
         }
-        checkFilesMatchAnswers(formId, answers, form.files);
+        checkFilesMatchAnswers(parts, answers, form.files);
         let payload;
         try {
           payload = toPayloadJson(formId, answers);
@@ -197,26 +198,44 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
   );
 }
 
-/** The file parts a form may carry: its file answers and the signed documents. */
-function fileRules(formId: FormId): Record<string, FileRule> {
+/** What a form's multipart payload may carry, read from its schema once at start. */
+interface FormParts {
+  /** Every file part: the file answers and the signed documents. */
+  fileRules: Record<string, FileRule>;
+  /** The file answers' parts (`photoId`). */
+  answerFiles: string[];
+  documents: ReturnType<typeof signedDocuments>;
+  /** The text parts: `formId`, `schemaHash` and the JSON sections. */
+  textParts: string[];
+}
+
+function formParts(formId: FormId): FormParts {
   const form = loadForm(formId);
-  const rules: Record<string, FileRule> = {};
+  const fileRules: Record<string, FileRule> = {};
   for (const [key, schema] of Object.entries(allProperties(form.schema, form.schema))) {
     const kind = schema['x-file'];
-    if (kind === 'image' || kind === 'pdf') rules[key] = { accept: kind, label: key };
+    if (kind === 'image' || kind === 'pdf') fileRules[key] = { accept: kind, label: key };
   }
-  for (const document of signedDocuments(formId)) {
-    rules[document.part] = { accept: 'pdf', label: document.title };
+  const answerFiles = Object.keys(fileRules);
+  const documents = signedDocuments(formId);
+  for (const document of documents) {
+    fileRules[document.part] = { accept: 'pdf', label: document.title };
   }
-  return rules;
+  const sections = form.schema['x-sections'] ?? {};
+  const sectionParts = new Set(Object.values(sections).map((pointer) => pointer.split('/')[1]!));
+  return {
+    fileRules,
+    answerFiles,
+    documents,
+    textParts: ['formId', 'schemaHash', ...sectionParts],
+  };
 }
 
 /** The text parts as a record; a repeated part is refused (it would be ambiguous). */
 function textFields(
   form: Awaited<ReturnType<typeof readMultipartForm>>,
-  formId: FormId,
+  names: string[],
 ): Record<string, string> {
-  const names = ['formId', 'schemaHash', ...sectionParts(formId)];
   const fields: Record<string, string> = {};
   for (const name of names) {
     const values = form.all(name);
@@ -226,21 +245,13 @@ function textFields(
   return fields;
 }
 
-function sectionParts(formId: FormId): string[] {
-  const sections = loadForm(formId).schema['x-sections'] ?? {};
-  return [...new Set(Object.values(sections).map((pointer) => pointer.split('/')[1]!))];
-}
-
 /** Every file answer has its bytes, every sent file is an answer, every agreement its document. */
 function checkFilesMatchAnswers(
-  formId: FormId,
+  parts: FormParts,
   answers: Answers,
   files: Map<string, unknown>,
 ): void {
-  const fileAnswers = Object.keys(fileRules(formId)).filter(
-    (part) => !part.startsWith('document.'),
-  );
-  for (const part of fileAnswers) {
+  for (const part of parts.answerFiles) {
     const answered = isPlainObject(answers[part]);
     if (answered && !files.has(part)) {
       throw new ClientError(400, `The file for ${part} is missing from the upload.`);
@@ -249,7 +260,7 @@ function checkFilesMatchAnswers(
       throw new ClientError(400, `The file ${part} does not belong to any answer.`);
     }
   }
-  for (const document of signedDocuments(formId)) {
+  for (const document of parts.documents) {
     if (answers[document.pointer.slice(1)] === true && !files.has(document.part)) {
       throw new ClientError(400, `The signed document ${document.title} is missing.`);
     }
