@@ -69,6 +69,7 @@ export interface EngineResult {
     };
   };
   lazy: { first: number; repeatedValid: number; repeatedBlank: number };
+  cold: { firstValid: number };
   breakdown: { firstRaw: number; firstPrepare: number; firstValidate: number };
 }
 
@@ -175,7 +176,7 @@ export async function browserFigures(
     }
 
     const engine = {} as EngineResult;
-    for (const mode of ['precompiled', 'lazy', 'breakdown'] as const) {
+    for (const mode of ['precompiled', 'lazy', 'cold', 'breakdown'] as const) {
       const context = await browser.newContext();
       try {
         const page = await context.newPage();

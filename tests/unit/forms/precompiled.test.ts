@@ -24,6 +24,7 @@ describe('precompiled validators (Vite plugin)', () => {
         `import { toPayloadJson } from ${JSON.stringify(path.join(forms, 'payload.ts'))};`,
         `export const validate = (answers) => validateAnswers('individual', answers);`,
         `export const payload = (answers) => toPayloadJson('individual', answers);`,
+        `export { validatorWarmedUp } from ${JSON.stringify(path.join(forms, 'precompiled.ts'))};`,
       ].join('\n'),
     );
     await build({
@@ -47,7 +48,11 @@ describe('precompiled validators (Vite plugin)', () => {
     const bundle = (await import(pathToFileURL(bundleFile).href)) as {
       validate: (answers: unknown) => ValidationResult;
       payload: (answers: unknown) => { formId: string };
+      validatorWarmedUp: (formId: string) => Promise<boolean>;
     };
+    // Importing the module schedules the warm-up (example answers validated while idle).
+    await expect(bundle.validatorWarmedUp('individual')).resolves.toBe(true);
+    await expect(bundle.validatorWarmedUp('business')).resolves.toBe(false);
     const example = JSON.parse(
       fs.readFileSync(path.join(root, 'schemas/individual/individual.example.json'), 'utf8'),
     ) as Record<string, unknown>;
