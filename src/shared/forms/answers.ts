@@ -1,6 +1,6 @@
 /** What leaves the form: answers hidden by a failing condition, and what a browser draft keeps. */
 import { loadForm } from './loadForm';
-import { allProperties, isLeaf, resolveFor } from './schemaWalk';
+import { allProperties, isLeaf, objectItemsOf, resolveFor } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
 import type { FormId } from './types';
 import { formValidator, type FormValidator } from './validators';
@@ -17,10 +17,17 @@ function keepShown(
     if (!(key in answers)) continue;
     const value = answers[key];
     const childSchema = resolveFor(validator, child, root, value);
-    out[key] =
-      !isLeaf(childSchema) && isPlainObject(value)
-        ? keepShown(validator, root, childSchema, value)
-        : value;
+    const items = objectItemsOf(childSchema, root);
+    if (!isLeaf(childSchema) && isPlainObject(value)) {
+      out[key] = keepShown(validator, root, childSchema, value);
+    } else if (items && Array.isArray(value)) {
+      // Each item of a list of objects (an affiliated person) under its own conditions.
+      out[key] = value.map((item: unknown) =>
+        isPlainObject(item) ? keepShown(validator, root, items, item) : item,
+      );
+    } else {
+      out[key] = value;
+    }
   }
   return out;
 }
@@ -46,7 +53,14 @@ function draftSafe(root: JsonSchema, schema: JsonSchema, answers: Answers): Answ
   for (const [key, value] of Object.entries(answers)) {
     const child = properties[key];
     if (!child || isDraftExcluded(child)) continue;
-    out[key] = !isLeaf(child) && isPlainObject(value) ? draftSafe(root, child, value) : value;
+    const items = objectItemsOf(child, root);
+    if (!isLeaf(child) && isPlainObject(value)) out[key] = draftSafe(root, child, value);
+    else if (items && Array.isArray(value)) {
+      // An affiliated person's name and address are kept, their SSN and date of birth are not.
+      out[key] = value.map((item: unknown) =>
+        isPlainObject(item) ? draftSafe(root, items, item) : item,
+      );
+    } else out[key] = value;
   }
   return out;
 }

@@ -43,6 +43,8 @@ export const RULE_KEYWORDS: Record<
  * - `x-submission-required`: the message thrown when building the payload without this answer.
  * - `x-also-in`: further payload sections repeating this answer (`["userInfo"]`).
  * - `x-prefill`: where the browser prefills a value from (`user.email`).
+ * - `x-send-as`: the value the payload carries instead of the answer: a map from answer to value
+ *   (`{"direct": true, "indirect": false}`) or `"iso-date"` (MM/DD/YYYY answered, yyyy-MM-dd sent).
  */
 export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
   {
@@ -69,6 +71,20 @@ export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
     metaSchema: { type: 'array', items: { type: 'string' } },
   },
   { keyword: 'x-prefill', schemaType: 'string' },
+  {
+    keyword: 'x-send-as',
+    schemaType: ['string', 'object'],
+    metaSchema: {
+      oneOf: [
+        { enum: ['iso-date'] },
+        {
+          type: 'object',
+          minProperties: 1,
+          additionalProperties: { type: ['string', 'number', 'boolean'] },
+        },
+      ],
+    },
+  },
 ];
 
 function ruleKeyword(keyword: `x-${RuleName}`): KeywordDefinition {

@@ -5,8 +5,13 @@
  * with `variant` where the field has `x-variants`, `part` naming the multipart part of a file,
  * and `document` for an agreement's signed PDF. Entries sit in the sections of the form's
  * `x-sections` (each top-level section one JSON part); files and signed documents are parts of
- * their own; `formId` and `schemaHash` say which wording version was answered.
+ * their own; `formId` and `schemaHash` say which wording version was answered. A list of objects
+ * (affiliated persons) sends one entry per item, prompted with the item's name and position, its
+ * answers grouped by their `x-section` (an ownership section for each person). `x-send-as`
+ * changes what a value is sent as (a date as yyyy-MM-dd); `fromPayload` turns it back.
  */
+import { format } from 'date-fns';
+import { parseUsDate } from '../rules/date';
 import { omitHiddenAnswers } from './answers';
 import { loadForm, type LoadedForm } from './loadForm';
 import {
@@ -15,6 +20,7 @@ import {
   fieldsInOrder,
   fromPointer,
   isLeaf,
+  objectItemsOf,
   resolveFor,
   toPointer,
 } from './schemaWalk';
@@ -72,9 +78,67 @@ export class PayloadError extends Error {
 export const partName = (keys: readonly string[]): string => keys.join('.');
 const documentPart = (keys: readonly string[]) => `document.${partName(keys)}`;
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The value sent for an answer (`x-send-as`); an answer it cannot convert is sent as answered. */
+function sentValue(schema: JsonSchema, value: unknown): unknown {
+  const rule = schema['x-send-as'];
+  if (rule === 'iso-date') {
+    const date = typeof value === 'string' ? parseUsDate(value) : null;
+    return date ? format(date, 'yyyy-MM-dd') : value;
+  }
+  if (isPlainObject(rule) && typeof value === 'string' && value in rule) return rule[value];
+  return value;
+}
+
+/** The answer a sent value stands for: `sentValue` reversed. */
+function answeredValue(schema: JsonSchema, sent: unknown): unknown {
+  const rule = schema['x-send-as'];
+  if (rule === 'iso-date' && typeof sent === 'string') {
+    const [, year, month, day] = ISO_DATE.exec(sent) ?? [];
+    return year ? `${month}/${day}/${year}` : sent;
+  }
+  if (isPlainObject(rule)) {
+    const answer = Object.entries(rule).find(([, value]) => value === sent);
+    if (answer) return answer[0];
+  }
+  return sent;
+}
+
+/** One item of a list of objects: its answers as entries, grouped by their `x-section`. */
+function itemEntry(
+  root: JsonSchema,
+  items: JsonSchema,
+  item: unknown,
+  keys: string[],
+  prompt: string,
+): PayloadEntry {
+  if (!isPlainObject(item)) return { prompt, value: item };
+  const properties = allProperties(items, root);
+  const loose: Record<string, PayloadEntry> = {};
+  const sections: Record<string, Record<string, PayloadEntry>> = {};
+  for (const [key, child] of Object.entries(item)) {
+    const schema = properties[key];
+    if (!schema) continue;
+    const section = schema['x-section'];
+    const target = section ? (sections[section] ??= {}) : loose;
+    target[key] = entry(root, schema, child, [...keys, key]);
+  }
+  return { prompt, value: { ...loose, ...sections } };
+}
+
 function entry(root: JsonSchema, schema: JsonSchema, value: unknown, keys: string[]): PayloadEntry {
-  const out: PayloadEntry = { prompt: schema.title ?? keys.at(-1) ?? '', value };
-  if (!isLeaf(schema) && isPlainObject(value)) {
+  const out: PayloadEntry = {
+    prompt: schema.title ?? keys.at(-1) ?? '',
+    value: sentValue(schema, value),
+  };
+  const items = objectItemsOf(schema, root);
+  if (items && Array.isArray(value)) {
+    const name = items.title ?? out.prompt;
+    out.value = value.map((item: unknown, index) =>
+      itemEntry(root, items, item, [...keys, String(index)], `${name} ${index + 1}`),
+    );
+  } else if (!isLeaf(schema) && isPlainObject(value)) {
     const properties = allProperties(schema, root);
     out.value = Object.fromEntries(
       Object.entries(value)
@@ -226,13 +290,42 @@ function decode(
 ): unknown {
   if (!isPlainObject(item) || !('value' in item)) return undefined;
   if (typeof item.prompt === 'string') prompts[toPointer(keys)] = item.prompt;
-  if (isLeaf(schema) || !isPlainObject(item.value)) return item.value;
+  const items = objectItemsOf(schema, root);
+  if (items && Array.isArray(item.value)) {
+    return item.value.map((element: unknown, index) =>
+      decodeObject(root, items, element, [...keys, String(index)], prompts, true),
+    );
+  }
+  if (isLeaf(schema) || !isPlainObject(item.value)) return answeredValue(schema, item.value);
+  return decodeObject(root, schema, item, keys, prompts, false);
+}
+
+/** An object's answers from its entry; a list item's may be grouped in sections. */
+function decodeObject(
+  root: JsonSchema,
+  schema: JsonSchema,
+  item: unknown,
+  keys: string[],
+  prompts: Record<string, string>,
+  sectioned: boolean,
+): unknown {
+  if (!isPlainObject(item) || !('value' in item)) return undefined;
+  if (typeof item.prompt === 'string') prompts[toPointer(keys)] = item.prompt;
+  if (!isPlainObject(item.value)) return item.value;
   const properties = allProperties(schema, root);
   const out: Answers = {};
-  for (const [key, child] of Object.entries(item.value)) {
-    const childSchema = properties[key];
-    if (childSchema) out[key] = decode(root, childSchema, child, [...keys, key], prompts);
-  }
+  const take = (entries: Record<string, unknown>) => {
+    for (const [key, child] of Object.entries(entries)) {
+      const childSchema = properties[key];
+      if (childSchema) {
+        const value = decode(root, childSchema, child, [...keys, key], prompts);
+        if (value !== undefined) out[key] = value;
+      } else if (sectioned && isPlainObject(child) && !('value' in child)) {
+        take(child); // a section of the item (`ownership`)
+      }
+    }
+  };
+  take(item.value);
   return out;
 }
 

@@ -11,6 +11,7 @@ export interface JsonSchema {
   title?: string;
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
+  items?: JsonSchema | JsonSchema[] | boolean;
   required?: string[];
   allOf?: JsonSchema[];
   if?: JsonSchema;
@@ -27,6 +28,7 @@ export interface JsonSchema {
   'x-document'?: string;
   'x-submission-required'?: string;
   'x-also-in'?: string[];
+  'x-send-as'?: 'iso-date' | Record<string, string | number | boolean>;
 }
 
 export type UiSchema = { [key: string]: unknown };

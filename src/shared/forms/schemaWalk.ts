@@ -38,6 +38,19 @@ export function isLeaf(schema: JsonSchema): boolean {
   return schema.type !== 'object' || schema['x-file'] !== undefined;
 }
 
+/** The schema of each item of a list (references followed), or undefined when not a list. */
+export function itemsOf(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
+  const resolved = deref(schema, root);
+  if (resolved.type !== 'array' || !isPlainObject(resolved.items)) return undefined;
+  return deref(resolved.items as JsonSchema, root);
+}
+
+/** The item schema of a list whose items are objects holding answers (affiliated persons). */
+export function objectItemsOf(schema: JsonSchema, root: JsonSchema): JsonSchema | undefined {
+  const items = itemsOf(schema, root);
+  return items && !isLeaf(items) ? items : undefined;
+}
+
 /** Every property a schema can ever show: its own and those of if/then/else branches. */
 export function allProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
   const resolved = deref(schema, root);
@@ -79,8 +92,15 @@ export interface FieldInfo {
   leaf: boolean;
 }
 
-/** Every field a form can show, depth first in form order (uiSchema `ui:order`). */
-export function fieldsInOrder(root: JsonSchema, uiSchema: UiSchema): FieldInfo[] {
+/**
+ * Every field a form can show, depth first in form order (uiSchema `ui:order`); from `start` (a
+ * list's item schema, with the item's uiSchema) instead of the whole form when given.
+ */
+export function fieldsInOrder(
+  root: JsonSchema,
+  uiSchema: UiSchema | undefined,
+  start: JsonSchema = root,
+): FieldInfo[] {
   const out: FieldInfo[] = [];
   const walk = (schema: JsonSchema, ui: UiSchema | undefined, keys: string[]) => {
     const properties = allProperties(schema, root);
@@ -93,7 +113,7 @@ export function fieldsInOrder(root: JsonSchema, uiSchema: UiSchema): FieldInfo[]
       if (!leaf) walk(child, isPlainObject(childUi) ? childUi : undefined, path);
     }
   };
-  walk(root, uiSchema, []);
+  walk(start, uiSchema, []);
   return out;
 }
 

@@ -5,14 +5,25 @@
  * - `errorMessage.required` messages land on the parent object: moved to the missing field;
  * - the generic `must match "then" schema` (keyword `if`) errors: dropped;
  * - errors inside an answer (a file reference's `size`) are reported on the answer itself;
+ * - errors inside a list's item are reported on that item's field (`/affiliatedPersons/0/ssn`),
+ *   prefixed with the item's name and position ('Affiliated person 1: SSN required', spec
+ *   business §5.5), the name being the `title` of the list's `items`;
  * - one message per field, the first Ajv gives; fields in form order (uiSchema `ui:order`).
  */
 import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
 import { loadForm } from './loadForm';
-import { allProperties, fieldsInOrder, fromPointer, isLeaf, toPointer } from './schemaWalk';
+import {
+  allProperties,
+  fieldsInOrder,
+  fromPointer,
+  isLeaf,
+  itemsOf,
+  objectItemsOf,
+  toPointer,
+} from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { AnswerError, FormId, ValidationResult } from './types';
+import type { FormId, ValidationResult } from './types';
 import { formValidator } from './validators';
 
 /** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
@@ -33,26 +44,44 @@ export function prepareAnswers(
   for (const [key, value] of Object.entries(answers)) {
     if (!isBlank(value)) out[key] = value;
   }
+  const { objects, lists } = nestedProperties(schema, root);
   // Every object the schema can show, conditions or not: an empty object where a condition
   // hides it is checked against nothing, and resolving conditions here (rjsf's retrieveSchema)
   // cost more than the whole validation.
-  for (const [key, childSchema] of Object.entries(objectProperties(schema, root))) {
+  for (const [key, childSchema] of Object.entries(objects)) {
     const value = out[key] ?? {};
     if (isPlainObject(value)) out[key] = prepareAnswers(root, value, childSchema);
+  }
+  // Each item of a list of objects (an affiliated person) the same way.
+  for (const [key, itemSchema] of Object.entries(lists)) {
+    const value = out[key];
+    if (!Array.isArray(value)) continue;
+    out[key] = value.map((item: unknown) =>
+      isPlainObject(item) ? prepareAnswers(root, item, itemSchema) : item,
+    );
   }
   return out;
 }
 
-const objectPropertiesCache = new WeakMap<JsonSchema, Record<string, JsonSchema>>();
+interface NestedProperties {
+  /** Properties (own and conditional) that are objects holding answers (an address). */
+  objects: Record<string, JsonSchema>;
+  /** Lists whose items are such objects, by property, with their item schema. */
+  lists: Record<string, JsonSchema>;
+}
 
-/** The properties of `schema` (own and conditional) that hold answers of their own. */
-function objectProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
-  let found = objectPropertiesCache.get(schema);
+const nestedCache = new WeakMap<JsonSchema, NestedProperties>();
+
+function nestedProperties(schema: JsonSchema, root: JsonSchema): NestedProperties {
+  let found = nestedCache.get(schema);
   if (!found) {
-    found = Object.fromEntries(
-      Object.entries(allProperties(schema, root)).filter(([, child]) => !isLeaf(child)),
-    );
-    objectPropertiesCache.set(schema, found);
+    found = { objects: {}, lists: {} };
+    for (const [key, child] of Object.entries(allProperties(schema, root))) {
+      const items = objectItemsOf(child, root);
+      if (!isLeaf(child)) found.objects[key] = child;
+      else if (items) found.lists[key] = items;
+    }
+    nestedCache.set(schema, found);
   }
   return found;
 }
@@ -76,33 +105,90 @@ function translate(error: ErrorObject): RawError[] {
   return [{ path: error.instancePath, message }];
 }
 
-/** The pointer of the answer a raw path belongs to (a path inside a file reference → the file). */
-function answerPointer(path: string, leaves: Set<string>): string {
-  const keys = fromPointer(path);
-  for (let length = 1; length <= keys.length; length++) {
-    const pointer = toPointer(keys.slice(0, length));
-    if (leaves.has(pointer)) return pointer;
-  }
-  return path;
+/** Where a form's (or a list item's) answers are, in form order. */
+interface Layout {
+  leaves: Set<string>;
+  rank: Map<string, number>;
+  /** The lists among the leaves: their items' name and, for items that are objects, layout. */
+  lists: Map<string, { itemName: string; item?: Layout }>;
 }
 
-const fieldOrderCache = new WeakMap<
-  JsonSchema,
-  { leaves: Set<string>; rank: Map<string, number> }
->();
-
-/** The answers' pointers and their form order, computed once per form. */
-function fieldOrder(schema: JsonSchema, uiSchema: UiSchema) {
-  let order = fieldOrderCache.get(schema);
-  if (!order) {
-    const fields = fieldsInOrder(schema, uiSchema);
-    order = {
-      leaves: new Set(fields.filter((field) => field.leaf).map((field) => field.pointer)),
-      rank: new Map(fields.map((field, index) => [field.pointer, index])),
-    };
-    fieldOrderCache.set(schema, order);
+function layoutOf(root: JsonSchema, uiSchema: UiSchema | undefined, start: JsonSchema): Layout {
+  const fields = fieldsInOrder(root, uiSchema, start);
+  const layout: Layout = {
+    leaves: new Set(fields.filter((field) => field.leaf).map((field) => field.pointer)),
+    rank: new Map(fields.map((field, index) => [field.pointer, index])),
+    lists: new Map(),
+  };
+  for (const field of fields) {
+    const items = field.leaf ? itemsOf(field.schema, root) : undefined;
+    if (!items) continue;
+    const objectItems = objectItemsOf(field.schema, root);
+    const itemsUi = uiAt(uiSchema, [...field.keys, 'items']);
+    layout.lists.set(field.pointer, {
+      itemName: items.title ?? field.schema.title ?? field.keys.at(-1) ?? '',
+      ...(objectItems ? { item: layoutOf(root, itemsUi, objectItems) } : {}),
+    });
   }
-  return order;
+  return layout;
+}
+
+function uiAt(uiSchema: UiSchema | undefined, keys: string[]): UiSchema | undefined {
+  let node: unknown = uiSchema;
+  for (const key of keys) node = isPlainObject(node) ? node[key] : undefined;
+  return isPlainObject(node) ? node : undefined;
+}
+
+interface Location {
+  /** The keys of the answer the error is about. */
+  keys: string[];
+  /** Its place in form order (list items: the list's rank, then position, then inner rank). */
+  rank: number[];
+  /** 'Affiliated person 1: ' for an answer inside a list's item. */
+  prefix: string;
+}
+
+/** The answer a raw error path belongs to (a path inside a file reference → the file). */
+function locate(keys: string[], layout: Layout): Location {
+  for (let length = 1; length <= keys.length; length++) {
+    const pointer = toPointer(keys.slice(0, length));
+    if (!layout.leaves.has(pointer)) continue;
+    const rank = layout.rank.get(pointer) ?? -1;
+    const list = layout.lists.get(pointer);
+    const index = keys[length];
+    if (!list || index === undefined || !/^\d+$/.test(index)) {
+      return { keys: keys.slice(0, length), rank: [rank], prefix: '' };
+    }
+    const position = Number(index);
+    const prefix = `${list.itemName} ${position + 1}: `;
+    const inner = list.item ? locate(keys.slice(length + 1), list.item) : undefined;
+    return {
+      keys: [...keys.slice(0, length + 1), ...(inner?.keys ?? [])],
+      rank: [rank, position, ...(inner?.rank ?? [])],
+      prefix: prefix + (inner?.prefix ?? ''),
+    };
+  }
+  return { keys, rank: [-1], prefix: '' };
+}
+
+function compareRanks(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const difference = (a[i] ?? -1) - (b[i] ?? -1);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+const layoutCache = new WeakMap<JsonSchema, Layout>();
+
+/** The form's layout, computed once per form. */
+function formLayout(schema: JsonSchema, uiSchema: UiSchema): Layout {
+  let layout = layoutCache.get(schema);
+  if (!layout) {
+    layout = layoutOf(schema, uiSchema, schema);
+    layoutCache.set(schema, layout);
+  }
+  return layout;
 }
 
 /** Validates answers against a form with its registered validator. */
@@ -111,14 +197,20 @@ export function validateAnswers(formId: FormId, answers: Answers): ValidationRes
   const validator = formValidator(formId);
   const prepared = prepareAnswers(form.schema, answers);
   const { errors = [] } = validator.rawValidation<ErrorObject>(form.schema as RJSFSchema, prepared);
-  const { leaves, rank } = fieldOrder(form.schema, form.uiSchema);
+  const layout = formLayout(form.schema, form.uiSchema);
 
-  const byField = new Map<string, string>();
+  const byField = new Map<string, { message: string; rank: number[] }>();
   for (const error of errors.flatMap(translate)) {
-    const path = answerPointer(error.path, leaves);
-    if (!byField.has(path)) byField.set(path, error.message);
+    const location = locate(fromPointer(error.path), layout);
+    const path = toPointer(location.keys);
+    if (!byField.has(path)) {
+      byField.set(path, { message: location.prefix + error.message, rank: location.rank });
+    }
   }
-  const result: AnswerError[] = [...byField].map(([path, message]) => ({ path, message }));
-  result.sort((a, b) => (rank.get(a.path) ?? -1) - (rank.get(b.path) ?? -1));
-  return { valid: result.length === 0, errors: result };
+  return {
+    valid: byField.size === 0,
+    errors: [...byField]
+      .sort(([, a], [, b]) => compareRanks(a.rank, b.rank))
+      .map(([path, { message }]) => ({ path, message })),
+  };
 }

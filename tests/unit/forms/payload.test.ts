@@ -136,3 +136,56 @@ describe('toPayload and fromPayload', () => {
     expect(() => toPayload('individual', answers, files, {})).toThrow('was not provided');
   });
 });
+
+describe('lists and sent values (business, affiliated person)', () => {
+  const business = loadForm('business').example;
+  const persons = business.affiliatedPersons as Record<string, unknown>[];
+  const fieldsOf = (formId: 'business' | 'affiliated-person', data: Record<string, unknown>) => {
+    const payload = toPayloadJson(formId, data);
+    return Object.fromEntries(
+      Object.entries(payload.parts).map(([name, part]) => [name, JSON.stringify(part)]),
+    );
+  };
+
+  it('sends an ownership section with prompts for each affiliated person', () => {
+    const withIndirect = [persons[0], { ...persons[0], firstName: 'Ana', isDirect: 'indirect' }];
+    const payload = toPayloadJson('business', { ...business, affiliatedPersons: withIndirect });
+    const list = (payload.parts.businessInfo as Record<string, { value: unknown }>)
+      .affiliatedPersons!;
+    expect(list.value).toHaveLength(2);
+    const [first, second] = list.value as { prompt: string; value: Record<string, unknown> }[];
+    expect(first!.prompt).toBe('Affiliated person 1');
+    expect(second!.prompt).toBe('Affiliated person 2');
+    const ownership = first!.value.ownership as Record<string, { prompt: string; value: unknown }>;
+    expect(ownership.firstName).toEqual({ prompt: 'First name', value: persons[0]!.firstName });
+    // Spec business §3.3: isDirect sent as a boolean, dob as yyyy-MM-dd.
+    expect(ownership.isDirect).toMatchObject({ value: true, label: 'Direct' });
+    expect(ownership.dob).toEqual({ prompt: 'Date of birth (MM/DD/YYYY)', value: '1975-02-03' });
+    const secondOwnership = second!.value.ownership as Record<string, { value: unknown }>;
+    expect(secondOwnership.isDirect!.value).toBe(false);
+    // A list of names stays one answer with its prompt.
+    expect((payload.parts.businessInfo as Record<string, unknown>).dba).toEqual({
+      prompt: 'Doing business as (DBA) names',
+      value: business.dba,
+    });
+  });
+
+  it('reads each person back with their answers as entered and their prompts', () => {
+    const decoded = fromPayload('business', fieldsOf('business', business));
+    expect(decoded.answers.affiliatedPersons).toEqual(persons);
+    expect(decoded.answers.dba).toEqual(business.dba);
+    expect(decoded.prompts['/affiliatedPersons/0']).toBe('Affiliated person 1');
+    expect(decoded.prompts['/affiliatedPersons/0/dob']).toBe('Date of birth (MM/DD/YYYY)');
+  });
+
+  it('sends and reads the affiliated-person form the same way', () => {
+    const person = { ...loadForm('affiliated-person').example, isDirect: 'indirect' };
+    const payload = toPayloadJson('affiliated-person', person);
+    const ownership = payload.parts.ownership as Record<string, { value: unknown }>;
+    expect(ownership.isDirect!.value).toBe(false);
+    expect(ownership.dob!.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(fromPayload('affiliated-person', fieldsOf('affiliated-person', person)).answers).toEqual(
+      person,
+    );
+  });
+});

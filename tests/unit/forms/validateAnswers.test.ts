@@ -114,6 +114,17 @@ describe('omitHiddenAnswers', () => {
     expect(shown.photoId).toEqual(example.photoId);
     expect(shown.mailingAddress).toEqual(example.mailingAddress);
   });
+
+  it("descends into each item of a list of objects (an affiliated person's unknown keys)", () => {
+    const business = loadForm('business').example;
+    const [person] = business.affiliatedPersons as Record<string, unknown>[];
+    const shown = omitHiddenAnswers('business', {
+      ...business,
+      affiliatedPersons: [{ ...person, somethingElse: 1 }, 'not a person'],
+    });
+    expect(shown.affiliatedPersons).toEqual([person, 'not a person']);
+    expect(shown.dba).toEqual(business.dba);
+  });
 });
 
 describe('draftSafeAnswers', () => {
@@ -133,6 +144,25 @@ describe('draftSafeAnswers', () => {
     expect(draft.firstName).toBe('Jane');
     expect(draft.mailingAddress).toEqual(example.mailingAddress);
     expect(draft.numberOfDependents).toBe(2);
+  });
+
+  it("keeps an affiliated person's name and address, never their SSN, passport or birth date", () => {
+    const business = loadForm('business').example;
+    const [person] = business.affiliatedPersons as Record<string, unknown>[];
+    const withPassport = { ...person, passportNumber: 'X1234567', passportCountryOfIssuance: 'GB' };
+    const draft = draftSafeAnswers('business', {
+      ...business,
+      affiliatedPersons: [withPassport],
+    });
+    const [kept] = draft.affiliatedPersons as Record<string, unknown>[];
+    for (const key of ['ssn', 'dob', 'passportNumber']) expect(kept).not.toHaveProperty(key);
+    expect(kept).toMatchObject({
+      firstName: person!.firstName,
+      lastName: person!.lastName,
+      addressLine1: person!.addressLine1,
+      passportCountryOfIssuance: 'GB',
+    });
+    expect(draft.dba).toEqual(business.dba);
   });
 });
 
