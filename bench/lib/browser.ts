@@ -32,8 +32,16 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2'] as const;
+export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2', 'b2text'] as const;
 export type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
+
+/** Where each keystroke page is: b2text is B2 with country and region drawn as text inputs. */
+const PAGE_PATHS: Record<KeystrokePage, string> = {
+  ours: 'ours.html',
+  b1: 'b1.html',
+  b2: 'b2.html',
+  b2text: 'b2.html?countries=text',
+};
 
 export interface KeystrokeResult {
   samples: number[];
@@ -109,7 +117,7 @@ async function typeRun(
     await page.locator(`input[type=file]#root_${file.pointer.slice(1)}`).setInputFiles(file.path);
   }
   // Wait until the files are taken in: listed by name (OURS, B1), read into data URLs (B1).
-  if (name !== 'b2') {
+  if (name !== 'b2' && name !== 'b2text') {
     for (const file of options.files) {
       await page.getByText(file.name).first().waitFor({ timeout: 30_000 });
     }
@@ -156,13 +164,16 @@ export async function browserFigures(
 ): Promise<{ keystrokes: Record<KeystrokePage, KeystrokeResult[]>; engine: EngineResult }> {
   const server = await serveStatic(pagesDir);
   try {
-    const keystrokes = { ours: [], b1: [], b2: [] } as Record<KeystrokePage, KeystrokeResult[]>;
+    const keystrokes = { ours: [], b1: [], b2: [], b2text: [] } as Record<
+      KeystrokePage,
+      KeystrokeResult[]
+    >;
     for (let run = 0; run < options.runs; run++) {
       for (const name of KEYSTROKE_PAGES) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
         try {
           const page = await context.newPage();
-          await page.goto(`${server.url}/${name}.html`);
+          await page.goto(`${server.url}/${PAGE_PATHS[name]}`);
           const result = await typeRun(page, name, options);
           keystrokes[name].push(result);
           options.log(

@@ -2,7 +2,10 @@
  * B2, the fast hand-written peer: react-hook-form (uncontrolled `register`) with MUI inputs, one
  * per leaf field of the individual schema (a generated flat list, in form order, titles as
  * labels), prefilled with the example answers. File answers are plain file inputs (a FileList in
- * the form state, no bytes read).
+ * the form state, no bytes read). Country and region questions are native selects with the same
+ * choice lists as the engine's widgets (spec: country select, regions of the answered country),
+ * as any hand-written version of this form must draw them; `?countries=text` draws them as
+ * free-text inputs instead (the bench's earlier B2, kept as a detail row).
  */
 import { useForm, type UseFormRegister } from 'react-hook-form';
 import Checkbox from '@mui/material/Checkbox';
@@ -10,6 +13,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { deref, fieldsInOrder, type FieldInfo } from '../../src/shared/forms/schemaWalk';
+import { COUNTRY_CHOICES, regionChoices } from '../../src/web/forms/countries';
 import type { Answers, JsonSchema } from '../../src/shared/forms/schemaTypes';
 import { mount } from './probe';
 import { exampleAnswers, form, Frame } from './shared';
@@ -25,6 +29,28 @@ function options(schema: JsonSchema): { value: string; label: string }[] | undef
   }
   const values = schema.enum as unknown[] | undefined;
   return values?.map((value) => ({ value: String(value), label: String(value) }));
+}
+
+const COUNTRIES_AS_TEXT = new URLSearchParams(location.search).get('countries') === 'text';
+
+/** The uiSchema widget named for a field (`country`, `region`). */
+function widgetOf(field: FieldInfo): unknown {
+  let ui: unknown = form.uiSchema;
+  for (const key of field.keys) ui = (ui as Record<string, unknown> | undefined)?.[key];
+  return (ui as Record<string, unknown> | undefined)?.['ui:widget'];
+}
+
+/** The choices of a country or region question, as the engine's widgets offer them. */
+function placeChoices(field: FieldInfo): readonly { value: string; label: string }[] | undefined {
+  if (COUNTRIES_AS_TEXT) return undefined;
+  const widget = widgetOf(field);
+  if (widget === 'country') return COUNTRY_CHOICES;
+  if (widget !== 'region') return undefined;
+  let answer: unknown = exampleAnswers({ withFiles: false });
+  for (const key of [...field.keys.slice(0, -1), 'country']) {
+    answer = (answer as Record<string, unknown> | undefined)?.[key];
+  }
+  return regionChoices(typeof answer === 'string' ? answer : undefined);
 }
 
 function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister<Answers> }) {
@@ -61,7 +87,7 @@ function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister
       />
     );
   }
-  const choices = options(schema);
+  const choices = placeChoices(field) ?? options(schema);
   if (choices) {
     return (
       <TextField
