@@ -112,6 +112,56 @@ function checkRuleMessages(formId: FormId, root: JsonSchema): Problem[] {
   return problems;
 }
 
+/** The validation keywords whose failure a user can meet, so each needs its message. */
+const MESSAGE_KEYWORDS = [
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'format',
+  'enum',
+  'const',
+  'oneOf',
+  'minItems',
+  'maxItems',
+] as const;
+
+/**
+ * Every validation keyword a user can fail has its message in the schema (`errorMessage`, a string
+ * or an entry for that keyword): otherwise the user would read Ajv's English default ('must NOT
+ * have more than 100 characters'). Conditions (`if`), the options of a choice and the messages
+ * of rule keywords are not checked. Pointers are in the bundled form: common definitions sit
+ * under `/$defs/<name>`.
+ */
+function checkKeywordMessages(formId: FormId, root: JsonSchema): Problem[] {
+  const problems: Problem[] = [];
+  const visit = (node: unknown, keys: string[]) => {
+    if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...keys, String(i)]));
+    if (!isPlainObject(node)) return;
+    const message = node.errorMessage;
+    const isOption = keys.at(-2) === 'oneOf';
+    for (const keyword of MESSAGE_KEYWORDS) {
+      if (!(keyword in node) || (keyword === 'const' && isOption)) continue;
+      if (typeof message === 'string' || (isPlainObject(message) && keyword in message)) continue;
+      problems.push({
+        file: schemaFile(formId),
+        pointer: toPointer([...keys, keyword]),
+        message: `no errorMessage for ${keyword}`,
+      });
+    }
+    for (const [key, value] of Object.entries(node)) {
+      const skipped = ['if', 'errorMessage', 'default', 'examples'].includes(key);
+      if (!skipped && !key.startsWith('x-')) visit(value, [...keys, key]);
+    }
+  };
+  visit(root, []);
+  return problems;
+}
+
 const formatErrors = (errors: AnswerError[]) =>
   errors.map((error) => `${error.path || '(form)'}: ${error.message}`).join('; ') || 'none';
 
@@ -159,6 +209,7 @@ export function checkForms(fixtures: Fixture[] = []): Problem[] {
     }
     problems.push(...checkSchema(formId, form.schema));
     problems.push(...checkRuleMessages(formId, form.schema));
+    problems.push(...checkKeywordMessages(formId, form.schema));
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
     const example = validateAnswers(formId, form.example);
     for (const error of example.errors) {

@@ -57,6 +57,8 @@ function badRoot(): string {
   );
   const schemaFile = path.join(root, 'schemas/individual/individual.schema.json');
   editJson(schemaFile, ['properties', 'lastName', 'title'], undefined);
+  // A limit without its message: users would read Ajv's English default.
+  editJson(schemaFile, ['properties', 'lastName', 'errorMessage'], undefined);
   const uiFile = path.join(root, 'schemas/individual/individual.ui.json');
   editJson(uiFile, ['nickname'], { 'ui:placeholder': 'Jimmy' });
   editJson(uiFile, ['firstName', 'ui:widget'], 'sparkles');
@@ -139,7 +141,8 @@ describe('forms check', () => {
     expect(stdout).toContain('  /nickname  no property nickname in the schema');
     expect(stdout).toContain(`${fixture}\n  /expectedErrors  expected /socialSecurityNumber: SSN`);
     expect(stdout).toContain('but got /socialSecurityNumber: Incorrect SSN format');
-    expect(stdout).toContain('4 problems in 3 files');
+    expect(stdout).toContain('  /properties/lastName/maxLength  no errorMessage for maxLength');
+    expect(stdout).toContain('5 problems in 3 files');
     expect(code).toBe(1);
   });
 });
