@@ -25,8 +25,21 @@ export function clearBrowserDrafts(): void {
   keys.forEach((key) => localStorage.removeItem(key));
 }
 
+const sessionEndHandlers = new Set<() => void>();
+
+/**
+ * Runs `handler` when the client session ends, for state kept outside the query cache (the live
+ * market stream). Returns the function that removes it. Registered by the module that owns the
+ * state, so the sign-in bundle need not import it.
+ */
+export function onClientSessionEnd(handler: () => void): () => void {
+  sessionEndHandlers.add(handler);
+  return () => sessionEndHandlers.delete(handler);
+}
+
 /** Forgets everything cached for the signed-in user and marks the session as signed out. */
 export function endClientSession(queryClient: QueryClient): void {
+  for (const handler of [...sessionEndHandlers]) handler();
   clearBrowserDrafts();
   // Mark the user signed out in place, so mounted observers (the header) update at once.
   queryClient.setQueryData(currentUserQueryKey, null);

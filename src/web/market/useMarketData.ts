@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import { MARKET_CHANNELS, type MarketChannel } from '../../shared/api/market';
+import { onClientSessionEnd } from '../app/session';
 import type { MarketState } from './marketReducer';
 import { MarketStream } from './marketStream';
 
@@ -8,12 +9,27 @@ export const MarketStreamContext = createContext<MarketStream | null>(null);
 
 let sharedStream: MarketStream | undefined;
 
-/** The app-wide stream, created on first use, unless a provider gives another. */
+/**
+ * The app-wide stream, created on first use. Signing out closes it at once (the server would end
+ * it within a minute): nothing more arrives for the old session, and the next user starts afresh.
+ */
+export function sharedMarketStream(): MarketStream {
+  if (!sharedStream) {
+    const stream = new MarketStream();
+    const forget = onClientSessionEnd(() => {
+      forget();
+      stream.close();
+      if (sharedStream === stream) sharedStream = undefined;
+    });
+    sharedStream = stream;
+  }
+  return sharedStream;
+}
+
+/** The app-wide stream, unless a provider gives another. */
 export function useMarketStream(): MarketStream {
   const provided = useContext(MarketStreamContext);
-  if (provided) return provided;
-  sharedStream ??= new MarketStream();
-  return sharedStream;
+  return provided ?? sharedMarketStream();
 }
 
 /**
