@@ -5,25 +5,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { hasRegistered, type User } from '../../shared/api/auth';
 import { currentUserQueryKey } from '../api/get-current-user';
+import { clearDrafts } from '../forms/draftStorage';
 
-/** Every browser-stored form draft uses this key prefix (the draft module follows it). */
-export const DRAFT_STORAGE_PREFIX = 'clearing.draft.';
 export const SIGN_IN_REQUIRED_MESSAGE = 'Please sign in to view that content.';
 export const LOGGED_OUT_MESSAGE = 'Succesfully logged out.'; // spelling as in the specification
 export const VERIFIED_MESSAGE = 'Please sign in to continue registering.';
 export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please sign in.';
 /** The staff console, a separate server-rendered site: always reached by a full page load. */
 export const ADMIN_SITE_URL = '/clearing/admin';
-
-/** Removes every saved form draft from local storage. */
-export function clearBrowserDrafts(): void {
-  const keys: string[] = [];
-  for (let i = 0; i < localStorage.length; i += 1) {
-    const key = localStorage.key(i);
-    if (key?.startsWith(DRAFT_STORAGE_PREFIX)) keys.push(key);
-  }
-  keys.forEach((key) => localStorage.removeItem(key));
-}
 
 const sessionEndHandlers = new Set<() => void>();
 
@@ -40,7 +29,7 @@ export function onClientSessionEnd(handler: () => void): () => void {
 /** Forgets everything cached for the signed-in user and marks the session as signed out. */
 export function endClientSession(queryClient: QueryClient): void {
   for (const handler of [...sessionEndHandlers]) handler();
-  clearBrowserDrafts();
+  clearDrafts();
   // Mark the user signed out in place, so mounted observers (the header) update at once.
   queryClient.setQueryData(currentUserQueryKey, null);
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });

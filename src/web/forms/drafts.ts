@@ -1,25 +1,18 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { clearDrafts, DRAFT_PREFIX, draftStorage } from './draftStorage';
 
 /**
  * Form drafts in localStorage under 'clearing.draft.<formId>', written 300 ms after the last
  * change and restored when the form opens. A draft never holds files, agreements or answers the
  * schema marks sensitive (`x-sensitive`: SSN, passport number, date of birth): see DECISIONS.
  */
-export const DRAFT_PREFIX = 'clearing.draft.';
 export const DRAFT_DELAY_MS = 300;
+export { clearDrafts, DRAFT_PREFIX };
 
 type Answers = Record<string, unknown>;
 
-function storage(): Storage | undefined {
-  try {
-    return typeof localStorage === 'undefined' ? undefined : localStorage;
-  } catch {
-    return undefined; // storage disabled by the browser
-  }
-}
-
 export function loadDraft(formId: string): Answers | undefined {
-  const raw = storage()?.getItem(DRAFT_PREFIX + formId);
+  const raw = draftStorage()?.getItem(DRAFT_PREFIX + formId);
   if (!raw) return undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -33,26 +26,14 @@ export function loadDraft(formId: string): Answers | undefined {
 
 export function saveDraft(formId: string, answers: Answers): void {
   try {
-    storage()?.setItem(DRAFT_PREFIX + formId, JSON.stringify(answers));
+    draftStorage()?.setItem(DRAFT_PREFIX + formId, JSON.stringify(answers));
   } catch {
     // full or disabled storage: a draft is a convenience, never an error
   }
 }
 
 export function clearDraft(formId: string): void {
-  storage()?.removeItem(DRAFT_PREFIX + formId);
-}
-
-/** Removes every form draft (at logout). */
-export function clearDrafts(): void {
-  const store = storage();
-  if (!store) return;
-  const keys: string[] = [];
-  for (let i = 0; i < store.length; i += 1) {
-    const key = store.key(i);
-    if (key?.startsWith(DRAFT_PREFIX)) keys.push(key);
-  }
-  for (const key of keys) store.removeItem(key);
+  draftStorage()?.removeItem(DRAFT_PREFIX + formId);
 }
 
 export interface DraftSaver {
