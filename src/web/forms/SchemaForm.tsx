@@ -21,6 +21,7 @@ import { ObjectField } from './fields/ObjectField';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
 import { BaseInputTemplate } from './templates/BaseInputTemplate';
 import { FieldTemplate } from './templates/FieldTemplate';
+import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate';
 import { REGISTRY_WIDGETS } from './widgets/registry';
 
 export type Answers = Record<string, unknown>;
@@ -28,7 +29,7 @@ export type Answers = Record<string, unknown>;
 export type FilesByPointer = Record<string, File>;
 
 const ThemedForm = withTheme<Answers>(Theme);
-const TEMPLATES = { BaseInputTemplate, FieldTemplate };
+const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
 const FIELDS = { ObjectField };
 /**
  * Defaults are the schema's `default`s only: a `const: true` agreement starts unsigned (rjsf

@@ -1,0 +1,79 @@
+import type { CSSProperties } from 'react';
+import { Templates } from '@rjsf/mui';
+import {
+  canExpand,
+  descriptionId,
+  getTemplate,
+  getUiOptions,
+  titleId,
+  type ObjectFieldTemplateProps,
+} from '@rjsf/utils';
+
+const MuiObjectFieldTemplate = Templates.ObjectFieldTemplate!;
+
+/**
+ * An object's title, description and fields, the fields stacked in one flex column with
+ * rjsf-mui's spacing (16 px apart plus 10 px below each) but without its Grid item around each
+ * field: see FieldTemplate. An object the user may add keys to keeps rjsf-mui's template.
+ */
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const {
+    title,
+    description,
+    properties,
+    required,
+    disabled,
+    readonly,
+    uiSchema,
+    fieldPathId,
+    schema,
+    formData,
+    optionalDataControl,
+    registry,
+  } = props;
+  if (canExpand(schema, uiSchema, formData)) return <MuiObjectFieldTemplate {...props} />;
+  const uiOptions = getUiOptions(uiSchema);
+  // Looked up in the registry (components defined once, at module level), not created here.
+  const TitleFieldTemplate = getTemplate('TitleFieldTemplate', registry, uiOptions);
+  const DescriptionFieldTemplate = getTemplate('DescriptionFieldTemplate', registry, uiOptions);
+  const optionalControlInTitle = !readonly && !disabled;
+  return (
+    <>
+      {title && (
+        // eslint-disable-next-line react-hooks/static-components -- a registry lookup, see above
+        <TitleFieldTemplate
+          id={titleId(fieldPathId)}
+          title={title}
+          required={required}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+          optionalDataControl={optionalControlInTitle ? optionalDataControl : undefined}
+        />
+      )}
+      {description && (
+        // eslint-disable-next-line react-hooks/static-components -- a registry lookup, see above
+        <DescriptionFieldTemplate
+          id={descriptionId(fieldPathId)}
+          description={description}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+        />
+      )}
+      <div style={FIELDS}>
+        {!optionalControlInTitle ? optionalDataControl : undefined}
+        {properties.map((property) => property.content)}
+      </div>
+    </>
+  );
+}
+
+/** rjsf-mui's Grid container (spacing 2, margin-top 1.25) and items (margin-bottom 1.25). */
+const FIELDS: CSSProperties = {
+  display: 'flex',
+  flexDirection: 'column',
+  rowGap: 26,
+  marginTop: 10,
+  paddingBottom: 10,
+};

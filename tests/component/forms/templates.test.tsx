@@ -1,0 +1,66 @@
+import { screen, waitFor } from '@testing-library/react';
+import validator from '@rjsf/validator-ajv8';
+import { describe, expect, it } from 'vitest';
+import { field, renderForm } from './helpers';
+import { requiredMessage, title } from './testForm';
+
+/** The element the field template draws around a field's widget. */
+const wrapperOf = (input: HTMLElement) => input.closest<HTMLElement>('.rjsf-field')!;
+
+describe('field and object templates', { timeout: 30_000 }, () => {
+  it('draws one wrapper per field, the question skipped while far off screen', () => {
+    renderForm();
+    const question = wrapperOf(field(title('firstName')));
+    expect(question).toHaveClass('MuiFormControl-root', 'rjsf-field-string');
+    expect(question.style.contentVisibility).toBe('auto');
+    // the widget's own FormControl sits directly inside: no Grid item or extra div between
+    const widgetControl = field(title('firstName')).closest('.MuiFormControl-root')!;
+    expect(widgetControl.parentElement).toBe(question);
+    expect(document.querySelector('.MuiGrid-root')).toBeNull();
+  });
+
+  it('keeps the skip on questions only, not on the fields of an object', () => {
+    renderForm();
+    const line1 = wrapperOf(field('Street address'));
+    expect(line1.style.contentVisibility).toBe('');
+    const address = line1.parentElement!.closest<HTMLElement>('.rjsf-field')!;
+    expect(address).toHaveClass('rjsf-field-object');
+    expect(address.style.contentVisibility).toBe('auto');
+    expect(screen.getByText('Current mailing address')).toBeInTheDocument();
+  });
+
+  it('colours a shown error as an error and ties it to the input', async () => {
+    const { user } = renderForm();
+    const input = field(title('firstName'));
+    await user.click(input);
+    await user.tab();
+    const message = await screen.findByText(requiredMessage('firstName'));
+    expect(message).toHaveClass('Mui-error');
+    expect(input).toHaveAccessibleDescription(requiredMessage('firstName'));
+  });
+
+  it('shows a field description', () => {
+    renderForm({
+      schema: {
+        type: 'object',
+        properties: { nickname: { type: 'string', title: 'Nickname', description: 'Optional' } },
+      },
+      uiSchema: {},
+      validator,
+      transformErrors: undefined,
+    });
+    expect(screen.getByText('Optional')).toBeInTheDocument();
+  });
+
+  it('keeps rjsf-mui rename controls for the keys of an additionalProperties map', async () => {
+    renderForm({
+      schema: { type: 'object', title: 'Tags', additionalProperties: { type: 'string' } },
+      uiSchema: {},
+      validator,
+      transformErrors: undefined,
+      formData: { colour: 'blue' },
+    });
+    await waitFor(() => expect(screen.getByLabelText('colour Key')).toHaveValue('colour'));
+    expect(screen.getByRole('button', { name: /add/i })).toBeInTheDocument();
+  });
+});
