@@ -32,15 +32,18 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2', 'b2text'] as const;
+export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2', 'b2simple'] as const;
 export type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
 
-/** Where each keystroke page is: b2text is B2 with country and region drawn as text inputs. */
+/**
+ * Where each keystroke page is: b2simple is B2 as first written (country and region as text
+ * inputs, yes/no questions as checkboxes).
+ */
 const PAGE_PATHS: Record<KeystrokePage, string> = {
   ours: 'ours.html',
   b1: 'b1.html',
   b2: 'b2.html',
-  b2text: 'b2.html?countries=text',
+  b2simple: 'b2.html?simple=1',
 };
 
 export interface KeystrokeResult {
@@ -117,7 +120,7 @@ async function typeRun(
     await page.locator(`input[type=file]#root_${file.pointer.slice(1)}`).setInputFiles(file.path);
   }
   // Wait until the files are taken in: listed by name (OURS, B1), read into data URLs (B1).
-  if (name !== 'b2' && name !== 'b2text') {
+  if (name !== 'b2' && name !== 'b2simple') {
     for (const file of options.files) {
       await page.getByText(file.name).first().waitFor({ timeout: 30_000 });
     }
@@ -164,7 +167,7 @@ export async function browserFigures(
 ): Promise<{ keystrokes: Record<KeystrokePage, KeystrokeResult[]>; engine: EngineResult }> {
   const server = await serveStatic(pagesDir);
   try {
-    const keystrokes = { ours: [], b1: [], b2: [], b2text: [] } as Record<
+    const keystrokes = { ours: [], b1: [], b2: [], b2simple: [] } as Record<
       KeystrokePage,
       KeystrokeResult[]
     >;

@@ -4,12 +4,18 @@
  * labels), prefilled with the example answers. File answers are plain file inputs (a FileList in
  * the form state, no bytes read). Country and region questions are native selects with the same
  * choice lists as the engine's widgets (spec: country select, regions of the answered country),
- * as any hand-written version of this form must draw them; `?countries=text` draws them as
- * free-text inputs instead (the bench's earlier B2, kept as a detail row).
+ * as any hand-written version of this form must draw them. Yes/no questions are a pair of
+ * radios (spec: every yes/no question must be answered, so a lone checkbox, which cannot be left
+ * unanswered, would not do); other booleans (the agreements) are checkboxes. `?simple=1` draws
+ * the page as the bench first wrote it, country and region as free-text inputs and yes/no
+ * questions as checkboxes (kept as a detail row).
  */
 import { useForm, type UseFormRegister } from 'react-hook-form';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { deref, fieldsInOrder, type FieldInfo } from '../../src/shared/forms/schemaWalk';
@@ -31,9 +37,10 @@ function options(schema: JsonSchema): { value: string; label: string }[] | undef
   return values?.map((value) => ({ value: String(value), label: String(value) }));
 }
 
-const COUNTRIES_AS_TEXT = new URLSearchParams(location.search).get('countries') === 'text';
+/** The page as first written: country and region as text, yes/no questions as checkboxes. */
+const SIMPLE = new URLSearchParams(location.search).get('simple') === '1';
 
-/** The uiSchema widget named for a field (`country`, `region`). */
+/** The uiSchema widget named for a field (`country`, `region`, `yesNo`). */
 function widgetOf(field: FieldInfo): unknown {
   let ui: unknown = form.uiSchema;
   for (const key of field.keys) ui = (ui as Record<string, unknown> | undefined)?.[key];
@@ -42,7 +49,7 @@ function widgetOf(field: FieldInfo): unknown {
 
 /** The choices of a country or region question, as the engine's widgets offer them. */
 function placeChoices(field: FieldInfo): readonly { value: string; label: string }[] | undefined {
-  if (COUNTRIES_AS_TEXT) return undefined;
+  if (SIMPLE) return undefined;
   const widget = widgetOf(field);
   if (widget === 'country') return COUNTRY_CHOICES;
   if (widget !== 'region') return undefined;
@@ -69,6 +76,36 @@ function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister
         {...props}
         slotProps={{ inputLabel: { shrink: true } }}
       />
+    );
+  }
+  if (schema.type === 'boolean' && widgetOf(field) === 'yesNo' && !SIMPLE) {
+    const labelId = `${id}-label`;
+    return (
+      <div>
+        <FormLabel id={labelId}>{label}</FormLabel>
+        <RadioGroup row aria-labelledby={labelId} defaultValue={String(answerOf(field) ?? '')}>
+          {[
+            ['true', 'Yes'],
+            ['false', 'No'],
+          ].map(([value, text], index) => (
+            <FormControlLabel
+              key={value}
+              value={value}
+              label={text}
+              control={
+                <Radio
+                  id={`${id}-${index}`}
+                  slotProps={{ input: { ref } }}
+                  name={props.name}
+                  value={value}
+                  onChange={props.onChange}
+                  onBlur={props.onBlur}
+                />
+              }
+            />
+          ))}
+        </RadioGroup>
+      </div>
     );
   }
   if (schema.type === 'boolean') {
@@ -120,9 +157,33 @@ function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister
   );
 }
 
+const example = exampleAnswers({ withFiles: false });
+
+/** The example answer of a field. */
+function answerOf(field: FieldInfo): unknown {
+  let answer: unknown = example;
+  for (const key of field.keys) answer = (answer as Record<string, unknown> | undefined)?.[key];
+  return answer;
+}
+
+/** Radios hold strings: a yes/no answer's default is 'true' or 'false'. */
+function yesNoAsText(answers: Answers): Answers {
+  const copy = structuredClone(answers);
+  for (const field of LEAVES) {
+    if (widgetOf(field) !== 'yesNo') continue;
+    let holder: Record<string, unknown> | undefined = copy;
+    for (const key of field.keys.slice(0, -1)) {
+      holder = holder?.[key] as Record<string, unknown> | undefined;
+    }
+    const key = field.keys.at(-1)!;
+    if (holder && typeof holder[key] === 'boolean') holder[key] = String(holder[key]);
+  }
+  return copy;
+}
+
 function HookForm() {
   const { register, handleSubmit } = useForm<Answers>({
-    defaultValues: exampleAnswers({ withFiles: false }),
+    defaultValues: SIMPLE ? example : yesNoAsText(example),
     mode: 'onTouched',
   });
   return (
