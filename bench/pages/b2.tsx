@@ -37,6 +37,15 @@ function options(schema: JsonSchema): { value: string; label: string }[] | undef
   return values?.map((value) => ({ value: String(value), label: String(value) }));
 }
 
+const example = exampleAnswers({ withFiles: false });
+
+/** The example answer at a path of keys. */
+function answerAt(keys: readonly string[]): unknown {
+  let answer: unknown = example;
+  for (const key of keys) answer = (answer as Record<string, unknown> | undefined)?.[key];
+  return answer;
+}
+
 /** The page as first written: country and region as text, yes/no questions as checkboxes. */
 const SIMPLE = new URLSearchParams(location.search).get('simple') === '1';
 
@@ -53,11 +62,8 @@ function placeChoices(field: FieldInfo): readonly { value: string; label: string
   const widget = widgetOf(field);
   if (widget === 'country') return COUNTRY_CHOICES;
   if (widget !== 'region') return undefined;
-  let answer: unknown = exampleAnswers({ withFiles: false });
-  for (const key of [...field.keys.slice(0, -1), 'country']) {
-    answer = (answer as Record<string, unknown> | undefined)?.[key];
-  }
-  return regionChoices(typeof answer === 'string' ? answer : undefined);
+  const country = answerAt([...field.keys.slice(0, -1), 'country']);
+  return regionChoices(typeof country === 'string' ? country : undefined);
 }
 
 function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister<Answers> }) {
@@ -83,7 +89,7 @@ function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister
     return (
       <div>
         <FormLabel id={labelId}>{label}</FormLabel>
-        <RadioGroup row aria-labelledby={labelId} defaultValue={String(answerOf(field) ?? '')}>
+        <RadioGroup row aria-labelledby={labelId} defaultValue={String(answerAt(field.keys) ?? '')}>
           {[
             ['true', 'Yes'],
             ['false', 'No'],
@@ -155,15 +161,6 @@ function Leaf({ field, register }: { field: FieldInfo; register: UseFormRegister
       {...props}
     />
   );
-}
-
-const example = exampleAnswers({ withFiles: false });
-
-/** The example answer of a field. */
-function answerOf(field: FieldInfo): unknown {
-  let answer: unknown = example;
-  for (const key of field.keys) answer = (answer as Record<string, unknown> | undefined)?.[key];
-  return answer;
 }
 
 /** Radios hold strings: a yes/no answer's default is 'true' or 'false'. */

@@ -35,35 +35,30 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
     uiSchema,
     fieldPathId,
   } = props;
-  const pointer = toPointer(fieldPathId.path);
-  if (hidden) return <div style={HIDDEN}>{children}</div>;
-  if (ADDITIONAL_PROPERTY_FLAG in schema) {
-    return (
-      <FieldPointerContext.Provider value={pointer}>
-        <MuiFieldTemplate {...props} />
-      </FieldPointerContext.Provider>
-    );
-  }
-  const isCheckbox = getUiOptions(uiSchema).widget === 'checkbox';
-  const question = fieldPathId.path.length === 1;
   return (
-    <FieldPointerContext.Provider value={pointer}>
-      <FormControl
-        fullWidth
-        error={!!rawErrors && rawErrors.length > 0}
-        required={required}
-        className={classNames}
-        style={question ? { ...style, ...FAR_OFF_SCREEN_SKIPPED } : style}
-      >
-        {children}
-        {displayLabel && !isCheckbox && rawDescription ? (
-          <Typography variant="caption" color="textSecondary">
-            {description}
-          </Typography>
-        ) : null}
-        {errors}
-        {help}
-      </FormControl>
+    <FieldPointerContext.Provider value={toPointer(fieldPathId.path)}>
+      {hidden ? (
+        <div style={HIDDEN}>{children}</div>
+      ) : ADDITIONAL_PROPERTY_FLAG in schema ? (
+        <MuiFieldTemplate {...props} />
+      ) : (
+        <FormControl
+          fullWidth
+          error={!!rawErrors && rawErrors.length > 0}
+          required={required}
+          className={classNames}
+          style={fieldPathId.path.length === 1 ? { ...style, ...FAR_OFF_SCREEN_SKIPPED } : style}
+        >
+          {children}
+          {displayLabel && getUiOptions(uiSchema).widget !== 'checkbox' && rawDescription ? (
+            <Typography variant="caption" color="textSecondary">
+              {description}
+            </Typography>
+          ) : null}
+          {errors}
+          {help}
+        </FormControl>
+      )}
     </FieldPointerContext.Provider>
   );
 });
