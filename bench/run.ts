@@ -2,7 +2,7 @@
  * `npm run bench`: the speed figures of issue 3, each against baselines measured in the same run,
  * printed as a table (never asserted as timed tests). See bench/README.md.
  *
- * Environment: BENCH_RUNS (keystroke runs per page, default 3), CHROMIUM_PATH (/usr/bin/chromium),
+ * Environment: BENCH_RUNS (keystroke runs per page, default 8), CHROMIUM_PATH (/usr/bin/chromium),
  * BENCH_KEEP=1 keeps the temp folder.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -34,7 +34,7 @@ import {
 import { nodeValidation } from './lib/validation';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RUNS = Math.min(10, Math.max(1, Number(process.env.BENCH_RUNS ?? 3)));
+const RUNS = Math.min(10, Math.max(1, Number(process.env.BENCH_RUNS ?? 8)));
 const KEYS = 'abcdefghijklmnopqrstuvwxyz';
 const GAP_MS = 150;
 const FIELD_ID = 'root_employerName';
