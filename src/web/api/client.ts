@@ -19,11 +19,14 @@ export class ApiError extends Error {
   readonly status: number;
   readonly incidentId: string | undefined;
   readonly errors: Record<string, string> | undefined;
+  /** The server's own `errorMessage`, when its answer carried one. */
+  readonly serverMessage: string | undefined;
 
   constructor(status: number, body: Partial<ApiErrorBody> | null) {
     super(body?.errorMessage || GENERIC_FAILURE_MESSAGE);
     this.name = 'ApiError';
     this.status = status;
+    this.serverMessage = body?.errorMessage || undefined;
     this.incidentId = body?.incidentId;
     this.errors = body?.errors;
   }

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type Form from '@rjsf/core';
@@ -15,7 +24,7 @@ import {
 import { draftSafeAnswers } from '../../shared/forms/answers';
 import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
 import { clearDraft, createDraftSaver, draftSafe, loadDraft } from './drafts';
-import { createFormEngine } from './engine';
+import { createFormEngine, ValueStore } from './engine';
 import { collapseWidgetErrors, errorIds, filterErrorSchema, mergeErrorSchemas } from './errors';
 import { ObjectField } from './fields/ObjectField';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
@@ -116,6 +125,11 @@ export function SchemaForm(props: SchemaFormProps) {
     return created;
   });
   const [statusStore] = useState(() => new FormStatusStore());
+  // The page's submit area reaches StatusArea through a store, never through rjsf's props: rjsf's
+  // Form skips re-rendering when only functions changed (its deepEquals counts any two functions
+  // equal), so a render function closing over new page state (a failure alert) would never show.
+  const [submitAreaSlot] = useState(() => new ValueStore<SchemaFormProps['children']>(children));
+  useLayoutEffect(() => submitAreaSlot.set(children));
   const formContext = useMemo(() => ({ engine }), [engine]);
   const formRef = useRef<Form<Answers>>(null);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -268,14 +282,15 @@ export function SchemaForm(props: SchemaFormProps) {
     [shownErrors, extraErrors],
   );
 
+  const hidesSubmitArea = readonly && children === undefined;
   const submitArea = useMemo(
     () =>
-      readonly && children === undefined ? (
+      hidesSubmitArea ? (
         <></>
       ) : (
-        <StatusArea store={statusStore} render={children} uiSchema={uiSchema} />
+        <StatusArea store={statusStore} slot={submitAreaSlot} uiSchema={uiSchema} />
       ),
-    [readonly, children, statusStore, uiSchema],
+    [hidesSubmitArea, statusStore, submitAreaSlot, uiSchema],
   );
 
   const form = useMemo(
@@ -343,14 +358,15 @@ function defaultDraftFilter(
 
 function StatusArea({
   store,
-  render,
+  slot,
   uiSchema,
 }: {
   store: FormStatusStore;
-  render: SchemaFormProps['children'];
+  slot: ValueStore<SchemaFormProps['children']>;
   uiSchema?: UiSchema;
 }) {
   const status = useFormStatus(store);
+  const render = useSyncExternalStore(slot.subscribe, slot.get);
   if (typeof render === 'function') return <>{render(status)}</>;
   if (render !== undefined) return <>{render}</>;
   const options = uiSchema?.['ui:submitButtonOptions'] as { submitText?: string } | undefined;

@@ -36,19 +36,26 @@ export class FilesStore {
   }
 }
 
-/** The answers as last committed by rjsf, observable with `useSyncExternalStore`. */
-export class AnswersStore {
-  private value: unknown = undefined;
+/** The latest value of something, observable with `useSyncExternalStore`. */
+export class ValueStore<T> {
   private readonly listeners = new Set<() => void>();
-  get = (): unknown => this.value;
+  constructor(private value: T) {}
+  get = (): T => this.value;
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
-  set(value: unknown): void {
+  set(value: T): void {
     if (value === this.value) return;
     this.value = value;
     for (const listener of this.listeners) listener();
+  }
+}
+
+/** The answers as last committed by rjsf. */
+export class AnswersStore extends ValueStore<unknown> {
+  constructor() {
+    super(undefined);
   }
 }
 

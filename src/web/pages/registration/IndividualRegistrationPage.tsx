@@ -31,6 +31,7 @@ import { PageTitle } from '../../app/PageTitle';
 import { SchemaForm, type Answers, type FilesByPointer } from '../../forms/SchemaForm';
 import { SupportHint } from '../auth/SupportHint';
 import { forgetAccountType } from './RegistrationChoicePage';
+import { registrationFailureMessage } from './registrationFailure';
 
 const FORM_ID = 'individual';
 // Stable objects: rjsf re-renders less when schema and uiSchema never change identity.
@@ -43,14 +44,6 @@ const uiSchema = {
 };
 const validator = createRjsfValidator(FORM_ID);
 const documentUrls = signedDocuments(FORM_ID).map((document) => document.url);
-
-/**
- * Why a submission failed: the server's errorMessage (an ApiError carries it as its message),
- * else the thrown message, else a fallback (access §8).
- */
-function failureMessage(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'Unknown error occurred.';
-}
 
 /** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
 function serverFieldErrors(error: unknown): ErrorSchema<Answers> | undefined {
@@ -83,7 +76,7 @@ export function IndividualRegistrationPage() {
       forgetAccountType();
       setSubmitted(true);
     } catch (error) {
-      setFailure(failureMessage(error));
+      setFailure(registrationFailureMessage(error));
       setFieldErrors(serverFieldErrors(error));
       // Rejecting keeps the draft; the alert above the button says what went wrong.
       throw error;
