@@ -24,7 +24,7 @@ import {
 import { draftSafeAnswers } from '../../shared/forms/answers';
 import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
 import { clearDraft, createDraftSaver, draftSafe, loadDraft } from './drafts';
-import { createFormEngine, ValueStore } from './engine';
+import { createFormEngine, parsePointer, ValueStore } from './engine';
 import { collapseWidgetErrors, errorIds, filterErrorSchema, mergeErrorSchemas } from './errors';
 import { ObjectField } from './fields/ObjectField';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
@@ -260,6 +260,16 @@ export function SchemaForm(props: SchemaFormProps) {
       }
     },
     [statusStore, validate, engine, saver, formId],
+  );
+
+  // Widgets write other answers through the engine (rjsf applies each as a change of that field).
+  useEffect(
+    () =>
+      engine.writer.connect((pointer, value) =>
+        // rjsf types the value as the whole form's data, though it sets the one field
+        formRef.current?.setFieldValue(parsePointer(pointer), value as Answers),
+      ),
+    [engine],
   );
 
   // The status of the initial answers (defaults included).

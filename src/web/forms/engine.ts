@@ -11,6 +11,7 @@ import type { Registry } from '@rjsf/utils';
 export interface FormEngine {
   files: FilesStore;
   answers: AnswersStore;
+  writer: AnswerWriter;
 }
 
 /** Files chosen in upload widgets, keyed by the JSON pointer of their answer ('/photoId'). */
@@ -59,8 +60,27 @@ export class AnswersStore extends ValueStore<unknown> {
   }
 }
 
+/**
+ * Writes from a widget to other answers (an LEI lookup filling the business name and address).
+ * The form that owns the answers connects itself; each write is one ordinary change of that
+ * answer (`undefined` removes it), so validation, drafts and conditions follow as for typing.
+ */
+export class AnswerWriter {
+  private apply: ((pointer: string, value: unknown) => void) | undefined;
+  connect(apply: (pointer: string, value: unknown) => void): () => void {
+    this.apply = apply;
+    return () => {
+      if (this.apply === apply) this.apply = undefined;
+    };
+  }
+  /** Answers by JSON pointer ('/bizName', '/nfaBylaw1101/notCftcOrNfaMemberExplain'). */
+  write(answers: Record<string, unknown>): void {
+    for (const [pointer, value] of Object.entries(answers)) this.apply?.(pointer, value);
+  }
+}
+
 export function createFormEngine(): FormEngine {
-  return { files: new FilesStore(), answers: new AnswersStore() };
+  return { files: new FilesStore(), answers: new AnswersStore(), writer: new AnswerWriter() };
 }
 
 /** The form engine of the form a widget belongs to (SchemaForm passes it as `formContext`). */
