@@ -41,6 +41,7 @@ import {
   lastTotpStep,
   setPasswordHash,
   setUserDetails,
+  setUserOrganization,
   setUserRoles,
   toUser,
   type UserRow,
@@ -270,16 +271,24 @@ function registerInviteAccept(app: FastifyInstance): void {
             !consumed ||
             !row ||
             consumed.data.organizationId !== organizationId ||
-            row.organization_id !== organizationId ||
             row.email.toLowerCase() !== email.toLowerCase()
           ) {
             throw badRequest(INVALID_LINK);
+          }
+          // Accepting is what attaches the account; one already in an organisation (its own
+          // registration, say) stays where it is.
+          if (row.organization_id && row.organization_id !== organizationId) {
+            throw new ClientError(
+              409,
+              'This account already belongs to an organisation. Please contact support to join another.',
+            );
           }
           const offered = invitedRoles(consumed.data.roles);
           if (chosen.some((role) => !offered.includes(role))) {
             throw badRequest('The invitation does not include that role.', { role: 'Not offered' });
           }
           await setPasswordHash(client, row.id, passwordHash, { verify: true });
+          await setUserOrganization(client, row.id, organizationId);
           await setUserDetails(client, row.id, {
             firstName: person.firstName!,
             lastName: person.lastName!,
