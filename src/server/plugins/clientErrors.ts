@@ -1,0 +1,25 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Answers requests Node's HTTP parser rejects before Fastify sees them (headers too large, a
+ * malformed request line, a client timeout) with the portal's JSON error shape, so every 4xx
+ * carries an `errorMessage` (Fastify's default writes `message` instead).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long. Please try again.']
+        : [400, 'The request could not be read.'];
+  const body = JSON.stringify({ errorMessage: message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
