@@ -9,6 +9,7 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type pg from 'pg';
+import { createBackgroundJobs, type BackgroundJobs } from './backgroundJobs';
 import type { ServerConfig } from './config';
 import { ClientError } from './errors';
 import { logSerializers } from './logging';
@@ -27,6 +28,7 @@ declare module 'fastify' {
     db: pg.Pool;
     config: ServerConfig;
     mailer: Mailer;
+    backgroundJobs: BackgroundJobs;
   }
 }
 
@@ -74,6 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('db', deps.pool);
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
+  app.decorate('backgroundJobs', createBackgroundJobs(app.log));
+  app.addHook('onClose', async () => app.backgroundJobs.idle());
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ClientError) {

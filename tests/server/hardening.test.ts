@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
 import { CSRF_EXEMPT_ROUTES } from '../../src/server/plugins/csrf';
 import { CSRF_COOKIE } from '../../src/shared/api/http';
-import { freshClient, multipart, pngBytes, postForm, signedIn, uniqueEmail } from './authHelpers';
+import {
+  createVerifiedUser,
+  freshClient,
+  multipart,
+  pngBytes,
+  postForm,
+  signedIn,
+  uniqueEmail,
+} from './authHelpers';
 import { postForm as consolePost, registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';
 
@@ -249,5 +257,65 @@ describe('bad input answers 4xx with a message, never 500', () => {
     );
     expect(huge).toMatch(/^HTTP\/1.1 431/);
     expect(huge).toContain('"errorMessage":"The request headers are too large."');
+  });
+});
+
+describe('sign-up and reset requests take the same path for known and unknown emails', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  /** Database calls and mails made by one request before its answer, with background work held. */
+  async function workBeforeAnswer(url: string, email: string) {
+    let calls = 0;
+    const pool = t.pool as unknown as Record<'query' | 'connect', (...args: unknown[]) => unknown>;
+    const query = pool.query;
+    const connect = pool.connect;
+    pool.query = (...args) => (calls++, query.apply(t.pool, args));
+    pool.connect = (...args) => (calls++, connect.apply(t.pool, args));
+    const mailsBefore = t.mailer.outbox().length;
+    t.app.backgroundJobs.pause();
+    try {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: `10.250.0.${Math.floor(Math.random() * 250) + 1}`,
+        headers: { cookie: `${CSRF_COOKIE}=token`, 'x-csrf-token': 'token' },
+        payload: { email, authOrigin: 'Clearing' },
+      });
+      expect(response.statusCode).toBe(200);
+      return { calls, mails: t.mailer.outbox().length - mailsBefore, body: response.body };
+    } finally {
+      pool.query = query;
+      pool.connect = connect;
+      t.app.backgroundJobs.resume();
+      await t.app.backgroundJobs.idle();
+    }
+  }
+
+  it('does the same work before answering, then mails the right message', async () => {
+    const verified = await createVerifiedUser(t);
+    const unverified = uniqueEmail('unverified');
+    await freshClient(t.app).post(`${API}/auth/signup`, {
+      email: unverified,
+      authOrigin: 'Clearing',
+    });
+    for (const url of [`${API}/auth/signup`, `${API}/auth/password/reset/request`]) {
+      const work = [];
+      for (const email of [verified.email, unverified, uniqueEmail('unknown')]) {
+        work.push(await workBeforeAnswer(url, email));
+      }
+      expect(work[1], url).toEqual(work[0]);
+      expect(work[2], url).toEqual(work[0]);
+      expect(work[0]!.mails, url).toBe(0);
+    }
+    const to = (email: string) => t.mailer.outbox().filter((mail) => mail.to === email);
+    expect(to(verified.email).map((mail) => mail.subject)).toEqual([
+      'Verify your email for Northstar Clearing',
+      'You already have a Northstar Clearing account',
+      'Reset your Northstar Clearing password',
+    ]);
   });
 });
