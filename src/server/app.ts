@@ -15,7 +15,7 @@ import { ClientError } from './errors';
 import { logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
-import { answerClientError } from './plugins/clientErrors';
+import { answerClientError, errorBodyPlugin } from './plugins/clientErrors';
 import { inputGuardPlugin } from './plugins/inputGuard';
 import { routeTablePlugin } from './plugins/routeTable';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
@@ -114,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sessionPlugin, { secureCookies });
   await app.register(csrfPlugin, { secureCookies });
   await app.register(inputGuardPlugin);
+  await app.register(errorBodyPlugin);
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
   await app.register(rateLimit, { global: false });

@@ -4,7 +4,9 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
+import { readConfig } from '../../src/server/config';
 import { CSRF_EXEMPT_ROUTES } from '../../src/server/plugins/csrf';
 import { CSRF_COOKIE } from '../../src/shared/api/http';
 import {
@@ -317,5 +319,50 @@ describe('sign-up and reset requests take the same path for known and unknown em
       'You already have a Northstar Clearing account',
       'Reset your Northstar Clearing password',
     ]);
+  });
+});
+
+describe('passwords and session lifetimes (ASVS 6.2, 7.3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('hashes with scrypt N=2^17 r=8 p=1 by default, salted, never the password itself', async () => {
+    expect(readConfig({}).passwordCost).toBe(17);
+    const first = await hashPassword('Secret-Pass-1');
+    const second = await hashPassword('Secret-Pass-1');
+    expect(first).toMatch(/^scrypt\$17\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(second).not.toBe(first);
+    expect(first).not.toContain('Secret-Pass-1');
+    expect(await verifyPassword('Secret-Pass-1', first)).toBe(true);
+    expect(await verifyPassword('Secret-Pass-2', first)).toBe(false);
+  });
+
+  it('ends a session after 30 idle minutes and 12 hours after sign-in', async () => {
+    const idle = await signedIn(t);
+    await t.pool.query(
+      `update sessions set last_seen_at = now() - interval '31 minutes' where user_id = $1`,
+      [idle.id],
+    );
+    expect((await idle.client.get(`${API}/user`)).statusCode).toBe(401);
+    const old = await signedIn(t);
+    await t.pool.query(
+      `update sessions set expires_at = now() - interval '1 second' where user_id = $1`,
+      [old.id],
+    );
+    expect((await old.client.get(`${API}/user`)).statusCode).toBe(401);
+    const fresh = await signedIn(t);
+    const lifetime = await t.pool.query<{ hours: number }>(
+      `select extract(epoch from expires_at - created_at) / 3600 as hours from sessions where user_id = $1`,
+      [fresh.id],
+    );
+    expect(Math.round(Number(lifetime.rows[0]!.hours))).toBe(12);
+    await t.pool.query(
+      `update sessions set last_seen_at = now() - interval '29 minutes' where user_id = $1`,
+      [fresh.id],
+    );
+    expect((await fresh.client.get(`${API}/user`)).statusCode).toBe(200);
   });
 });

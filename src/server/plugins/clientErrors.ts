@@ -1,4 +1,5 @@
 import http from 'node:http';
+import fp from 'fastify-plugin';
 import type { Socket } from 'node:net';
 
 /**
@@ -23,3 +24,17 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   }
   socket.destroy(error);
 }
+
+/**
+ * A refusal some plugin sends without a body (the WebSocket route answering a plain GET with a
+ * bare 404, say) still gets the portal's error shape.
+ */
+export const errorBodyPlugin = fp(async (app) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const empty = payload === undefined || payload === null || payload === '';
+    if (!empty || reply.statusCode < 400 || request.method === 'HEAD') return payload;
+    void reply.type('application/json; charset=utf-8');
+    const text = http.STATUS_CODES[reply.statusCode] ?? 'The request could not be handled';
+    return JSON.stringify({ errorMessage: `${text}.` });
+  });
+});
