@@ -8,7 +8,8 @@ import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
 import { readConfig } from '../../src/server/config';
 import { CSRF_EXEMPT_ROUTES } from '../../src/server/plugins/csrf';
-import { CSRF_COOKIE } from '../../src/shared/api/http';
+import { hashToken } from '../../src/server/auth/tokens';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../src/shared/api/http';
 import {
   createVerifiedUser,
   freshClient,
@@ -338,6 +339,22 @@ describe('passwords and session lifetimes (ASVS 6.2, 7.3)', () => {
     expect(first).not.toContain('Secret-Pass-1');
     expect(await verifyPassword('Secret-Pass-1', first)).toBe(true);
     expect(await verifyPassword('Secret-Pass-2', first)).toBe(false);
+  });
+
+  it('keeps the session in an opaque HttpOnly SameSite cookie whose token is stored only hashed', async () => {
+    const user = await createVerifiedUser(t);
+    const response = await freshClient(t.app).post(`${API}/auth/signin`, {
+      email: user.email,
+      password: user.password,
+    });
+    const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie.value).toMatch(/^[\w-]{43}$/);
+    const stored = await t.pool.query<{ id_hash: string }>(
+      'select id_hash from sessions where user_id = $1',
+      [user.id],
+    );
+    expect(stored.rows.map((row) => row.id_hash)).toEqual([hashToken(cookie.value)]);
   });
 
   it('ends a session after 30 idle minutes and 12 hours after sign-in', async () => {
