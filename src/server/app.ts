@@ -4,16 +4,20 @@
  * Tests call `buildApp(...).inject()`; `main.ts` listens.
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type pg from 'pg';
+import { createBackgroundJobs, type BackgroundJobs } from './backgroundJobs';
 import type { ServerConfig } from './config';
 import { ClientError } from './errors';
 import { logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
+import { answerClientError, errorBodyPlugin } from './plugins/clientErrors';
+import { inputGuardPlugin } from './plugins/inputGuard';
+import { routeTablePlugin } from './plugins/routeTable';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
 import { sessionPlugin } from './plugins/session';
 import { registerApiRoutes } from './routes';
@@ -24,6 +28,7 @@ declare module 'fastify' {
     db: pg.Pool;
     config: ServerConfig;
     mailer: Mailer;
+    backgroundJobs: BackgroundJobs;
   }
 }
 
@@ -58,12 +63,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
               : {}),
           },
     bodyLimit: 1024 * 1024,
-    trustProxy: deps.config.production,
+    // Only the proxies the operator names (TRUST_PROXY) may set X-Forwarded-For; none by default.
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     genReqId: () => crypto.randomUUID(),
+    // A URL that cannot be decoded (`%ED%A0%80`) is the client's fault: 400 with a message.
+    frameworkErrors: (_error, _request, reply) => {
+      // The generic reply type of this option is unresolved; it is an ordinary reply.
+      void (reply as FastifyReply).code(400).send({ errorMessage: 'The address is not valid.' });
+    },
+    clientErrorHandler: answerClientError,
   });
   app.decorate('db', deps.pool);
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
+  app.decorate('backgroundJobs', createBackgroundJobs(app.log));
+  app.addHook('onClose', async () => app.backgroundJobs.idle());
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ClientError) {
@@ -95,9 +109,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // token included; this one logs nothing beyond the (redacted) request line.
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errorMessage: 'Not found.' }));
 
+  await app.register(routeTablePlugin);
   await app.register(cookie);
   await app.register(sessionPlugin, { secureCookies });
   await app.register(csrfPlugin, { secureCookies });
+  await app.register(inputGuardPlugin);
+  await app.register(errorBodyPlugin);
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
   await app.register(rateLimit, { global: false });

@@ -8,6 +8,12 @@ export interface ServerConfig {
   /** External PostgreSQL; when absent an embedded server runs in `dataDir/postgres`. */
   databaseUrl: string | undefined;
   production: boolean;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose `X-Forwarded-For` is believed
+   * (`TRUST_PROXY`, comma-separated). Empty: the peer address is the client's, whatever the
+   * headers say, so per-IP limits cannot be dodged by writing a header.
+   */
+  trustProxy: string[];
   /** Base of links in emails, e.g. `http://localhost:8080`. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -35,6 +41,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     production,
+    trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     smtpUrl: env.SMTP_URL || undefined,
     recaptchaSiteKey: env.RECAPTCHA_SITE_KEY ?? '',

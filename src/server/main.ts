@@ -6,6 +6,7 @@
 import { buildApp } from './app';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
+import { DataFolderError } from './db/embeddedPostgres';
 import { createOutboxMailer } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
 import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
@@ -20,6 +21,11 @@ const database = await openDatabase({
   log: (message) => {
     if (process.env.LOG_POSTGRES === '1') log(`[postgres] ${message}`);
   },
+}).catch((error: unknown) => {
+  // A data folder PostgreSQL cannot use: one sentence saying what to do, no stack trace.
+  if (!(error instanceof DataFolderError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 });
 // DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.
 const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer();

@@ -44,8 +44,7 @@ test.describe('access flows', () => {
       page.getByText('Verify your email with the link sent to your email.'),
     ).toBeVisible();
 
-    const messages = await (await page.request.get('/dev/outbox')).json();
-    expect(messages.some((m: { to: string }) => m.to === email)).toBe(true);
+    // The mail goes out just after the answer (same work for known and unknown emails): poll.
     const link = await linkFromOutbox(page.request, email, '/clearing/user/verify-email');
     expect(link).toMatch(/[?&]email=/);
     expect(link).toMatch(/[?&]access_token=/);

@@ -14,6 +14,7 @@ export function freshClient(app: FastifyInstance): TestClient {
   const remoteAddress = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
   const wrapped = {
     inject: (options: object) => app.inject({ ...options, remoteAddress }),
+    backgroundJobs: app.backgroundJobs,
   } as unknown as FastifyInstance;
   return new TestClient(wrapped);
 }

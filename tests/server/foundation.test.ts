@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClient, type TestApp } from './testApp';
 
@@ -43,8 +44,27 @@ describe('server foundation', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('has migrated the database', async () => {
-    const result = await t.pool.query('select count(*)::int as n from schema_migrations');
-    expect(result.rows[0].n).toBeGreaterThan(0);
+  it('has applied every migration file, and the tables they create exist', async () => {
+    const files = fs
+      .readdirSync('src/server/db/migrations')
+      .filter((file) => file.endsWith('.sql'))
+      .sort();
+    const applied = await t.pool.query<{ name: string }>(
+      'select name from schema_migrations order by name',
+    );
+    expect(applied.rows.map((row) => row.name)).toEqual(files);
+    // Each `create table` of the migrations is a table of this database.
+    const created = files.flatMap((file) =>
+      [
+        ...fs
+          .readFileSync(`src/server/db/migrations/${file}`, 'utf8')
+          .matchAll(/create table (?:if not exists )?(\w+)/gi),
+      ].map((match) => match[1]!.toLowerCase()),
+    );
+    const tables = await t.pool.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = 'public'`,
+    );
+    expect(created.length).toBeGreaterThan(5);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(created));
   });
 });

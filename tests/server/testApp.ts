@@ -87,6 +87,8 @@ export class TestClient {
       ...(options.json !== undefined ? { payload: options.json as object } : {}),
       ...(options.payload !== undefined ? { payload: options.payload } : {}),
     });
+    // Sign-up and reset requests mail after answering; a test reads the outbox next.
+    await this.app.backgroundJobs?.idle();
     for (const cookie of response.cookies) {
       if (cookie.value === '' || (cookie.maxAge !== undefined && cookie.maxAge <= 0)) {
         this.cookies.delete(cookie.name);

@@ -49,11 +49,17 @@ describe('user calls', () => {
   ];
 
   /** A signed-in Administrator of a new organisation. */
-  async function administrator() {
+  /** An Administrator of an organisation staff have admitted (unless `admitted: false`). */
+  async function administrator(options: { admitted?: boolean; name?: string } = {}) {
     const admin = await signedIn(t);
     const org = await t.pool.query<{ id: string }>(
-      `insert into organizations (name, clearing_org_id, kind) values ('Acme Hedging', $1, 'business') returning id`,
-      [`NCF-${Math.floor(Math.random() * 1e9)}`],
+      `insert into organizations (name, clearing_org_id, kind, participant_status)
+       values ($2, $1, 'business', $3) returning id`,
+      [
+        `NCF-${Math.floor(Math.random() * 1e9)}`,
+        options.name ?? 'Acme Hedging',
+        options.admitted === false ? 'pending' : 'approved',
+      ],
     );
     const organizationId = org.rows[0]!.id;
     await t.pool.query(
@@ -358,6 +364,57 @@ describe('user calls', () => {
         `select detail::text from audit_log where action like 'settings.%' or action = 'invite.accepted'`,
       );
       expect(audit.rows.map((r) => r.detail).join(' ')).not.toContain(email);
+    });
+
+    it('lets only an admitted organisation invite', async () => {
+      const admin = await administrator({ admitted: false });
+      const response = await postForm(admin.client, `${API}/user/settings`, [
+        { name: 'tag', value: 'invite_user' },
+        { name: 'email', value: uniqueEmail() },
+      ]);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().errorMessage).toMatch(/once Northstar has approved it/);
+    });
+
+    it('never attaches an account someone is still setting up: only accepting does', async () => {
+      const admin = await administrator();
+      const email = uniqueEmail('signing-up');
+      const owner = freshClient(t.app);
+      await owner.post(`${API}/auth/signup`, { email, authOrigin: 'Clearing' });
+      const verifyLink = lastLink(t, email, 'verify-email');
+      const invite = await postForm(admin.client, `${API}/user/settings`, [
+        { name: 'tag', value: 'invite_user' },
+        { name: 'email', value: email },
+      ]);
+      expect(invite.statusCode).toBe(200);
+      const attached = await t.pool.query(
+        'select organization_id from users where lower(email) = lower($1)',
+        [email],
+      );
+      expect(attached.rows[0].organization_id).toBeNull();
+      // The owner verifies with their own link and keeps an account of their own.
+      const verify = await owner.post(`${API}/auth/verify-email`, {
+        token: verifyLink.searchParams.get('access_token'),
+        email,
+        password: 'Owner-Pass-77',
+      });
+      expect(verify.statusCode).toBe(200);
+      const signin = await owner.post(`${API}/auth/signin`, { email, password: 'Owner-Pass-77' });
+      expect(signin.json().user).toMatchObject({ organizationId: null, roles: [] });
+    });
+
+    it('keeps the organisation name (customer-chosen text) out of the invitation subject', async () => {
+      const name = 'WIN $5000 NOW at spam.example';
+      const admin = await administrator({ name });
+      const email = uniqueEmail('relay');
+      const invite = await postForm(admin.client, `${API}/user/settings`, [
+        { name: 'tag', value: 'invite_user' },
+        { name: 'email', value: email },
+      ]);
+      expect(invite.statusCode).toBe(200);
+      const mail = t.mailer.outbox().find((message) => message.to === email)!;
+      expect(mail.subject).toBe('Invitation to join an organisation on Northstar Clearing');
+      expect(mail.subject).not.toContain('spam');
     });
 
     it('refuses to invite an email that already has a verified account', async () => {

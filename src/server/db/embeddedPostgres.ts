@@ -37,6 +37,8 @@ export async function startEmbeddedPostgres(
   const databaseDir = path.join(dataDir, 'postgres');
   const secretFile = path.join(dataDir, 'postgres.secret');
   fs.mkdirSync(dataDir, { recursive: true });
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) letPostgresUserIn(dataDir);
   let password: string;
   if (fs.existsSync(secretFile)) {
     password = fs.readFileSync(secretFile, 'utf8').trim();
@@ -45,7 +47,6 @@ export async function startEmbeddedPostgres(
     fs.writeFileSync(secretFile, password, { mode: 0o600 });
   }
   const port = await freePort();
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -72,4 +73,30 @@ export async function startEmbeddedPostgres(
     connectionString: `postgres://portal:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`,
     stop: () => server.stop(),
   };
+}
+
+/** A data folder the embedded PostgreSQL cannot use; the message says what to do, in one sentence. */
+export class DataFolderError extends Error {}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` system user, which must be able to pass through
+ * every folder above its own. The data folder is the portal's: it gets traverse-only permission
+ * for others (`o+x`: no listing; what lies inside keeps its own modes). A folder above it is the
+ * operator's to change, so an unpassable one stops the start with a clear sentence.
+ */
+export function letPostgresUserIn(dataDir: string): void {
+  const mode = fs.statSync(dataDir).mode;
+  if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o7777) | 0o001);
+  for (let folder = path.dirname(dataDir); ; folder = path.dirname(folder)) {
+    const stat = fs.statSync(folder);
+    if ((stat.mode & 0o001) === 0) {
+      const octal = (stat.mode & 0o777).toString(8);
+      throw new DataFolderError(
+        `PostgreSQL runs as the system user "postgres" and cannot enter ${folder} (mode ${octal}), ` +
+          `which holds DATA_DIR ${dataDir}: choose a DATA_DIR outside it, run \`chmod o+x ${folder}\`, ` +
+          `or set DATABASE_URL to use another PostgreSQL server.`,
+      );
+    }
+    if (folder === path.dirname(folder)) break;
+  }
 }

@@ -141,13 +141,25 @@ export async function acceptTotpStep(
   return result.rowCount === 1;
 }
 
-/** The members of an organisation, for its Administrators' settings page. */
+/**
+ * The members of an organisation, for its Administrators' settings page, followed by the people
+ * with a live invitation who have not accepted it yet (no roles until they do).
+ */
 export async function listOrganizationMembers(
   db: Queryable,
   organizationId: string,
 ): Promise<{ userId: string; email: string; roles: Role[] }[]> {
   const result = await db.query<{ id: string; email: string; roles: Role[] }>(
-    'select id, email, roles from users where organization_id = $1 order by created_at, email',
+    `select id, email, roles from (
+       select u.id, u.email, u.roles, 0 as pending, u.created_at
+         from users u where u.organization_id = $1
+       union
+       select u.id, u.email, '{}'::text[], 1, t.created_at
+         from auth_tokens t join users u on u.id = t.user_id
+        where t.purpose = 'invite' and t.used_at is null and t.expires_at > now()
+          and t.data->>'organizationId' = $1::text
+          and u.organization_id is null
+     ) m order by pending, created_at, email`,
     [organizationId],
   );
   return result.rows.map((row) => ({ userId: row.id, email: row.email, roles: row.roles }));

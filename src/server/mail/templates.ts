@@ -51,12 +51,16 @@ export function resetPasswordMessage(to: string, link: string): Message {
   };
 }
 
+/**
+ * The subject is fixed text: the organisation's name is chosen by a customer, and a subject line
+ * is what a spammer would want to write (the name appears, quoted, in the body only).
+ */
 export function inviteMessage(to: string, organizationName: string, link: string): Message {
   return {
     to,
-    subject: `You are invited to ${organizationName} on ${firm.displayName}`,
+    subject: `Invitation to join an organisation on ${firm.displayName}`,
     text:
-      `You have been invited to join ${organizationName} on ${firm.displayName}.\n\n` +
+      `You have been invited to join the organisation "${organizationName}" on ${firm.displayName}.\n\n` +
       `Open this link to accept (it works once, for 7 days):\n\n${link}` +
       signature,
   };

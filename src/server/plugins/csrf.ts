@@ -1,13 +1,37 @@
 import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
 import { newToken, safeEqual } from '../auth/tokens';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Double-submit CSRF protection on every state-changing call, multipart included (a multipart POST
- * is CORS-simple and never preflighted): the `csrf_token` cookie, set on any request lacking it,
- * must be echoed in the `x-csrf-token` header, and a cross-site `Origin` is refused outright.
+ * The only state-changing routes the header check leaves alone, each with its reason. The
+ * decision is made on the route Fastify matched (its pattern), never on the raw request line,
+ * so a percent-encoded or absolute-form path reaches the same decision as the plain one.
+ */
+export const CSRF_EXEMPT_ROUTES: readonly { url: string; why: string }[] = [
+  // The staff console's plain HTML forms carry the token in a hidden `_csrf` field, which
+  // its own preHandler checks against the cookie (a form post cannot set a header).
+  { url: '/clearing/admin/registrations/:id/reveal', why: 'console form token' },
+  { url: '/clearing/admin/registrations/:id/decision', why: 'console form token' },
+  { url: '/clearing/admin/*', why: 'console form token (404 page)' },
+];
+const EXEMPT = new Set(CSRF_EXEMPT_ROUTES.map((route) => route.url));
+
+/** Whether a request to a matched route must carry the CSRF header (and a same-site Origin). */
+export function csrfProtected(method: string, routeUrl: string | undefined): boolean {
+  if (SAFE_METHODS.has(method)) return false;
+  // No route matched: the not-found handler answers 404 and changes nothing.
+  if (routeUrl === undefined) return false;
+  return !EXEMPT.has(routeUrl);
+}
+
+/**
+ * Double-submit CSRF protection on every state-changing route by default, multipart included (a
+ * multipart POST is CORS-simple and never preflighted): the `csrf_token` cookie, set on any
+ * request lacking it, must be echoed in the `x-csrf-token` header, and a cross-site `Origin` is
+ * refused outright. Exemptions are the explicit list above.
  */
 export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) => {
   app.addHook('onRequest', async (request, reply) => {
@@ -22,10 +46,7 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
         secure: options.secureCookies,
       });
     }
-    if (SAFE_METHODS.has(request.method)) return;
-    if (!request.url.startsWith('/exchange/api/') && !request.url.startsWith('/clearing/api/')) {
-      return;
-    }
+    if (!csrfProtected(request.method, matchedRoute(request))) return;
     const origin = request.headers.origin;
     if (origin && originHost(origin) !== request.headers.host) {
       return reply.code(403).send({ errorMessage: 'Cross-site request refused.' });
@@ -38,6 +59,11 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
     }
   });
 });
+
+/** The pattern of the route Fastify matched; undefined when none did (the 404 handler). */
+function matchedRoute(request: FastifyRequest): string | undefined {
+  return request.is404 ? undefined : request.routeOptions.url;
+}
 
 function originHost(origin: string): string | null {
   try {

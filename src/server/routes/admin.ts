@@ -127,7 +127,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
           properties: {
             search: { type: 'string', maxLength: 200 },
             limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
-            offset: { type: 'integer', minimum: 0, default: 0 },
+            // Bounded: PostgreSQL's bigint refuses 1e20, and no list is a billion long.
+            offset: { type: 'integer', minimum: 0, maximum: 1_000_000_000, default: 0 },
           },
           additionalProperties: false,
         },

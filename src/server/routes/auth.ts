@@ -41,6 +41,7 @@ import {
   lastTotpStep,
   setPasswordHash,
   setUserDetails,
+  setUserOrganization,
   setUserRoles,
   toUser,
   type UserRow,
@@ -96,28 +97,34 @@ export async function registerAuthRoutes(
           throw badRequest('The captcha check failed. Please reload the page and try again.');
         }
       }
-      // The answer is the same whether or not the email is known (no account disclosure).
-      let row = await findUserRowByEmail(app.db, email);
-      if (!row) {
-        try {
-          const id = await createUnverifiedUser(app.db, email);
-          await audit(app.db, { action: 'signup', actorUserId: id });
-        } catch (error) {
-          if ((error as { code?: string }).code !== '23505') throw error; // a concurrent sign-up
-        }
-        row = await findUserRowByEmail(app.db, email);
-      }
-      if (!row) throw new Error('user vanished after sign-up');
-      if (row.email_verified_at) {
-        await app.mailer.send(accountExistsMessage(row.email, links.signIn(app.config.publicUrl)));
-      } else {
-        const token = await issueAuthToken(app.db, 'verify-email', row.id);
-        const link = links.verifyEmail(app.config.publicUrl, row.email, token);
-        await app.mailer.send(verifyEmailMessage(row.email, link));
-      }
+      // The answer is the same whether or not the email is known (no account disclosure), and
+      // so is the work done before it: the lookup and the mail run after the answer is sent.
+      app.backgroundJobs.run('signup', () => answerSignup(email));
       return {};
     },
   );
+
+  /** Mails a verification link, or an account-exists notice to a verified account. */
+  async function answerSignup(email: string): Promise<void> {
+    let row = await findUserRowByEmail(app.db, email);
+    if (!row) {
+      try {
+        const id = await createUnverifiedUser(app.db, email);
+        await audit(app.db, { action: 'signup', actorUserId: id });
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23505') throw error; // a concurrent sign-up
+      }
+      row = await findUserRowByEmail(app.db, email);
+    }
+    if (!row) throw new Error('user vanished after sign-up');
+    if (row.email_verified_at) {
+      await app.mailer.send(accountExistsMessage(row.email, links.signIn(app.config.publicUrl)));
+    } else {
+      const token = await issueAuthToken(app.db, 'verify-email', row.id);
+      const link = links.verifyEmail(app.config.publicUrl, row.email, token);
+      await app.mailer.send(verifyEmailMessage(row.email, link));
+    }
+  }
 
   app.post<{ Body: VerifyEmailBody }>(
     '/auth/verify-email',
@@ -197,14 +204,16 @@ export async function registerAuthRoutes(
     { schema: { body: resetRequestBody }, config: perMinute(RATE_LIMITS.resetRequest) },
     async (request) => {
       const email = checkedEmail(request.body.email);
-      const row = await findUserRowByEmail(app.db, email);
-      // Same answer for unknown and unverified emails: only a verified account gets a link.
-      if (row?.email_verified_at) {
+      // Same answer, and the same work before it, for every email: only a verified account
+      // gets a link, looked up and mailed after the answer is sent.
+      app.backgroundJobs.run('password-reset-request', async () => {
+        const row = await findUserRowByEmail(app.db, email);
+        if (!row?.email_verified_at) return;
         const token = await issueAuthToken(app.db, 'reset-password', row.id);
         const link = links.resetPassword(app.config.publicUrl, row.id, token);
         await app.mailer.send(resetPasswordMessage(row.email, link));
         await audit(app.db, { action: 'password.reset-requested', actorUserId: row.id });
-      }
+      });
       return {};
     },
   );
@@ -270,16 +279,24 @@ function registerInviteAccept(app: FastifyInstance): void {
             !consumed ||
             !row ||
             consumed.data.organizationId !== organizationId ||
-            row.organization_id !== organizationId ||
             row.email.toLowerCase() !== email.toLowerCase()
           ) {
             throw badRequest(INVALID_LINK);
+          }
+          // Accepting is what attaches the account; one already in an organisation (its own
+          // registration, say) stays where it is.
+          if (row.organization_id && row.organization_id !== organizationId) {
+            throw new ClientError(
+              409,
+              'This account already belongs to an organisation. Please contact support to join another.',
+            );
           }
           const offered = invitedRoles(consumed.data.roles);
           if (chosen.some((role) => !offered.includes(role))) {
             throw badRequest('The invitation does not include that role.', { role: 'Not offered' });
           }
           await setPasswordHash(client, row.id, passwordHash, { verify: true });
+          await setUserOrganization(client, row.id, organizationId);
           await setUserDetails(client, row.id, {
             firstName: person.firstName!,
             lastName: person.lastName!,

@@ -15,7 +15,7 @@ import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { audit } from '../db/audit';
 import { insertUserDocument } from '../db/documents';
 import { issueAuthToken } from '../db/tokens';
-import { withTransaction } from '../db/transaction';
+import { withTransaction, type Queryable } from '../db/transaction';
 import {
   acceptTotpStep,
   createUnverifiedUser,
@@ -26,7 +26,6 @@ import {
   markTutorialComplete,
   setPendingTotpSecret,
   setUserDetails,
-  setUserOrganization,
   setUserRoles,
   toUser,
   type UserRow,
@@ -227,28 +226,31 @@ function administeredOrganization(row: UserRow): string {
 }
 
 /**
- * invite_user: creates the invited user (unverified, in the caller's organisation) and mails an
- * invitation link. Optional repeated `role` fields set the roles on offer (default Viewer).
+ * invite_user: mails an invitation link to join the caller's organisation. Only an Administrator
+ * of an organisation staff have admitted as a clearing participant may invite (an unreviewed
+ * organisation could otherwise recruit accounts before anyone has checked it). The invitation
+ * attaches nobody: the invited person joins only by accepting through the emailed link, so an
+ * account someone else is still setting up can never be pulled into another organisation.
+ * Optional repeated `role` fields set the roles on offer (default Viewer).
  */
 async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
   const organizationId = administeredOrganization(row);
+  if (!(await organizationAdmitted(app.db, organizationId))) {
+    throw forbidden('Your organisation can invite people once Northstar has approved it.');
+  }
   const email = checkedEmail(form.field('email') ?? '');
   const roles = readRoles(form.all('role'));
   const offered = roles.length > 0 ? roles : ['Viewer'];
   const { token, to } = await withTransaction(app.db, async (client) => {
     const existing = await findUserRowByEmail(client, email);
-    if (
-      existing &&
-      (existing.email_verified_at ||
-        (existing.organization_id && existing.organization_id !== organizationId))
-    ) {
+    if (existing && (existing.email_verified_at || existing.organization_id)) {
       throw new ClientError(
         409,
         'This email already has an account. Ask the person to contact support to join your organisation.',
       );
     }
-    const invitedId = existing?.id ?? (await createUnverifiedUser(client, email, organizationId));
-    if (existing) await setUserOrganization(client, invitedId, organizationId);
+    // A new person gets an account with no organisation; acceptance attaches it.
+    const invitedId = existing?.id ?? (await createUnverifiedUser(client, email));
     const issued = await issueAuthToken(client, 'invite', invitedId, {
       organizationId,
       roles: offered,
@@ -263,7 +265,16 @@ async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartFor
     return { token: issued, to: existing?.email ?? email };
   });
   const link = links.invite(app.config.publicUrl, organizationId, to, token);
-  await app.mailer.send(inviteMessage(to, row.org_name ?? 'your organisation', link));
+  await app.mailer.send(inviteMessage(to, row.org_name ?? 'an organisation', link));
+}
+
+/** Whether staff have admitted the organisation as a clearing participant (after its KYC). */
+async function organizationAdmitted(db: Queryable, organizationId: string): Promise<boolean> {
+  const result = await db.query(
+    `select 1 from organizations where id = $1 and participant_status = 'approved'`,
+    [organizationId],
+  );
+  return result.rowCount === 1;
 }
 
 /** set_roles: an Administrator sets a member's roles; the organisation keeps an Administrator. */

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { isStorableText } from '../../shared/rules/storableText';
 import { ClientError } from '../errors';
+import { UNSTORABLE_MESSAGE } from '../plugins/inputGuard';
 import { deleteStored, saveUpload, type StoredFile, type UploadKind } from './uploads';
 
 /** What a file field of a form may hold. */
@@ -52,7 +54,17 @@ export async function readMultipartForm(
       });
       if (next.done) break;
       const part = next.value;
-      const name = part.fieldname.replace(/\[\]$/, '');
+      // busboy hands a part without a `name` on as an undefined field name.
+      const rawName = part.fieldname as string | undefined;
+      if (typeof rawName !== 'string' || rawName === '') {
+        if (part.type === 'file') part.file.resume();
+        throw new ClientError(400, 'A form part has no name.');
+      }
+      if (!isStorableText(rawName)) {
+        if (part.type === 'file') part.file.resume();
+        throw new ClientError(400, UNSTORABLE_MESSAGE);
+      }
+      const name = rawName.replace(/\[\]$/, '');
       if (part.type === 'file') {
         const rule = Object.hasOwn(options.files, name) ? options.files[name] : undefined;
         if (!rule || files.has(name)) {
@@ -74,8 +86,12 @@ export async function readMultipartForm(
         if (part.valueTruncated || part.fieldnameTruncated) {
           throw new ClientError(413, `The field ${name} is too long.`);
         }
+        const value = String(part.value);
+        if (!isStorableText(value)) {
+          throw new ClientError(400, UNSTORABLE_MESSAGE, { [name]: 'Character not allowed' });
+        }
         const values = fields.get(name) ?? [];
-        values.push(String(part.value));
+        values.push(value);
         fields.set(name, values);
       }
     }

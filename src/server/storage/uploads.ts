@@ -6,6 +6,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { ClientError } from '../errors';
+import { MAX_IMAGE_PIXELS, oversizeImage, pdfActiveContent } from './contentChecks';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
 export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
@@ -27,8 +28,6 @@ const IMAGE_TYPES: Record<string, string> = {
   tiff: 'image/tiff',
   heif: 'image/heif',
 };
-/** Decompression-bomb guard: a phone photo is ~50 Mpx at most. */
-const MAX_IMAGE_PIXELS = 100_000_000;
 const STORAGE_NAME = /^[a-f0-9]{32}$/;
 
 /** The folder uploads live in: under the data folder, never under a served one. */
@@ -93,10 +92,26 @@ export async function checkContent(
 ): Promise<string> {
   const looksPdf = await startsWith(file, '%PDF-');
   if (accept === 'pdf' || (accept === 'image-or-pdf' && looksPdf)) {
-    if (!looksPdf || !(await parsesAsPdf(file))) {
+    const document = looksPdf ? await parsedPdf(file) : null;
+    if (!document) {
       throw new ClientError(400, `The file for ${label} is not a readable PDF.`);
     }
+    // Staff open these files: a PDF that runs scripts or carries files is refused, not stored.
+    if (pdfActiveContent(document)) {
+      throw new ClientError(
+        400,
+        `The file for ${label} contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.`,
+      );
+    }
     return 'application/pdf';
+  }
+  // Dimensions come from the header alone, before any pixel is decoded.
+  const oversize = await oversizeImage(file);
+  if (oversize) {
+    throw new ClientError(
+      400,
+      `The image for ${label} is too large (${oversize}). Please send a picture of at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`,
+    );
   }
   const type = await decodedImageType(file);
   if (!type) {
@@ -118,16 +133,19 @@ async function startsWith(file: string, magic: string): Promise<boolean> {
   }
 }
 
-/** A PDF must load with pdf-lib (encrypted ones refuse, staff could not read them) and have pages. */
-async function parsesAsPdf(file: string): Promise<boolean> {
+/**
+ * The document, when it loads with pdf-lib (encrypted ones refuse, staff could not read them)
+ * and has pages; null otherwise.
+ */
+async function parsedPdf(file: string): Promise<PDFDocument | null> {
   try {
     const document = await PDFDocument.load(await fs.promises.readFile(file), {
       updateMetadata: false,
       throwOnInvalidObject: true,
     });
-    return document.getPageCount() > 0;
+    return document.getPageCount() > 0 ? document : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -12,6 +12,7 @@
  */
 import { format } from 'date-fns';
 import { parseUsDate } from '../rules/date';
+import { unstorableTextPath } from '../rules/storableText';
 import { omitHiddenAnswers } from './answers';
 import { loadForm, type LoadedForm } from './loadForm';
 import {
@@ -344,6 +345,9 @@ export function fromPayload(formId: FormId, fields: Record<string, string>): Dec
     const text = fields[name];
     if (text === undefined) throw new Error(`Missing payload part ${name}`);
     parts[name] = JSON.parse(text) as unknown;
+    // A NUL or an unpaired surrogate could never be stored: the payload is unreadable.
+    const unstorable = unstorableTextPath(parts[name]);
+    if (unstorable !== null) throw new Error(`Unstorable text in ${name} at ${unstorable}`);
   }
   const properties = allProperties(root, root);
   const answers: Answers = {};

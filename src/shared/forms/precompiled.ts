@@ -34,17 +34,21 @@ function warmUpWhenIdle(formId: FormId): Promise<boolean> {
       try {
         validateAnswers(formId, loadForm(formId).example);
         validateAnswers(formId, {});
+        resolve(true);
       } catch {
-        // Nothing to warm: the same call fails, and is reported, where it matters.
+        // Nothing warmed: the same call fails, and is reported, where it matters.
+        resolve(false);
       }
-      resolve(true);
     };
     if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
     else setTimeout(run, 0);
   });
 }
 
-/** True once the form's precompiled validator has been warmed up; false if it has none. */
+/**
+ * True once the form's precompiled validator has been warmed up; false if it has none or the
+ * warm-up validation threw.
+ */
 export function validatorWarmedUp(formId: FormId): Promise<boolean> {
   return warmUps.get(formId) ?? Promise.resolve(false);
 }

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientError } from '../../src/server/errors';
+import { readMultipartForm } from '../../src/server/storage/multipartForm';
+import { multipart as formBody, type Part } from './authHelpers';
+
+/** A PNG header claiming `width` x `height` 1-bit grey pixels, all zero (tiny once deflated). */
+function zeroPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  const rows = Buffer.alloc((Math.ceil(width / 8) + 1) * height); // filter byte + pixels, zeros
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function pdfWith(change: (document: PDFDocument) => void | Promise<void>): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  document.addPage();
+  await change(document);
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
+
+/** Active content a PDF can carry; each must be refused. */
+async function activePdfs(): Promise<Record<string, Buffer>> {
+  const script = (document: PDFDocument) =>
+    document.context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') });
+  const openAction = await pdfWith((document) => {
+    document.catalog.set(PDFName.of('OpenAction'), script(document));
+  });
+  return {
+    'OpenAction with /JS': openAction,
+    'page /AA': await pdfWith((document) => {
+      document.getPage(0).node.set(PDFName.of('AA'), document.context.obj({ O: script(document) }));
+    }),
+    'embedded file': await pdfWith(async (document) => {
+      await document.attach(Buffer.from('MZ...'), 'invoice.exe', { mimeType: 'text/plain' });
+    }),
+    'Launch action': await pdfWith((document) => {
+      document.catalog.set(
+        PDFName.of('OpenAction'),
+        document.context.obj({ S: 'Launch', F: PDFString.of('calc.exe') }),
+      );
+    }),
+    // `#61` is `a`: the same name written with a hex escape.
+    'hex-escaped /JavaScript': Buffer.from(
+      openAction.toString('latin1').replace('/JavaScript', '/J#61vaScript'),
+      'latin1',
+    ),
+  };
+}
+
+describe('uploaded content', () => {
+  let app: FastifyInstance;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-content-test-'));
+    app = Fastify();
+    app.setErrorHandler((error, _request, reply) => {
+      if (error instanceof ClientError) return reply.code(error.statusCode).send(error.body());
+      return reply.code(500).send({ errorMessage: String(error) });
+    });
+    await app.register(multipart, {
+      limits: { fileSize: 4 * 1024 * 1024, files: 3 },
+      throwFileSizeLimit: true,
+    });
+    app.post('/upload', async (request) => {
+      const form = await readMultipartForm(request, {
+        dataDir,
+        files: {
+          image: { accept: 'image', label: 'photo ID' },
+          pdf: { accept: 'pdf', label: 'W-2' },
+        },
+      });
+      return { files: Object.fromEntries(form.files) };
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const upload = (parts: Part[]) => {
+    const { payload, headers } = formBody(parts);
+    return app.inject({ method: 'POST', url: '/upload', payload, headers });
+  };
+  const file = (name: string, data: Buffer): Part => ({
+    name,
+    filename: 'file.bin',
+    contentType: 'application/octet-stream',
+    data,
+  });
+  const stored = () =>
+    fs.existsSync(path.join(dataDir, 'uploads'))
+      ? fs.readdirSync(path.join(dataDir, 'uploads'))
+      : [];
+
+  it('refuses PDFs with scripts, automatic actions, launch actions or embedded files', async () => {
+    const before = stored();
+    for (const [kind, pdf] of Object.entries(await activePdfs())) {
+      expect(await PDFDocument.load(pdf), kind).toBeTruthy(); // each is a readable PDF
+      const response = await upload([file('pdf', pdf)]);
+      expect(response.statusCode, kind).toBe(400);
+      expect(response.json().errorMessage, kind).toBe(
+        'The file for W-2 contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.',
+      );
+    }
+    expect(stored()).toEqual(before);
+  });
+
+  it('still accepts a plain PDF, links and page destinations included', async () => {
+    const plain = await pdfWith((document) => {
+      const page = document.getPage(0);
+      document.catalog.set(PDFName.of('OpenAction'), document.context.obj([page.ref, 'Fit']));
+    });
+    const response = await upload([file('pdf', plain)]);
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('refuses an image of 100 megapixels from its header, before decoding it', async () => {
+    const before = stored();
+    const bomb = zeroPng(10_000, 10_000);
+    expect(bomb.length).toBeLessThan(200_000);
+    const response = await upload([file('image', bomb)]);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errorMessage).toBe(
+      'The image for photo ID is too large (10000 x 10000 pixels). Please send a picture of at most 40 megapixels.',
+    );
+    const strip = await upload([file('image', zeroPng(30_000, 8))]);
+    expect(strip.statusCode).toBe(400);
+    expect(stored()).toEqual(before);
+    const fine = await upload([file('image', zeroPng(640, 480))]);
+    expect(fine.statusCode).toBe(200);
+  });
+});
