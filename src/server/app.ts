@@ -10,6 +10,11 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type pg from 'pg';
 import type { ServerConfig } from './config';
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from './db/availability';
 import { ClientError } from './errors';
 import { logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
@@ -17,6 +22,7 @@ import { csrfPlugin } from './plugins/csrf';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
 import { sessionPlugin } from './plugins/session';
 import { registerApiRoutes } from './routes';
+import { registerSpoolCleanup } from './storage/documentStore';
 import { registerWeb } from './web';
 
 declare module 'fastify' {
@@ -83,6 +89,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const message = validation ? `Invalid request: ${text}` : text;
       return reply.code(status).send({ errorMessage: message });
     }
+    if (isDatabaseUnavailable(error)) {
+      // The database is away (restarting, unreachable): a clear, retryable answer, not a 500.
+      request.log.warn(
+        { incidentId: request.id, reason: (error as Error).message },
+        'database unavailable',
+      );
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ errorMessage: DATABASE_UNAVAILABLE_MESSAGE });
+    }
     const incidentId = request.id;
     request.log.error({ err: error, incidentId }, 'request failed');
     return reply.code(500).send({
@@ -100,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(csrfPlugin, { secureCookies });
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+  registerSpoolCleanup(app);
   await app.register(rateLimit, { global: false });
 
   await registerApiRoutes(app);

@@ -18,8 +18,15 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   log: (message) => {
-    if (process.env.LOG_POSTGRES === '1') log(`[postgres] ${message}`);
+    // The supervisor's and pool's own lines always show; PostgreSQL's chatter on request.
+    if (process.env.LOG_POSTGRES === '1' || /^(embedded PostgreSQL|database )/.test(message)) {
+      log(`[postgres] ${message}`);
+    }
   },
+}).catch((error: unknown) => {
+  // A clear line and a non-zero exit, so a supervisor (systemd, Kubernetes) starts us again.
+  console.error(`The database could not be opened: ${(error as Error).message}`);
+  process.exit(1);
 });
 // DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.
 const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer();
