@@ -15,6 +15,7 @@ import {
   isDatabaseUnavailable,
   RETRY_AFTER_SECONDS,
 } from './db/availability';
+import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ClientError) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.statusCode).send(error.body());
     }
     const {
@@ -118,7 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
   registerSpoolCleanup(app);
-  await app.register(rateLimit, { global: false });
+  // Counters in PostgreSQL: a limit counts requests to every instance on this database.
+  await app.register(rateLimit, { global: false, store: postgresRateLimitStore(deps.pool) });
 
   await registerApiRoutes(app);
   await registerWeb(app);
