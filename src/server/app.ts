@@ -15,6 +15,7 @@ import {
   isDatabaseUnavailable,
   RETRY_AFTER_SECONDS,
 } from './db/availability';
+import { DatabaseListener } from './db/notifications';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { logSerializers } from './logging';
@@ -29,6 +30,8 @@ import { registerWeb } from './web';
 declare module 'fastify' {
   interface FastifyInstance {
     db: pg.Pool;
+    /** LISTEN/NOTIFY between the instances on this database (caches, the market feed). */
+    notifications: DatabaseListener;
     config: ServerConfig;
     mailer: Mailer;
   }
@@ -69,6 +72,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
   });
   app.decorate('db', deps.pool);
+  const notifications = new DatabaseListener(deps.pool, (line) => app.log.warn(line));
+  app.decorate('notifications', notifications);
+  app.addHook('onClose', async () => notifications.close());
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
 
@@ -123,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Counters in PostgreSQL: a limit counts requests to every instance on this database.
   await app.register(rateLimit, { global: false, store: postgresRateLimitStore(deps.pool) });
 
+  await notifications.start();
   await registerApiRoutes(app);
   await registerWeb(app);
   return app;
