@@ -13,6 +13,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../../src/server/db/embeddedPostgres';
+import { publishDisclosure } from '../../src/server/disclosures/publish';
+import { makeSampleDisclosurePdf } from '../../src/server/disclosures/samplePdf';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { MARKET_STREAM_PATH, type MarketServerMessage } from '../../src/shared/api/market';
 import { withDatabase } from './globalSetup';
@@ -216,6 +218,40 @@ describe('two instances on one database', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toMatch(/^attachment/);
     expect(Buffer.from(await download.arrayBuffer()).equals(samplePdf)).toBe(true);
+  });
+
+  it('serves a disclosure published once from both, each listing updated by the notification', async () => {
+    const listing = async (instance: Instance) =>
+      (await fetch(`${instance.base}/clearing/api/web/disclosures`)).json() as Promise<{
+        capitalSummary: Array<{ monthlyDisclosureMonth: string }>;
+      }>;
+    // Both cache the (empty) listing first.
+    expect((await listing(a)).capitalSummary).toEqual([]);
+    expect((await listing(b)).capitalSummary).toEqual([]);
+    const pdf = await makeSampleDisclosurePdf('capital-summary', '2025-03');
+    await publishDisclosure(
+      pool,
+      { dataDir: '/nonexistent' },
+      {
+        category: 'capital-summary',
+        period: '2025-03',
+        pdfBytes: pdf,
+        publishedBy: 'cli:test',
+      },
+    );
+    for (const instance of [a, b]) {
+      let months: string[] = [];
+      for (let i = 0; i < 100 && months.length === 0; i++) {
+        months = (await listing(instance)).capitalSummary.map((m) => m.monthlyDisclosureMonth);
+        if (months.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(months).toEqual(['2025-03']);
+      const document = await fetch(
+        `${instance.base}/clearing/disclosures/capital-summary/2025-03.pdf`,
+      );
+      expect(document.status).toBe(200);
+      expect(Buffer.from(await document.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
+    }
   });
 
   it('feeds live-panel clients on both instances from the one simulator', async () => {

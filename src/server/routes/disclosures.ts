@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors';
 import { listDisclosures, utcToday } from '../disclosures/listing';
 import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
-import { disclosureFile } from '../disclosures/storage';
+import { readDisclosureFile } from '../disclosures/storage';
 import {
   DISCLOSURES_API_PATH,
   LATEST_NAME,
@@ -123,9 +122,8 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
         .header('cache-control', latest ? 'no-cache' : 'public, max-age=300')
         .header('x-content-type-options', 'nosniff');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      const bytes = await fs.promises.readFile(
-        disclosureFile(app.config.dataDir, document.storageName),
-      );
+      const bytes = await readDisclosureFile(app.db, app.config.dataDir, document.storageName);
+      if (!bytes) throw notFound();
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${category}-${document.period}.pdf"`)

@@ -32,16 +32,22 @@ export async function readDocument(
   dataDir: string,
   storageName: string,
 ): Promise<Buffer | null> {
-  const result = await db.query<{ bytes: Buffer }>(
-    'select bytes from stored_files where storage_name = $1',
-    [storageName],
-  );
-  if (result.rows[0]) return result.rows[0].bytes;
+  const stored = await readStoredBytes(db, storageName);
+  if (stored) return stored;
   try {
     return await fs.promises.readFile(storedPath(dataDir, storageName));
   } catch {
     return null;
   }
+}
+
+/** The bytes stored in the database under `storageName`, or null. */
+export async function readStoredBytes(db: Queryable, storageName: string): Promise<Buffer | null> {
+  const result = await db.query<{ bytes: Buffer }>(
+    'select bytes from stored_files where storage_name = $1',
+    [storageName],
+  );
+  return result.rows[0]?.bytes ?? null;
 }
 
 /** Spooled uploads older than this belong to no running request. */
