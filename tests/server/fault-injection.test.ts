@@ -108,7 +108,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await t?.app.close();
+  await t?.app.close(); // closing twice is harmless
   await database?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -220,5 +220,24 @@ describe('the database killed during a registration', () => {
 
   it('the supervisor restarted the embedded PostgreSQL each time', () => {
     expect(supervisorLog.filter((line) => /restarted/.test(line)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('shuts down with the database dead, leaving no PostgreSQL process behind', async () => {
+    const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+    const postmaster = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    killDatabase();
+    // Before the fix, stopping waited for an exit event a dead postmaster never sends again.
+    await t.app.close();
+    await database.close();
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(postmaster)).toBe(false);
+    expect(supervisorLog.filter((line) => /restarted/.test(line)).length).toBe(3);
   });
 });
