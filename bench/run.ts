@@ -3,7 +3,8 @@
  * printed as a table (never asserted as timed tests). See bench/README.md.
  *
  * Environment: BENCH_RUNS (keystroke runs per page, default 8), CHROMIUM_PATH (/usr/bin/chromium),
- * BENCH_KEEP=1 keeps the temp folder.
+ * BENCH_KEEP=1 keeps the temp folder, BENCH_ONLY=load (or `npm run bench -- load`) runs only the
+ * load part, BENCH_LOAD_SECONDS (default 10) is the length of each load run.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
 } from './lib/browser';
 import { bundleFigures } from './lib/bundle';
 import { makeBenchFiles } from './lib/files';
+import { loadFigures, loadRows } from './lib/load';
 import { serverFigures, stopServer } from './lib/server';
 import {
   kB,
@@ -46,9 +48,12 @@ const log = (line: string) =>
 let tempDir: string | undefined;
 let browser: Browser | undefined;
 let server: ChildProcess | undefined;
+const loadChildren: ChildProcess[] = [];
+const ONLY = process.env.BENCH_ONLY ?? process.argv[2];
 
 async function cleanUp() {
   if (server) await stopServer(server).catch(() => undefined);
+  for (const child of loadChildren) await stopServer(child).catch(() => undefined);
   await browser?.close().catch(() => undefined);
   if (process.env.BENCH_KEEP === '1') log(`kept ${tempDir}`);
   else removeDir(tempDir);
@@ -82,7 +87,26 @@ function keystrokeStats(results: KeystrokeResult[]) {
 
 const eventMs = (value: number) => (value === 0 ? '<16 ms' : ms(value));
 
+async function runLoad(webDir?: string): Promise<Row[]> {
+  const figures = await loadFigures({
+    projectRoot,
+    tempDir: tempDir!,
+    ...(webDir ? { webDir } : {}),
+    log,
+    onChild: (child) => loadChildren.push(child),
+  });
+  for (const child of loadChildren.splice(0)) await stopServer(child).catch(() => undefined);
+  return loadRows(figures);
+}
+
 async function main() {
+  if (ONLY === 'load') {
+    tempDir = makeTempDir('portal-bench');
+    const rows = await runLoad();
+    console.log('\n' + printTable(rows) + '\n');
+    log('done');
+    return;
+  }
   tempDir = makeTempDir('portal-bench');
   log(`temp folder ${tempDir}; ${RUNS} keystroke runs per page`);
   const files = await makeBenchFiles(tempDir);
@@ -123,6 +147,9 @@ async function main() {
     onChild: (child) => (server = child),
   });
   server = undefined;
+
+  log('load: requests per second, sign-ins under a burst, RSS');
+  const load = await runLoad(webDir);
 
   // ---- the table ----
   const stats = Object.fromEntries(
@@ -317,6 +344,7 @@ async function main() {
       goal: '< 400 MB',
       met: memory.peakMb < 400 && allStored,
     },
+    ...load,
   ];
 
   console.log('\n' + printTable(rows) + '\n');

@@ -74,7 +74,7 @@ interface Reply {
 }
 
 /** A loopback HTTP client with its own source address and cookie jar. */
-class Client {
+export class Client {
   private cookies = new Map<string, string>();
   constructor(
     private readonly port: number,
@@ -129,6 +129,15 @@ class Client {
       if (body) request.write(body.data);
       request.end();
     });
+  }
+
+  /** The Cookie header this client sends. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
   }
 
   json(method: string, pathname: string, value: unknown) {
@@ -202,7 +211,7 @@ async function submissionBody(
   };
 }
 
-async function waitForServer(port: number, child: ChildProcess, output: () => string) {
+export async function waitForServer(port: number, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);

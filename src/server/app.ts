@@ -11,6 +11,13 @@ import rateLimit from '@fastify/rate-limit';
 import type pg from 'pg';
 import { createBackgroundJobs, type BackgroundJobs } from './backgroundJobs';
 import type { ServerConfig } from './config';
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from './db/availability';
+import { DatabaseListener } from './db/notifications';
+import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
@@ -21,11 +28,14 @@ import { routeTablePlugin } from './plugins/routeTable';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
 import { sessionPlugin } from './plugins/session';
 import { registerApiRoutes } from './routes';
+import { registerSpoolCleanup } from './storage/documentStore';
 import { registerWeb } from './web';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: pg.Pool;
+    /** LISTEN/NOTIFY between the instances on this database (caches, the market feed). */
+    notifications: DatabaseListener;
     config: ServerConfig;
     mailer: Mailer;
     backgroundJobs: BackgroundJobs;
@@ -74,6 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
   app.decorate('db', deps.pool);
+  const notifications = new DatabaseListener(deps.pool, (line) => app.log.warn(line));
+  app.decorate('notifications', notifications);
+  app.addHook('onClose', async () => notifications.close());
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
@@ -81,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ClientError) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.statusCode).send(error.body());
     }
     const {
@@ -96,6 +110,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Fastify's own 4xx: malformed JSON, schema validation, body too large, rate limit.
       const message = validation ? `Invalid request: ${text}` : text;
       return reply.code(status).send({ errorMessage: message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is away (restarting, unreachable): a clear, retryable answer, not a 500.
+      request.log.warn(
+        { incidentId: request.id, reason: (error as Error).message },
+        'database unavailable',
+      );
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ errorMessage: DATABASE_UNAVAILABLE_MESSAGE });
     }
     const incidentId = request.id;
     request.log.error({ err: error, incidentId }, 'request failed');
@@ -117,8 +142,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorBodyPlugin);
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
-  await app.register(rateLimit, { global: false });
+  registerSpoolCleanup(app);
+  // Counters in PostgreSQL: a limit counts requests to every instance on this database.
+  await app.register(rateLimit, { global: false, store: postgresRateLimitStore(deps.pool) });
 
+  await notifications.start();
   await registerApiRoutes(app);
   await registerWeb(app);
   return app;

@@ -6,6 +6,8 @@ export class ClientError extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string>,
+    /** Sent as Retry-After (429 and 503 answers). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

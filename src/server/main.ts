@@ -19,12 +19,19 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   log: (message) => {
-    if (process.env.LOG_POSTGRES === '1') log(`[postgres] ${message}`);
+    // The supervisor's and pool's own lines always show; PostgreSQL's chatter on request.
+    if (process.env.LOG_POSTGRES === '1' || /^(embedded PostgreSQL|database )/.test(message)) {
+      log(`[postgres] ${message}`);
+    }
   },
 }).catch((error: unknown) => {
-  // A data folder PostgreSQL cannot use: one sentence saying what to do, no stack trace.
-  if (!(error instanceof DataFolderError)) throw error;
-  console.error(error.message);
+  // One clear line and a non-zero exit (a supervisor such as systemd starts us again); a data
+  // folder PostgreSQL cannot use says what to do, without a stack trace.
+  console.error(
+    error instanceof DataFolderError
+      ? error.message
+      : `The database could not be opened: ${(error as Error).message}`,
+  );
   process.exit(1);
 });
 // DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.

@@ -107,6 +107,48 @@ describe('regulatory disclosures', () => {
     });
   });
 
+  it('serves the listing from a cache with an ETag, rebuilt on every instance when a document is published', async () => {
+    const first = await get(LISTING);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await get(LISTING, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    // A row written without telling anyone (triggers off in this session) is not seen: cached.
+    const quiet = await t.pool.connect();
+    try {
+      await quiet.query('set session_replication_role = replica');
+      await quiet.query(
+        `insert into disclosure_documents (category, period, storage_name, size, sha256, published_by)
+         select category, '2023-06-01', md5(random()::text), size, sha256, 'quiet'
+           from disclosure_documents where category = 'capital-summary' limit 1`,
+      );
+    } finally {
+      await quiet.query('set session_replication_role = origin');
+      quiet.release();
+    }
+    expect((await get(LISTING)).headers.etag).toBe(etag);
+
+    // A publication by anyone on the database (here the CLI's function, not this app) notifies
+    // every instance; the next listing has both new periods and a new ETag.
+    await publish('capital-summary', '2023-07');
+    let listing = await get(LISTING);
+    for (let i = 0; i < 100 && listing.headers.etag === etag; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      listing = await get(LISTING);
+    }
+    expect(listing.headers.etag).not.toBe(etag);
+    const months = listing
+      .json<DisclosuresResponse>()
+      .capitalSummary.map((m) => m.monthlyDisclosureMonth);
+    expect(months).toEqual(expect.arrayContaining(['2023-06', '2023-07']));
+    expect((await get(LISTING, { 'if-none-match': etag })).statusCode).toBe(200);
+    await t.pool.query(
+      "delete from disclosure_documents where category = 'capital-summary' and period < '2024-01-01'",
+    );
+  });
+
   it('answers an empty listing when nothing is published', async () => {
     const empty = await createTestApp();
     try {
@@ -246,25 +288,28 @@ describe('regulatory disclosures', () => {
     });
 
     it('and leaves nothing behind when it does', async () => {
-      const files = fs.readdirSync(path.join(t.config.dataDir, 'disclosures')).length;
-      const { rows } = await t.pool.query('select count(*)::int as n from disclosure_documents');
+      const count = async () =>
+        (
+          await t.pool.query<{ documents: number; files: number }>(
+            `select (select count(*)::int from disclosure_documents) as documents,
+                    (select count(*)::int from stored_files) as files`,
+          )
+        ).rows[0];
+      const before = await count();
       await refuses({ pdfBytes: Buffer.from('nope') }, /not a readable PDF/);
-      expect(fs.readdirSync(path.join(t.config.dataDir, 'disclosures'))).toHaveLength(files);
-      const after = await t.pool.query('select count(*)::int as n from disclosure_documents');
-      expect(after.rows[0].n).toBe(rows[0].n);
+      expect(await count()).toEqual(before);
+      expect(fs.existsSync(path.join(t.config.dataDir, 'disclosures'))).toBe(false);
     });
   });
 
-  it('the demo seed publishes a year of samples once, quickly', async () => {
+  // How fast it is belongs to the bench, not here.
+  it('the demo seed publishes a year of samples once', async () => {
     const seeded = await createTestApp();
     try {
       const now = new Date('2026-05-14T09:00:00Z');
-      const started = performance.now();
       const count = await seedDisclosures(seeded.pool, seeded.config, now);
-      const elapsed = performance.now() - started;
       // 2025-05-15 .. 2026-05-13 has 260 weekdays; 12 + 12 month-ends; 1 audited; 1 firm.
       expect(count).toBe(260 + 24 + 2);
-      expect(elapsed).toBeLessThan(3000);
       expect(await seedDisclosures(seeded.pool, seeded.config, now)).toBe(0);
 
       const { rows } = await seeded.pool.query<{ category: string; first: string; last: string }>(

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileFormValidators } from '../../src/shared/forms/compile';
@@ -7,6 +6,7 @@ import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
+import { spoolDir } from '../../src/server/storage/uploads';
 import { createTestApp, type TestApp } from './testApp';
 import type { TestClient } from './testApp';
 
@@ -58,9 +58,14 @@ function validForm(answers: Answers, overrides: Record<string, Blob> = {}): Form
   );
 }
 
+/** Every stored document (the database's copies) and every spooled upload left on disk. */
 async function storedFiles(t: TestApp): Promise<string[]> {
-  const dir = path.join(t.config.dataDir, 'uploads');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const dir = spoolDir(t.config.dataDir);
+  const spooled = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const stored = await t.pool.query<{ storage_name: string }>(
+    'select storage_name from stored_files order by storage_name',
+  );
+  return [...stored.rows.map((row) => row.storage_name), ...spooled];
 }
 
 describe('POST registration/individual', () => {

@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError } from '../../src/server/errors';
 import { readMultipartForm } from '../../src/server/storage/multipartForm';
-import { deleteStored, storedPath } from '../../src/server/storage/uploads';
+import { deleteStored, spoolDir, storedPath } from '../../src/server/storage/uploads';
 import { multipart as formBody, pdfBytes, pngBytes, type Part } from './authHelpers';
 
 /** A bare app with the storage module behind one route, and small limits to hit. */
@@ -56,10 +56,7 @@ describe('upload storage', () => {
     contentType: 'application/octet-stream',
     data,
   });
-  const stored = () =>
-    fs.existsSync(path.join(dataDir, 'uploads'))
-      ? fs.readdirSync(path.join(dataDir, 'uploads'))
-      : [];
+  const stored = () => (fs.existsSync(spoolDir(dataDir)) ? fs.readdirSync(spoolDir(dataDir)) : []);
 
   it('stores a real image and a real PDF under random names, with types from content', async () => {
     const response = await upload([
@@ -77,7 +74,7 @@ describe('upload storage', () => {
     });
     expect(files.pdf).toMatchObject({ contentType: 'application/pdf', size: pdf.length });
     expect(files.image.storageName).toMatch(/^[a-f0-9]{32}$/);
-    const onDisk = fs.readFileSync(storedPath(dataDir, files.pdf.storageName));
+    const onDisk = fs.readFileSync(files.pdf.spoolPath);
     expect(onDisk.equals(pdf)).toBe(true);
     await deleteStored(dataDir, files.image.storageName);
     await deleteStored(dataDir, files.pdf.storageName);

@@ -100,8 +100,26 @@ class StreamClient {
     }
   }
 
+  /**
+   * Subscribes to `symbol`'s book and waits for its snapshot: every message the server sent
+   * before it has arrived, and every message this client sent before it has been handled.
+   */
+  async roundTrip(symbol: string): Promise<void> {
+    this.send({ type: 'subscribe', product_codes: [symbol], channels: ['book'] });
+    await this.next((m) => m.type === 'book' && m.symbol === symbol);
+  }
+
   close() {
     this.socket.close();
+  }
+}
+
+/** Waits (up to 5 s, checking every few ms) until `condition` holds; never a fixed sleep. */
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -168,10 +186,15 @@ describe('live market stream', () => {
     client.send({ type: 'subscribe', product_codes: ['DBTC-FUT'], channels: ['trades'] });
     await client.next((m) => m.type === 'trade');
     client.send({ type: 'unsubscribe', product_codes: ['DBTC-FUT'], channels: ['trades'] });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The server handles a client's messages in order: once the snapshot asked for after the
+    // unsubscribe arrives, the unsubscribe has taken effect.
+    await client.roundTrip('BTC-FUT');
     client.messages.length = 0;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(client.messages).toEqual([]);
+    // Still listening (to BTC-FUT's book): the market's events reach this connection, DBTC's too.
+    for (let i = 0; i < 50; i++) t.app.market.simulator.step();
+    await client.roundTrip('BTCUSD-PERP');
+    expect(client.messages.some((m) => 'symbol' in m && m.symbol === 'BTC-FUT')).toBe(true);
+    expect(client.messages.filter((m) => 'symbol' in m && m.symbol === 'DBTC-FUT')).toEqual([]);
     client.close();
   });
 
@@ -227,14 +250,14 @@ describe('live market stream', () => {
   });
 
   it('runs the simulator only while someone is subscribed', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(t.app.market.running).toBe(false);
+    // The earlier tests' connections close asynchronously on the server: wait for the last one.
+    await until(() => !t.app.market.running);
     const client = await StreamClient.open();
     client.send({ type: 'subscribe', product_codes: ['BTC-FUT'], channels: ['trades'] });
     await client.next((m) => m.type === 'trade');
     expect(t.app.market.running).toBe(true);
     client.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => !t.app.market.running);
     expect(t.app.market.running).toBe(false);
   });
 

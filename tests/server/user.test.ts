@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spoolDir } from '../../src/server/storage/uploads';
 import { totpCode } from '../../src/server/auth/totp';
 import {
   enableTwoFactor,
@@ -32,8 +33,11 @@ describe('user calls', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const storedFiles = () => {
-    const dir = path.join(dataDir, 'uploads');
+  /** Stored documents (the database's copies). */
+  const storedFiles = async () =>
+    (await t.pool.query<{ n: number }>('select count(*)::int as n from stored_files')).rows[0]!.n;
+  const spooled = () => {
+    const dir = spoolDir(dataDir);
     return fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
   };
   const photo = (name = 'photo_id', data = png): Part => ({
@@ -170,7 +174,7 @@ describe('user calls', () => {
 
     it('add_kyc stores details (pending review) and the checked photo ID', async () => {
       const { client, id } = await signedIn(t);
-      const before = storedFiles();
+      const before = await storedFiles();
       const response = await postForm(client, `${API}/user/settings`, [
         { name: 'tag', value: 'add_kyc' },
         ...kycFields(),
@@ -183,7 +187,7 @@ describe('user calls', () => {
         phoneNumber: '+12125550142',
         approved: false,
       });
-      expect(storedFiles()).toBe(before + 1);
+      expect(await storedFiles()).toBe(before + 1);
       const doc = await t.pool.query(
         'select kind, content_type from user_documents where user_id = $1',
         [id],
@@ -199,7 +203,7 @@ describe('user calls', () => {
 
     it('add_kyc refuses missing fields, a bad phone and a non-image photo, keeping no file', async () => {
       const { client } = await signedIn(t);
-      const before = storedFiles();
+      const before = await storedFiles();
       const missing = await postForm(client, `${API}/user/settings`, [
         { name: 'tag', value: 'add_kyc' },
         { name: 'first_name', value: 'Ada' },
@@ -220,7 +224,8 @@ describe('user calls', () => {
       ]);
       expect(fake.statusCode).toBe(400);
       expect(fake.json().errorMessage).toMatch(/must be an image/);
-      expect(storedFiles()).toBe(before);
+      expect(await storedFiles()).toBe(before);
+      expect(spooled()).toBe(0);
       expect((await client.get(`${API}/user/settings`)).json().details).toBeNull();
     });
 

@@ -8,7 +8,6 @@
  * Reject. Its forms are plain HTML posts carrying the CSRF token in a hidden field, checked here
  * against the `csrf_token` cookie (the API's header check does not reach these paths).
  */
-import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE } from '../../shared/api/http';
 import { isUuid } from '../auth/apiSchemas';
@@ -17,7 +16,7 @@ import { findRegistrationDocument, getRegistration, listRegistrations } from '..
 import { audit } from '../db/audit';
 import { findUserRowById } from '../db/users';
 import { ClientError } from '../errors';
-import { storedPath } from '../storage/uploads';
+import { readDocument } from '../storage/documentStore';
 import {
   CONSOLE_BASE,
   CONSOLE_CSS,
@@ -246,8 +245,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     if (!document) {
       return html(reply, 404, messagePage('Not found', 'No such document.', staff(request).email));
     }
-    const file = storedPath(app.config.dataDir, document.storageName);
-    if (!fs.existsSync(file)) {
+    const bytes = await readDocument(app.db, app.config.dataDir, document.storageName);
+    if (!bytes) {
       return html(
         reply,
         404,
@@ -265,7 +264,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       .header('content-disposition', attachmentDisposition(document.originalName))
       .header('cache-control', 'no-store')
       .type(document.contentType)
-      .send(fs.createReadStream(file));
+      .send(bytes);
   });
 
   // Anything else under the console: a 404 page (after the staff check, so nothing leaks).

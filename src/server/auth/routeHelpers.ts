@@ -8,12 +8,19 @@ import { hashPassword } from './passwords';
 export const RATE_LIMITS = {
   signup: 5,
   signin: 10,
+  /** Sign-ins per IP whatever the email: an office behind one NAT stays well under it. */
+  signinPerIp: 30,
   resetRequest: 5,
   reset: 10,
   verify: 10,
   inviteAccept: 10,
   twoFactor: 10,
+  /** Invitations (each sends an email to an address of the caller's choosing). */
+  invitesPerUserPerHour: 10,
+  invitesPerOrganizationPerDay: 50,
 } as const;
+
+export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a minute and try again.';
 
 /**
  * Route config for @fastify/rate-limit (registered with `global: false` in app.ts). With
@@ -34,8 +41,13 @@ export function perMinute(max: number, options: { perAccount?: boolean } = {}) {
             },
           }
         : {}),
-      errorResponseBuilder: () =>
-        new ClientError(429, 'Too many attempts. Please wait a minute and try again.'),
+      errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
+        new ClientError(
+          429,
+          TOO_MANY_ATTEMPTS,
+          undefined,
+          Math.max(1, Math.ceil(context.ttl / 1000)),
+        ),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { putDocument } from '../storage/documentStore';
 import type { StoredFile } from '../storage/uploads';
 import type { Queryable } from './transaction';
 
@@ -8,6 +9,7 @@ export async function insertUserDocument(
   kind: string,
   file: StoredFile,
 ): Promise<string> {
+  await putDocument(db, file);
   const result = await db.query<{ id: string }>(
     `insert into user_documents (user_id, kind, storage_name, original_name, content_type, size)
      values ($1, $2, $3, $4, $5, $6) returning id`,

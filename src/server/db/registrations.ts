@@ -1,4 +1,5 @@
 import type { Queryable } from './transaction';
+import { putDocument } from '../storage/documentStore';
 import type { StoredFile } from '../storage/uploads';
 
 export interface NewRegistration {
@@ -60,6 +61,8 @@ export async function insertRegistrationDocument(
   part: string,
   file: StoredFile,
 ): Promise<void> {
+  // The bytes go in the same transaction as the row: they commit (or roll back) together.
+  await putDocument(db, file);
   await db.query(
     `insert into registration_documents
        (registration_id, part, storage_name, original_name, content_type, size)

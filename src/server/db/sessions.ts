@@ -16,16 +16,29 @@ export async function createSession(pool: pg.Pool, userId: string): Promise<stri
   return token;
 }
 
+/**
+ * How stale the idle timer may get before a request refreshes it. Refreshing on every request
+ * made every signed-in request wait for a commit, and one user's concurrent requests queue on one
+ * row; once a minute keeps the idle timeout honest to within a minute.
+ */
+export const SESSION_TOUCH_MS = 60 * 1000;
+
 /** The user id of a live session, touching its idle timer; null when unknown or expired. */
 export async function findSessionUser(pool: pg.Pool, token: string): Promise<string | null> {
-  const result = await pool.query<{ user_id: string }>(
-    `update sessions set last_seen_at = now()
+  const idHash = hashToken(token);
+  const result = await pool.query<{ user_id: string; stale: boolean }>(
+    `select user_id, last_seen_at < now() - $3 * interval '1 millisecond' as stale
+       from sessions
       where id_hash = $1 and expires_at > now()
-        and last_seen_at > now() - $2 * interval '1 millisecond'
-      returning user_id`,
-    [hashToken(token), SESSION_IDLE_MS],
+        and last_seen_at > now() - $2 * interval '1 millisecond'`,
+    [idHash, SESSION_IDLE_MS, SESSION_TOUCH_MS],
   );
-  return result.rows[0]?.user_id ?? null;
+  const row = result.rows[0];
+  if (!row) return null;
+  if (row.stale) {
+    await pool.query('update sessions set last_seen_at = now() where id_hash = $1', [idHash]);
+  }
+  return row.user_id;
 }
 
 export async function deleteSession(pool: pg.Pool, token: string): Promise<void> {

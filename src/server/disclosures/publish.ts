@@ -13,7 +13,7 @@ import {
 } from '../../shared/api/disclosures';
 import { insertDisclosure, periodStart, type DisclosureRow } from './repository';
 import { utcToday } from './listing';
-import { deleteDisclosureFile, sha256Hex, writeDisclosureFile } from './storage';
+import { sha256Hex, writeDisclosureFile } from './storage';
 
 /** Larger than any real disclosure (a few pages of figures); bounds what the server reads. */
 export const MAX_DISCLOSURE_BYTES = 20 * 1024 * 1024;
@@ -47,7 +47,7 @@ export interface PublishedDisclosure {
  */
 export async function publishDisclosure(
   pool: pg.Pool,
-  config: Pick<ServerConfig, 'dataDir'>,
+  _config: Pick<ServerConfig, 'dataDir'>,
   input: PublishDisclosureInput,
   now: Date = new Date(),
 ): Promise<PublishedDisclosure> {
@@ -57,32 +57,28 @@ export async function publishDisclosure(
   if (!publishedBy) throw badRequest('Say who publishes the disclosure.');
   await checkPdf(input.pdfBytes);
 
-  const storageName = await writeDisclosureFile(config.dataDir, input.pdfBytes);
-  try {
-    return await withTransaction(pool, async (client) => {
-      // Two publications of one period at once: the second waits, then supersedes the first.
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [
-        `disclosure:${category}:${period}`,
-      ]);
-      const superseded = await client.query(
-        `select 1 from disclosure_documents
-          where category = $1 and superseded_at is null and period = $2::date`,
-        [category, periodStart(category, period)],
-      );
-      const row = await insertDisclosure(client, {
-        category,
-        period,
-        storageName,
-        size: input.pdfBytes.byteLength,
-        sha256: sha256Hex(input.pdfBytes),
-        publishedBy,
-      });
-      return toPublished(row, Boolean(superseded.rowCount));
+  return await withTransaction(pool, async (client) => {
+    // The bytes go into the database with the row: both commit, or neither.
+    const storageName = await writeDisclosureFile(client, input.pdfBytes);
+    // Two publications of one period at once: the second waits, then supersedes the first.
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [
+      `disclosure:${category}:${period}`,
+    ]);
+    const superseded = await client.query(
+      `select 1 from disclosure_documents
+        where category = $1 and superseded_at is null and period = $2::date`,
+      [category, periodStart(category, period)],
+    );
+    const row = await insertDisclosure(client, {
+      category,
+      period,
+      storageName,
+      size: input.pdfBytes.byteLength,
+      sha256: sha256Hex(input.pdfBytes),
+      publishedBy,
     });
-  } catch (error) {
-    await deleteDisclosureFile(config.dataDir, storageName);
-    throw error;
-  }
+    return toPublished(row, Boolean(superseded.rowCount));
+  });
 }
 
 function toPublished(row: DisclosureRow, replaced: boolean): PublishedDisclosure {

@@ -1,37 +1,56 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { putDocument, readStoredBytes } from '../storage/documentStore';
+import type { Queryable } from '../db/transaction';
 
 const STORAGE_NAME = /^[a-f0-9]{32}$/;
 
 /**
- * Disclosure PDFs live apart from customer uploads (`DATA_DIR/disclosures`): they are public,
- * kept for years, and never mixed with files that carry personal data.
+ * Where disclosure PDFs were kept before they moved into the database (`DATA_DIR/disclosures`);
+ * documents published then are still read from there.
  */
 export function disclosuresDir(dataDir: string): string {
   return path.join(dataDir, 'disclosures');
 }
 
-/** The path of a stored disclosure; refuses anything but a storage name this module made. */
+/** The path of a disclosure stored on disk by an earlier version. */
 export function disclosureFile(dataDir: string, storageName: string): string {
   if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
   return path.join(disclosuresDir(dataDir), storageName);
 }
 
-/** Writes the bytes under a new random name and answers that name. */
-export async function writeDisclosureFile(dataDir: string, bytes: Uint8Array): Promise<string> {
-  await fs.promises.mkdir(disclosuresDir(dataDir), { recursive: true, mode: 0o700 });
+/**
+ * Stores a disclosure's bytes under a new random name in the database (`stored_files`), in the
+ * caller's transaction, so the document and its row commit together and every instance serves
+ * it. Answers the name.
+ */
+export async function writeDisclosureFile(db: Queryable, bytes: Uint8Array): Promise<string> {
   const storageName = crypto.randomBytes(16).toString('hex');
-  await fs.promises.writeFile(disclosureFile(dataDir, storageName), bytes, {
-    flag: 'wx',
-    mode: 0o600,
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  await putDocument(db, {
+    storageName,
+    size: buffer.length,
+    contentType: 'application/pdf',
+    originalName: `${storageName}.pdf`,
+    bytes: buffer,
   });
   return storageName;
 }
 
-/** Removes a stored file (cleanup after a failed publish); a missing file is not an error. */
-export async function deleteDisclosureFile(dataDir: string, storageName: string): Promise<void> {
-  await fs.promises.rm(disclosureFile(dataDir, storageName), { force: true });
+/** A disclosure's bytes: from the database, or from disk for one published before; null when missing. */
+export async function readDisclosureFile(
+  db: Queryable,
+  dataDir: string,
+  storageName: string,
+): Promise<Buffer | null> {
+  const stored = await readStoredBytes(db, storageName);
+  if (stored) return stored;
+  try {
+    return await fs.promises.readFile(disclosureFile(dataDir, storageName));
+  } catch {
+    return null;
+  }
 }
 
 export function sha256Hex(bytes: Uint8Array): string {

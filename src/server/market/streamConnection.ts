@@ -5,7 +5,8 @@ import {
   type SubscribeRequest,
 } from '../../shared/api/market';
 import { parseClientMessage } from './clientMessages';
-import type { MarketEvent, MarketSimulator } from './simulator';
+import type { MarketSource } from './marketFeed';
+import type { MarketEvent } from './simulator';
 
 /** The part of a `ws` socket we use (the project has no @types/ws). */
 export interface StreamSocket {
@@ -51,7 +52,7 @@ export class StreamConnection {
 
   constructor(
     private readonly socket: StreamSocket,
-    private readonly market: MarketSimulator,
+    private readonly market: MarketSource,
     private readonly now: () => number = Date.now,
   ) {
     socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));

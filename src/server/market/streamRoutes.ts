@@ -12,13 +12,14 @@ import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/api/market';
 import { hashToken } from '../auth/tokens';
 import { SESSION_IDLE_MS } from '../db/sessions';
 import { ClientError, forbidden, unauthorized } from '../errors';
+import { MarketFeed } from './marketFeed';
 import { MarketSimulator } from './simulator';
 import { StreamConnection, type StreamSocket } from './streamConnection';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The simulated market behind the stream (tests seed it and drive it). */
-    market: MarketSimulator;
+    /** The market behind the stream: one simulator across instances (tests seed and drive it). */
+    market: MarketFeed;
   }
 }
 
@@ -28,7 +29,10 @@ const MAX_CONNECTIONS_PER_USER = 10;
 
 export const marketStreamPlugin = fp(
   async (app: FastifyInstance) => {
-    const market = new MarketSimulator();
+    const market = new MarketFeed(new MarketSimulator(), app.db, app.notifications, (line) =>
+      app.log.info(line),
+    );
+    await market.start();
     app.decorate('market', market);
     app.addHook('onClose', async () => market.stop());
     await app.register(streamRoutes, { prefix: '/exchange/api/web', market });
@@ -36,7 +40,7 @@ export const marketStreamPlugin = fp(
   { name: 'market-stream' },
 );
 
-async function streamRoutes(app: FastifyInstance, options: { market: MarketSimulator }) {
+async function streamRoutes(app: FastifyInstance, options: { market: MarketFeed }) {
   const connections = new Set<StreamConnection>();
   const perUser = new Map<string, number>();
   const allowedHosts = new Set([new URL(app.config.publicUrl).host]);
@@ -47,7 +51,7 @@ async function streamRoutes(app: FastifyInstance, options: { market: MarketSimul
     for (const connection of connections) {
       connection.disconnect({ reason: 'server_shutdown', reconnect: true }, 1001);
     }
-    options.market.stop();
+    await options.market.stop();
   });
   // Scoped to this plugin: its route wrapper touches only the routes registered here.
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });

@@ -27,9 +27,11 @@ import {
   newPasswordHash,
   perMinute,
   RATE_LIMITS,
+  TOO_MANY_ATTEMPTS,
 } from '../auth/routeHelpers';
 import { matchTotp } from '../auth/totp';
 import { audit } from '../db/audit';
+import { enforceLimit } from '../db/rateLimits';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
 import {
@@ -155,7 +157,14 @@ export async function registerAuthRoutes(
     async (request, reply): Promise<SigninResult> => {
       const { email, password, totpCode } = request.body;
       if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
-      const row = await checkCredentials(email, password);
+      // Besides per IP+email (the route's config): per IP, so a sweep of unknown emails is limited.
+      await enforceLimit(app.db, {
+        key: `signin-ip:${request.ip}`,
+        max: RATE_LIMITS.signinPerIp,
+        windowMs: 60_000,
+        message: TOO_MANY_ATTEMPTS,
+      });
+      const row = await checkCredentials(email, password, request.ip);
       if (row.totp_enabled && row.totp_secret) {
         if (!totpCode) return { authStatus: 'TwoFactorRequired' };
         const step = matchTotp(row.totp_secret, totpCode, lastTotpStep(row));
@@ -175,12 +184,16 @@ export async function registerAuthRoutes(
   );
 
   /** The user whose verified account matches, or a 401 taking the same time for any failure. */
-  async function checkCredentials(email: string, password: string): Promise<UserRow> {
+  async function checkCredentials(
+    email: string,
+    password: string,
+    client: string,
+  ): Promise<UserRow> {
     const row = emailError(email) ? null : await findUserRowByEmail(app.db, email);
     const usable = row && row.password_hash && row.email_verified_at ? row : null;
     // An unknown email is checked against a decoy hash, so timing does not tell it apart.
     const hash = usable?.password_hash ?? (await decoyHash(app.config.passwordCost));
-    const matches = await verifyPassword(password, hash);
+    const matches = await verifyPassword(password, hash, client);
     if (!usable || !matches) {
       await audit(app.db, {
         action: 'signin.failed',

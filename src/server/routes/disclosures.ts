@@ -1,9 +1,9 @@
-import fs from 'node:fs';
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors';
-import { listDisclosures } from '../disclosures/listing';
+import { listDisclosures, utcToday } from '../disclosures/listing';
 import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
-import { disclosureFile } from '../disclosures/storage';
+import { readDisclosureFile } from '../disclosures/storage';
 import {
   DISCLOSURES_API_PATH,
   LATEST_NAME,
@@ -26,6 +26,7 @@ const monthlyList = {
 
 /** The response schema: Fastify serializes exactly these fields (STYLE: a schema per route). */
 const listingSchema = {
+  304: { type: 'null', description: 'not modified (If-None-Match matched the ETag)' },
   200: {
     type: 'object',
     required: [
@@ -88,15 +89,18 @@ const listingSchema = {
  * period of a category. More specific than the web app's /clearing/* fallback, so it wins.
  */
 export async function registerDisclosureRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
-    DISCLOSURES_API_PATH,
-    { schema: { response: listingSchema } },
-    async (_request, reply) => {
-      // Public and the same for everyone; short caching spares the database a burst of readers.
-      reply.header('cache-control', 'public, max-age=60');
-      return listDisclosures(app.db);
-    },
-  );
+  const listing = new ListingCache(app);
+  await app.notifications.listen('disclosures_changed', () => listing.invalidate());
+  // Notifications missed while the database was away: rebuild on the next request.
+  app.notifications.onReconnect(() => listing.invalidate());
+
+  app.get(DISCLOSURES_API_PATH, { schema: { response: listingSchema } }, async (request, reply) => {
+    const { body, etag } = await listing.current();
+    // Public and the same for everyone; short caching spares the server a burst of readers.
+    reply.header('cache-control', 'public, max-age=60').header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
 
   app.get<{ Params: { category: string; file: string } }>(
     '/clearing/disclosures/:category/:file',
@@ -118,9 +122,8 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
         .header('cache-control', latest ? 'no-cache' : 'public, max-age=300')
         .header('x-content-type-options', 'nosniff');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      const bytes = await fs.promises.readFile(
-        disclosureFile(app.config.dataDir, document.storageName),
-      );
+      const bytes = await readDisclosureFile(app.db, app.config.dataDir, document.storageName);
+      if (!bytes) throw notFound();
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${category}-${document.period}.pdf"`)
@@ -131,4 +134,39 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
   app.all('/clearing/disclosures/*', async () => {
     throw notFound();
   });
+}
+
+/**
+ * The listing, built once and served from memory until a document is published (a trigger
+ * notifies every instance) or the UTC day turns (it is a rolling window). The body is serialized
+ * once; its hash is the ETag.
+ */
+class ListingCache {
+  private cached: Promise<{ day: string; version: number; body: string; etag: string }> | undefined;
+  private version = 0;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  invalidate(): void {
+    this.version++;
+    this.cached = undefined;
+  }
+
+  async current(): Promise<{ body: string; etag: string }> {
+    const day = utcToday();
+    const cached = await this.cached?.catch(() => undefined);
+    if (cached && cached.day === day && cached.version === this.version) return cached;
+    const version = this.version;
+    const building = listDisclosures(this.app.db).then((listing) => {
+      const body = JSON.stringify(listing);
+      const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      return { day, version, body, etag };
+    });
+    // Concurrent requests share one build; a failed build is not kept.
+    this.cached = building;
+    building.catch(() => {
+      if (this.cached === building) this.cached = undefined;
+    });
+    return building;
+  }
 }

@@ -13,6 +13,7 @@ import { readPersonFields, readRoles, type PersonFields } from '../auth/personFi
 import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { audit } from '../db/audit';
+import { enforceLimit } from '../db/rateLimits';
 import { insertUserDocument } from '../db/documents';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction, type Queryable } from '../db/transaction';
@@ -241,6 +242,7 @@ async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartFor
   const email = checkedEmail(form.field('email') ?? '');
   const roles = readRoles(form.all('role'));
   const offered = roles.length > 0 ? roles : ['Viewer'];
+  await limitInvitations(app, row.id, organizationId);
   const { token, to } = await withTransaction(app.db, async (client) => {
     const existing = await findUserRowByEmail(client, email);
     if (existing && (existing.email_verified_at || existing.organization_id)) {
@@ -275,6 +277,26 @@ async function organizationAdmitted(db: Queryable, organizationId: string): Prom
     [organizationId],
   );
   return result.rowCount === 1;
+}
+
+/**
+ * Each invitation sends an email to an address the caller chooses: without a limit the portal is
+ * a mail relay. Counted per inviting user and per organisation, across every instance.
+ */
+async function limitInvitations(app: FastifyInstance, userId: string, organizationId: string) {
+  const message = 'You have sent too many invitations. Please try again later.';
+  await enforceLimit(app.db, {
+    key: `invite-user:${userId}`,
+    max: RATE_LIMITS.invitesPerUserPerHour,
+    windowMs: 60 * 60 * 1000,
+    message,
+  });
+  await enforceLimit(app.db, {
+    key: `invite-organization:${organizationId}`,
+    max: RATE_LIMITS.invitesPerOrganizationPerDay,
+    windowMs: 24 * 60 * 60 * 1000,
+    message,
+  });
 }
 
 /** set_roles: an Administrator sets a member's roles; the organisation keeps an Administrator. */

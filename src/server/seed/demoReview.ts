@@ -22,7 +22,6 @@ import type { ServerConfig } from '../config';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
 import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
-import { uploadsDir } from '../storage/uploads';
 
 /** The business day of the demo statement. */
 export const DEMO_STATEMENT_AS_OF = '2026-11-20';
@@ -71,12 +70,10 @@ export function demoAnswers(person: Person, files: Record<string, StoredFile>): 
   };
 }
 
-async function store(dataDir: string, bytes: Buffer, name: string, type: string) {
-  const dir = uploadsDir(dataDir);
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+/** A demo file in memory; `insertRegistrationDocument` stores its bytes with the row. */
+async function store(_dataDir: string, bytes: Buffer, name: string, type: string) {
   const storageName = crypto.randomBytes(16).toString('hex');
-  await fs.promises.writeFile(path.join(dir, storageName), bytes, { mode: 0o600 });
-  return { storageName, size: bytes.length, contentType: type, originalName: name };
+  return { storageName, size: bytes.length, contentType: type, originalName: name, bytes };
 }
 
 async function samplePdf(title: string, lines: string[]): Promise<Buffer> {

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../config';
 import { withTransaction } from '../db/transaction';
 import { hasAnyDisclosure, insertDisclosure } from '../disclosures/repository';
 import { makeSampleDisclosurePdf } from '../disclosures/samplePdf';
-import { deleteDisclosureFile, sha256Hex, writeDisclosureFile } from '../disclosures/storage';
+import { sha256Hex, writeDisclosureFile } from '../disclosures/storage';
 import type { DisclosureCategory } from '../../shared/api/disclosures';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -53,33 +53,27 @@ export function sampleDisclosurePeriods(
  */
 export async function seedDisclosures(
   pool: pg.Pool,
-  config: Pick<ServerConfig, 'dataDir'>,
+  _config: Pick<ServerConfig, 'dataDir'>,
   now: Date = new Date(),
 ): Promise<number> {
-  const written: string[] = [];
-  try {
-    return await withTransaction(pool, async (client) => {
-      // Two servers starting on one database: the second finds the first one's documents.
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', ['seed:disclosures']);
-      if (await hasAnyDisclosure(client)) return 0;
-      const periods = sampleDisclosurePeriods(now);
-      for (const { category, period } of periods) {
-        const bytes = await makeSampleDisclosurePdf(category, period);
-        const storageName = await writeDisclosureFile(config.dataDir, bytes);
-        written.push(storageName);
-        await insertDisclosure(client, {
-          category,
-          period,
-          storageName,
-          size: bytes.byteLength,
-          sha256: sha256Hex(bytes),
-          publishedBy: 'seed',
-        });
-      }
-      return periods.length;
-    });
-  } catch (error) {
-    await Promise.all(written.map((name) => deleteDisclosureFile(config.dataDir, name)));
-    throw error;
-  }
+  return await withTransaction(pool, async (client) => {
+    // Two servers starting on one database: the second finds the first one's documents.
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', ['seed:disclosures']);
+    if (await hasAnyDisclosure(client)) return 0;
+    const periods = sampleDisclosurePeriods(now);
+    for (const { category, period } of periods) {
+      const bytes = await makeSampleDisclosurePdf(category, period);
+      // The bytes go into the database in this transaction: nothing to clean up on failure.
+      const storageName = await writeDisclosureFile(client, bytes);
+      await insertDisclosure(client, {
+        category,
+        period,
+        storageName,
+        size: bytes.byteLength,
+        sha256: sha256Hex(bytes),
+        publishedBy: 'seed',
+      });
+    }
+    return periods.length;
+  });
 }

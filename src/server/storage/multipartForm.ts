@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { isStorableText } from '../../shared/rules/storableText';
 import { ClientError } from '../errors';
 import { UNSTORABLE_MESSAGE } from '../plugins/inputGuard';
+import { trackSpooled } from './documentStore';
 import { deleteStored, saveUpload, type StoredFile, type UploadKind } from './uploads';
 
 /** What a file field of a form may hold. */
@@ -34,8 +35,9 @@ const LIMIT_MESSAGES: Record<string, [number, string]> = {
  * Reads a multipart request part by part: text fields into memory (bounded by the app's
  * multipart limits), each allowed file field streamed to storage and checked by content. A file
  * field not in `files`, a second file for the same field, or any failure deletes every file
- * stored so far and throws a 4xx ClientError. On success the caller owns the stored files (call
- * `discardForm` if a later step fails).
+ * stored so far and throws a 4xx ClientError. The files wait in the spool until the caller
+ * stores them with its rows (`putDocument`, inside its transaction); the spool copies are deleted
+ * when the request ends (`registerSpoolCleanup`), or earlier with `discardForm`.
  */
 export async function readMultipartForm(
   request: FastifyRequest,
@@ -74,14 +76,13 @@ export async function readMultipartForm(
             rule ? `Only one file is allowed for ${name}.` : `Unexpected file field ${name}.`,
           );
         }
-        files.set(
-          name,
-          await saveUpload(part, {
-            dataDir: options.dataDir,
-            accept: rule.accept,
-            label: rule.label ?? name,
-          }),
-        );
+        const stored = await saveUpload(part, {
+          dataDir: options.dataDir,
+          accept: rule.accept,
+          label: rule.label ?? name,
+        });
+        trackSpooled(request, stored);
+        files.set(name, stored);
       } else {
         if (part.valueTruncated || part.fieldnameTruncated) {
           throw new ClientError(413, `The field ${name} is too long.`);
@@ -106,7 +107,10 @@ export async function readMultipartForm(
   };
 }
 
-/** Deletes the stored files of a form whose request failed after reading. */
+/**
+ * Deletes a form's spool copies early. Safe at any point, even after a commit: the stored
+ * documents are the database's copies, never these.
+ */
 export async function discardForm(dataDir: string, form: MultipartForm): Promise<void> {
   await discardFiles(dataDir, form.files.values());
 }

@@ -11,12 +11,19 @@ import { MAX_IMAGE_PIXELS, oversizeImage, pdfActiveContent } from './contentChec
 /** What an upload must be, judged by its content (never by its name or declared type). */
 export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
 
-/** A checked file on disk. `storageName` is random; `originalName` is for display only. */
+/**
+ * A checked upload. `storageName` is random; `originalName` is for display only. Its bytes wait
+ * in `spoolPath` (or `bytes`) until `putDocument` writes them beside the row that references them.
+ */
 export interface StoredFile {
   storageName: string;
   size: number;
   contentType: string;
   originalName: string;
+  /** The request's temporary copy, deleted when the request ends. */
+  spoolPath?: string;
+  /** The bytes themselves, for files made in memory (demo seed). */
+  bytes?: Buffer;
 }
 
 /** Image formats accepted for documents; SVG is not among them (it can carry script). */
@@ -35,19 +42,39 @@ export function uploadsDir(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
 
-/** The path of a stored file; refuses anything but a storage name this module made. */
+/**
+ * The path of a file stored on disk by an earlier version (documents now live in the database);
+ * refuses anything but a storage name this module made.
+ */
 export function storedPath(dataDir: string, storageName: string): string {
   if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
   return path.join(uploadsDir(dataDir), storageName);
 }
 
-/** Deletes a stored file (cleanup after a failed request); a missing file is not an error. */
-export async function deleteStored(dataDir: string, storageName: string): Promise<void> {
-  await fs.promises.rm(storedPath(dataDir, storageName), { force: true });
+/** Where requests spool uploads while checking them; nothing here is ever referenced by a row. */
+export function spoolDir(dataDir: string): string {
+  return path.join(uploadsDir(dataDir), 'spool');
 }
 
 /**
- * Streams a multipart file to `dataDir/uploads/<random>` and checks its content: an image must
+ * The spool path of an upload. The process id in the name lets the orphan sweep tell a dead
+ * process's leftovers from a running request's file.
+ */
+export function spoolPath(dataDir: string, storageName: string): string {
+  if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
+  return path.join(spoolDir(dataDir), `${process.pid}.${storageName}`);
+}
+
+/**
+ * Deletes an upload's spool copy (the request is over, or failed); a missing file is not an
+ * error. Never deletes a stored document: those live in the database.
+ */
+export async function deleteStored(dataDir: string, storageName: string): Promise<void> {
+  await fs.promises.rm(spoolPath(dataDir, storageName), { force: true });
+}
+
+/**
+ * Streams a multipart file to the spool (`dataDir/uploads/spool`) and checks its content: an image must
  * decode, a PDF must parse. A truncated (oversize), empty or unreadable file is deleted and
  * refused with a 4xx ClientError naming the field.
  */
@@ -56,10 +83,9 @@ export async function saveUpload(
   options: { dataDir: string; accept: UploadKind; label?: string },
 ): Promise<StoredFile> {
   const label = options.label ?? part.fieldname;
-  const dir = uploadsDir(options.dataDir);
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.promises.mkdir(spoolDir(options.dataDir), { recursive: true, mode: 0o700 });
   const storageName = crypto.randomBytes(16).toString('hex');
-  const target = path.join(dir, storageName);
+  const target = spoolPath(options.dataDir, storageName);
   try {
     await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 }));
     if (part.file.truncated) {
@@ -68,7 +94,13 @@ export async function saveUpload(
     const { size } = await fs.promises.stat(target);
     if (size === 0) throw new ClientError(400, `The file for ${label} is empty.`);
     const contentType = await checkContent(target, options.accept, label);
-    return { storageName, size, contentType, originalName: cleanName(part.filename) };
+    return {
+      storageName,
+      size,
+      contentType,
+      originalName: cleanName(part.filename),
+      spoolPath: target,
+    };
   } catch (error) {
     await fs.promises.rm(target, { force: true });
     if (error instanceof ClientError) throw error;

@@ -1,0 +1,311 @@
+/**
+ * The load part of the bench (`BENCH_ONLY=load npm run bench`, or `npm run bench -- load`):
+ * requests per second and p99 latency with autocannon at 50 connections on loopback, each beside
+ * a bare Fastify route measured in the same run:
+ * - the signed-in statement GET (the demo's approved customer);
+ * - the public disclosures listing (the demo's year of documents);
+ * - password sign-ins per second per core under a burst of unknown-email sign-ins from many
+ *   addresses, and a real user's sign-in latency (p95) during it and during a one-address attack
+ *   that the rate limits answer with 429;
+ * - the server's RSS through the run.
+ * The server is the real one (`node --import tsx src/server/main.ts`, embedded PostgreSQL, the
+ * demo seed, the production password cost), started in the bench's temp folder.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
+import { Client, rssMb, waitForServer } from './server';
+import { freePort, ms, percentile, ratio, sleep, type Row } from './util';
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number; p50: number };
+  non2xx: number;
+  errors: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+type Cannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  requests?: Array<{
+    method?: string;
+    path?: string;
+    body?: string;
+    headers?: Record<string, string>;
+  }>;
+  idReplacement?: boolean;
+}) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+
+const CONNECTIONS = 50;
+const SECONDS = Math.max(3, Number(process.env.BENCH_LOAD_SECONDS ?? 10));
+const APPROVED = { email: 'approved@demo.northstar.example', password: 'Demo-Pass-2026!' };
+
+export interface LoadFigures {
+  bare: CannonResult;
+  statement: CannonResult;
+  disclosures: CannonResult;
+  signinsPerSecondPerCore: number;
+  signinBurst: { answered: number; seconds: number; statuses: Record<number, number> };
+  userDuringSpread: number[];
+  userDuringAttack: number[];
+  attack: CannonResult;
+  rss: { start: number; peak: number; end: number };
+}
+
+/** A bare Fastify server in its own process: the ceiling of this machine's HTTP stack. */
+async function startBareFastify(
+  projectRoot: string,
+): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const source = `const app = require('fastify')(); app.get('/', async () => ({ hello: 'world' }));
+    app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', source], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return { port, child };
+}
+
+async function startPortal(projectRoot: string, tempDir: string, webDir: string | undefined) {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(tempDir, 'load-data'),
+    WEB_DIR: webDir ?? path.join(tempDir, 'no-web'),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.NODE_ENV;
+  delete env.DATABASE_URL;
+  delete env.SMTP_URL;
+  delete env.PASSWORD_COST;
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: projectRoot,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  await waitForServer(port, child, () => output);
+  return { port, child };
+}
+
+/** One timed sign-in of the approved demo customer from `address`; its latency in ms. */
+async function realSignIn(port: number, address: string): Promise<number> {
+  const client = new Client(port, address);
+  await client.request('GET', '/exchange/api/web/config');
+  const started = performance.now();
+  const reply = await client.json('POST', '/exchange/api/web/auth/signin', APPROVED);
+  const elapsed = performance.now() - started;
+  if (reply.status !== 200) throw new Error(`real sign-in answered ${reply.status} ${reply.body}`);
+  return elapsed;
+}
+
+/** Signs in the real user every `everyMs` from rotating addresses until `until` resolves. */
+async function realUserDuring(port: number, until: Promise<unknown>, prefix: string) {
+  const samples: number[] = [];
+  let done = false;
+  void Promise.resolve(until).finally(() => (done = true));
+  // Rate limits: 10 a minute per address and email, so each address signs in a few times only.
+  for (let i = 0; !done; i++) {
+    samples.push(await realSignIn(port, `${prefix}.${1 + (i % 20)}`));
+    await sleep(300);
+  }
+  return samples;
+}
+
+export async function loadFigures(options: {
+  projectRoot: string;
+  tempDir: string;
+  webDir?: string;
+  log: (line: string) => void;
+  onChild: (child: ChildProcess) => void;
+}): Promise<LoadFigures> {
+  const { log } = options;
+  const bareServer = await startBareFastify(options.projectRoot);
+  options.onChild(bareServer.child);
+  log(`load: starting the portal (embedded PostgreSQL, demo seed)`);
+  const portal = await startPortal(options.projectRoot, options.tempDir, options.webDir);
+  options.onChild(portal.child);
+  const base = `http://127.0.0.1:${portal.port}`;
+  const pid = portal.child.pid!;
+  const rssSamples: number[] = [rssMb(pid)];
+  const sampler = setInterval(() => rssSamples.push(rssMb(pid)), 250);
+  try {
+    log(`load: bare Fastify, ${CONNECTIONS} connections, ${SECONDS} s`);
+    const bare = await autocannon({
+      url: `http://127.0.0.1:${bareServer.port}/`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
+    bareServer.child.kill();
+
+    // The approved demo customer, signed in once; its cookies on every statement request.
+    const user = new Client(portal.port, '127.0.0.5');
+    await user.request('GET', '/exchange/api/web/config');
+    const signin = await user.json('POST', '/exchange/api/web/auth/signin', APPROVED);
+    if (signin.status !== 200) throw new Error(`sign-in failed: ${signin.status} ${signin.body}`);
+    const me = JSON.parse((await user.request('GET', '/exchange/api/web/user')).body) as {
+      organizationId: string;
+    };
+    const cookie = user.cookieHeader();
+    const statementPath = `/exchange/api/web/customer/${me.organizationId}/statement`;
+    const check = await user.request('GET', statementPath);
+    if (check.status !== 200) throw new Error(`statement answered ${check.status}`);
+
+    log(`load: statement GET, ${CONNECTIONS} connections, ${SECONDS} s`);
+    const statement = await autocannon({
+      url: base + statementPath,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { cookie },
+    });
+
+    log(`load: disclosures listing, ${CONNECTIONS} connections, ${SECONDS} s`);
+    const disclosures = await autocannon({
+      url: `${base}/clearing/api/web/disclosures`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
+
+    // Unknown-email sign-ins from 200 addresses, 8 at a time: each one a full scrypt.
+    log(`load: sign-in burst from many addresses, ${SECONDS} s, a real user signing in meanwhile`);
+    const statuses: Record<number, number> = {};
+    let answered = 0;
+    const burstStarted = performance.now();
+    const burst = (async () => {
+      const deadline = burstStarted + SECONDS * 1000;
+      let n = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (performance.now() < deadline) {
+            const i = n++;
+            const client = new Client(portal.port, `127.0.${10 + (i % 200)}.${1 + (i % 7)}`);
+            await client.request('GET', '/exchange/api/web/config');
+            const reply = await client.json('POST', '/exchange/api/web/auth/signin', {
+              email: `nobody.${i}@example.test`,
+              password: 'Wrong-Pass-1',
+            });
+            statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
+            if (reply.status === 401) answered++;
+          }
+        }),
+      );
+    })();
+    const userDuringSpread = await realUserDuring(portal.port, burst, '127.0.250');
+    await burst;
+    const burstSeconds = (performance.now() - burstStarted) / 1000;
+
+    // One address hammering sign-in with unknown emails: the limits answer 429.
+    log(`load: sign-in attack from one address, ${CONNECTIONS} connections, ${SECONDS} s`);
+    const attacker = new Client(portal.port, '127.0.0.1');
+    await attacker.request('GET', '/exchange/api/web/config');
+    const csrf = attacker.cookie(CSRF_COOKIE)!;
+    const attack = autocannon({
+      url: `${base}/exchange/api/web/auth/signin`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: `${CSRF_COOKIE}=${csrf}`,
+        [CSRF_HEADER]: csrf,
+      },
+      body: JSON.stringify({ email: 'nobody.[<id>]@example.test', password: 'Wrong-Pass-1' }),
+      idReplacement: true,
+    });
+    const userDuringAttack = await realUserDuring(portal.port, attack, '127.0.251');
+    return {
+      bare,
+      statement,
+      disclosures,
+      signinsPerSecondPerCore: answered / burstSeconds / os.availableParallelism(),
+      signinBurst: { answered, seconds: burstSeconds, statuses },
+      userDuringSpread,
+      userDuringAttack,
+      attack: await attack,
+      rss: {
+        start: rssSamples[0]!,
+        peak: Math.max(...rssSamples.filter(Number.isFinite)),
+        end: rssMb(pid),
+      },
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+const rps = (result: CannonResult) =>
+  `${Math.round(result.requests.average).toLocaleString('en')}/s`;
+
+/** The load part's rows of the bench table. */
+export function loadRows(figures: LoadFigures): Row[] {
+  const { bare, statement, disclosures } = figures;
+  const attack429 = figures.attack.statusCodeStats['429']?.count ?? 0;
+  const attackTotal = figures.attack.requests.total;
+  const p95 = (samples: number[]) => percentile(samples, 95);
+  return [
+    {
+      figure: `statement GET, signed in, ${CONNECTIONS} connections (req/s; p99)`,
+      value: `${rps(statement)}; p99 ${ms(statement.latency.p99)}`,
+      baseline: `${rps(bare)} bare Fastify; p99 ${ms(bare.latency.p99)}`,
+      ratio: ratio(statement.requests.average, bare.requests.average),
+      goal: '≥ 5,000/s, p99 < 30 ms',
+      met:
+        statement.requests.average >= 5000 && statement.latency.p99 < 30 && statement.non2xx === 0,
+    },
+    {
+      figure: `disclosures listing, public, ${CONNECTIONS} connections (req/s; p99)`,
+      value: `${rps(disclosures)}; p99 ${ms(disclosures.latency.p99)}`,
+      baseline: `${rps(bare)} bare Fastify`,
+      ratio: ratio(disclosures.requests.average, bare.requests.average),
+      goal: '≥ 10,000/s',
+      met: disclosures.requests.average >= 10_000 && disclosures.non2xx === 0,
+    },
+    {
+      figure: 'password sign-ins per second per core (burst from 200 addresses)',
+      value: `${figures.signinsPerSecondPerCore.toFixed(1)}/s/core`,
+      baseline: `${figures.signinBurst.answered} in ${figures.signinBurst.seconds.toFixed(1)} s`,
+      ratio: '-',
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'real user sign-in p95 during that burst',
+      value: ms(p95(figures.userDuringSpread)),
+      baseline: `${figures.userDuringSpread.length} sign-ins`,
+      ratio: '-',
+      goal: '< 1 s',
+      met: p95(figures.userDuringSpread) < 1000,
+    },
+    {
+      figure: `real user sign-in p95 during a one-address attack (${CONNECTIONS} connections)`,
+      value: ms(p95(figures.userDuringAttack)),
+      baseline: `attacker: ${attack429}/${attackTotal} answered 429`,
+      ratio: '-',
+      goal: '< 1 s, attacker 429',
+      met: p95(figures.userDuringAttack) < 1000 && attack429 > 0.9 * attackTotal,
+    },
+    {
+      figure: 'server RSS through the load run',
+      value: `${figures.rss.peak.toFixed(0)} MB peak`,
+      baseline: `${figures.rss.start.toFixed(0)} MB at start, ${figures.rss.end.toFixed(0)} MB at end`,
+      ratio: ratio(figures.rss.peak, figures.rss.start),
+      goal: '-',
+      met: null,
+    },
+  ];
+}

@@ -1,0 +1,80 @@
+/**
+ * A bounded, fair queue in front of the password hash. scrypt at the OWASP cost takes a core and
+ * 128 MiB for a tenth of a second or more, so a burst of sign-ins (an attacker trying unknown
+ * emails) must not pile up behind the thread pool and starve real users:
+ * - at most `concurrency` hashes run at once;
+ * - waiting work is taken round-robin across clients (IP addresses), so one client's burst
+ *   delays another client by at most one hash per busy client;
+ * - a client may have only `perClient` hashes waiting, and all clients `capacity`; beyond that
+ *   the request is refused at once with 503 and Retry-After instead of waiting for seconds.
+ */
+import os from 'node:os';
+import { ClientError } from '../errors';
+
+export const BUSY_MESSAGE = 'The portal is busy. Please try again in a moment.';
+
+interface Waiting {
+  start: () => void;
+}
+
+export class HashQueue {
+  private running = 0;
+  private waiting = 0;
+  private readonly queues = new Map<string, Waiting[]>();
+
+  constructor(
+    readonly concurrency = Math.max(1, os.availableParallelism()),
+    readonly perClient = 4,
+    readonly capacity = 64,
+  ) {}
+
+  /** Runs `work` when its turn comes; refuses with 503 when the client's or the queue's room is full. */
+  run<T>(client: string, work: () => Promise<T>): Promise<T> {
+    if (this.running < this.concurrency && this.waiting === 0) return this.execute(client, work);
+    const queue = this.queues.get(client) ?? [];
+    if (queue.length >= this.perClient || this.waiting >= this.capacity) {
+      return Promise.reject(new ClientError(503, BUSY_MESSAGE, undefined, 1));
+    }
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ start: () => this.execute(client, work).then(resolve, reject) });
+      this.queues.set(client, queue);
+      this.waiting++;
+    });
+  }
+
+  private async execute<T>(client: string, work: () => Promise<T>): Promise<T> {
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.next(client);
+    }
+  }
+
+  /**
+   * Starts the first waiting work of the client that has waited longest for a turn, other than
+   * the client just served when someone else is waiting.
+   */
+  private next(served: string): void {
+    let chosen: [string, Waiting[]] | undefined;
+    for (const entry of this.queues) {
+      chosen ??= entry;
+      if (entry[0] !== served) {
+        chosen = entry;
+        break;
+      }
+    }
+    if (!chosen) return;
+    const [client, queue] = chosen;
+    const waiting = queue.shift()!;
+    this.waiting--;
+    // Round-robin: the client goes to the back of the line (Map keeps insertion order).
+    this.queues.delete(client);
+    if (queue.length > 0) this.queues.set(client, queue);
+    waiting.start();
+  }
+}
+
+/** The queue every password hash of this process goes through. */
+export const passwordHashQueue = new HashQueue();

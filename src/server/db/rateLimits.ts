@@ -1,0 +1,81 @@
+/**
+ * Rate-limit counters in PostgreSQL, so a limit counts requests to every instance behind a load
+ * balancer. A fixed window per key: the first hit opens it, later hits count until it ends.
+ */
+import type pg from 'pg';
+import { ClientError } from '../errors';
+import type { Queryable } from './transaction';
+
+export interface Hit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window ends. */
+  ttlMs: number;
+}
+
+/** Counts one hit on `key` and answers the window's count. */
+export async function countHit(db: Queryable, key: string, windowMs: number): Promise<Hit> {
+  const result = await db.query<{ count: number; ttl_ms: number }>(
+    `insert into rate_limit_counters as c (key, count, window_ends_at)
+     values ($1, 1, now() + $2 * interval '1 millisecond')
+     on conflict (key) do update set
+       count = case when c.window_ends_at <= now() then 1 else c.count + 1 end,
+       window_ends_at = case when c.window_ends_at <= now()
+                             then now() + $2 * interval '1 millisecond' else c.window_ends_at end
+     returning count, greatest(0, ceil(extract(epoch from window_ends_at - now()) * 1000))::int as ttl_ms`,
+    [key, windowMs],
+  );
+  const row = result.rows[0]!;
+  return { count: row.count, ttlMs: row.ttl_ms };
+}
+
+/** Counts a hit and refuses with 429 (and Retry-After) beyond `max` in the window. */
+export async function enforceLimit(
+  db: Queryable,
+  limit: { key: string; max: number; windowMs: number; message: string },
+): Promise<void> {
+  const hit = await countHit(db, limit.key, limit.windowMs);
+  if (hit.count > limit.max) {
+    throw new ClientError(429, limit.message, undefined, Math.max(1, Math.ceil(hit.ttlMs / 1000)));
+  }
+}
+
+/** Deletes windows that ended long ago (called now and then). */
+export async function pruneRateLimits(pool: pg.Pool): Promise<void> {
+  await pool.query(
+    "delete from rate_limit_counters where window_ends_at < now() - interval '1 hour'",
+  );
+}
+
+type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * A store for @fastify/rate-limit over `countHit`, so the routes' `config.rateLimit` limits hold
+ * across instances. Each route gets its own key space (method and URL), as with the plugin's
+ * own stores.
+ */
+export function postgresRateLimitStore(pool: pg.Pool) {
+  class PostgresRateLimitStore {
+    constructor(
+      _options?: unknown,
+      private readonly prefix = 'route:',
+    ) {}
+
+    incr(key: string, callback: StoreCallback, timeWindow: number): void {
+      countHit(pool, this.prefix + key, timeWindow).then(
+        (hit) => callback(null, { current: hit.count, ttl: hit.ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    child(routeOptions: object): PostgresRateLimitStore {
+      const route =
+        (routeOptions as { routeInfo?: { method?: string; url?: string } }).routeInfo ?? {};
+      return new PostgresRateLimitStore(
+        undefined,
+        `route:${route.method ?? ''}${route.url ?? ''}|`,
+      );
+    }
+  }
+  return PostgresRateLimitStore;
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { compileFormValidators } from '../../src/shared/forms/compile';
+import { loadForm } from '../../src/shared/forms/loadForm';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
+import type { Answers } from '../../src/shared/forms/schemaTypes';
+import type { TestClient } from './testApp';
+
+export const URL_INDIVIDUAL = '/exchange/api/web/registration/individual';
+export const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
+
+/** A valid individual registration of `email`: answers plus every file, as the browser sends it. */
+export class IndividualRegistration {
+  private constructor(readonly png: Buffer) {}
+
+  static async create(): Promise<IndividualRegistration> {
+    compileFormValidators(['individual']);
+    const png = await sharp({
+      create: { width: 32, height: 20, channels: 3, background: '#8899aa' },
+    })
+      .png()
+      .toBuffer();
+    return new IndividualRegistration(png);
+  }
+
+  answersFor(email: string): Answers {
+    const example = structuredClone(loadForm('individual').example) as Answers;
+    return {
+      ...example,
+      primaryEmailAddress: email,
+      photoId: { name: 'front.png', type: 'image/png', size: this.png.length },
+      photoIdBack: { name: 'back.png', type: 'image/png', size: this.png.length },
+      irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: samplePdf.length },
+    };
+  }
+
+  form(email: string): FormData {
+    const pdf = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+    const png = () => new Blob([new Uint8Array(this.png)], { type: 'image/png' });
+    const documents = Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdf()]));
+    return toPayload(
+      'individual',
+      this.answersFor(email),
+      { '/photoId': png(), '/photoIdBack': png(), '/irsFormW2': pdf() },
+      documents,
+    );
+  }
+
+  /** The multipart body a browser would send for `form(email)`. */
+  async body(email: string): Promise<{ payload: Buffer; contentType: string }> {
+    const request = new Request('http://localhost/', { method: 'POST', body: this.form(email) });
+    return {
+      payload: Buffer.from(await request.arrayBuffer()),
+      contentType: request.headers.get('content-type')!,
+    };
+  }
+
+  /** How many files a submission carries: the three file answers and each signed document. */
+  get fileCount(): number {
+    return 3 + signedDocuments('individual').length;
+  }
+
+  async submit(client: TestClient, email: string) {
+    const { payload, contentType } = await this.body(email);
+    return client.request('POST', URL_INDIVIDUAL, {
+      payload,
+      headers: { 'content-type': contentType },
+    });
+  }
+}
