@@ -38,7 +38,8 @@ export const RULE_KEYWORDS: Record<
  * - `x-section`: the payload section of a top-level field (a name from `x-sections`).
  * - `x-variants`: value → variant name sent beside the answer (`{"true": "IsMarried", …}`).
  * - `x-sensitive`: never kept in browser drafts (SSN, date of birth, passport numbers).
- * - `x-file`: a file reference field (`image` or `pdf`); its bytes travel as a multipart part.
+ * - `x-file`: a file reference field (`image`, `pdf` or `image-or-pdf`); its bytes travel as a
+ *   multipart part, checked by content on the server.
  * - `x-document`: the PDF an agreement signs, attached to the submission (agreements only).
  * - `x-template`: a blank form the user downloads, fills in and uploads (a file field's template:
  *   the corporate guarantee, the authorized signer form); never attached by the serializer.
@@ -70,7 +71,11 @@ export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
     metaSchema: { type: 'object', additionalProperties: { type: 'string' } },
   },
   { keyword: 'x-sensitive', schemaType: 'boolean' },
-  { keyword: 'x-file', schemaType: 'string', metaSchema: { enum: ['image', 'pdf'] } },
+  {
+    keyword: 'x-file',
+    schemaType: 'string',
+    metaSchema: { enum: ['image', 'pdf', 'image-or-pdf'] },
+  },
   { keyword: 'x-document', schemaType: 'string' },
   { keyword: 'x-template', schemaType: 'string' },
   {

@@ -24,7 +24,7 @@ export interface JsonSchema {
   'x-section'?: string;
   'x-variants'?: Record<string, string>;
   'x-sensitive'?: boolean;
-  'x-file'?: 'image' | 'pdf';
+  'x-file'?: 'image' | 'pdf' | 'image-or-pdf';
   'x-document'?: string;
   'x-template'?: string;
   'x-prefill'?: string;
