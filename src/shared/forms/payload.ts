@@ -12,7 +12,6 @@
  * A section with a signature prompt (`x-signatures`) carries it as its `signature` entry, the
  * value being the signer's name; a blank form the user downloads (`x-template`) is never attached.
  */
-import { format } from 'date-fns';
 import { parseUsDate } from '../rules/date';
 import { omitHiddenAnswers } from './answers';
 import { loadForm, type LoadedForm } from './loadForm';
@@ -23,7 +22,7 @@ import {
   fromPointer,
   isLeaf,
   objectItemsOf,
-  resolveFor,
+  propertiesInForce,
   toPointer,
 } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
@@ -88,7 +87,9 @@ function sentValue(schema: JsonSchema, value: unknown): unknown {
   const rule = schema['x-send-as'];
   if (rule === 'iso-date') {
     const date = typeof value === 'string' ? parseUsDate(value) : null;
-    return date ? format(date, 'yyyy-MM-dd') : value;
+    if (!date) return value;
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1, 2)}-${pad(date.getDate(), 2)}`;
   }
   if (isPlainObject(rule) && typeof value === 'string' && value in rule) return rule[value];
   return value;
@@ -234,7 +235,7 @@ function checkItems(form: LoadedForm, schema: JsonSchema, value: unknown, keys: 
   const validator = formValidator(form.formId);
   value.forEach((item: unknown, index) => {
     if (!isPlainObject(item)) return;
-    const inForce = allProperties(resolveFor(validator, items, form.schema, item), form.schema);
+    const inForce = propertiesInForce(validator, items, form.schema, item);
     for (const [key, property] of Object.entries(inForce)) {
       const required = property['x-submission-required'];
       if (required !== undefined && isMissing(item[key])) {
@@ -271,8 +272,7 @@ export function toPayloadJson(
   };
   // The schema in force for these answers: a `x-submission-required` inside a `then` counts only
   // when its condition holds.
-  const inForce =
-    resolveFor(formValidator(formId), form.schema, form.schema, shown).properties ?? {};
+  const inForce = propertiesInForce(formValidator(formId), form.schema, form.schema, shown);
   for (const field of fieldsInOrder(form.schema, form.uiSchema)) {
     const key = field.keys[0]!;
     const property = inForce[key];
