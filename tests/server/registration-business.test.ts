@@ -190,7 +190,11 @@ describe('POST registration/business', () => {
     );
     expect(response.statusCode).toBe(400);
     const prompt = loadForm('business').schema.properties!.certificateOfInc!.title!;
-    expect(response.json().errorMessage).toBe(`The file for ${prompt} is not a readable PDF.`);
+    const message = `The file for ${prompt} is not a readable PDF.`;
+    expect(response.json()).toEqual({
+      errorMessage: message,
+      errors: { '/certificateOfInc': message },
+    });
     expect(await storedFiles(t)).toEqual(before);
     expect((await countFor(t, id)).registrations).toBe(0);
   });

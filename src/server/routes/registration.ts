@@ -73,6 +73,8 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
         const form = await readMultipartForm(request, {
           dataDir: app.config.dataDir,
           files: parts.fileRules,
+        }).catch((error: unknown) => {
+          throw withFieldError(error, parts);
         });
         try {
           const outcome = await register(app, request.ip, formId, parts, row, form);
@@ -297,6 +299,22 @@ function formParts(formId: FormId): FormParts {
     registration,
     article: `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`,
   };
+}
+
+/**
+ * A refused file (not a PDF, too large, empty) also as a per-field error on its answer, so the
+ * form can show it beside the field; the storage module names the field by its prompt.
+ */
+function withFieldError(error: unknown, parts: FormParts): unknown {
+  if (!(error instanceof ClientError) || error.errors) return error;
+  for (const [part, rule] of Object.entries(parts.fileRules)) {
+    if (rule.label && error.message.includes(`for ${rule.label} `)) {
+      const document = parts.documents.find((d) => d.part === part);
+      const pointer = document ? document.pointer || `/${part}` : `/${part}`;
+      return new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+    }
+  }
+  return error;
 }
 
 /** The text parts as a record; a repeated part is refused (it would be ambiguous). */
