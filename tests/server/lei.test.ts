@@ -199,6 +199,19 @@ describe('GET lei-records/{lei}', () => {
     }
   });
 
+  it('has its own rate limit: 20 lookups a minute per address, then 429 with a message', async () => {
+    const { client } = await signedIn(t);
+    for (let i = 0; i < 20; i++) {
+      expect((await client.get(leiRecordPath(US_LEI))).statusCode).toBe(200);
+    }
+    const limited = await client.get(leiRecordPath(US_LEI));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().errorMessage).toBe(
+      'Too many LEI lookups. Please wait a minute and try again.',
+    );
+    expect(registry.requests).toHaveLength(1);
+  });
+
   it('needs a signed-in user', async () => {
     const { client } = await signedIn(t);
     await client.post('/exchange/api/web/auth/signout');
