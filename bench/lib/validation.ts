@@ -5,13 +5,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import Ajv, { type ErrorObject } from 'ajv';
+import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { RJSFSchema } from '@rjsf/utils';
+import { customizeValidator } from '@rjsf/validator-ajv8';
 import { AJV_OPTIONS } from '../../src/shared/forms/ajvConfig';
 import { compileFormValidators } from '../../src/shared/forms/compile';
 import { addProjectKeywords } from '../../src/shared/forms/keywords';
 import { loadForm } from '../../src/shared/forms/loadForm';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
 import { formValidator } from '../../src/shared/forms/validators';
 
@@ -69,4 +72,120 @@ export function nodeValidation(): NodeValidation {
     plainBlank: repeated(() => plain(blank)),
     blankErrors: validateAnswers('individual', blank).errors.length,
   };
+}
+
+export interface BusinessFigures {
+  persons: number;
+  repeatedValid: number;
+  repeatedBlank: number;
+  blankErrors: number;
+  /** The same answers through stock rjsf validateFormData with ajv-errors. */
+  stockValid: number;
+  stockBlank: number;
+  /** toPayload with `pdfCount` PDFs of `pdfBytes` each, as multipart FormData with Blobs. */
+  pdfCount: number;
+  pdfBytes: number;
+  payload: number;
+  /** The same files as base64 inside one JSON text (what a stock rjsf FileWidget would send). */
+  payloadBase64: number;
+  payloadBlobs: number;
+  payloadDataUrls: number;
+}
+
+/**
+ * The whole business wizard's answers with `persons` affiliated persons (the example's two
+ * repeated), valid and all-blank, through validateAnswers (what browser and server run), against
+ * stock rjsf with ajv-errors; and serializing them with 20 PDFs of 1 MB (no base64).
+ */
+export function businessFigures(persons = 50): BusinessFigures {
+  compileFormValidators(['business']);
+  const form = loadForm('business');
+  const example = structuredClone(form.example) as Answers;
+  const examplePersons = example.affiliatedPersons as Answers[];
+  const valid: Answers = {
+    ...example,
+    affiliatedPersons: Array.from({ length: persons }, (_, i) => ({
+      ...examplePersons[i % examplePersons.length],
+    })),
+  };
+  const blank: Answers = { affiliatedPersons: Array.from({ length: persons }, () => ({})) };
+  const check = validateAnswers('business', valid);
+  if (!check.valid) throw new Error(`business answers invalid: ${JSON.stringify(check.errors)}`);
+
+  // Stock: rjsf's own validator with ajv-errors (and the project's rule keywords, so it can read
+  // the schema), its validateFormData as a stock rjsf form would call it.
+  const stock = customizeValidator({
+    extenderFn: (ajv) => ajvErrors(addProjectKeywords(ajv)),
+  });
+  const stockSchema = form.schema as RJSFSchema;
+
+  const pdfCount = 20;
+  const pdfBytes = 1024 * 1024;
+  const pdf = new Uint8Array(pdfBytes);
+  pdf.set(new TextEncoder().encode('%PDF-1.4\n'));
+  const fileKeys = [
+    'certificateOfInc',
+    'corporateOrgChart',
+    'w8orw9',
+    'corporateGuarantee',
+    'solicitation',
+    'bylawsOrLLCAgreement',
+  ];
+  const withFiles: Answers = { ...valid, signerAuthorization: 'no' };
+  const files: Record<string, Blob> = {};
+  for (const key of [...fileKeys, 'authorizationForm', 'photoId']) {
+    withFiles[key] = { name: `${key}.pdf`, type: 'application/pdf', size: pdfBytes };
+    files[`/${key}`] = new Blob([pdf], { type: 'application/pdf' });
+  }
+  const documents: Record<string, Blob> = {};
+  for (const document of signedDocuments('business')) {
+    documents[document.url] = new Blob([pdf], { type: 'application/pdf' });
+  }
+  // 8 answers' files + 5 signed documents = 13; pad to 20 with repeated documents' bytes in
+  // the baseline too, so both sides carry the same bytes.
+  const extra = pdfCount - Object.keys(files).length - Object.keys(documents).length;
+  const extraBlobs = Array.from({ length: Math.max(0, extra) }, () => new Blob([pdf]));
+  const build = () => {
+    const data = toPayload('business', withFiles, files, documents);
+    extraBlobs.forEach((blob, i) => data.append(`extra.${i}`, blob, `extra-${i}.pdf`));
+    return data;
+  };
+  const base64 = () =>
+    JSON.stringify({
+      ...withFiles,
+      files: Array.from(
+        { length: pdfCount },
+        () => `data:application/pdf;base64,${Buffer.from(pdf).toString('base64')}`,
+      ),
+    });
+  const sample = build();
+  let payloadBlobs = 0;
+  let payloadDataUrls = 0;
+  for (const [, value] of sample) {
+    if (typeof value === 'string') payloadDataUrls += value.includes('data:') ? 1 : 0;
+    else payloadBlobs += 1;
+  }
+
+  return {
+    persons,
+    repeatedValid: repeated(() => validateAnswers('business', valid)),
+    repeatedBlank: repeated(() => validateAnswers('business', blank)),
+    blankErrors: validateAnswers('business', blank).errors.length,
+    stockValid: repeatedFew(() => stock.validateFormData(valid, stockSchema), 100),
+    stockBlank: repeatedFew(() => stock.validateFormData(blank, stockSchema), 20),
+    pdfCount,
+    pdfBytes,
+    payload: repeatedFew(build, 20),
+    payloadBase64: repeatedFew(base64, 5),
+    payloadBlobs,
+    payloadDataUrls,
+  };
+}
+
+/** Like `repeated` for slow runs: a few warm-ups, then `count` timed runs, the mean. */
+function repeatedFew(run: () => unknown, count: number): number {
+  for (let i = 0; i < 3; i++) run();
+  const start = performance.now();
+  for (let i = 0; i < count; i++) run();
+  return (performance.now() - start) / count;
 }

@@ -64,6 +64,60 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
   };
 }
 
+/** The business form's file answers (PDFs), beside the photo ID. */
+const BUSINESS_FILES = [
+  'certificateOfInc',
+  'corporateOrgChart',
+  'w8orw9',
+  'corporateGuarantee',
+  'solicitation',
+  'bylawsOrLLCAgreement',
+] as const;
+
+/**
+ * A signed-in customer who has submitted a valid business registration (the schema's example,
+ * a signatory, with `overrides`) through the real endpoint.
+ */
+export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
+  compileFormValidators(['business']);
+  const customer = await signedIn(t);
+  const png = await pngBytes();
+  const pdfRef = (name: string) => ({ name, type: 'application/pdf', size: samplePdf.length });
+  const answers: Answers = {
+    ...(structuredClone(loadForm('business').example) as Answers),
+    email: customer.email,
+    photoId: { name: 'passport.png', type: 'image/png', size: png.length },
+    signerAuthorization: 'yes',
+    ...Object.fromEntries(BUSINESS_FILES.map((key) => [key, pdfRef(`${key}.pdf`)])),
+    ...overrides,
+  };
+  const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+  const files: Record<string, Blob> = {
+    '/photoId': new Blob([new Uint8Array(png)], { type: 'image/png' }),
+    ...Object.fromEntries(BUSINESS_FILES.map((key) => [`/${key}`, pdfBlob()])),
+  };
+  const form = toPayload(
+    'business',
+    answers,
+    files,
+    Object.fromEntries(signedDocuments('business').map((d) => [d.url, pdfBlob()])),
+  );
+  const { payload, contentType } = await encode(form);
+  const response = await customer.client.request(
+    'POST',
+    '/exchange/api/web/registration/business',
+    { payload, headers: { 'content-type': contentType } },
+  );
+  if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
+  const body = response.json() as { registrationId: string; user: { organizationId: string } };
+  return {
+    ...customer,
+    registrationId: body.registrationId,
+    organizationId: body.user.organizationId,
+    answers,
+  };
+}
+
 export async function auditRows(t: TestApp, action: string, since = new Date(0)) {
   const result = await t.pool.query<{
     actor_user_id: string | null;

@@ -156,7 +156,11 @@ describe('POST registration/individual', () => {
     const exe = new Blob([Buffer.from('MZ\x90\x00 this is not an image')], { type: 'image/png' });
     const response = await submit(client, validForm(answersFor(email), { '/photoId': exe }));
     expect(response.statusCode).toBe(400);
-    expect(response.json().errorMessage).toMatch(/photoId/);
+    // Issue 11: the message names the field by its prompt, never by its key.
+    const prompt = loadForm('individual').schema.properties!.photoId!.title!;
+    expect(response.json().errorMessage).toBe(
+      `The file for ${prompt} must be an image (JPEG, PNG, WebP, GIF, TIFF or HEIF).`,
+    );
     expect(await storedFiles(t)).toEqual(before);
   });
 
@@ -225,11 +229,32 @@ describe('POST registration/individual', () => {
     form.delete('irsFormW2');
     const response = await submit(client, form);
     expect(response.statusCode).toBe(400);
-    expect(response.json().errorMessage).toMatch(/irsFormW2/);
+    const prompt = loadForm('individual').schema.properties!.irsFormW2!.title!;
+    expect(response.json().errorMessage).toBe(`The file for ${prompt} is missing from the upload.`);
+    expect(response.json().errorMessage).not.toMatch(/irsFormW2/);
 
     await client.post('/exchange/api/web/auth/signout');
     const signedOut = await submit(client, validForm(answersFor(email)));
     expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('drops answers a condition hides before storing them (numberOfDependents when not married)', async () => {
+    const { client, email, id } = await signedIn(t);
+    const answers = { ...answersFor(email), marriedStatus: false, numberOfDependents: 3 };
+    // The browser drops it too; a crafted payload carrying it must not reach the database.
+    const form = validForm(answers);
+    const info = JSON.parse(String(form.get('individualInfo')));
+    info.details.questionnaire.numberOfDependents = { prompt: 'Number of dependents', value: 3 };
+    form.set('individualInfo', JSON.stringify(info));
+    const response = await submit(client, form);
+    expect(response.statusCode).toBe(201);
+    const stored = await t.pool.query(
+      'select answers, payload from registrations where user_id = $1',
+      [id],
+    );
+    expect(stored.rows[0].answers.marriedStatus).toBe(false);
+    expect(stored.rows[0].answers).not.toHaveProperty('numberOfDependents');
+    expect(JSON.stringify(stored.rows[0].payload)).not.toContain('numberOfDependents');
   });
 
   it('answers malformed sections with 400, never 500', async () => {

@@ -58,7 +58,12 @@ export function runCheck(root: string): number {
   const read = readFormSources(tree);
   const { fixtures, problems: fixtureProblems } = readFixtures(tree);
   setFormSources(read.sources);
-  const problems = [...read.problems, ...fixtureProblems, ...checkForms(fixtures)].map((p) => ({
+  const pdfs = path.join(root, 'assets', 'pdfs');
+  const assetFiles = fs.existsSync(pdfs)
+    ? fs.readdirSync(pdfs).map((name) => `/assets/pdfs/${name}`)
+    : undefined;
+  const checked = checkForms(fixtures, assetFiles ? { assetFiles } : {});
+  const problems = [...read.problems, ...fixtureProblems, ...checked].map((p) => ({
     ...p,
     file: fromCwd(root, p.file),
   }));

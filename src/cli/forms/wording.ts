@@ -74,6 +74,8 @@ export function wordingOf(file: string, content: unknown): WordingEntry[] {
         else visit(value, at, id, false);
       } else if (MESSAGE_KEYS.has(key)) {
         collectMessages(value, at, id, push);
+      } else if (key === 'prompt' && keys.at(-2) === 'x-signatures' && typeof value === 'string') {
+        push('prompt', value, at, id); // a step's signature prompt (the business wizard's)
       } else if (key === 'title' && typeof value === 'string') {
         push(keys.length === 0 ? 'form' : inChoice ? 'option' : 'prompt', value, at, id);
       } else if (key === 'description' && typeof value === 'string') {

@@ -5,7 +5,7 @@
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
 import type { RegistrationDetail } from '../db/adminQueries';
-import type { ViewRow, ViewSection } from './registrationView';
+import { documentPrompts, humanize, type ViewRow, type ViewSection } from './registrationView';
 
 export const CONSOLE_BASE = '/clearing/admin';
 export const CONSOLE_CSS_PATH = `${CONSOLE_BASE}/console.css`;
@@ -123,8 +123,8 @@ function answer(ctx: DetailContext, row: ViewRow): string {
       .join('')}</ol>`;
   }
   let html = e(row.text);
-  if (row.part && /^(Yes|No)$/.test(row.text)) {
-    // An agreement: the answer and the document it signed.
+  if (row.part && row.signed) {
+    // An agreement or a signature: the answer and the document it signed.
     html = `${e(row.text)} · ${documentLink(ctx, row.part, 'signed document')}`;
   } else if (row.part) {
     html = documentLink(ctx, row.part, row.text);
@@ -169,9 +169,20 @@ export function detailPage(ctx: DetailContext): string {
           .join('')}</tbody></table>`,
     )
     .join('\n');
+  // Each document under the prompt it answered (or the agreement it signed), never its part name.
+  const prompts = documentPrompts(ctx.sections);
   const documents = r.documents.length
-    ? `<ul>${r.documents.map((d) => `<li><code>${e(d.part)}</code>: ${documentLink(ctx, d.part, d.originalName)}</li>`).join('')}</ul>`
+    ? `<ul>${r.documents.map((d) => `<li>${e(prompts.get(d.part) ?? humanize(d.part))}: ${documentLink(ctx, d.part, d.originalName)}</li>`).join('')}</ul>`
     : '<p>No documents.</p>';
+  const persons = r.persons.length
+    ? `<h2>Affiliated persons</h2>
+<table class="answers"><thead><tr><th scope="col">#</th><th scope="col">Name</th><th scope="col">Title</th><th scope="col">Ownership</th></tr></thead><tbody>${r.persons
+        .map(
+          (p) =>
+            `<tr><td>${p.position + 1}</td><td>${e(`${p.firstName} ${p.lastName}`)}</td><td>${e(p.title ?? '—')}</td><td>${p.ownershipPercent === null ? '—' : `${p.ownershipPercent}%`}${p.isDirect === null ? '' : p.isDirect ? ' direct' : ' indirect'}</td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '';
   const decision =
     r.status === 'pending'
       ? `<section aria-labelledby="decision-heading" class="decision">
@@ -197,6 +208,7 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
 ${notice}${error}
 <dl class="facts">${facts.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
 ${decision}
+${persons}
 <h2>Answers as submitted</h2>
 <p class="muted">Each prompt is the wording the customer saw. Sensitive identifiers are masked; revealing one is logged.</p>
 ${sections}

@@ -5,7 +5,7 @@
  * or by name when the form is unknown) come masked unless revealed.
  */
 import { isFormId, loadForm } from '../../shared/forms/loadForm';
-import { fieldsInOrder, toPointer } from '../../shared/forms/schemaWalk';
+import { fieldsInOrder, objectItemsOf, toPointer } from '../../shared/forms/schemaWalk';
 import { isPlainObject, type JsonSchema } from '../../shared/forms/schemaTypes';
 
 export interface ViewRow {
@@ -18,6 +18,8 @@ export interface ViewRow {
   masked: boolean;
   /** A file or signed document: the multipart part, to find the stored document by. */
   part?: string;
+  /** The part is the document this answer signed (an agreement, a step's signature). */
+  signed?: boolean;
   /** An address or other group of answers. */
   children?: ViewRow[];
   /** A list of records (affiliated persons): each item's rows. */
@@ -59,6 +61,8 @@ interface FormInfo {
   sectionOf: Map<string, string>;
   /** Section pointer (in the payload) → section name. */
   sectionNames: Map<string, string>;
+  /** A list of records' item fields (an affiliated person's), by the list's pointer. */
+  itemFields: Map<string, { order: Map<string, number>; schemas: Map<string, JsonSchema> }>;
 }
 
 function formInfo(formId: string): FormInfo {
@@ -67,6 +71,7 @@ function formInfo(formId: string): FormInfo {
     schemas: new Map(),
     sectionOf: new Map(),
     sectionNames: new Map(),
+    itemFields: new Map(),
   };
   if (!isFormId(formId)) return info;
   let form;
@@ -81,6 +86,14 @@ function formInfo(formId: string): FormInfo {
     if (field.keys.length === 1 && field.schema['x-section']) {
       info.sectionOf.set(field.keys[0]!, field.schema['x-section']);
     }
+    const items = objectItemsOf(field.schema, form.schema);
+    if (items) {
+      const fields = fieldsInOrder(form.schema, undefined, items);
+      info.itemFields.set(field.pointer, {
+        order: new Map(fields.map((item, index) => [item.pointer, index])),
+        schemas: new Map(fields.map((item) => [item.pointer, item.schema])),
+      });
+    }
   });
   for (const [name, pointer] of Object.entries(form.schema['x-sections'] ?? {})) {
     info.sectionNames.set(pointer, name);
@@ -88,14 +101,27 @@ function formInfo(formId: string): FormInfo {
   return info;
 }
 
+/** `/affiliatedPersons/0/ssn` → the list `/affiliatedPersons` and the item's `/ssn`. */
+function inItem(info: FormInfo, pointer: string) {
+  const match = /^(\/[^/]+)\/\d+(\/.+)$/.exec(pointer);
+  const fields = match ? info.itemFields.get(match[1]!) : undefined;
+  return fields && match ? { fields, inner: match[2]! } : undefined;
+}
+
 const rank = (info: FormInfo, pointer: string) =>
-  info.order.get(pointer) ?? Number.MAX_SAFE_INTEGER;
+  info.order.get(pointer) ??
+  (() => {
+    const item = inItem(info, pointer);
+    return item?.fields.order.get(item.inner);
+  })() ??
+  Number.MAX_SAFE_INTEGER;
 
 const isEntry = (value: unknown): value is Record<string, unknown> & { prompt: unknown } =>
   isPlainObject(value) && 'prompt' in value && 'value' in value;
 
 function isSensitive(info: FormInfo, pointer: string, key: string): boolean {
-  const schema = info.schemas.get(pointer);
+  const item = inItem(info, pointer);
+  const schema = info.schemas.get(pointer) ?? item?.fields.schemas.get(item.inner);
   return schema?.['x-sensitive'] === true || SENSITIVE_NAME.test(key);
 }
 
@@ -173,12 +199,43 @@ function entryRow(
       const text = value.length ? value.map(scalarText).join(', ') : '—';
       return leafRow(info, pointer, key, prompt, text, revealed);
     }
+    if (value.every(isEntry)) {
+      // Records sent as entries (each affiliated person, prompted 'Affiliated person 1'): one
+      // group per record, its answers by their prompts, in form order.
+      const children = value.map((item, index) =>
+        recordRow(info, item as Record<string, unknown>, [...keys, String(index)], revealed),
+      );
+      return { pointer, prompt, text: '', sensitive: false, masked: false, children };
+    }
     const items = value.map((item, index) => itemRows(info, item, `${pointer}/${index}`, revealed));
     return { pointer, prompt, text: '', sensitive: false, masked: false, items };
   }
   const text = typeof entry.label === 'string' ? entry.label : scalarText(value);
   const row = leafRow(info, pointer, key, prompt, text, revealed);
-  return typeof document?.part === 'string' ? { ...row, part: document.part } : row;
+  return typeof document?.part === 'string' ? { ...row, part: document.part, signed: true } : row;
+}
+
+/** One record of a list: its entries, those grouped in sections (`ownership`) included. */
+function recordRow(
+  info: FormInfo,
+  record: Record<string, unknown>,
+  keys: string[],
+  revealed: ReadonlySet<string>,
+): ViewRow {
+  const entries: [string, Record<string, unknown>][] = [];
+  const collect = (node: unknown) => {
+    if (!isPlainObject(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      if (isEntry(child)) entries.push([key, child]);
+      else collect(child); // a section of the record
+    }
+  };
+  collect(record.value);
+  const children = entries
+    .map(([key, child]) => entryRow(info, child, [...keys, key], revealed))
+    .sort((a, b) => rank(info, a.pointer) - rank(info, b.pointer));
+  const prompt = typeof record.prompt === 'string' ? record.prompt : humanize(keys.at(-1)!);
+  return { pointer: toPointer(keys), prompt, text: '', sensitive: false, masked: false, children };
 }
 
 /**
@@ -224,6 +281,18 @@ export function sensitivePointers(sections: ViewSection[]): Set<string> {
   const out = new Set<string>();
   const visit = (row: ViewRow) => {
     if (row.sensitive) out.add(row.pointer);
+    row.children?.forEach(visit);
+    row.items?.forEach((item) => item.forEach(visit));
+  };
+  sections.forEach((section) => section.rows.forEach(visit));
+  return out;
+}
+
+/** The prompt of each file and signed document of a view, by its multipart part. */
+export function documentPrompts(sections: ViewSection[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (row: ViewRow) => {
+    if (row.part) out.set(row.part, row.prompt);
     row.children?.forEach(visit);
     row.items?.forEach((item) => item.forEach(visit));
   };

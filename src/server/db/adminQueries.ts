@@ -183,10 +183,22 @@ export interface RegistrationDocument {
   size: number;
 }
 
+/** An affiliated person of a business registration, as staff list them. */
+export interface RegistrationPerson {
+  position: number;
+  firstName: string;
+  lastName: string;
+  title: string | null;
+  ownershipPercent: number | null;
+  isDirect: boolean | null;
+}
+
 export interface RegistrationDetail extends AdminRegistrationSummary {
   /** The prompt+value payload as stored, sections as sent. */
   payload: Record<string, unknown>;
   documents: RegistrationDocument[];
+  /** The affiliated persons (business registrations; empty for an individual). */
+  persons: RegistrationPerson[];
 }
 
 export async function getRegistration(
@@ -211,9 +223,29 @@ export async function getRegistration(
       where registration_id = $1 order by part`,
     [registrationId],
   );
+  const persons = await db.query<{
+    position: number;
+    first_name: string;
+    last_name: string;
+    title: string | null;
+    ownership_percent: number | null;
+    is_direct: boolean | null;
+  }>(
+    `select position, first_name, last_name, title, ownership_percent, is_direct
+       from registration_persons where registration_id = $1 order by position`,
+    [registrationId],
+  );
   return {
     ...toRegistration(row),
     payload: row.payload,
+    persons: persons.rows.map((p) => ({
+      position: p.position,
+      firstName: p.first_name,
+      lastName: p.last_name,
+      title: p.title,
+      ownershipPercent: p.ownership_percent,
+      isDirect: p.is_direct,
+    })),
     documents: documents.rows.map((d) => ({
       id: d.id,
       part: d.part,

@@ -70,3 +70,37 @@ export async function insertRegistrationDocument(
     [registrationId, part, file.storageName, file.originalName, file.contentType, file.size],
   );
 }
+
+/** An answer as a column value: text trimmed, anything else (or blank) null. */
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() ? value.trim() : null;
+
+/**
+ * The affiliated persons of a registration, one row each in list order, with their answers as
+ * validated (names repeated in columns for staff to list and find them).
+ */
+export async function insertRegistrationPersons(
+  db: Queryable,
+  registrationId: string,
+  persons: unknown[],
+): Promise<void> {
+  for (const [position, person] of persons.entries()) {
+    const answers = (person ?? {}) as Record<string, unknown>;
+    const ownership = answers.ownershipPercent;
+    await db.query(
+      `insert into registration_persons
+         (registration_id, position, first_name, last_name, title, ownership_percent, is_direct, answers)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        registrationId,
+        position,
+        text(answers.firstName) ?? '',
+        text(answers.lastName) ?? '',
+        text(answers.title),
+        typeof ownership === 'number' ? ownership : null,
+        answers.isDirect === undefined ? null : answers.isDirect === 'direct',
+        JSON.stringify(answers),
+      ],
+    );
+  }
+}

@@ -5,6 +5,7 @@ import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
 import { registerDisclosureRoutes } from './disclosures';
+import { registerLeiRoutes } from './lei';
 import { registerRegistrationRoutes } from './registration';
 import { registerStatementRoutes } from './statement';
 import { registerUserRoutes } from './user';
@@ -15,6 +16,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerLeiRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAdminRoutes, { prefix: '/exchange/api/admin' });
   await app.register(marketStreamPlugin);

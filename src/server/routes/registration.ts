@@ -9,8 +9,14 @@ import {
   toPayloadJson,
   PayloadError,
 } from '../../shared/forms/payload';
+import { omitHiddenAnswers } from '../../shared/forms/answers';
+import { withReadOnlyPrefill } from '../../shared/forms/prefill';
 import { allProperties } from '../../shared/forms/schemaWalk';
-import { isPlainObject, type Answers } from '../../shared/forms/schemaTypes';
+import {
+  isPlainObject,
+  type Answers,
+  type RegistrationAnnotation,
+} from '../../shared/forms/schemaTypes';
 import type { FileReference, FormId } from '../../shared/forms/types';
 import { validateAnswers } from '../../shared/forms/validateAnswers';
 import { compileFormValidators } from '../../shared/forms/compile';
@@ -21,11 +27,13 @@ import {
   findRegistrationOfUser,
   insertRegistration,
   insertRegistrationDocument,
+  insertRegistrationPersons,
 } from '../db/registrations';
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
+import { deleteStored } from '../storage/uploads';
 
 /** What a registration answers on success (and on a repeated identical submission). */
 export interface RegistrationResult {
@@ -33,169 +41,222 @@ export interface RegistrationResult {
   user: User;
 }
 
+/** The forms a customer registers with, each at `registration/<form-id>`. */
+const REGISTRATION_FORMS = ['individual', 'business'] as const satisfies readonly FormId[];
+
+const resultSchema = {
+  type: 'object',
+  properties: { registrationId: { type: 'string' }, user: userSchema },
+} as const;
+
 /**
- * POST registration/individual: the multipart prompt+value payload of the individual form.
- * Files stream to storage and are checked by content; the answers are validated again with the
- * same schema the browser used; the registration, its documents and the user's new organisation
- * are stored in one transaction. A repeated identical submission stores nothing twice.
+ * POST registration/individual and registration/business: the multipart prompt+value payload of
+ * the form, one handler for both, driven by the form's annotations (`x-registration`: the new
+ * organisation's kind and name, which answers become the user's details, the affiliated persons).
+ * Files stream to storage and are checked by content; answers a condition hides are dropped and
+ * read-only prefilled ones (the email) set from the session; the answers are validated again
+ * with the same schema the browser used; the registration, its persons, its documents and the
+ * user's Administrator role on the new organisation are stored in one transaction. A repeated
+ * identical submission stores nothing twice; a failed one stores nothing.
  */
 export async function registerRegistrationRoutes(app: FastifyInstance): Promise<void> {
-  ensureValidator('individual');
-  const parts = formParts('individual');
-  app.post(
-    '/registration/individual',
-    {
-      schema: {
-        response: {
-          200: {
-            type: 'object',
-            properties: { registrationId: { type: 'string' }, user: userSchema },
-          },
-          201: {
-            type: 'object',
-            properties: { registrationId: { type: 'string' }, user: userSchema },
-          },
-        },
-      },
-    },
-    async (request, reply): Promise<RegistrationResult> => {
-      const userId = await request.requireUserId();
-      const formId: FormId = 'individual';
-      const row = await findUserRowById(app.db, userId);
-      if (!row) throw new ClientError(401, 'Please sign in to view that content.');
-
-      const form = await readMultipartForm(request, {
-        dataDir: app.config.dataDir,
-        files: parts.fileRules,
-      });
-      try {
-        const fields = textFields(form, parts.textParts);
-        if (fields.formId !== formId) {
-          throw new ClientError(400, 'This submission is not an individual registration.');
-        }
-        if (fields.schemaHash !== loadForm(formId).hash) {
-          throw new ClientError(
-            409,
-            'The registration form has changed since you opened it. Please reload the page and submit again.',
-          );
-        }
-        let answers: Answers;
+  for (const formId of REGISTRATION_FORMS) {
+    ensureValidator(formId);
+    const parts = formParts(formId);
+    app.post(
+      `/registration/${formId}`,
+      { schema: { response: { 200: resultSchema, 201: resultSchema } } },
+      async (request, reply) => {
+        const userId = await request.requireUserId();
+        const row = await findUserRowById(app.db, userId);
+        if (!row) throw new ClientError(401, 'Please sign in to view that content.');
+        const form = await readMultipartForm(request, {
+          dataDir: app.config.dataDir,
+          files: parts.fileRules,
+        }).catch((error: unknown) => {
+          throw withFieldError(error, parts);
+        });
         try {
-          answers = fromPayload(formId, fields).answers;
-        } catch {
-          throw new ClientError(400, 'The registration could not be read. Please try again.');
-        }
-        // The stored file, not the browser's word, says what each file answer is.
-        for (const [part, stored] of form.files) {
-          if (part in answers) {
-            answers[part] = {
-              name: stored.originalName,
-              type: stored.contentType,
-              size: stored.size,
-            } satisfies FileReference;
-          }
-        }
-        const { valid, errors } = validateAnswers(formId, answers);
-        if (!valid) {
-          throw new ClientError(
-            422,
-            'Some answers need attention.',
-            Object.fromEntries(errors.map((error) => [error.path, error.message])),
-          );
-        }
-        checkFilesMatchAnswers(parts, answers, form.files);
-        let payload;
-        try {
-          payload = toPayloadJson(formId, answers);
+          const outcome = await register(app, request.ip, formId, parts, row, form);
+          const user = toUser((await findUserRowById(app.db, userId))!);
+          return reply
+            .code(outcome.repeated ? 200 : 201)
+            .send({ registrationId: outcome.registrationId, user } satisfies RegistrationResult);
         } catch (error) {
-          if (error instanceof PayloadError) {
-            throw new ClientError(422, error.message, { [error.pointer]: error.message });
-          }
+          await discardForm(app.config.dataDir, form);
           throw error;
         }
-        const submissionHash = crypto
-          .createHash('sha256')
-          .update(canonicalJson({ formId, answers }))
-          .digest('hex');
+      },
+    );
+  }
+}
 
-        const outcome = await withTransaction(app.db, async (db) => {
-          // Serialise submissions of one user: a double click must not create two organisations.
-          await db.query('select 1 from users where id = $1 for update', [userId]);
-          const existing = await findRegistrationOfUser(db, userId);
-          if (existing) return { existing };
-          if (row.organization_id) {
-            throw new ClientError(409, 'You have already registered.');
-          }
-          const name = `${String(answers.firstName)} ${String(answers.lastName)}`;
-          const organization = await db.query<{ id: string }>(
-            `insert into organizations (name, clearing_org_id, kind)
-             values ($1, 'NCF-' || upper(substr(md5(gen_random_uuid()::text), 1, 8)), 'individual')
-             returning id`,
-            [name],
-          );
-          const organizationId = organization.rows[0]!.id;
-          const registrationId = await insertRegistration(db, {
-            userId,
-            organizationId,
-            formId,
-            schemaHash: loadForm(formId).hash,
-            answers,
-            payload: payload.parts,
-            submissionHash,
-            ip: request.ip,
-          });
-          if (!registrationId) throw new Error('registration insert raced despite the row lock');
-          for (const [part, stored] of form.files) {
-            await insertRegistrationDocument(db, registrationId, part, stored);
-          }
-          await db.query(
-            `update users set details = $2, organization_id = $3, roles = '{Administrator}'
-              where id = $1`,
-            [
-              userId,
-              {
-                firstName: answers.firstName,
-                lastName: answers.lastName,
-                phoneNumber: answers.primaryPhoneNumber,
-                approved: false,
-              },
-              organizationId,
-            ],
-          );
-          await audit(db, {
-            action: 'registration.submitted',
-            actorUserId: userId,
-            detail: { formId, registrationId },
-          });
-          return { registrationId };
-        });
+type UserRow = NonNullable<Awaited<ReturnType<typeof findUserRowById>>>;
+type Form = Awaited<ReturnType<typeof readMultipartForm>>;
 
-        if ('existing' in outcome && outcome.existing) {
-          await discardForm(app.config.dataDir, form);
-          if (outcome.existing.submissionHash !== submissionHash) {
-            throw new ClientError(
-              409,
-              'You have already submitted a registration. It is awaiting review.',
-            );
-          }
-          await audit(app.db, {
-            action: 'registration.resubmitted',
-            actorUserId: userId,
-            detail: { formId, registrationId: outcome.existing.id },
-          });
-          const user = await findUserRowById(app.db, userId);
-          return reply.code(200).send({ registrationId: outcome.existing.id, user: toUser(user!) });
-        }
-        const user = await findUserRowById(app.db, userId);
-        return reply
-          .code(201)
-          .send({ registrationId: outcome.registrationId!, user: toUser(user!) });
-      } catch (error) {
-        await discardForm(app.config.dataDir, form);
-        throw error;
-      }
-    },
-  );
+/** The answers of a submission as the server keeps them: decoded, shown, prefilled, validated. */
+function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string): Answers {
+  const fields = textFields(form, parts.textParts);
+  if (fields.formId !== formId) {
+    throw new ClientError(400, `This submission is not ${parts.article} registration.`);
+  }
+  if (fields.schemaHash !== loadForm(formId).hash) {
+    throw new ClientError(
+      409,
+      'The registration form has changed since you opened it. Please reload the page and submit again.',
+    );
+  }
+  let decoded: Answers;
+  try {
+    decoded = fromPayload(formId, fields).answers;
+  } catch {
+    throw new ClientError(400, 'The registration could not be read. Please try again.');
+  }
+  // The stored file, not the browser's word, says what each file answer is.
+  for (const [part, stored] of form.files) {
+    if (part in decoded) {
+      decoded[part] = {
+        name: stored.originalName,
+        type: stored.contentType,
+        size: stored.size,
+      } satisfies FileReference;
+    }
+  }
+  // DECISIONS: answers a condition hides are not answers; the signed-in email is the user's.
+  const answers = withReadOnlyPrefill(formId, omitHiddenAnswers(formId, decoded), { email });
+  const { valid, errors } = validateAnswers(formId, answers);
+  if (!valid) {
+    throw new ClientError(
+      422,
+      'Some answers need attention.',
+      Object.fromEntries(errors.map((error) => [error.path, error.message])),
+    );
+  }
+  return answers;
+}
+
+async function register(
+  app: FastifyInstance,
+  ip: string,
+  formId: FormId,
+  parts: FormParts,
+  row: UserRow,
+  form: Form,
+): Promise<{ registrationId: string; repeated: boolean }> {
+  const userId = row.id;
+  const answers = readAnswers(formId, parts, form, row.email);
+  await dropHiddenFiles(app, parts, answers, form);
+  checkFilesMatchAnswers(parts, answers, form.files);
+  let payload;
+  try {
+    payload = toPayloadJson(formId, answers);
+  } catch (error) {
+    if (error instanceof PayloadError) {
+      throw new ClientError(422, error.message, { [error.pointer]: error.message });
+    }
+    throw error;
+  }
+  const submissionHash = crypto
+    .createHash('sha256')
+    .update(canonicalJson({ formId, answers }))
+    .digest('hex');
+  const registration = parts.registration;
+  const detail = (key: keyof RegistrationAnnotation['userDetails']) =>
+    answers[registration.userDetails[key]];
+
+  const outcome = await withTransaction(app.db, async (db) => {
+    // Serialise submissions of one user: a double click must not create two organisations.
+    await db.query('select 1 from users where id = $1 for update', [userId]);
+    const existing = await findRegistrationOfUser(db, userId);
+    if (existing) return { existing };
+    if (row.organization_id) {
+      throw new ClientError(409, 'You have already registered.');
+    }
+    const name = registration.organizationName
+      .map((key) => String(answers[key] ?? '').trim())
+      .filter(Boolean)
+      .join(' ');
+    const organization = await db.query<{ id: string }>(
+      `insert into organizations (name, clearing_org_id, kind)
+       values ($1, 'NCF-' || upper(substr(md5(gen_random_uuid()::text), 1, 8)), $2)
+       returning id`,
+      [name, registration.organizationKind],
+    );
+    const organizationId = organization.rows[0]!.id;
+    const registrationId = await insertRegistration(db, {
+      userId,
+      organizationId,
+      formId,
+      schemaHash: loadForm(formId).hash,
+      answers,
+      payload: payload.parts,
+      submissionHash,
+      ip,
+    });
+    if (!registrationId) throw new Error('registration insert raced despite the row lock');
+    const persons = registration.persons ? answers[registration.persons] : undefined;
+    if (Array.isArray(persons)) await insertRegistrationPersons(db, registrationId, persons);
+    for (const [part, stored] of form.files) {
+      await insertRegistrationDocument(db, registrationId, part, stored);
+    }
+    // The person who registers holds the Administrator role on the new organisation (spec §1).
+    await db.query(
+      `update users set details = $2, organization_id = $3, roles = '{Administrator}'
+        where id = $1`,
+      [
+        userId,
+        {
+          firstName: detail('firstName'),
+          lastName: detail('lastName'),
+          phoneNumber: detail('phoneNumber'),
+          approved: false,
+        },
+        organizationId,
+      ],
+    );
+    await audit(db, {
+      action: 'registration.submitted',
+      actorUserId: userId,
+      detail: { formId, registrationId },
+    });
+    return { registrationId };
+  });
+
+  if ('existing' in outcome && outcome.existing) {
+    await discardForm(app.config.dataDir, form);
+    if (outcome.existing.submissionHash !== submissionHash) {
+      throw new ClientError(
+        409,
+        'You have already submitted a registration. It is awaiting review.',
+      );
+    }
+    await audit(app.db, {
+      action: 'registration.resubmitted',
+      actorUserId: userId,
+      detail: { formId, registrationId: outcome.existing.id },
+    });
+    return { registrationId: outcome.existing.id, repeated: true };
+  }
+  return { registrationId: outcome.registrationId!, repeated: false };
+}
+
+/**
+ * A file whose answer a condition hides (the authorized signer form of a signatory) is dropped
+ * like the answer: deleted, never stored.
+ */
+async function dropHiddenFiles(
+  app: FastifyInstance,
+  parts: FormParts,
+  answers: Answers,
+  form: Form,
+): Promise<void> {
+  for (const part of parts.answerFiles) {
+    const stored = form.files.get(part);
+    if (stored && !isPlainObject(answers[part])) {
+      form.files.delete(part);
+      await deleteStored(app.config.dataDir, stored.storageName);
+    }
+  }
 }
 
 /** What a form's multipart payload may carry, read from its schema once at start. */
@@ -207,14 +268,20 @@ interface FormParts {
   documents: ReturnType<typeof signedDocuments>;
   /** The text parts: `formId`, `schemaHash` and the JSON sections. */
   textParts: string[];
+  registration: RegistrationAnnotation;
+  /** 'an individual', 'a business': for the wrong-form message. */
+  article: string;
 }
 
 function formParts(formId: FormId): FormParts {
   const form = loadForm(formId);
+  const registration = form.schema['x-registration'];
+  if (!registration) throw new Error(`Form ${formId} has no x-registration`);
   const fileRules: Record<string, FileRule> = {};
   for (const [key, schema] of Object.entries(allProperties(form.schema, form.schema))) {
     const kind = schema['x-file'];
-    if (kind === 'image' || kind === 'pdf') fileRules[key] = { accept: kind, label: key };
+    // Messages name the field by its prompt, as the user saw it (never by its key).
+    if (kind) fileRules[key] = { accept: kind, label: schema.title ?? key };
   }
   const answerFiles = Object.keys(fileRules);
   const documents = signedDocuments(formId);
@@ -223,12 +290,31 @@ function formParts(formId: FormId): FormParts {
   }
   const sections = form.schema['x-sections'] ?? {};
   const sectionParts = new Set(Object.values(sections).map((pointer) => pointer.split('/')[1]!));
+  const kind = registration.organizationKind;
   return {
     fileRules,
     answerFiles,
     documents,
     textParts: ['formId', 'schemaHash', ...sectionParts],
+    registration,
+    article: `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`,
   };
+}
+
+/**
+ * A refused file (not a PDF, too large, empty) also as a per-field error on its answer, so the
+ * form can show it beside the field; the storage module names the field by its prompt.
+ */
+function withFieldError(error: unknown, parts: FormParts): unknown {
+  if (!(error instanceof ClientError) || error.errors) return error;
+  for (const [part, rule] of Object.entries(parts.fileRules)) {
+    if (rule.label && error.message.includes(`for ${rule.label} `)) {
+      const document = parts.documents.find((d) => d.part === part);
+      const pointer = document ? document.pointer || `/${part}` : `/${part}`;
+      return new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+    }
+  }
+  return error;
 }
 
 /** The text parts as a record; a repeated part is refused (it would be ambiguous). */
@@ -254,14 +340,16 @@ function checkFilesMatchAnswers(
   for (const part of parts.answerFiles) {
     const answered = isPlainObject(answers[part]);
     if (answered && !files.has(part)) {
-      throw new ClientError(400, `The file for ${part} is missing from the upload.`);
-    }
-    if (!answered && files.has(part)) {
-      throw new ClientError(400, `The file ${part} does not belong to any answer.`);
+      const label = parts.fileRules[part]?.label ?? part;
+      throw new ClientError(400, `The file for ${label} is missing from the upload.`, {
+        [`/${part}`]: `The file for ${label} is missing from the upload.`,
+      });
     }
   }
   for (const document of parts.documents) {
-    if (answers[document.pointer.slice(1)] === true && !files.has(document.part)) {
+    // A signature's document ('' pointer) is signed by submitting; an agreement's by its answer.
+    const signed = document.pointer === '' || answers[document.pointer.slice(1)] === true;
+    if (signed && !files.has(document.part)) {
       throw new ClientError(400, `The signed document ${document.title} is missing.`);
     }
   }

@@ -1,6 +1,6 @@
 /** What leaves the form: answers hidden by a failing condition, and what a browser draft keeps. */
 import { loadForm } from './loadForm';
-import { allProperties, isLeaf, objectItemsOf, resolveFor } from './schemaWalk';
+import { allProperties, deref, isLeaf, objectItemsOf, propertiesInForce } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
 import type { FormId } from './types';
 import { formValidator, type FormValidator } from './validators';
@@ -11,13 +11,12 @@ function keepShown(
   schema: JsonSchema,
   answers: Answers,
 ): Answers {
-  const resolved = resolveFor(validator, schema, root, answers);
   const out: Answers = {};
-  for (const [key, child] of Object.entries(resolved.properties ?? {})) {
+  for (const [key, child] of Object.entries(propertiesInForce(validator, schema, root, answers))) {
     if (!(key in answers)) continue;
     const value = answers[key];
-    const childSchema = resolveFor(validator, child, root, value);
-    const items = objectItemsOf(childSchema, root);
+    const childSchema = deref(child, root);
+    const items = Array.isArray(value) ? objectItemsOf(childSchema, root) : undefined;
     if (!isLeaf(childSchema) && isPlainObject(value)) {
       out[key] = keepShown(validator, root, childSchema, value);
     } else if (items && Array.isArray(value)) {

@@ -5,7 +5,8 @@
 import { availableFormIds, loadForm } from './loadForm';
 import { compileFormValidator } from './compile';
 import { RULE_KEYWORDS } from './keywords';
-import { allProperties, deref, fromPointer, isLeaf, toPointer } from './schemaWalk';
+import { prefillValue } from './prefill';
+import { allProperties, deref, fromPointer, isLeaf, objectItemsOf, toPointer } from './schemaWalk';
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
 import type { AnswerError, FormId } from './types';
 import { validateAnswers } from './validateAnswers';
@@ -30,11 +31,15 @@ const schemaFile = (formId: FormId) => `schemas/${formId}/${formId}.schema.json`
 const uiFile = (formId: FormId) => `schemas/${formId}/${formId}.ui.json`;
 const exampleFile = (formId: FormId) => `schemas/${formId}/${formId}.example.json`;
 
-/** Every leaf question has a prompt; every rule keyword names a message for each reason. */
+/**
+ * Every leaf question has a prompt and a payload section, inside a list's items too (each
+ * affiliated person's answers): an item's fields sit in the item's own sections, which need not
+ * be the form's.
+ */
 function checkSchema(formId: FormId, root: JsonSchema): Problem[] {
   const problems: Problem[] = [];
   const file = schemaFile(formId);
-  const walk = (schema: JsonSchema, keys: string[]) => {
+  const walk = (schema: JsonSchema, keys: string[], inItem = false) => {
     for (const [key, child] of Object.entries(allProperties(schema, root))) {
       const path = [...keys, key];
       const resolved = deref(child, root);
@@ -45,14 +50,16 @@ function checkSchema(formId: FormId, root: JsonSchema): Problem[] {
           message: 'question has no title (prompt)',
         });
       }
-      if (!resolved['x-section'] && path.length === 1 && root['x-sections']) {
+      if (!inItem && !resolved['x-section'] && path.length === 1 && root['x-sections']) {
         problems.push({ file, pointer: toPointer(path), message: 'field has no x-section' });
       }
       const section = resolved['x-section'];
-      if (section && root['x-sections'] && !root['x-sections'][section]) {
+      if (!inItem && section && root['x-sections'] && !root['x-sections'][section]) {
         problems.push({ file, pointer: toPointer(path), message: `unknown x-section ${section}` });
       }
-      if (!isLeaf(resolved)) walk(resolved, path);
+      if (!isLeaf(resolved)) walk(resolved, path, inItem);
+      const items = objectItemsOf(resolved, root);
+      if (items) walk(items, [...path, 'items'], true);
     }
   };
   walk(root, []);
@@ -162,6 +169,101 @@ function checkKeywordMessages(formId: FormId, root: JsonSchema): Problem[] {
   return problems;
 }
 
+/**
+ * The document annotations say what they mean: `x-document` (the PDF an agreement signs, attached
+ * to the submission) only on an agreement, a yes/no answered true; `x-template` (a blank form the
+ * user downloads and uploads signed) only on a file answer; every PDF they name exists under
+ * /assets/pdfs when the list of those files is given. `x-signatures` name payload sections,
+ * `x-registration` names answers, `x-prefill` a known source, and a build-time check
+ * (`x-submission-required`) sits on an answer the form can ask, inside list items too.
+ */
+function checkDocuments(formId: FormId, root: JsonSchema, assetFiles?: string[]): Problem[] {
+  const problems: Problem[] = [];
+  const file = schemaFile(formId);
+  const checkUrl = (url: unknown, pointer: string) => {
+    if (typeof url !== 'string' || !/^\/assets\/pdfs\/[\w.-]+\.pdf$/.test(url)) {
+      problems.push({ file, pointer, message: 'a document must be a PDF under /assets/pdfs/' });
+    } else if (assetFiles && !assetFiles.includes(url)) {
+      problems.push({ file, pointer, message: `no such document ${url}` });
+    }
+  };
+  const walk = (schema: JsonSchema, keys: string[]) => {
+    for (const [key, child] of Object.entries(allProperties(schema, root))) {
+      const path = [...keys, key];
+      const resolved = deref(child, root);
+      if (resolved['x-document'] !== undefined) {
+        checkUrl(resolved['x-document'], toPointer([...path, 'x-document']));
+        if (resolved.type !== 'boolean' || resolved.const !== true) {
+          problems.push({
+            file,
+            pointer: toPointer([...path, 'x-document']),
+            message:
+              'x-document is the PDF an agreement signs (a yes/no that must be true); a blank form the user downloads is x-template',
+          });
+        }
+      }
+      if (resolved['x-template'] !== undefined) {
+        checkUrl(resolved['x-template'], toPointer([...path, 'x-template']));
+        if (!resolved['x-file']) {
+          problems.push({
+            file,
+            pointer: toPointer([...path, 'x-template']),
+            message: 'x-template (a blank form to download) belongs on a file answer',
+          });
+        }
+      }
+      const source = resolved['x-prefill'];
+      if (source !== undefined && prefillValue(source, { email: '' }) === undefined) {
+        problems.push({
+          file,
+          pointer: toPointer([...path, 'x-prefill']),
+          message: `unknown prefill source ${source}`,
+        });
+      }
+      if (!isLeaf(resolved)) walk(resolved, path);
+      const items = objectItemsOf(resolved, root);
+      if (items) walk(items, [...path, 'items']);
+    }
+  };
+  walk(root, []);
+  const sections = root['x-sections'] ?? {};
+  for (const [section, signature] of Object.entries(root['x-signatures'] ?? {})) {
+    const pointer = toPointer(['x-signatures', section]);
+    if (!sections[section]) {
+      problems.push({ file, pointer, message: `x-signatures names no x-section ${section}` });
+    }
+    if (signature.document !== undefined) checkUrl(signature.document, `${pointer}/document`);
+  }
+  const registration = root['x-registration'];
+  if (registration) {
+    const properties = allProperties(root, root);
+    const named = [
+      ...registration.organizationName.map((key, i) => [key, `organizationName/${i}`] as const),
+      ...Object.entries(registration.userDetails).map(
+        ([detail, key]) => [key, `userDetails/${detail}`] as const,
+      ),
+    ];
+    for (const [key, where] of named) {
+      if (!properties[key]) {
+        problems.push({
+          file,
+          pointer: `/x-registration/${where}`,
+          message: `x-registration names no answer ${key}`,
+        });
+      }
+    }
+    const persons = registration.persons;
+    if (persons && !(properties[persons] && objectItemsOf(properties[persons], root))) {
+      problems.push({
+        file,
+        pointer: '/x-registration/persons',
+        message: `x-registration persons ${persons} is not a list of records`,
+      });
+    }
+  }
+  return problems;
+}
+
 const formatErrors = (errors: AnswerError[]) =>
   errors.map((error) => `${error.path || '(form)'}: ${error.message}`).join('; ') || 'none';
 
@@ -192,9 +294,12 @@ export function checkFixture(formId: FormId, fixture: Fixture): Problem[] {
 
 /**
  * Checks every available form (compiling it in strict mode and registering the validator) and
- * the given fixtures (`tests/fixtures/forms/<form-id>/*.json`, form id from the folder).
+ * the given fixtures; `assetFiles` (`/assets/pdfs/….pdf`) lets it check that named documents exist (`tests/fixtures/forms/<form-id>/*.json`, form id from the folder).
  */
-export function checkForms(fixtures: Fixture[] = []): Problem[] {
+export function checkForms(
+  fixtures: Fixture[] = [],
+  options: { assetFiles?: string[] } = {},
+): Problem[] {
   const problems: Problem[] = [];
   const compiled = new Set<FormId>();
   for (const formId of availableFormIds()) {
@@ -211,6 +316,7 @@ export function checkForms(fixtures: Fixture[] = []): Problem[] {
     problems.push(...checkRuleMessages(formId, form.schema));
     problems.push(...checkKeywordMessages(formId, form.schema));
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
+    problems.push(...checkDocuments(formId, form.schema, options.assetFiles));
     const example = validateAnswers(formId, form.example);
     for (const error of example.errors) {
       problems.push({ file: exampleFile(formId), pointer: error.path, message: error.message });

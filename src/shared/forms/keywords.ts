@@ -38,8 +38,17 @@ export const RULE_KEYWORDS: Record<
  * - `x-section`: the payload section of a top-level field (a name from `x-sections`).
  * - `x-variants`: value → variant name sent beside the answer (`{"true": "IsMarried", …}`).
  * - `x-sensitive`: never kept in browser drafts (SSN, date of birth, passport numbers).
- * - `x-file`: a file reference field (`image` or `pdf`); its bytes travel as a multipart part.
- * - `x-document`: the PDF an agreement signs, attached to the submission.
+ * - `x-file`: a file reference field (`image`, `pdf` or `image-or-pdf`); its bytes travel as a
+ *   multipart part, checked by content on the server.
+ * - `x-document`: the PDF an agreement signs, attached to the submission (agreements only).
+ * - `x-template`: a blank form the user downloads, fills in and uploads (a file field's template:
+ *   the corporate guarantee, the authorized signer form); never attached by the serializer.
+ * - `x-signatures` (form root): each payload section's signature prompt (the attestation the
+ *   user makes by submitting that step), sent as the section's `signature` entry, with the PDF
+ *   it signs (`document`) attached like an agreement's.
+ * - `x-registration` (form root): what a stored registration makes of the answers: the new
+ *   organisation's kind and name (answer keys joined by a space), which answers become the
+ *   user's details, and the list of affiliated persons stored one row each.
  * - `x-submission-required`: the message thrown when building the payload without this answer.
  * - `x-also-in`: further payload sections repeating this answer (`["userInfo"]`).
  * - `x-prefill`: where the browser prefills a value from (`user.email`).
@@ -62,8 +71,50 @@ export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
     metaSchema: { type: 'object', additionalProperties: { type: 'string' } },
   },
   { keyword: 'x-sensitive', schemaType: 'boolean' },
-  { keyword: 'x-file', schemaType: 'string', metaSchema: { enum: ['image', 'pdf'] } },
+  {
+    keyword: 'x-file',
+    schemaType: 'string',
+    metaSchema: { enum: ['image', 'pdf', 'image-or-pdf'] },
+  },
   { keyword: 'x-document', schemaType: 'string' },
+  { keyword: 'x-template', schemaType: 'string' },
+  {
+    keyword: 'x-signatures',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { prompt: { type: 'string', minLength: 1 }, document: { type: 'string' } },
+        required: ['prompt'],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
+    keyword: 'x-registration',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      properties: {
+        organizationKind: { enum: ['individual', 'business'] },
+        organizationName: { type: 'array', items: { type: 'string' }, minItems: 1 },
+        userDetails: {
+          type: 'object',
+          properties: {
+            firstName: { type: 'string' },
+            lastName: { type: 'string' },
+            phoneNumber: { type: 'string' },
+          },
+          required: ['firstName', 'lastName', 'phoneNumber'],
+          additionalProperties: false,
+        },
+        persons: { type: 'string' },
+      },
+      required: ['organizationKind', 'organizationName', 'userDetails'],
+      additionalProperties: false,
+    },
+  },
   { keyword: 'x-submission-required', schemaType: 'string' },
   {
     keyword: 'x-also-in',

@@ -9,8 +9,9 @@
  * (affiliated persons) sends one entry per item, prompted with the item's name and position, its
  * answers grouped by their `x-section` (an ownership section for each person). `x-send-as`
  * changes what a value is sent as (a date as yyyy-MM-dd); `fromPayload` turns it back.
+ * A section with a signature prompt (`x-signatures`) carries it as its `signature` entry, the
+ * value being the signer's name; a blank form the user downloads (`x-template`) is never attached.
  */
-import { format } from 'date-fns';
 import { parseUsDate } from '../rules/date';
 import { unstorableTextPath } from '../rules/storableText';
 import { omitHiddenAnswers } from './answers';
@@ -22,7 +23,7 @@ import {
   fromPointer,
   isLeaf,
   objectItemsOf,
-  resolveFor,
+  propertiesInForce,
   toPointer,
 } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
@@ -49,6 +50,7 @@ export interface PayloadFile extends FileReference {
 
 export interface SignedDocument {
   part: string;
+  /** The agreement's answer; '' for a section's signature (always signed by submitting). */
   pointer: string;
   title: string;
   url: string;
@@ -86,7 +88,9 @@ function sentValue(schema: JsonSchema, value: unknown): unknown {
   const rule = schema['x-send-as'];
   if (rule === 'iso-date') {
     const date = typeof value === 'string' ? parseUsDate(value) : null;
-    return date ? format(date, 'yyyy-MM-dd') : value;
+    if (!date) return value;
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1, 2)}-${pad(date.getDate(), 2)}`;
   }
   if (isPlainObject(rule) && typeof value === 'string' && value in rule) return rule[value];
   return value;
@@ -175,10 +179,21 @@ function sectionPointer(form: LoadedForm, section: string | undefined, pointer: 
   return target;
 }
 
-/** The signed documents of a form: what the browser fetches and passes to `toPayload`. */
+/** The multipart part of the document a section's signature signs. */
+const signaturePart = (section: string) => `document.signature.${section}`;
+
+const documentsCache = new Map<string, SignedDocument[]>();
+
+/**
+ * The signed documents of a form: each agreement's PDF (`x-document`) and each signature's
+ * (`x-signatures`), what the browser fetches and passes to `toPayload`. Blank forms the user
+ * downloads (`x-template`) are not among them: the user uploads them signed, as answers.
+ */
 export function signedDocuments(formId: FormId): SignedDocument[] {
   const form = loadForm(formId);
-  return fieldsInOrder(form.schema, form.uiSchema)
+  const cached = documentsCache.get(form.hash);
+  if (cached) return cached;
+  const agreements = fieldsInOrder(form.schema, form.uiSchema)
     .filter((field) => field.schema['x-document'])
     .map((field) => ({
       part: documentPart(field.keys),
@@ -186,6 +201,52 @@ export function signedDocuments(formId: FormId): SignedDocument[] {
       title: field.schema.title ?? '',
       url: field.schema['x-document']!,
     }));
+  const signatures = Object.entries(form.schema['x-signatures'] ?? {})
+    .filter(([, signature]) => signature.document)
+    .map(([section, signature]) => ({
+      part: signaturePart(section),
+      pointer: '',
+      title: signature.prompt,
+      url: signature.document!,
+    }));
+  const documents = [...agreements, ...signatures];
+  documentsCache.set(form.hash, documents);
+  return documents;
+}
+
+/** Who signs: the user's name as the form's `x-registration` names it. */
+function signerName(form: LoadedForm, answers: Answers): string {
+  const details = form.schema['x-registration']?.userDetails;
+  if (!details) return '';
+  return [answers[details.firstName], answers[details.lastName]]
+    .filter((part): part is string => typeof part === 'string')
+    .join(' ')
+    .trim();
+}
+
+/**
+ * Build-time checks inside the items of a list of objects (an affiliated person's state and
+ * country, §5.6): `x-submission-required` of each item under its own conditions, the message
+ * prefixed with the item's name and position like a validation message.
+ */
+function checkItems(form: LoadedForm, schema: JsonSchema, value: unknown, keys: string[]): void {
+  const items = objectItemsOf(schema, form.schema);
+  if (!items || !Array.isArray(value)) return;
+  const name = items.title ?? schema.title ?? keys.at(-1) ?? '';
+  const validator = formValidator(form.formId);
+  value.forEach((item: unknown, index) => {
+    if (!isPlainObject(item)) return;
+    const inForce = propertiesInForce(validator, items, form.schema, item);
+    for (const [key, property] of Object.entries(inForce)) {
+      const required = property['x-submission-required'];
+      if (required !== undefined && isMissing(item[key])) {
+        throw new PayloadError(
+          `${name} ${index + 1}: ${required}`,
+          toPointer([...keys, String(index), key]),
+        );
+      }
+    }
+  });
 }
 
 const isMissing = (value: unknown) =>
@@ -212,8 +273,7 @@ export function toPayloadJson(
   };
   // The schema in force for these answers: a `x-submission-required` inside a `then` counts only
   // when its condition holds.
-  const inForce =
-    resolveFor(formValidator(formId), form.schema, form.schema, shown).properties ?? {};
+  const inForce = propertiesInForce(formValidator(formId), form.schema, form.schema, shown);
   for (const field of fieldsInOrder(form.schema, form.uiSchema)) {
     const key = field.keys[0]!;
     const property = inForce[key];
@@ -227,6 +287,7 @@ export function toPayloadJson(
       throw new PayloadError(required, field.pointer);
     }
     if (!present) continue;
+    checkItems(form, field.schema, value, field.keys);
     const item = entry(form.schema, field.schema, value, field.keys);
     for (const section of [field.schema['x-section'], ...(field.schema['x-also-in'] ?? [])]) {
       place(payload.parts, sectionPointer(form, section, field.pointer))[key] = item;
@@ -241,6 +302,14 @@ export function toPayloadJson(
         size: reference.size,
       });
     }
+  }
+  const signer = signerName(form, shown);
+  for (const [section, signature] of Object.entries(form.schema['x-signatures'] ?? {})) {
+    const signed: PayloadEntry = { prompt: signature.prompt, value: signer || true };
+    if (signature.document) {
+      signed.document = { url: signature.document, part: signaturePart(section) };
+    }
+    place(payload.parts, sectionPointer(form, section, '/'))['signature'] = signed;
   }
   return payload;
 }

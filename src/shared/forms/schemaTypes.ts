@@ -24,11 +24,26 @@ export interface JsonSchema {
   'x-section'?: string;
   'x-variants'?: Record<string, string>;
   'x-sensitive'?: boolean;
-  'x-file'?: 'image' | 'pdf';
+  'x-file'?: 'image' | 'pdf' | 'image-or-pdf';
   'x-document'?: string;
+  'x-template'?: string;
+  'x-prefill'?: string;
+  'x-signatures'?: Record<string, { prompt: string; document?: string }>;
+  'x-registration'?: RegistrationAnnotation;
   'x-submission-required'?: string;
   'x-also-in'?: string[];
   'x-send-as'?: 'iso-date' | Record<string, string | number | boolean>;
+}
+
+/** `x-registration` (form root): what a stored registration makes of the answers. */
+export interface RegistrationAnnotation {
+  organizationKind: 'individual' | 'business';
+  /** Answer keys whose values, joined by a space, name the new organisation. */
+  organizationName: string[];
+  /** The answer key of each of the user's details. */
+  userDetails: { firstName: string; lastName: string; phoneNumber: string };
+  /** The list of affiliated persons, stored one row each. */
+  persons?: string;
 }
 
 export type UiSchema = { [key: string]: unknown };

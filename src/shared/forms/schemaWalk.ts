@@ -33,6 +33,77 @@ export function resolveFor(
   return deref(resolved, root);
 }
 
+const SIMPLE_CONDITION_KEYS = new Set(['required', 'properties', '$comment']);
+
+/**
+ * A condition of the kind the forms use (`required`, and per property `const`, `enum`,
+ * `exclusiveMinimum`, `minimum`), decided without Ajv; undefined for anything else. JSON Schema's
+ * rules: an absent property passes its sub-schema, a number keyword passes a non-number.
+ */
+function simpleCondition(condition: JsonSchema, data: unknown): boolean | undefined {
+  if (!isPlainObject(data)) return undefined;
+  for (const key of Object.keys(condition)) if (!SIMPLE_CONDITION_KEYS.has(key)) return undefined;
+  for (const key of condition.required ?? []) if (data[key] === undefined) return false;
+  for (const [key, rule] of Object.entries(condition.properties ?? {})) {
+    if (data[key] === undefined) continue;
+    const value = data[key];
+    for (const [keyword, expected] of Object.entries(rule)) {
+      if (keyword === 'const') {
+        if (value !== expected && JSON.stringify(value) !== JSON.stringify(expected)) return false;
+      } else if (keyword === 'enum' && Array.isArray(expected)) {
+        if (!expected.some((option) => option === value)) return false;
+      } else if (keyword === 'exclusiveMinimum' && typeof expected === 'number') {
+        if (typeof value === 'number' && !(value > expected)) return false;
+      } else if (keyword === 'minimum' && typeof expected === 'number') {
+        if (typeof value === 'number' && !(value >= expected)) return false;
+      } else if (keyword !== '$comment') {
+        return undefined;
+      }
+    }
+  }
+  return true;
+}
+
+/** Whether `data` meets an `if`: decided directly when simple, else by the form's validator. */
+function conditionHolds(
+  validator: FormValidator,
+  condition: JsonSchema,
+  root: JsonSchema,
+  data: unknown,
+): boolean {
+  return (
+    simpleCondition(condition, data) ??
+    validator.isValid(condition as RJSFSchema, (data ?? {}) as Answers, root as RJSFSchema)
+  );
+}
+
+/**
+ * The properties in force for `data`: the schema's own, plus those of each `if`'s `then` or
+ * `else` as the condition holds (at the top and in `allOf`), references followed. What
+ * `resolveFor(…).properties` gives for the forms' conditions, without rjsf's general (and, at 50
+ * affiliated persons, slow) schema resolution.
+ */
+export function propertiesInForce(
+  validator: FormValidator,
+  schema: JsonSchema,
+  root: JsonSchema,
+  data: unknown,
+): Record<string, JsonSchema> {
+  const resolved = deref(schema, root);
+  const out: Record<string, JsonSchema> = { ...(resolved.properties ?? {}) };
+  const add = (part: JsonSchema | undefined) => {
+    for (const [key, child] of Object.entries(part?.properties ?? {})) {
+      out[key] = out[key] ? { ...out[key], ...child } : child;
+    }
+  };
+  for (const part of [resolved, ...(resolved.allOf ?? [])]) {
+    if (part !== resolved && !part.if) add(part);
+    if (!part.if) continue;
+    add(conditionHolds(validator, part.if, root, data) ? part.then : part.else);
+  }
+  return out;
+}
+
 /** A file reference or any non-object schema is one answer; objects hold answers. */
 export function isLeaf(schema: JsonSchema): boolean {
   return schema.type !== 'object' || schema['x-file'] !== undefined;
@@ -51,8 +122,24 @@ export function objectItemsOf(schema: JsonSchema, root: JsonSchema): JsonSchema 
   return items && !isLeaf(items) ? items : undefined;
 }
 
-/** Every property a schema can ever show: its own and those of if/then/else branches. */
+const allPropertiesCache = new WeakMap<
+  JsonSchema,
+  WeakMap<JsonSchema, Record<string, JsonSchema>>
+>();
+
+/**
+ * Every property a schema can ever show: its own and those of if/then/else branches. Cached per
+ * schema object (a loaded form's objects are stable; callers must not mutate the result).
+ */
 export function allProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
+  let byRoot = allPropertiesCache.get(schema);
+  if (!byRoot) allPropertiesCache.set(schema, (byRoot = new WeakMap()));
+  let found = byRoot.get(root);
+  if (!found) byRoot.set(root, (found = collectProperties(schema, root)));
+  return found;
+}
+
+function collectProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
   const resolved = deref(schema, root);
   const out: Record<string, JsonSchema> = {};
   const add = (part: JsonSchema | undefined) => {

@@ -179,6 +179,30 @@ function compareRanks(a: number[], b: number[]): number {
   return 0;
 }
 
+interface Located {
+  path: string;
+  prefix: string;
+  rank: number[];
+}
+
+/** Located error paths by layout: a blank list of 50 persons repeats the same 500 paths. */
+const locatedCache = new WeakMap<Layout, Map<string, Located>>();
+/** Bounded, so hostile answers with ever new paths cannot grow it without end. */
+const LOCATED_LIMIT = 20_000;
+
+function locatePath(errorPath: string, layout: Layout): Located {
+  let cache = locatedCache.get(layout);
+  if (!cache) locatedCache.set(layout, (cache = new Map()));
+  let located = cache.get(errorPath);
+  if (!located) {
+    const location = locate(fromPointer(errorPath), layout);
+    located = { path: toPointer(location.keys), prefix: location.prefix, rank: location.rank };
+    if (cache.size >= LOCATED_LIMIT) cache.clear();
+    cache.set(errorPath, located);
+  }
+  return located;
+}
+
 const layoutCache = new WeakMap<JsonSchema, Layout>();
 
 /** The form's layout, computed once per form. */
@@ -201,11 +225,8 @@ export function validateAnswers(formId: FormId, answers: Answers): ValidationRes
 
   const byField = new Map<string, { message: string; rank: number[] }>();
   for (const error of errors.flatMap(translate)) {
-    const location = locate(fromPointer(error.path), layout);
-    const path = toPointer(location.keys);
-    if (!byField.has(path)) {
-      byField.set(path, { message: location.prefix + error.message, rank: location.rank });
-    }
+    const { path, prefix, rank } = locatePath(error.path, layout);
+    if (!byField.has(path)) byField.set(path, { message: prefix + error.message, rank });
   }
   return {
     valid: byField.size === 0,

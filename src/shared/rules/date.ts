@@ -1,20 +1,30 @@
 /**
  * Dates typed as MM/DD/YYYY (spec business §5.3; 1–2 digit month and day, 4-digit year), checked
- * as real calendar dates with date-fns. The wording of each reason lives in the schema (`x-date`).
+ * as real calendar dates. The wording of each reason lives in the schema (`x-date`).
  */
-import { isValid, parse, startOfDay } from 'date-fns';
+import { startOfDay } from 'date-fns';
 
 export const DATE_PROBLEMS = ['format', 'future'] as const;
 export type DateProblem = (typeof DATE_PROBLEMS)[number];
 
-const SHAPE = /^\d{1,2}\/\d{1,2}\/\d{4}$/;
-const PATTERN = 'M/d/yyyy';
+const SHAPE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
-/** The date `value` names, or null when it is not a real MM/DD/YYYY date. */
+/**
+ * The date `value` names (local midnight), or null when it is not a real MM/DD/YYYY date. By
+ * hand rather than date-fns' `parse`: a business form checks a date of birth per affiliated
+ * person, and `parse` was most of a validation's time at 50 persons.
+ */
 export function parseUsDate(value: string): Date | null {
-  if (!SHAPE.test(value)) return null;
-  const date = parse(value, PATTERN, new Date(2000, 0, 1));
-  return isValid(date) ? date : null;
+  const match = SHAPE.exec(value);
+  if (!match) return null;
+  const month = Number(match[1]);
+  const day = Number(match[2]);
+  const year = Number(match[3]);
+  const date = new Date(2000, 0, 1);
+  date.setFullYear(year, month - 1, day); // setFullYear: years below 100 stay themselves
+  const real =
+    date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+  return real ? date : null;
 }
 
 export interface DateRuleOptions {

@@ -3,10 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileFormValidators } from '../../../src/shared/forms/compile';
 import { loadForm } from '../../../src/shared/forms/loadForm';
+import { prefillAnswers, withReadOnlyPrefill } from '../../../src/shared/forms/prefill';
 import {
   fromPayload,
   PayloadError,
   signedDocuments,
+  type PayloadJson,
   toPayload,
   toPayloadJson,
 } from '../../../src/shared/forms/payload';
@@ -137,6 +139,10 @@ describe('toPayload and fromPayload', () => {
   });
 });
 
+/** The business payload's `clearingRegistration.businessInfo` part. */
+const businessInfoOf = (payload: PayloadJson) =>
+  (payload.parts.clearingRegistration as Record<string, Record<string, unknown>>).businessInfo!;
+
 describe('lists and sent values (business, affiliated person)', () => {
   const business = loadForm('business').example;
   const persons = business.affiliatedPersons as Record<string, unknown>[];
@@ -150,8 +156,7 @@ describe('lists and sent values (business, affiliated person)', () => {
   it('sends an ownership section with prompts for each affiliated person', () => {
     const withIndirect = [persons[0], { ...persons[0], firstName: 'Ana', isDirect: 'indirect' }];
     const payload = toPayloadJson('business', { ...business, affiliatedPersons: withIndirect });
-    const list = (payload.parts.businessInfo as Record<string, { value: unknown }>)
-      .affiliatedPersons!;
+    const list = businessInfoOf(payload).affiliatedPersons as { value: unknown };
     expect(list.value).toHaveLength(2);
     const [first, second] = list.value as { prompt: string; value: Record<string, unknown> }[];
     expect(first!.prompt).toBe('Affiliated person 1');
@@ -164,7 +169,7 @@ describe('lists and sent values (business, affiliated person)', () => {
     const secondOwnership = second!.value.ownership as Record<string, { value: unknown }>;
     expect(secondOwnership.isDirect!.value).toBe(false);
     // A list of names stays one answer with its prompt.
-    expect((payload.parts.businessInfo as Record<string, unknown>).dba).toEqual({
+    expect(businessInfoOf(payload).dba).toEqual({
       prompt: 'Doing business as (DBA) names',
       value: business.dba,
     });
@@ -187,5 +192,143 @@ describe('lists and sent values (business, affiliated person)', () => {
     expect(fromPayload('affiliated-person', fieldsOf('affiliated-person', person)).answers).toEqual(
       person,
     );
+  });
+});
+
+describe('clearingRegistration (business)', () => {
+  const business = loadForm('business');
+  const businessGolden = path.resolve(__dirname, '../../fixtures/payloads/business.golden.json');
+  // signerAuthorization 'no' with the signed form, so every kind of document is in the golden.
+  const answers: Record<string, unknown> = {
+    ...business.example,
+    signerAuthorization: 'no',
+    authorizationForm: {
+      name: 'authorized-signer-signed.pdf',
+      type: 'application/pdf',
+      size: 2048,
+    },
+  };
+  const businessFiles = (data: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(data)
+        .filter(([, value]) => typeof value === 'object' && value && 'size' in value)
+        .map(([key]) => [`/${key}`, pdf(key)]),
+    );
+
+  it('matches the golden payload: userInfo and businessInfo, persons, documents, signatures', () => {
+    const payload = toPayloadJson('business', answers, businessFiles(answers));
+    const { schemaHash, ...stable } = payload;
+    expect(schemaHash).toBe(business.hash);
+    expect(Object.keys(payload.parts)).toEqual(['clearingRegistration']);
+    if (process.env.UPDATE_GOLDEN)
+      fs.writeFileSync(businessGolden, JSON.stringify(stable, null, 2) + '\n');
+    expect(stable).toEqual(JSON.parse(fs.readFileSync(businessGolden, 'utf8')));
+  });
+
+  it('carries each step’s signature prompt, signed with the user’s name', () => {
+    const parts = toPayloadJson('business', answers).parts.clearingRegistration as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const signatures = business.schema['x-signatures']!;
+    expect(parts.userInfo!.signature).toEqual({
+      prompt: signatures.userInfo!.prompt,
+      value: 'Daniel Okafor',
+    });
+    expect(parts.businessInfo!.signature).toMatchObject({
+      prompt: signatures.businessInfo!.prompt,
+      document: { url: '/assets/pdfs/e-sign-consent.pdf', part: 'document.signature.businessInfo' },
+    });
+  });
+
+  it('attaches the agreements’ PDFs, never the blank forms the user downloads', () => {
+    const urls = signedDocuments('business').map((d) => d.url);
+    expect(urls).toEqual([
+      '/assets/pdfs/terms-of-service.pdf',
+      '/assets/pdfs/risk-disclosures.pdf',
+      '/assets/pdfs/futures-customer-agreement.pdf',
+      '/assets/pdfs/arbitration-clause.pdf',
+      '/assets/pdfs/e-sign-consent.pdf',
+    ]);
+    const signer = { ...answers, signerAuthorization: 'yes' };
+    const payload = toPayloadJson('business', signer);
+    const text = JSON.stringify(payload);
+    expect(text).not.toContain('corporate-guarantee-form.pdf');
+    expect(text).not.toContain('authorized-signer-form.pdf');
+    // The signed guarantee is the user's upload; the signer form is not asked of a signatory.
+    expect(payload.files.map((f) => f.part)).toContain('corporateGuarantee');
+    expect(payload.files.map((f) => f.part)).not.toContain('authorizationForm');
+    expect(businessInfoOf(payload).authorizationForm).toBeUndefined();
+  });
+
+  it('sends optional documents only when present', () => {
+    const { corporateOrgChart: _chart, solicitation: _marketing, ...rest } = answers;
+    const payload = toPayloadJson('business', rest);
+    expect(businessInfoOf(payload).corporateOrgChart).toBeUndefined();
+    expect(payload.files.map((f) => f.part)).not.toContain('corporateOrgChart');
+    expect(payload.files.map((f) => f.part)).not.toContain('solicitation');
+  });
+
+  it.each([
+    ['photoId', 'Must provide photoId!'],
+    ['bylawsOrLLCAgreement', 'Must provide bylaws!'],
+    ['certificateOfInc', 'Must provide certificateOfInc!'],
+    ['w8orw9', 'Must provide w8orw9!'],
+    ['corporateGuarantee', 'Must provide corporate guarantee!'],
+  ])('fails to build without %s (§5.6)', (key, message) => {
+    const { [key]: _omitted, ...rest } = answers;
+    expect(() => toPayloadJson('business', rest)).toThrow(new PayloadError(message, `/${key}`));
+  });
+
+  it('fails to build with an empty photo ID file (§5.6)', () => {
+    expect(() =>
+      toPayloadJson('business', answers, { ...businessFiles(answers), '/photoId': new Blob([]) }),
+    ).toThrow(new PayloadError('Must provide photoId!', '/photoId'));
+  });
+
+  it.each([
+    ['addressRegion', 'Affiliated person 2: Must provide state!'],
+    ['addressCountry', 'Affiliated person 2: Must provide country!'],
+  ])('reaches inside each affiliated person: without %s (§5.6)', (key, message) => {
+    const persons = structuredClone(answers.affiliatedPersons) as Record<string, unknown>[];
+    persons[1]![key] = '  ';
+    expect(() => toPayloadJson('business', { ...answers, affiliatedPersons: persons })).toThrow(
+      new PayloadError(message, `/affiliatedPersons/1/${key}`),
+    );
+  });
+
+  it('reads the payload back into the same answers', () => {
+    const data = toPayload(
+      'business',
+      answers,
+      businessFiles(answers),
+      Object.fromEntries(signedDocuments('business').map((d) => [d.url, pdf(d.url)])),
+    );
+    expect((data.get('document.signature.businessInfo') as File).name).toBe('e-sign-consent.pdf');
+    const fields: Record<string, string> = {};
+    for (const [name, value] of data) if (typeof value === 'string') fields[name] = value;
+    expect(Object.keys(fields)).toEqual(['formId', 'schemaHash', 'clearingRegistration']);
+    expect(fromPayload('business', fields).answers).toEqual(answers);
+  });
+});
+
+describe('x-prefill', () => {
+  it('prefills the signed-in email, read-only, for both forms', () => {
+    expect(prefillAnswers('business', { email: 'jane@example.com' })).toEqual({
+      email: 'jane@example.com',
+    });
+    expect(prefillAnswers('individual', { email: 'jane@example.com' })).toEqual({
+      primaryEmailAddress: 'jane@example.com',
+    });
+    expect(prefillAnswers('affiliated-person', { email: 'jane@example.com' })).toEqual({});
+    expect(
+      withReadOnlyPrefill(
+        'business',
+        { email: 'other@example.com', bizName: 'X' },
+        {
+          email: 'jane@example.com',
+        },
+      ),
+    ).toEqual({ email: 'jane@example.com', bizName: 'X' });
   });
 });

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadForm } from '../../src/shared/forms/loadForm';
+import { postForm, registeredBusiness, signedInStaff } from './adminHelpers';
+import { createTestApp, type TestApp } from './testApp';
+
+const C = '/clearing/admin';
+
+describe('staff console: a business registration', () => {
+  let t: TestApp;
+  let staff: Awaited<ReturnType<typeof signedInStaff>>;
+  let business: Awaited<ReturnType<typeof registeredBusiness>>;
+  const detailUrl = () => `${C}/registrations/${business.registrationId}`;
+  const schema = loadForm('business').schema;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    staff = await signedInStaff(t);
+    business = await registeredBusiness(t);
+  });
+  afterAll(async () => t.close());
+
+  it('is listed awaiting review like an individual one', async () => {
+    const list = (await staff.client.get(C)).body;
+    expect(list).toContain(business.email);
+    expect(list).toContain(`href="${detailUrl()}"`);
+  });
+
+  it('shows the user and business answers by their prompts, each affiliated person in form order', async () => {
+    const html = (await staff.client.get(detailUrl())).body;
+    expect(html).toContain('<code>business</code>');
+    expect(html).toContain('Granite Ridge Mining Co.');
+    expect(html).toContain('<caption>User info</caption>');
+    expect(html).toContain('<caption>Business info</caption>');
+    expect(html).toMatch(
+      /<th scope="row">Business legal name<\/th><td>Granite Ridge Mining Co\.<\/td>/,
+    );
+    // One group per person, prompted as sent, answers by their prompts.
+    expect(html).toContain('<dt>Affiliated person 1</dt>');
+    expect(html).toContain('<dt>Affiliated person 2</dt>');
+    expect(html).toMatch(/<dt>First name<\/dt><dd>Amelia<\/dd>/);
+    expect(html).toMatch(/<dt>Is the ownership direct or indirect\?<\/dt><dd>Indirect<\/dd>/);
+    // Form order inside a person: the name before the address.
+    const second = html.slice(html.indexOf('<dt>Affiliated person 2</dt>'));
+    expect(second.indexOf('First name')).toBeLessThan(second.indexOf('Street address'));
+    // The persons' summary from their stored rows.
+    expect(html).toContain('<h2>Affiliated persons</h2>');
+    expect(html).toMatch(/<td>2<\/td><td>Amelia Hart<\/td><td>—<\/td><td>60% indirect<\/td>/);
+    // The step signatures, signed by the registering user.
+    expect(html).toContain(schema['x-signatures']!.userInfo!.prompt);
+  });
+
+  it('masks each person’s SSN, passport number and date of birth until revealed', async () => {
+    const html = (await staff.client.get(detailUrl())).body;
+    expect(html).not.toContain('123-45-6789');
+    expect(html).toContain('•••-••-6789');
+    expect(html).not.toContain('PA1234567');
+    expect(html).not.toContain('1975-02-03');
+    const reveal = await postForm(staff.client, `${detailUrl()}/reveal`, {
+      field: '/affiliatedPersons/1/passportNumber',
+    });
+    expect([200, 303]).toContain(reveal.statusCode);
+    const location = reveal.headers.location as string | undefined;
+    const after = location ? (await staff.client.get(location)).body : reveal.body;
+    expect(after).toContain('PA1234567');
+  });
+
+  it('lists the documents by their prompts, the agreements and signature with what they signed', async () => {
+    const html = (await staff.client.get(detailUrl())).body;
+    const documents = html.slice(html.indexOf('<h2>Documents</h2>'));
+    expect(documents).toContain(`${schema.properties!.certificateOfInc!.title}:`);
+    expect(documents).toContain(`${schema.properties!.photoId!.title}:`);
+    expect(documents).toContain(`${schema.properties!.agreeTermsOfService!.title}:`);
+    expect(documents).toContain(`${schema['x-signatures']!.businessInfo!.prompt}:`);
+    expect(documents).not.toContain('<code>certificateOfInc</code>');
+    // A signatory sent no authorized signer form.
+    expect(documents).not.toContain('Authorized signer form');
+  });
+
+  it('approves and rejects business registrations like individual ones', async () => {
+    const response = await postForm(staff.client, `${detailUrl()}/decision`, {
+      decision: 'approve',
+    });
+    expect(response.statusCode).toBe(303);
+    expect((await business.client.get('/exchange/api/web/user')).json().details.approved).toBe(
+      true,
+    );
+    const other = await registeredBusiness(t);
+    const url = `${C}/registrations/${other.registrationId}`;
+    const rejected = await postForm(staff.client, `${url}/decision`, {
+      decision: 'reject',
+      reason: 'The certificate of incorporation is unreadable.',
+    });
+    expect(rejected.statusCode).toBe(303);
+    expect((await staff.client.get(`${url}?decided=rejected`)).body).toContain(
+      'Registration rejected.',
+    );
+    expect((await other.client.get('/exchange/api/web/user')).json().details.approved).toBe(false);
+  });
+});

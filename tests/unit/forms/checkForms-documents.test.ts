@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkForms } from '../../../src/shared/forms/checkForms';
+import { COMMON_SCHEMAS, FORM_SOURCES } from '../../../src/shared/forms/formSources';
+import { setFormSources } from '../../../src/shared/forms/loadForm';
+
+const ASSETS = [
+  'terms-of-service',
+  'risk-disclosures',
+  'futures-customer-agreement',
+  'arbitration-clause',
+  'e-sign-consent',
+  'corporate-guarantee-form',
+  'authorized-signer-form',
+].map((name) => `/assets/pdfs/${name}.pdf`);
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test edits of loose JSON
+
+/** Checks the forms with the business schema and the common files edited. */
+function problemsWith(edit: (business: Json, commons: Json) => void) {
+  const business = structuredClone(FORM_SOURCES.business!);
+  const commons = structuredClone(COMMON_SCHEMAS) as Json;
+  edit(business.schema as Json, commons);
+  setFormSources({
+    forms: { ...FORM_SOURCES, business },
+    commons: commons as typeof COMMON_SCHEMAS,
+  });
+  return checkForms([], { assetFiles: ASSETS })
+    .filter((p) => p.file === 'schemas/business/business.schema.json')
+    .map((p) => `${p.pointer}: ${p.message}`);
+}
+
+describe('forms check: documents, signatures, registration, list items', () => {
+  afterAll(() => setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS }));
+
+  it('passes the project schemas', () => {
+    expect(problemsWith(() => {})).toEqual([]);
+  });
+
+  it('refuses a blank form to download marked as a signed agreement document', () => {
+    expect(
+      problemsWith((schema) => {
+        const guarantee = schema.properties.corporateGuarantee;
+        guarantee['x-document'] = guarantee['x-template'];
+        delete guarantee['x-template'];
+      }),
+    ).toEqual([
+      '/corporateGuarantee/x-document: x-document is the PDF an agreement signs (a yes/no that must be true); a blank form the user downloads is x-template',
+    ]);
+  });
+
+  it('refuses a template on a question that is not a file, and documents that do not exist', () => {
+    expect(
+      problemsWith((schema) => {
+        schema.properties.bizName['x-template'] = '/assets/pdfs/corporate-guarantee-form.pdf';
+        schema.properties.agreeTermsOfService['x-document'] = '/assets/pdfs/nowhere.pdf';
+        schema['x-signatures'].businessInfo.document = 'https://example.com/consent.pdf';
+      }),
+    ).toEqual([
+      '/bizName/x-template: x-template (a blank form to download) belongs on a file answer',
+      '/agreeTermsOfService/x-document: no such document /assets/pdfs/nowhere.pdf',
+      '/x-signatures/businessInfo/document: a document must be a PDF under /assets/pdfs/',
+    ]);
+  });
+
+  it('checks that signatures, registration and prefill name what exists', () => {
+    expect(
+      problemsWith((schema) => {
+        schema['x-signatures'].reviewInfo = { prompt: 'By clicking…' };
+        schema['x-registration'].organizationName = ['businessName'];
+        schema['x-registration'].persons = 'dba';
+        schema.properties.email['x-prefill'] = 'user.phone';
+      }),
+    ).toEqual([
+      '/email/x-prefill: unknown prefill source user.phone',
+      '/x-signatures/reviewInfo: x-signatures names no x-section reviewInfo',
+      '/x-registration/organizationName/0: x-registration names no answer businessName',
+      '/x-registration/persons: x-registration persons dba is not a list of records',
+    ]);
+  });
+
+  it('reaches the fields inside a list’s items (each affiliated person)', () => {
+    expect(
+      problemsWith((_schema, commons) => {
+        const person = commons['affiliated-person.schema.json'].$defs.affiliatedPerson;
+        delete person.properties.addressRegion.title;
+        person.properties.addressLocality['x-template'] = '/assets/pdfs/terms-of-service.pdf';
+      }),
+    ).toEqual([
+      '/affiliatedPersons/items/addressRegion: question has no title (prompt)',
+      '/affiliatedPersons/items/addressLocality/x-template: x-template (a blank form to download) belongs on a file answer',
+    ]);
+  });
+});

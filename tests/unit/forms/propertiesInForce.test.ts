@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { omitHiddenAnswers } from '../../../src/shared/forms/answers';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import { objectItemsOf, propertiesInForce, resolveFor } from '../../../src/shared/forms/schemaWalk';
+import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { FORM_IDS } from '../../../src/shared/forms/types';
+import { formValidator } from '../../../src/shared/forms/validators';
+
+compileFormValidators();
+const fixturesDir = path.resolve(__dirname, '../../fixtures/forms');
+
+describe('propertiesInForce', () => {
+  // The fast path must say what rjsf's general resolution says, for every fixture's answers.
+  for (const formId of FORM_IDS) {
+    it(`gives the same properties as rjsf's retrieveSchema for every ${formId} fixture`, () => {
+      const form = loadForm(formId);
+      const validator = formValidator(formId);
+      const dir = path.join(fixturesDir, formId);
+      for (const name of fs.readdirSync(dir)) {
+        const { answers } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as {
+          answers: Answers;
+        };
+        const keys = (data: unknown, schema = form.schema) => ({
+          fast: Object.keys(propertiesInForce(validator, schema, form.schema, data)).sort(),
+          rjsf: Object.keys(
+            resolveFor(validator, schema, form.schema, data).properties ?? {},
+          ).sort(),
+        });
+        const top = keys(answers);
+        expect(top.fast, name).toEqual(top.rjsf);
+        const items = objectItemsOf(form.schema.properties?.affiliatedPersons ?? {}, form.schema);
+        for (const person of (answers.affiliatedPersons as unknown[] | undefined) ?? []) {
+          const inItem = keys(person, items);
+          expect(inItem.fast, name).toEqual(inItem.rjsf);
+        }
+      }
+    });
+  }
+
+  it('drops unknown and hidden answers inside list items too', () => {
+    const example = loadForm('business').example;
+    const persons = structuredClone(example.affiliatedPersons) as Answers[];
+    persons[0]!.favouriteColour = 'blue';
+    const shown = omitHiddenAnswers('business', {
+      ...example,
+      affiliatedPersons: persons,
+      signerAuthorization: 'yes',
+      nfaBylaw1101: { notCftcOrNfaMember: false, notCftcOrNfaMemberExplain: 'stale' },
+    });
+    expect((shown.affiliatedPersons as Answers[])[0]).not.toHaveProperty('favouriteColour');
+    expect(shown).not.toHaveProperty('authorizationForm');
+    expect(shown.nfaBylaw1101).toEqual({ notCftcOrNfaMember: false });
+  });
+});
