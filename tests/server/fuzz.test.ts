@@ -301,6 +301,7 @@ describe('fuzzing every route', () => {
     return fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
   };
 
+  let sent = 0;
   async function send(request: FuzzRequest): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...request.headers };
     if (request.identity !== 'anonymous') {
@@ -314,7 +315,8 @@ describe('fuzzing every route', () => {
       method: request.method,
       url: request.url,
       headers,
-      remoteAddress: `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      // A new address per request, counted (not random) so a seed replays the same run.
+      remoteAddress: `10.99.${Math.floor(sent / 250) % 250}.${sent++ % 250}`,
       ...(request.payload !== undefined ? { payload: request.payload } : {}),
     });
   }
