@@ -412,5 +412,5 @@ describe('fuzzing every route', () => {
       });
     // Every route was exercised.
     for (const route of routes) expect(seen.get(route.url), route.url).toBeGreaterThan(0);
-  }, 240_000);
+  }, 600_000); // 10,000 runs: 145 s measured on 2 cores at load average 14; room for more
 });
