@@ -101,7 +101,11 @@ export class MarketFeed implements MarketSource {
     }
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.runWhileWatched();
+      if (this.listeners.size > 0) return;
+      this.runWhileWatched();
+      // Unwatched, the leader stops publishing here: the mirror would go stale. The next
+      // subscriber's hello brings fresh books.
+      if (!this.isLeader) this.mirror.clear();
     };
   }
 
@@ -185,6 +189,8 @@ export class MarketFeed implements MarketSource {
 
   private onLocalEvent(event: MarketEvent): void {
     this.deliver(event);
+    // Alone (no other instance's clients watching), nothing goes through the database.
+    if (!this.remoteDemand) return;
     this.pending.push(event);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -271,6 +277,11 @@ class BookMirror {
     { bids: Map<number, number>; asks: Map<number, number> }
   >();
   private readonly statuses = new Map<string, MarketStatus>();
+
+  clear(): void {
+    this.books.clear();
+    this.statuses.clear();
+  }
 
   apply(event: MarketEvent): void {
     switch (event.type) {
