@@ -23,9 +23,7 @@ describe('staff console', () => {
     for (const url of [C, detailUrl(), `${C}/documents/00000000-0000-4000-8000-000000000000`]) {
       const response = await freshClient(t.app).get(url);
       expect(response.statusCode).toBe(302);
-      expect(response.headers.location).toBe(
-        '/clearing/signin?message=Please%20sign%20in%20to%20view%20that%20content.',
-      );
+      expect(response.headers.location).toBe('/clearing/signin?notice=signin-required');
     }
   });
 

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE } from '../../shared/api/http';
+import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
 import { isUuid } from '../auth/apiSchemas';
 import { safeEqual } from '../auth/tokens';
 import { findRegistrationDocument, getRegistration, listRegistrations } from '../db/adminQueries';
@@ -32,9 +33,7 @@ import { registrationView, sensitivePointers } from './registrationView';
 
 export { escapeHtml } from './consoleHtml';
 
-export const SIGN_IN_REDIRECT = `/clearing/signin?message=${encodeURIComponent(
-  'Please sign in to view that content.',
-)}`;
+export const SIGN_IN_REDIRECT = `/clearing/signin?${SIGN_IN_NOTICE_PARAM}=${'signin-required' satisfies SignInNotice}`;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 

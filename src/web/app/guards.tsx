@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { hasRegistered } from '../../shared/api/auth';
 import { useCurrentUser } from '../api/get-current-user';
-import { postSignInPath, SIGN_IN_REQUIRED_MESSAGE, signInPath } from './session';
+import { postSignInPath, signInPath } from './session';
 
 export function Loading() {
   return (
@@ -38,12 +38,7 @@ export function ProtectedRoute() {
   const { pathname, search } = useLocation();
   if (isPending) return <Loading />;
   if (!user) {
-    return (
-      <Navigate
-        to={signInPath(SIGN_IN_REQUIRED_MESSAGE, `/clearing${pathname}${search}`)}
-        replace
-      />
-    );
+    return <Navigate to={signInPath('signin-required', `/clearing${pathname}${search}`)} replace />;
   }
   return <Outlet />;
 }
