@@ -50,6 +50,17 @@ describe('routing guards (access §2)', () => {
     expect(asked).not.toContain('/exchange/api/web/user');
   });
 
+  it('sends staff without a registration from home and registration to the staff console', async () => {
+    for (const path of ['/clearing/home', '/clearing/registration']) {
+      assign.mockClear();
+      signedIn(makeUser({ ...unregisteredUser(), isNorthstarClearingStaff: true }));
+      const { unmount } = renderApp(path);
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('/clearing/admin'));
+      expect(screen.queryByRole('heading', { name: /Welcome|account type/i })).toBeNull();
+      unmount();
+    }
+  });
+
   it('sends a signed-in user on /clearing to /clearing/home', async () => {
     signedIn(makeUser());
     const { router } = renderApp('/clearing');

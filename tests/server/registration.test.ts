@@ -82,7 +82,7 @@ describe('POST registration/individual', () => {
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body.user.details).toMatchObject({ firstName: 'Jane', approved: false });
-    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-/);
+    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-\d{6}$/);
 
     const stored = await t.pool.query(
       'select form_id, schema_hash, answers, payload, status, submitted_from_ip from registrations where user_id = $1',

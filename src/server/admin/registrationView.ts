@@ -7,6 +7,7 @@
 import { isFormId, loadForm } from '../../shared/forms/loadForm';
 import { fieldsInOrder, toPointer } from '../../shared/forms/schemaWalk';
 import { isPlainObject, type JsonSchema } from '../../shared/forms/schemaTypes';
+import { countryName, regionName } from './placeNames';
 
 export interface ViewRow {
   /** The answer's JSON pointer in the form's answers (`/socialSecurityNumber`). */
@@ -88,6 +89,23 @@ function formInfo(formId: string): FormInfo {
   return info;
 }
 
+const lastKey = (pointer: string) => pointer.slice(pointer.lastIndexOf('/') + 1);
+
+/**
+ * Countries and regions by name: a `…country` answer that is a known code, and a `region` next
+ * to a `country` in the same group (an address). Masked answers are never touched.
+ */
+function namePlaces(rows: ViewRow[]): ViewRow[] {
+  const country = rows.find((row) => lastKey(row.pointer) === 'country' && !row.masked)?.text;
+  return rows.map((row) => {
+    if (row.masked || row.children || row.items || row.part) return row;
+    const key = lastKey(row.pointer);
+    if (/country$/i.test(key)) return { ...row, text: countryName(row.text) };
+    if (key === 'region') return { ...row, text: regionName(country, row.text) };
+    return row;
+  });
+}
+
 const rank = (info: FormInfo, pointer: string) =>
   info.order.get(pointer) ?? Number.MAX_SAFE_INTEGER;
 
@@ -115,7 +133,7 @@ function itemRows(
   if (!isPlainObject(item)) {
     return [{ pointer, prompt: '', text: scalarText(item), sensitive: false, masked: false }];
   }
-  return Object.entries(item).map(([key, value]) => {
+  const rows = Object.entries(item).map(([key, value]): ViewRow => {
     const childPointer = `${pointer}${toPointer([key])}`;
     if (isPlainObject(value) || Array.isArray(value)) {
       return {
@@ -129,6 +147,7 @@ function itemRows(
     }
     return leafRow(info, childPointer, key, humanize(key), scalarText(value), revealed);
   });
+  return namePlaces(rows);
 }
 
 function leafRow(
@@ -166,7 +185,14 @@ function entryRow(
         entryRow(info, child as Record<string, unknown>, [...keys, childKey], revealed),
       )
       .sort((a, b) => rank(info, a.pointer) - rank(info, b.pointer));
-    return { pointer, prompt, text: '', sensitive: false, masked: false, children };
+    return {
+      pointer,
+      prompt,
+      text: '',
+      sensitive: false,
+      masked: false,
+      children: namePlaces(children),
+    };
   }
   if (Array.isArray(value)) {
     if (value.every((item) => !isPlainObject(item))) {
@@ -177,7 +203,7 @@ function entryRow(
     return { pointer, prompt, text: '', sensitive: false, masked: false, items };
   }
   const text = typeof entry.label === 'string' ? entry.label : scalarText(value);
-  const row = leafRow(info, pointer, key, prompt, text, revealed);
+  const row = namePlaces([leafRow(info, pointer, key, prompt, text, revealed)])[0]!;
   return typeof document?.part === 'string' ? { ...row, part: document.part } : row;
 }
 
@@ -217,6 +243,21 @@ export function registrationView(
   };
   walk(payload, []);
   return sections.sort((a, b) => a.rank - b.rank).map(({ heading, rows }) => ({ heading, rows }));
+}
+
+/**
+ * The prompt each stored document answers, by multipart part: a file answer's own prompt, an
+ * agreement's prompt for the document it signed. Staff read documents by what they are.
+ */
+export function documentPrompts(sections: ViewSection[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (row: ViewRow) => {
+    if (row.part && !out.has(row.part)) out.set(row.part, row.prompt);
+    row.children?.forEach(visit);
+    row.items?.forEach((item) => item.forEach(visit));
+  };
+  sections.forEach((section) => section.rows.forEach(visit));
+  return out;
 }
 
 /** Every sensitive pointer of a view (to check that a reveal request names one). */

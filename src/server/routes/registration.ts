@@ -25,6 +25,7 @@ import {
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
+import { links, registrationReceivedMessage } from '../mail/templates';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
 
 /** What a registration answers on success (and on a repeated identical submission). */
@@ -129,7 +130,7 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           const name = `${String(answers.firstName)} ${String(answers.lastName)}`;
           const organization = await db.query<{ id: string }>(
             `insert into organizations (name, clearing_org_id, kind)
-             values ($1, 'NCF-' || upper(substr(md5(gen_random_uuid()::text), 1, 8)), 'individual')
+             values ($1, next_clearing_org_id(), 'individual')
              returning id`,
             [name],
           );
@@ -186,6 +187,16 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           const user = await findUserRowById(app.db, userId);
           return reply.code(200).send({ registrationId: outcome.existing.id, user: toUser(user!) });
         }
+        // DECISIONS: the applicant is told by email that the registration was received.
+        await app.mailer
+          .send(
+            registrationReceivedMessage(
+              row.email,
+              typeof answers.firstName === 'string' ? answers.firstName : null,
+              links.home(app.config.publicUrl),
+            ),
+          )
+          .catch((error: unknown) => request.log.error({ err: error }, 'receipt email failed'));
         const user = await findUserRowById(app.db, userId);
         return reply
           .code(201)
