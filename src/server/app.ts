@@ -4,14 +4,15 @@
  * Tests call `buildApp(...).inject()`; `main.ts` listens.
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type pg from 'pg';
 import type { ServerConfig } from './config';
 import { ClientError } from './errors';
-import { logSerializers } from './logging';
+import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
@@ -57,6 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
               ? { stream: deps.logger.stream }
               : {}),
           },
+    // One line per request instead (logOneLinePerRequest, below).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: deps.config.production,
     genReqId: () => crypto.randomUUID(),
@@ -64,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('db', deps.pool);
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
+  logOneLinePerRequest(app);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ClientError) {
@@ -96,6 +100,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errorMessage: 'Not found.' }));
 
   await app.register(cookie);
+  // API answers and pages compressed for clients that accept it (brotli, else gzip); built
+  // assets come precompressed (web.ts), so this only compresses what is made per request.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(sessionPlugin, { secureCookies });
   await app.register(csrfPlugin, { secureCookies });
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });

@@ -108,6 +108,7 @@ test.describe('home', () => {
     page,
     browser,
   }) => {
+    test.slow(); // a sign-up, a registration and a console visit
     const email = uniqueEmail('home');
     await signUpAndVerify(page, email);
     await signIn(page, email, PASSWORD);
@@ -123,8 +124,15 @@ test.describe('home', () => {
 
     await approveInConsole(browser, email);
 
+    const statementCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/statement')) statementCalls.push(request.url());
+    });
     await page.reload();
     await expect(page.getByText(APPROVED_BANNER)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // Without a statement yet it is asked for once (an answer of "none" is not retried).
+    expect(statementCalls).toHaveLength(1);
     await mailTo(page, email, /approved/);
     await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
     // No statement is loaded for the new organisation yet: the banner, not the statement.
@@ -135,6 +143,7 @@ test.describe('home', () => {
     page,
     browser,
   }) => {
+    test.slow(); // two sign-ins, a registration and two console visits
     const email = uniqueEmail('review');
     await signUpAndVerify(page, email);
     await signIn(page, email, PASSWORD);

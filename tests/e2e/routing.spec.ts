@@ -70,6 +70,18 @@ test.describe('routing table, signed out', () => {
     await expect(page.getByText(message)).toBeVisible();
   });
 
+  test('signed-out pages log no failed request in the console', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    for (const path of ['/clearing/signin', '/clearing', '/clearing/regulation/disclosures']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(errors).toEqual([]);
+  });
+
   test('the sign-in toast shows no text from the address bar', async ({ page }) => {
     const planted = 'Your account is locked. Call +1 900 555 0100';
     await page.goto(`/clearing/signin?message=${encodeURIComponent(planted)}`);

@@ -31,6 +31,7 @@ export function page(options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${e(title)} · ${e(firm.displayName)} Admin</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
 </head>
 <body>
