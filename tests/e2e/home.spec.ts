@@ -173,7 +173,6 @@ test.describe('home', () => {
     await expect(page.getByText('Your application needs changes')).toBeVisible();
     await expect(page.getByText(note)).toBeVisible();
     await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
-    await expectNoSeriousA11yViolations(page);
 
     const reason = 'We cannot verify your identity from the documents provided.';
     await inConsole(browser, email, async (console) => {
