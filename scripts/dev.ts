@@ -60,6 +60,9 @@ server.on('exit', (code) => {
 
 started.vite = await createServer({
   configFile: 'vite.config.ts',
+  // As `npm run build`: the module-runner config loader (the bundling one warns about a future
+  // default this project does not use).
+  configLoader: 'runner',
   server: { port: vitePort, strictPort: true, proxy },
 });
 await started.vite.listen();

@@ -78,7 +78,10 @@ export function formValidatorsPlugin(): Plugin {
     },
     load(id) {
       if (id === RESOLVED_RULES) {
-        return `export * from ${JSON.stringify(path.join(formsDir, 'ruleAdapters.ts'))};`;
+        // The validators read the rules as a CommonJS helper (`.default` when it has one): a
+        // default export of the namespace keeps the bundler from warning that it is undefined.
+        const rules = JSON.stringify(path.join(formsDir, 'ruleAdapters.ts'));
+        return `export * from ${rules};\nimport * as rules from ${rules};\nexport default rules;`;
       }
       if (!id.startsWith(RESOLVED_PREFIX)) return null;
       const formId = id.slice(RESOLVED_PREFIX.length);

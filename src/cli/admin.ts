@@ -10,7 +10,14 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import { passwordStrength } from '../shared/rules/password';
-import { approveUser, loadStatement, type Actor } from '../server/admin/review';
+import {
+  approveUser,
+  decideRegistration,
+  loadStatement,
+  requestChanges,
+  type Actor,
+  type ReviewDeps,
+} from '../server/admin/review';
 import { hashPassword } from '../server/auth/passwords';
 import { readConfig, type ServerConfig } from '../server/config';
 import { audit } from '../server/db/audit';
@@ -19,12 +26,18 @@ import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/p
 import { issueAuthToken } from '../server/db/tokens';
 import { findUserRowByEmail } from '../server/db/users';
 import { ClientError } from '../server/errors';
+import { createOutboxMailer } from '../server/mail/mailer';
+import { createSmtpMailer } from '../server/mail/smtpMailer';
 import { links } from '../server/mail/templates';
 import { openPortalDatabase } from './admin/openPortalDatabase';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
   approve <email>                               approve the user's pending registration
+  request-changes <email> <note>                ask the applicant for changes (the note says
+                                                which; shown on their home page and emailed)
+  reject <email> <reason>                       reject the user's registration (the reason is
+                                                shown to the applicant and emailed)
   load-statement <organization> <file.json>     load a statement for an organization
                  [--as-of yyyy-MM-dd]           (its clearing id, e.g. NCF-100001, or its id);
                                                 the business day, default today (UTC)
@@ -33,7 +46,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   create-staff <email> [--password-stdin]       create a staff user; prints a link to set the
                                                 password, or reads the password from stdin
 
-Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database.
+Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database; SMTP_URL
+to send the applicant's email (without it the email is printed here).
 Exit codes: 0 done, 1 refused, 2 unusable input.`;
 
 const CLI: Actor = { userId: null, via: 'cli' };
@@ -42,10 +56,52 @@ class UsageError extends Error {}
 
 type Out = (line: string) => void;
 
-async function approve(pool: pg.Pool, email: string, out: Out): Promise<void> {
+/** The applicant is emailed by SMTP when SMTP_URL is set, else the email is printed here. */
+function reviewDeps(pool: pg.Pool, config: ServerConfig, out: Out): ReviewDeps {
+  return {
+    pool,
+    mailer: config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(out),
+    publicUrl: config.publicUrl,
+    onMailError: (error) => out(`The applicant's email could not be sent: ${String(error)}`),
+  };
+}
+
+async function userByEmail(pool: pg.Pool, email: string) {
   const user = await findUserRowByEmail(pool, email);
   if (!user) throw new ClientError(404, `No user has the email ${email}.`);
-  const { registrationId } = await approveUser(pool, user.id, CLI);
+  return user;
+}
+
+async function registrationIdOf(pool: pg.Pool, userId: string, email: string): Promise<string> {
+  const found = await pool.query<{ id: string }>(
+    'select id from registrations where user_id = $1',
+    [userId],
+  );
+  if (!found.rows[0]) throw new ClientError(409, `${email} has not submitted a registration.`);
+  return found.rows[0].id;
+}
+
+async function review(
+  deps: ReviewDeps,
+  action: 'reject' | 'request-changes',
+  email: string,
+  text: string,
+  out: Out,
+): Promise<void> {
+  const user = await userByEmail(deps.pool, email);
+  const registrationId = await registrationIdOf(deps.pool, user.id, user.email);
+  if (action === 'reject') {
+    await decideRegistration(deps, { registrationId, approved: false, reason: text }, CLI);
+    out(`Rejected ${user.email} (registration ${registrationId}). They were emailed the reason.`);
+  } else {
+    await requestChanges(deps, { registrationId, note: text }, CLI);
+    out(`Asked ${user.email} for changes (registration ${registrationId}). They were emailed.`);
+  }
+}
+
+async function approve(deps: ReviewDeps, email: string, out: Out): Promise<void> {
+  const user = await userByEmail(deps.pool, email);
+  const { registrationId } = await approveUser(deps, user.id, CLI);
   out(
     `Approved ${user.email}${registrationId ? ` (registration ${registrationId})` : ''}. ` +
       'Their home page now shows the approved banner.',
@@ -192,6 +248,8 @@ export async function main(
   const [command, ...args] = positionals;
   const expected: Record<string, number> = {
     approve: 1,
+    'request-changes': 2,
+    reject: 2,
     'load-statement': 2,
     'publish-disclosure': 3,
     'create-staff': 1,
@@ -221,7 +279,11 @@ export async function main(
     const pool = database.pool;
     switch (command) {
       case 'approve':
-        await approve(pool, args[0]!, out);
+        await approve(reviewDeps(pool, config, out), args[0]!, out);
+        break;
+      case 'reject':
+      case 'request-changes':
+        await review(reviewDeps(pool, config, out), command, args[0]!, args[1]!, out);
         break;
       case 'load-statement':
         await loadStatementFile(pool, args[0]!, args[1]!, values['as-of'], out);

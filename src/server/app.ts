@@ -4,7 +4,8 @@
  * Tests call `buildApp(...).inject()`; `main.ts` listens.
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -19,7 +20,7 @@ import {
 import { DatabaseListener } from './db/notifications';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
-import { logSerializers } from './logging';
+import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
 import { answerClientError, errorBodyPlugin } from './plugins/clientErrors';
@@ -72,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
               ? { stream: deps.logger.stream }
               : {}),
           },
+    // One line per request instead (logOneLinePerRequest, below).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Only the proxies the operator names (TRUST_PROXY) may set X-Forwarded-For; none by default.
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
@@ -91,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', deps.mailer);
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
   app.addHook('onClose', async () => app.backgroundJobs.idle());
+  logOneLinePerRequest(app);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ClientError) {
@@ -136,6 +140,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(routeTablePlugin);
   await app.register(cookie);
+  // API answers and pages compressed for clients that accept it (brotli, else gzip); built
+  // assets come precompressed (web.ts), so this only compresses what is made per request.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(sessionPlugin, { secureCookies });
   await app.register(csrfPlugin, { secureCookies });
   await app.register(inputGuardPlugin);

@@ -37,7 +37,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // Development listens on loopback only (its demo sign-ins and /dev/outbox are for this
+    // machine); HOST=0.0.0.0 opens it to the network. Production listens everywhere (behind a proxy).
+    host: env.HOST || (production ? '0.0.0.0' : '127.0.0.1'),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     production,

@@ -7,6 +7,7 @@ import { buildApp } from './app';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
 import { DataFolderError } from './db/embeddedPostgres';
+import { readableLogStream } from './logging';
 import { createOutboxMailer } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
 import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
@@ -35,8 +36,22 @@ const database = await openDatabase({
   process.exit(1);
 });
 // DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.
-const mailer = config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer();
-const app = await buildApp({ config, pool: database.pool, mailer });
+// Development logs are readable lines (production keeps JSON for log collectors).
+const readable = config.production ? undefined : readableLogStream((line) => console.log(line));
+const mailer = config.smtpUrl
+  ? createSmtpMailer(config.smtpUrl)
+  : readable
+    ? createOutboxMailer(
+        (line) => readable.write(JSON.stringify({ level: 30, time: Date.now(), msg: line })),
+        { summary: `http://localhost:${config.port}/dev/outbox` },
+      )
+    : createOutboxMailer();
+const app = await buildApp({
+  config,
+  pool: database.pool,
+  mailer,
+  ...(readable ? { logger: { level: config.logLevel, stream: readable } } : {}),
+});
 
 let seeded = false;
 if (config.seedDemo) seeded = await seedDemoData(database.pool, config);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { registerStaffConsole } from './admin/staffConsole';
+import { registerFavicon } from './favicon';
 
 /**
  * Serves the built customer app under /clearing with history fallback, and the standalone
@@ -18,10 +19,12 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     index: false,
     wildcard: true,
     decorateReply: true,
-    setHeaders: (res) => {
-      // Hashed file names never change content; index.html, below, is never cached.
-      res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-    },
+    // Hashed file names never change content: cached for a year, never revalidated. (A
+    // `setHeaders` cache-control is overwritten by the plugin's own, so it is set here.)
+    maxAge: '365d',
+    immutable: true,
+    // The build writes .br and .gz beside each asset (scripts/compressAssetsPlugin.ts).
+    preCompressed: true,
   });
 
   // Legal documents (sample PDFs shipped in assets/pdfs; a firm replaces them).
@@ -39,16 +42,21 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-store').sendFile('index.html', webDir);
+    // index.html names the current hashed bundles: never cached (and not given the assets'
+    // year-long cache-control, which sendFile would otherwise add).
+    return reply
+      .header('cache-control', 'no-store')
+      .sendFile('index.html', webDir, { cacheControl: false });
   };
 
   await registerStaffConsole(app);
+  registerFavicon(app);
 
   app.get('/', async (_request, reply) => reply.redirect('/clearing'));
   app.get('/clearing', async (_request, reply) => sendApp(reply));
   app.get('/clearing/*', async (request, reply) => {
     // Asset-looking paths that were not found stay 404 instead of answering HTML.
-    if (/\.(js|css|map|png|svg|ico|woff2?)$/.test(request.url.split('?')[0] ?? '')) {
+    if (/\.(js|css|map|png|svg|ico|woff2?|br|gz)$/.test(request.url.split('?')[0] ?? '')) {
       return reply.code(404).send({ errorMessage: 'Not found.' });
     }
     return sendApp(reply);

@@ -163,9 +163,7 @@ describe('AcceptInvitePage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Accept Invitation' }));
 
     await waitFor(() => expect(currentLocation(router).pathname).toBe('/clearing/signin'));
-    expect(currentLocation(router).params.get('message')).toBe(
-      'Invitation accepted. Please sign in to continue.',
-    );
+    expect(currentLocation(router).params.get('notice')).toBe('invite-accepted');
     expect(
       await screen.findByText('Invitation accepted. Please sign in to continue.'),
     ).toBeInTheDocument();

@@ -4,8 +4,6 @@ import { getCurrentUser } from '../../src/web/api/get-current-user';
 import { signIn } from '../../src/web/api/sign-in';
 import { json } from './renderApp';
 
-const UNAUTH = "You've been redirected due to being unauthenticated. Please sign in again.";
-
 describe('api client', () => {
   let assign: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
@@ -53,7 +51,8 @@ describe('api client', () => {
     const url = new URL(assign.mock.calls[0]![0] as string, 'http://localhost');
     expect(url.pathname).toBe('/exchange/dashboard/signin');
     expect(url.searchParams.get('redirect')).toBe('/clearing/home?tab=2');
-    expect(url.searchParams.get('message')).toBe(UNAUTH);
+    expect(url.searchParams.get('notice')).toBe('unauthenticated');
+    expect(url.searchParams.has('message')).toBe(false);
   });
 
   it('does not redirect on a 401 from auth/* calls or the current-user check', async () => {

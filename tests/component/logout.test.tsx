@@ -38,9 +38,7 @@ describe('LogoutPage', () => {
 
       await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
       expect(router.state.historyAction).toBe('REPLACE');
-      expect(new URLSearchParams(router.state.location.search).get('message')).toBe(
-        'Succesfully logged out.',
-      );
+      expect(new URLSearchParams(router.state.location.search).get('notice')).toBe('logged-out');
       expect(await screen.findByText('Succesfully logged out.')).toBeInTheDocument();
       expect(sentBodies(fetchMock, 'POST auth/signout')).toHaveLength(1);
       expect(localStorage.getItem('clearing.draft.individual')).toBeNull();
@@ -57,9 +55,7 @@ describe('LogoutPage', () => {
     const fetchMock = mockApi({ 'GET user': () => json(401, { errorMessage: 'no' }) });
     const { router } = renderApp('/clearing/logout');
     await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
-    expect(new URLSearchParams(router.state.location.search).get('message')).toBe(
-      'Please sign in to view that content.',
-    );
+    expect(new URLSearchParams(router.state.location.search).get('notice')).toBe('signin-required');
     expect(sentBodies(fetchMock, 'POST auth/signout')).toHaveLength(0);
   });
 });

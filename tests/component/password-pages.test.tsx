@@ -79,9 +79,7 @@ describe('VerifyEmailPage', () => {
     await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123');
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
-    expect(new URLSearchParams(router.state.location.search).get('message')).toBe(
-      'Please sign in to continue registering.',
-    );
+    expect(new URLSearchParams(router.state.location.search).get('notice')).toBe('verified');
     expect(sentBodies(fetchMock, 'POST auth/verify-email')).toEqual([
       { token: 'tok', password: 'Secret123', email: 'a@b.co' },
     ]);

@@ -21,13 +21,33 @@ export function mockApi(handlers: Record<string, Handler>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = String(input);
     const path = url.replace(/^\/exchange\/api\/web\//, '');
-    const handler = handlers[`${init.method ?? 'GET'} ${path}`];
+    const key = `${init.method ?? 'GET'} ${path}`;
+    const handler =
+      handlers[key] ?? (key === 'GET auth/signin' ? authCheckOf(handlers) : undefined);
     if (!handler) return json(404, { errorMessage: 'Not found.' });
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     return handler(body, init);
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
+}
+
+/**
+ * The sign-in check (200 Authenticated / NotAuthenticated) as the `GET user` handler implies it,
+ * for tests that only say who is signed in.
+ */
+function authCheckOf(handlers: Record<string, Handler>): Handler | undefined {
+  const user = handlers['GET user'];
+  if (!user) return undefined;
+  return async (body, init) => {
+    const answer = await user(body, init);
+    if (!answer.ok) return json(200, { status: 'NotAuthenticated' });
+    const signedIn = (await answer.json()) as User;
+    return json(200, {
+      status: 'Authenticated',
+      isNorthstarClearingStaff: signedIn.isNorthstarClearingStaff,
+    });
+  };
 }
 
 /** The JSON bodies sent to one "METHOD path". */

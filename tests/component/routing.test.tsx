@@ -6,6 +6,7 @@ import { ACCOUNT_TYPE_STORAGE_KEY } from '../../src/web/pages/registration/Regis
 import {
   currentLocation,
   currentUserHandler,
+  json,
   makeUser,
   mockApi,
   renderApp,
@@ -36,6 +37,30 @@ describe('routing guards (access §2)', () => {
     expect(await screen.findByRole('heading', { name: 'Sign Up' })).toBeInTheDocument();
   });
 
+  it('asks a signed-out visitor only the sign-in check, which answers 200 (no failed request)', async () => {
+    const fetchMock = mockApi({
+      'GET auth/signin': () => json(200, { status: 'NotAuthenticated' }),
+      'GET user': currentUserHandler(null),
+      'GET config': () => new Response('{}'),
+    });
+    renderApp('/clearing/signin');
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    const asked = fetchMock.mock.calls.map(([input]) => String(input));
+    expect(asked).toContain('/exchange/api/web/auth/signin');
+    expect(asked).not.toContain('/exchange/api/web/user');
+  });
+
+  it('sends staff without a registration from home and registration to the staff console', async () => {
+    for (const path of ['/clearing/home', '/clearing/registration']) {
+      assign.mockClear();
+      signedIn(makeUser({ ...unregisteredUser(), isNorthstarClearingStaff: true }));
+      const { unmount } = renderApp(path);
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('/clearing/admin'));
+      expect(screen.queryByRole('heading', { name: /Welcome|account type/i })).toBeNull();
+      unmount();
+    }
+  });
+
   it('sends a signed-in user on /clearing to /clearing/home', async () => {
     signedIn(makeUser());
     const { router } = renderApp('/clearing');
@@ -57,7 +82,7 @@ describe('routing guards (access §2)', () => {
     const { router } = renderApp('/clearing/home');
     await expectAt(router, '/signin');
     const { params } = currentLocation(router);
-    expect(params.get('message')).toBe('Please sign in to view that content.');
+    expect(params.get('notice')).toBe('signin-required');
     expect(params.get('redirect')).toBe('/clearing/home');
     expect(await screen.findByText('Please sign in to view that content.')).toBeInTheDocument();
   });

@@ -132,11 +132,11 @@ describe('SignInPage', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/registration'));
   });
 
-  it('shows the message parameter as a toast that hides itself after 6000 ms', async () => {
+  it('shows a handed-over notice key as its text in a toast that hides itself after 6000 ms', async () => {
     // The toast loads on demand; load its module before the clock is frozen.
     await import('../../src/web/pages/auth/InfoToast');
     vi.useFakeTimers({ shouldAdvanceTime: false });
-    setup('/clearing/signin?message=Succesfully%20logged%20out.', () => json(200, {}));
+    setup('/clearing/signin?notice=logged-out', () => json(200, {}));
     await act(async () => {
       await vi.advanceTimersByTimeAsync(50);
     });
@@ -152,6 +152,23 @@ describe('SignInPage', () => {
       });
     }
     expect(screen.queryByText('Succesfully logged out.')).not.toBeInTheDocument();
+  });
+
+  it('shows no toast for text or unknown keys in the address bar', async () => {
+    await import('../../src/web/pages/auth/InfoToast');
+    const planted = 'Your account is locked. Call +1 900 555 0100';
+    for (const query of [
+      `message=${encodeURIComponent(planted)}`,
+      `notice=${encodeURIComponent(planted)}`,
+      'notice=constructor',
+    ]) {
+      const { unmount } = setup(`/clearing/signin?${query}`, () => json(200, {}));
+      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(screen.queryByText(planted)).not.toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      unmount();
+    }
   });
 
   it('has a Forgot Password view that posts the email and shows the received notice', async () => {

@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { expectNoSeriousA11yViolations, linkFromOutbox, uniqueEmail } from './support';
+import {
+  expectNoSeriousA11yViolations,
+  linkFromOutbox,
+  uniqueEmail,
+  type OutboxMessage,
+} from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 const [approved, , staff] = DEMO_SIGN_INS;
@@ -57,20 +62,45 @@ async function registerIndividual(page: Page, email: string) {
   expect(response.status(), await response.text()).toBe(201);
 }
 
-async function approveInConsole(browser: Browser, email: string) {
+/** Opens the console page of `email`'s registration as staff, in a context of its own. */
+async function inConsole(browser: Browser, email: string, work: (page: Page) => Promise<void>) {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
     await signIn(page, staff.email, staff.password);
-    await page.goto('/clearing/admin');
+    await expect(page).toHaveURL(/\/clearing\/admin/);
     const row = page.getByRole('row').filter({ hasText: email });
     await row.getByRole('link', { name: /^Review/ }).click();
     await expect(page.getByRole('heading', { name: 'Decision' })).toBeVisible();
-    await page.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect(page.getByText('Registration approved.')).toBeVisible();
+    await work(page);
   } finally {
     await context.close();
   }
+}
+
+async function approveInConsole(browser: Browser, email: string) {
+  await inConsole(browser, email, async (page) => {
+    // Approve asks first, naming the applicant.
+    await page.getByRole('button', { name: 'Approve…' }).click();
+    await expect(page.getByRole('heading', { name: "Approve Jane O'Neill?" })).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: "Approve Jane O'Neill" }).click();
+    await expect(page.getByText('Registration approved.')).toBeVisible();
+  });
+}
+
+/** The newest email to `to` whose subject matches. */
+async function mailTo(page: Page, to: string, subject: RegExp) {
+  let found: OutboxMessage | undefined;
+  await expect
+    .poll(async () => {
+      const messages = (await (await page.request.get('/dev/outbox')).json()) as OutboxMessage[];
+      found = messages.filter((m) => m.to === to && subject.test(m.subject)).at(-1);
+      return found;
+    })
+    .toBeTruthy();
+  return found!;
 }
 
 test.describe('home', () => {
@@ -78,6 +108,7 @@ test.describe('home', () => {
     page,
     browser,
   }) => {
+    test.slow(); // a sign-up, a registration and a console visit
     const email = uniqueEmail('home');
     await signUpAndVerify(page, email);
     await signIn(page, email, PASSWORD);
@@ -89,13 +120,93 @@ test.describe('home', () => {
     await expect(page.getByText(PENDING_BANNER)).toBeVisible();
     await expect(page.getByText(APPROVED_BANNER)).toHaveCount(0);
 
+    await mailTo(page, email, /received/);
+
     await approveInConsole(browser, email);
 
+    const statementCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/statement')) statementCalls.push(request.url());
+    });
     await page.reload();
     await expect(page.getByText(APPROVED_BANNER)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // Without a statement yet it is asked for once (an answer of "none" is not retried).
+    expect(statementCalls).toHaveLength(1);
+    await mailTo(page, email, /approved/);
     await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
     // No statement is loaded for the new organisation yet: the banner, not the statement.
     await expect(page.getByRole('heading', { name: 'Open Positions' })).toHaveCount(0);
+  });
+
+  test('staff ask for changes, then reject: home shows what to change, then the reason and support; both are emailed', async ({
+    page,
+    browser,
+  }) => {
+    test.slow(); // two sign-ins, a registration and two console visits
+    const email = uniqueEmail('review');
+    await signUpAndVerify(page, email);
+    await signIn(page, email, PASSWORD);
+    await registerIndividual(page, email);
+
+    const note = 'The photo of your ID is blurred. Please send a sharper photo.';
+    await inConsole(browser, email, async (console) => {
+      // ID images preview inline; documents are listed by their prompts.
+      const documents = console.locator('h2:has-text("Documents") + ul');
+      await expect(documents).toContainText('signed document');
+      await expect(documents).not.toContainText('document.agree');
+      const preview = console.locator('figure.preview img').first();
+      await expect(preview).toBeVisible();
+      expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(
+        0,
+      );
+      // Countries and regions by name.
+      await expect(console.getByRole('table').first()).toBeVisible();
+      await expect(console.getByText('United States').first()).toBeVisible();
+      await expectNoSeriousA11yViolations(console);
+      await console.getByLabel(/What the applicant should change/).fill(note);
+      await console.getByRole('button', { name: 'Request changes' }).click();
+      await expect(console.getByText('Changes requested. The applicant was emailed')).toBeVisible();
+    });
+    expect((await mailTo(page, email, /needs changes/)).text).toContain(note);
+    await page.goto('/clearing/home');
+    await expect(page.getByText('Your application needs changes')).toBeVisible();
+    await expect(page.getByText(note)).toBeVisible();
+    await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
+
+    const reason = 'We cannot verify your identity from the documents provided.';
+    await inConsole(browser, email, async (console) => {
+      await console.getByLabel(/Reason for rejecting/).fill(reason);
+      await console.getByRole('button', { name: 'Reject' }).click();
+      await expect(console.getByText('Registration rejected.')).toBeVisible();
+    });
+    expect((await mailTo(page, email, /not accepted/)).text).toContain(reason);
+    await page.reload();
+    await expect(page.getByText('Your application was not accepted')).toBeVisible();
+    await expect(page.getByText(`Reason: ${reason}`)).toBeVisible();
+    await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('a customer at /clearing/admin is offered the customer site, not a loop', async ({
+    page,
+  }) => {
+    await signIn(page, approved.email, approved.password);
+    await page.goto('/clearing/admin');
+    await expect(page.getByText('This console is for staff only.')).toBeVisible();
+    const links = await page
+      .getByRole('link')
+      .evaluateAll((all) => all.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    expect(links).not.toContain('/clearing/admin');
+    await page.getByRole('link', { name: /customer site/ }).click();
+    await expect(page).toHaveURL(/\/clearing\/home/);
+  });
+
+  test('staff who open /clearing/home land in the staff console', async ({ page }) => {
+    await signIn(page, staff.email, staff.password);
+    await page.goto('/clearing/home');
+    await expect(page).toHaveURL(/\/clearing\/admin$/);
+    await expect(page.getByRole('heading', { name: 'Registrations' })).toBeVisible();
   });
 
   test("the demo customer's statement renders every section", async ({ page, context }) => {

@@ -64,10 +64,32 @@ test.describe('routing table, signed out', () => {
   }) => {
     const message = "You've been redirected due to being unauthenticated. Please sign in again.";
     await page.goto(
-      `/exchange/dashboard/signin?redirect=%2Fclearing%2Fhome&message=${encodeURIComponent(message)}`,
+      '/exchange/dashboard/signin?redirect=%2Fclearing%2Fhome&notice=unauthenticated',
     );
     await expect(page).toHaveURL(/\/clearing\/signin/);
     await expect(page.getByText(message)).toBeVisible();
+  });
+
+  test('signed-out pages log no failed request in the console', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    for (const path of ['/clearing/signin', '/clearing', '/clearing/regulation/disclosures']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  test('the sign-in toast shows no text from the address bar', async ({ page }) => {
+    const planted = 'Your account is locked. Call +1 900 555 0100';
+    await page.goto(`/clearing/signin?message=${encodeURIComponent(planted)}`);
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+    await page.goto(`/clearing/signin?notice=${encodeURIComponent(planted)}`);
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+    await expect(page.getByText(planted)).toHaveCount(0);
+    await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
   test('footer carries every link on every page', async ({ page }) => {

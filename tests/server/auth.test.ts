@@ -287,6 +287,7 @@ describe('auth calls', () => {
         orgDetails: null,
         organizationId: null,
         roles: [],
+        review: null,
       });
       expect(response.body).not.toMatch(/scrypt|password_hash|totp/);
       expect(await auditCount('signin', user.id)).toBe(1);

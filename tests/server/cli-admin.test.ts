@@ -49,6 +49,30 @@ describe('npm run admin', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
+  it('request-changes and reject tell the applicant (email printed without SMTP_URL)', async () => {
+    const customer = await registeredCustomer(t);
+    const note = 'Send a sharper photo of your ID.';
+    const asked = await run(['request-changes', customer.email, note]);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain(`Asked ${customer.email} for changes`);
+    expect(asked.stdout).toContain(`mail to ${customer.email}`);
+    expect(asked.stdout).toContain(note);
+    let me = (await customer.client.get('/exchange/api/web/user')).json();
+    expect(me.review).toEqual({ status: 'changes_requested', reason: note });
+    expect((await run(['request-changes', customer.email, note])).code).toBe(1);
+
+    const reason = 'Identity could not be verified.';
+    const rejected = await run(['reject', customer.email, reason]);
+    expect(rejected.code).toBe(0);
+    expect(rejected.stdout).toContain(reason);
+    me = (await customer.client.get('/exchange/api/web/user')).json();
+    expect(me.review).toEqual({ status: 'rejected', reason });
+    expect((await auditRows(t, 'registration.rejected')).at(-1)).toMatchObject({
+      actor_user_id: null,
+      detail: { via: 'cli' },
+    });
+  });
+
   it('approve <email> approves the pending registration, audited as the CLI', async () => {
     const customer = await registeredCustomer(t);
     const result = await run(['approve', customer.email]);

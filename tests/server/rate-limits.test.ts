@@ -39,7 +39,9 @@ async function administratorOf(organizationId?: string) {
     organizationId ??
     (
       await t.pool.query<{ id: string }>(
-        `insert into organizations (name, clearing_org_id, kind) values ('Acme Hedging', $1, 'business') returning id`,
+        // Approved: only an admitted organisation may invite (routes/user.ts).
+        `insert into organizations (name, clearing_org_id, kind, participant_status)
+         values ('Acme Hedging', $1, 'business', 'approved') returning id`,
         [`NCF-${Math.floor(Math.random() * 1e9)}`],
       )
     ).rows[0]!.id;

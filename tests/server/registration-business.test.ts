@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileFormValidators } from '../../src/shared/forms/compile';
@@ -7,6 +6,7 @@ import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
+import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 
 const URL_BUSINESS = '/exchange/api/web/registration/business';
@@ -55,11 +55,6 @@ async function submit(client: TestClient, form: FormData) {
     payload: Buffer.from(await request.arrayBuffer()),
     headers: { 'content-type': request.headers.get('content-type')! },
   });
-}
-
-async function storedFiles(t: TestApp): Promise<string[]> {
-  const dir = path.join(t.config.dataDir, 'uploads');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
 }
 
 async function countFor(t: TestApp, userId: string) {

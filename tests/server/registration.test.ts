@@ -6,7 +6,7 @@ import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
-import { spoolDir } from '../../src/server/storage/uploads';
+import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';
 import type { TestClient } from './testApp';
 
@@ -59,15 +59,6 @@ function validForm(answers: Answers, overrides: Record<string, Blob> = {}): Form
 }
 
 /** Every stored document (the database's copies) and every spooled upload left on disk. */
-async function storedFiles(t: TestApp): Promise<string[]> {
-  const dir = spoolDir(t.config.dataDir);
-  const spooled = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-  const stored = await t.pool.query<{ storage_name: string }>(
-    'select storage_name from stored_files order by storage_name',
-  );
-  return [...stored.rows.map((row) => row.storage_name), ...spooled];
-}
-
 describe('POST registration/individual', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -87,7 +78,7 @@ describe('POST registration/individual', () => {
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body.user.details).toMatchObject({ firstName: 'Jane', approved: false });
-    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-/);
+    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-\d{6}$/);
 
     const stored = await t.pool.query(
       'select form_id, schema_hash, answers, payload, status, submitted_from_ip from registrations where user_id = $1',

@@ -4,10 +4,29 @@ import { compileFormValidators } from '../../src/shared/forms/compile';
 import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
-import type { TestClient } from './testApp';
+import { spoolDir } from '../../src/server/storage/uploads';
+import type { TestApp, TestClient } from './testApp';
 
 export const URL_INDIVIDUAL = '/exchange/api/web/registration/individual';
 export const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
+
+/**
+ * Every stored upload: the documents in PostgreSQL, and files still in the spool. A request's
+ * spool copies are deleted once its answer is sent (onResponse), which may finish just after
+ * inject() resolves, so the spool gets a moment to drain first.
+ */
+export async function storedFiles(t: TestApp): Promise<string[]> {
+  const dir = spoolDir(t.config.dataDir);
+  const spool = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  for (let attempt = 0; spool().length > 0 && attempt < 40; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const spooled = spool();
+  const stored = await t.pool.query<{ storage_name: string }>(
+    'select storage_name from stored_files order by storage_name',
+  );
+  return [...stored.rows.map((row) => row.storage_name), ...spooled];
+}
 
 /** A valid individual registration of `email`: answers plus every file, as the browser sends it. */
 export class IndividualRegistration {

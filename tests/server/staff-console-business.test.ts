@@ -67,10 +67,14 @@ describe('staff console: a business registration', () => {
   it('lists the documents by their prompts, the agreements and signature with what they signed', async () => {
     const html = (await staff.client.get(detailUrl())).body;
     const documents = html.slice(html.indexOf('<h2>Documents</h2>'));
-    expect(documents).toContain(`${schema.properties!.certificateOfInc!.title}:`);
-    expect(documents).toContain(`${schema.properties!.photoId!.title}:`);
-    expect(documents).toContain(`${schema.properties!.agreeTermsOfService!.title}:`);
-    expect(documents).toContain(`${schema['x-signatures']!.businessInfo!.prompt}:`);
+    expect(documents).toContain(`>${schema.properties!.certificateOfInc!.title}</a>`);
+    expect(documents).toContain(`>${schema.properties!.photoId!.title}</a>`);
+    expect(documents).toContain(
+      `>${schema.properties!.agreeTermsOfService!.title} (signed document)</a>`,
+    );
+    expect(documents).toContain(
+      `>${schema['x-signatures']!.businessInfo!.prompt} (signed document)</a>`,
+    );
     expect(documents).not.toContain('<code>certificateOfInc</code>');
     // A signatory sent no authorized signer form.
     expect(documents).not.toContain('Authorized signer form');
@@ -79,6 +83,7 @@ describe('staff console: a business registration', () => {
   it('approves and rejects business registrations like individual ones', async () => {
     const response = await postForm(staff.client, `${detailUrl()}/decision`, {
       decision: 'approve',
+      confirmed: business.registrationId,
     });
     expect(response.statusCode).toBe(303);
     expect((await business.client.get('/exchange/api/web/user')).json().details.approved).toBe(

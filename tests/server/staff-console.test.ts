@@ -23,9 +23,7 @@ describe('staff console', () => {
     for (const url of [C, detailUrl(), `${C}/documents/00000000-0000-4000-8000-000000000000`]) {
       const response = await freshClient(t.app).get(url);
       expect(response.statusCode).toBe(302);
-      expect(response.headers.location).toBe(
-        '/clearing/signin?message=Please%20sign%20in%20to%20view%20that%20content.',
-      );
+      expect(response.headers.location).toBe('/clearing/signin?notice=signin-required');
     }
   });
 
@@ -199,15 +197,18 @@ describe('staff console', () => {
     const url = `${C}/registrations/${c.registrationId}`;
     const page = (await staff.client.get(url)).body;
     expect(page).toContain(`name="_csrf" value="${staff.client.cookies.get('csrf_token')}"`);
-    expect(page).toContain('>Approve</button>');
+    expect(page).toContain('>Approve…</button>');
     expect(page).toContain('>Reject</button>');
 
-    const response = await postForm(staff.client, `${url}/decision`, { decision: 'approve' });
+    const response = await postForm(staff.client, `${url}/decision`, {
+      decision: 'approve',
+      confirmed: c.registrationId,
+    });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe(`${url}?decided=approved`);
     const after = await staff.client.get(response.headers.location as string);
     expect(after.body).toContain('Registration approved.');
-    expect(after.body).not.toContain('>Approve</button>');
+    expect(after.body).not.toContain('>Approve…</button>');
 
     expect((await c.client.get('/exchange/api/web/user')).json().details.approved).toBe(true);
     expect((await auditRows(t, 'registration.approved')).at(-1)).toMatchObject({

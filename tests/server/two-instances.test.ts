@@ -160,11 +160,19 @@ async function signedUp(on: Instance, other: Instance) {
   const signup = await browser.post(on, `${API}/auth/signup`, { email, authOrigin: 'Clearing' });
   expect(signup.status).toBe(200);
   // The outbox is per process (development); the token it carries is in the shared database.
-  const outbox = (await (await fetch(`${on.base}/dev/outbox`)).json()) as Array<{
-    to: string;
-    links: string[];
-  }>;
-  const link = new URL(outbox.filter((m) => m.to === email).at(-1)!.links[0]!);
+  // Sign-up mail goes out in the background (the same work for known and unknown emails), so
+  // the message may land just after the answer.
+  let mail: { to: string; links: string[] } | undefined;
+  for (let attempt = 0; !mail && attempt < 100; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    const outbox = (await (await fetch(`${on.base}/dev/outbox`)).json()) as Array<{
+      to: string;
+      links: string[];
+    }>;
+    mail = outbox.filter((m) => m.to === email).at(-1);
+  }
+  expect(mail, `no sign-up mail to ${email}`).toBeDefined();
+  const link = new URL(mail!.links[0]!);
   const verify = await browser.post(other, `${API}/auth/verify-email`, {
     token: link.searchParams.get('access_token'),
     email,

@@ -111,9 +111,13 @@ describe('uploaded content', () => {
     contentType: 'application/octet-stream',
     data,
   });
+  /** Every file left under the uploads folder (the spool included), folders not counted. */
   const stored = () =>
     fs.existsSync(path.join(dataDir, 'uploads'))
-      ? fs.readdirSync(path.join(dataDir, 'uploads'))
+      ? fs
+          .readdirSync(path.join(dataDir, 'uploads'), { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => path.join(entry.parentPath, entry.name))
       : [];
 
   it('refuses PDFs with scripts, automatic actions, launch actions or embedded files', async () => {

@@ -5,7 +5,7 @@
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
 import type { RegistrationDetail } from '../db/adminQueries';
-import { documentPrompts, humanize, type ViewRow, type ViewSection } from './registrationView';
+import { humanize, type ViewRow, type ViewSection } from './registrationView';
 
 export const CONSOLE_BASE = '/clearing/admin';
 export const CONSOLE_CSS_PATH = `${CONSOLE_BASE}/console.css`;
@@ -31,11 +31,12 @@ export function page(options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${e(title)} · ${e(firm.displayName)} Admin</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
 </head>
 <body>
 <header class="top">
-<a class="brand" href="${CONSOLE_BASE}">${e(firm.displayName)} · Clearing Admin</a>
+<a class="brand" href="${signedInAs ? CONSOLE_BASE : '/clearing/home'}">${e(firm.displayName)} · Clearing Admin</a>
 ${signedInAs ? `<span class="who">Signed in as ${e(signedInAs)} · <a href="/clearing/logout">Logout</a></span>` : ''}
 </header>
 <main>
@@ -52,8 +53,18 @@ const utc = (iso: string | null): string =>
 const personName = (r: AdminRegistrationSummary) =>
   [r.firstName, r.lastName].filter(Boolean).join(' ') || '(no name)';
 
+const STATUS_LABELS: Record<string, string> = {
+  pending: 'Awaiting review',
+  changes_requested: 'Changes requested',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
 const statusBadge = (status: string) =>
-  `<span class="status status-${e(status)}">${e(status.charAt(0).toUpperCase() + status.slice(1))}</span>`;
+  `<span class="status status-${e(status)}">${e(STATUS_LABELS[status] ?? status)}</span>`;
+
+/** The applicant as staff name them: name and email. */
+export const applicantName = (r: AdminRegistrationSummary) => `${personName(r)} (${r.email})`;
 
 function registrationTable(rows: AdminRegistrationSummary[], decided: boolean): string {
   if (!rows.length) {
@@ -77,6 +88,7 @@ export function listPage(
   pending: AdminRegistrationSummary[],
   decided: AdminRegistrationSummary[],
   signedInAs: string,
+  waiting: AdminRegistrationSummary[] = [],
 ): string {
   return page({
     title: 'Registrations',
@@ -85,6 +97,14 @@ export function listPage(
 <h2 id="pending-heading">Awaiting review (${pending.length})</h2>
 ${registrationTable(pending, false)}
 </section>
+${
+  waiting.length
+    ? `<section aria-labelledby="waiting-heading">
+<h2 id="waiting-heading">Waiting for the applicant's changes (${waiting.length})</h2>
+${registrationTable(waiting, false)}
+</section>`
+    : ''
+}
 <section aria-labelledby="decided-heading">
 <h2 id="decided-heading">Recent decisions</h2>
 ${registrationTable(decided, true)}
@@ -95,6 +115,8 @@ ${registrationTable(decided, true)}
 interface DetailContext {
   registration: RegistrationDetail;
   sections: ViewSection[];
+  /** Each document's prompt, by multipart part. */
+  documentPrompts: Map<string, string>;
   csrfToken: string;
   signedInAs: string;
   notice?: string | undefined;
@@ -105,10 +127,22 @@ function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${e(name)}" value="${e(value)}">`;
 }
 
-function documentLink(ctx: DetailContext, part: string, label: string): string {
+/** Images that uploads accept and browsers show inline (checked by content when stored). */
+export const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+function documentLink(
+  ctx: DetailContext,
+  part: string,
+  label: string,
+  options: { preview?: boolean } = {},
+): string {
   const document = ctx.registration.documents.find((d) => d.part === part);
   if (!document) return `${e(label)} <span class="muted">(file missing)</span>`;
-  return `<a href="${CONSOLE_BASE}/documents/${e(document.id)}" download>${e(label)}</a> <span class="muted">(${e(document.contentType)}, ${Math.ceil(document.size / 1024)} KB)</span>`;
+  const href = `${CONSOLE_BASE}/documents/${e(document.id)}`;
+  const link = `<a href="${href}" download>${e(label)}</a> <span class="muted">(${e(document.contentType)}, ${Math.ceil(document.size / 1024)} KB)</span>`;
+  if (!options.preview || !PREVIEWABLE_IMAGES.has(document.contentType)) return link;
+  const prompt = ctx.documentPrompts.get(part) ?? label;
+  return `<figure class="preview"><a href="${href}?inline=1" target="_blank" rel="noopener"><img src="${href}?inline=1" alt="${e(prompt)}" loading="lazy"></a><figcaption>${link}</figcaption></figure>`;
 }
 
 function answer(ctx: DetailContext, row: ViewRow): string {
@@ -127,7 +161,7 @@ function answer(ctx: DetailContext, row: ViewRow): string {
     // An agreement or a signature: the answer and the document it signed.
     html = `${e(row.text)} · ${documentLink(ctx, row.part, 'signed document')}`;
   } else if (row.part) {
-    html = documentLink(ctx, row.part, row.text);
+    html = documentLink(ctx, row.part, row.text, { preview: true });
   }
   if (row.masked) {
     html = `<span class="masked">${html}</span>
@@ -157,7 +191,13 @@ export function detailPage(ctx: DetailContext): string {
     ['Wording version (schema hash)', `<code>${e(r.schemaHash)}</code>`],
     ['Submitted', e(utc(r.submittedAt))],
   ];
-  if (r.status !== 'pending') {
+  if (r.status === 'changes_requested') {
+    facts.push([
+      'Changes requested',
+      `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`,
+    ]);
+    if (r.reason) facts.push(['What to change (shown to the applicant)', e(r.reason)]);
+  } else if (r.status !== 'pending') {
     facts.push(['Decided', `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`]);
     if (r.reason) facts.push(['Reason', e(r.reason)]);
   }
@@ -170,9 +210,13 @@ export function detailPage(ctx: DetailContext): string {
     )
     .join('\n');
   // Each document under the prompt it answered (or the agreement it signed), never its part name.
-  const prompts = documentPrompts(ctx.sections);
   const documents = r.documents.length
-    ? `<ul>${r.documents.map((d) => `<li>${e(prompts.get(d.part) ?? humanize(d.part))}: ${documentLink(ctx, d.part, d.originalName)}</li>`).join('')}</ul>`
+    ? `<ul>${r.documents
+        .map(
+          (d) =>
+            `<li>${documentLink(ctx, d.part, documentTitle(ctx, d.part), { preview: true })}</li>`,
+        )
+        .join('')}</ul>`
     : '<p>No documents.</p>';
   const persons = r.persons.length
     ? `<h2>Affiliated persons</h2>
@@ -183,22 +227,32 @@ export function detailPage(ctx: DetailContext): string {
         )
         .join('')}</tbody></table>`
     : '';
-  const decision =
+  const action = `${CONSOLE_BASE}/registrations/${e(r.registrationId)}`;
+  const open = r.status === 'pending' || r.status === 'changes_requested';
+  const changes =
     r.status === 'pending'
-      ? `<section aria-labelledby="decision-heading" class="decision">
+      ? `<form method="post" action="${action}/changes">
+${hidden(CSRF_FIELD, ctx.csrfToken)}
+<label for="note">What the applicant should change (shown to them and emailed)</label>
+<textarea id="note" name="note" rows="3" maxlength="2000" required></textarea>
+<button type="submit" class="changes">Request changes</button>
+</form>`
+      : '';
+  const decision = open
+    ? `<section aria-labelledby="decision-heading" class="decision">
 <h2 id="decision-heading">Decision</h2>
-<form method="post" action="${CONSOLE_BASE}/registrations/${e(r.registrationId)}/decision">
-${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'approve')}
-<button type="submit" class="approve">Approve</button>
+<form method="get" action="${action}/approve">
+<button type="submit" class="approve">Approve…</button>
 </form>
-<form method="post" action="${CONSOLE_BASE}/registrations/${e(r.registrationId)}/decision">
+${changes}
+<form method="post" action="${action}/decision">
 ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
-<label for="reason">Reason for rejecting (required to reject)</label>
+<label for="reason">Reason for rejecting (required to reject; shown to the applicant and emailed)</label>
 <textarea id="reason" name="reason" rows="3" maxlength="2000" required></textarea>
 <button type="submit" class="reject">Reject</button>
 </form>
 </section>`
-      : '';
+    : '';
   const notice = ctx.notice ? `<p class="notice" role="status">${e(ctx.notice)}</p>` : '';
   const error = ctx.error ? `<p class="error" role="alert">${e(ctx.error)}</p>` : '';
   return page({
@@ -217,11 +271,46 @@ ${documents}`,
   });
 }
 
-export function messagePage(title: string, message: string, signedInAs?: string): string {
+/** A document's name for staff: the prompt it answers (the signed document of an agreement). */
+function documentTitle(ctx: DetailContext, part: string): string {
+  const prompt = ctx.documentPrompts.get(part);
+  if (!prompt) return humanize(part.replace(/^document\./, ''));
+  return part.startsWith('document.') ? `${prompt} (signed document)` : prompt;
+}
+
+/**
+ * Asks staff to confirm an approval, naming the applicant (no script: a page of its own, whose
+ * form carries `confirmed`, without which the server does not approve).
+ */
+export function approveConfirmPage(ctx: {
+  registration: AdminRegistrationSummary;
+  csrfToken: string;
+  signedInAs: string;
+}): string {
+  const r = ctx.registration;
+  const back = `${CONSOLE_BASE}/registrations/${e(r.registrationId)}`;
+  return page({
+    title: `Approve ${personName(r)}?`,
+    signedInAs: ctx.signedInAs,
+    body: `<p>You are about to approve the registration of <strong>${e(applicantName(r))}</strong>, clearing id ${e(r.clearingOrgId)}. They will be told by email and can then use their account.</p>
+<form method="post" action="${back}/decision" class="confirm">
+${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'approve')}${hidden('confirmed', r.registrationId)}
+<button type="submit" class="approve">Approve ${e(personName(r))}</button>
+<a href="${back}">Cancel</a>
+</form>`,
+  });
+}
+
+export function messagePage(
+  title: string,
+  message: string,
+  signedInAs?: string,
+  link: { href: string; text: string } = { href: CONSOLE_BASE, text: 'Registrations' },
+): string {
   return page({
     title,
     signedInAs,
-    body: `<p>${e(message)}</p><p><a href="${CONSOLE_BASE}">Registrations</a></p>`,
+    body: `<p>${e(message)}</p><p><a href="${e(link.href)}">${e(link.text)}</a></p>`,
   });
 }
 
@@ -260,6 +349,11 @@ button.approve { background: #1d7a35; color: #fff; border-color: #1d7a35; }
 button.reject { background: #b3261e; color: #fff; border-color: #b3261e; }
 .decision { background: #fff; border: 1px solid var(--line); padding: 8px 16px 16px; }
 .decision form { margin: 8px 0; }
+button.changes { background: #8a5a00; color: #fff; border-color: #8a5a00; }
+.status-changes_requested { background: #ffe1b3; }
+figure.preview { margin: 4px 0; }
+figure.preview img { display: block; max-width: 360px; max-height: 240px; border: 1px solid var(--line); background: #fff; }
+form.confirm { display: flex; gap: 16px; align-items: center; }
 .decision label { display: block; margin: 8px 0 4px; }
 .decision textarea { width: 100%; max-width: 600px; display: block; margin-bottom: 8px; font: inherit; }
 .notice { background: #d9f2dd; padding: 8px 12px; }

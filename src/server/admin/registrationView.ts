@@ -7,6 +7,7 @@
 import { isFormId, loadForm } from '../../shared/forms/loadForm';
 import { fieldsInOrder, objectItemsOf, toPointer } from '../../shared/forms/schemaWalk';
 import { isPlainObject, type JsonSchema } from '../../shared/forms/schemaTypes';
+import { countryName, regionName } from './placeNames';
 
 export interface ViewRow {
   /** The answer's JSON pointer in the form's answers (`/socialSecurityNumber`). */
@@ -108,6 +109,23 @@ function inItem(info: FormInfo, pointer: string) {
   return fields && match ? { fields, inner: match[2]! } : undefined;
 }
 
+const lastKey = (pointer: string) => pointer.slice(pointer.lastIndexOf('/') + 1);
+
+/**
+ * Countries and regions by name: a `…country` answer that is a known code, and a `region` next
+ * to a `country` in the same group (an address). Masked answers are never touched.
+ */
+function namePlaces(rows: ViewRow[]): ViewRow[] {
+  const country = rows.find((row) => lastKey(row.pointer) === 'country' && !row.masked)?.text;
+  return rows.map((row) => {
+    if (row.masked || row.children || row.items || row.part) return row;
+    const key = lastKey(row.pointer);
+    if (/country$/i.test(key)) return { ...row, text: countryName(row.text) };
+    if (key === 'region') return { ...row, text: regionName(country, row.text) };
+    return row;
+  });
+}
+
 const rank = (info: FormInfo, pointer: string) =>
   info.order.get(pointer) ??
   (() => {
@@ -141,7 +159,7 @@ function itemRows(
   if (!isPlainObject(item)) {
     return [{ pointer, prompt: '', text: scalarText(item), sensitive: false, masked: false }];
   }
-  return Object.entries(item).map(([key, value]) => {
+  const rows = Object.entries(item).map(([key, value]): ViewRow => {
     const childPointer = `${pointer}${toPointer([key])}`;
     if (isPlainObject(value) || Array.isArray(value)) {
       return {
@@ -155,6 +173,7 @@ function itemRows(
     }
     return leafRow(info, childPointer, key, humanize(key), scalarText(value), revealed);
   });
+  return namePlaces(rows);
 }
 
 function leafRow(
@@ -192,7 +211,14 @@ function entryRow(
         entryRow(info, child as Record<string, unknown>, [...keys, childKey], revealed),
       )
       .sort((a, b) => rank(info, a.pointer) - rank(info, b.pointer));
-    return { pointer, prompt, text: '', sensitive: false, masked: false, children };
+    return {
+      pointer,
+      prompt,
+      text: '',
+      sensitive: false,
+      masked: false,
+      children: namePlaces(children),
+    };
   }
   if (Array.isArray(value)) {
     if (value.every((item) => !isPlainObject(item))) {
@@ -211,7 +237,7 @@ function entryRow(
     return { pointer, prompt, text: '', sensitive: false, masked: false, items };
   }
   const text = typeof entry.label === 'string' ? entry.label : scalarText(value);
-  const row = leafRow(info, pointer, key, prompt, text, revealed);
+  const row = namePlaces([leafRow(info, pointer, key, prompt, text, revealed)])[0]!;
   return typeof document?.part === 'string' ? { ...row, part: document.part, signed: true } : row;
 }
 
@@ -276,11 +302,14 @@ export function registrationView(
   return sections.sort((a, b) => a.rank - b.rank).map(({ heading, rows }) => ({ heading, rows }));
 }
 
-/** Every sensitive pointer of a view (to check that a reveal request names one). */
-export function sensitivePointers(sections: ViewSection[]): Set<string> {
-  const out = new Set<string>();
+/**
+ * The prompt each stored document answers, by multipart part: a file answer's own prompt, an
+ * agreement's prompt for the document it signed. Staff read documents by what they are.
+ */
+export function documentPrompts(sections: ViewSection[]): Map<string, string> {
+  const out = new Map<string, string>();
   const visit = (row: ViewRow) => {
-    if (row.sensitive) out.add(row.pointer);
+    if (row.part && !out.has(row.part)) out.set(row.part, row.prompt);
     row.children?.forEach(visit);
     row.items?.forEach((item) => item.forEach(visit));
   };
@@ -288,11 +317,11 @@ export function sensitivePointers(sections: ViewSection[]): Set<string> {
   return out;
 }
 
-/** The prompt of each file and signed document of a view, by its multipart part. */
-export function documentPrompts(sections: ViewSection[]): Map<string, string> {
-  const out = new Map<string, string>();
+/** Every sensitive pointer of a view (to check that a reveal request names one). */
+export function sensitivePointers(sections: ViewSection[]): Set<string> {
+  const out = new Set<string>();
   const visit = (row: ViewRow) => {
-    if (row.part) out.set(row.part, row.prompt);
+    if (row.sensitive) out.add(row.pointer);
     row.children?.forEach(visit);
     row.items?.forEach((item) => item.forEach(visit));
   };

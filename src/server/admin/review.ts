@@ -1,7 +1,7 @@
 /**
  * What staff do, shared by the admin API, the staff console and the operator CLI, so the three
  * cannot drift: decide a registration (KYC), admit an organisation as a participant, re-send a
- * verification link, load a statement. Each writes its audit row in the same transaction as its
+ * verification link, load a statement, ask an applicant for changes. Each writes its audit row in the same transaction as its
  * effect. `actorUserId` is null for an operator command (the audit row then says `via: cli`).
  */
 import type pg from 'pg';
@@ -14,7 +14,13 @@ import { withTransaction } from '../db/transaction';
 import { findUserRowById } from '../db/users';
 import { badRequest, ClientError, notFound } from '../errors';
 import type { Mailer } from '../mail/mailer';
-import { links, verifyEmailMessage } from '../mail/templates';
+import {
+  changesRequestedMessage,
+  links,
+  registrationApprovedMessage,
+  registrationRejectedMessage,
+  verifyEmailMessage,
+} from '../mail/templates';
 import { validateStatement } from '../statements/validateStatement';
 
 export interface Actor {
@@ -32,35 +38,84 @@ function checkReason(approved: boolean, reason: string | undefined): string | nu
   return text || null;
 }
 
+/** What the review steps need besides the database: the applicant is told by email. */
+export interface ReviewDeps {
+  pool: pg.Pool;
+  mailer: Mailer;
+  publicUrl: string;
+  /** Told when an email could not be sent; the decision stands (it is already stored). */
+  onMailError?: (error: unknown) => void;
+}
+
+/** Statuses staff may still decide from: awaiting review, or waiting for the applicant's changes. */
+const OPEN_STATUSES = ['pending', 'changes_requested'];
+
+interface Applicant {
+  user_id: string;
+  email: string;
+  first_name: string | null;
+}
+
+/** Updates an open registration and answers its applicant; 404 unknown, 409 already decided. */
+async function updateOpenRegistration(
+  db: pg.PoolClient,
+  registrationId: string,
+  from: string[],
+  set: { status: ReviewStatus; reviewedBy: string | null; reason: string | null },
+): Promise<Applicant> {
+  const updated = await db.query<Applicant>(
+    `update registrations r
+        set status = $2, reviewed_by = $3, reviewed_at = now(), decision_reason = $4
+       from users u
+      where r.id = $1 and r.status = any($5) and u.id = r.user_id
+      returning r.user_id, u.email, u.details->>'firstName' as first_name`,
+    [registrationId, set.status, set.reviewedBy, set.reason, from],
+  );
+  const row = updated.rows[0];
+  if (row) return row;
+  const existing = await db.query<{ status: ReviewStatus }>(
+    'select status from registrations where id = $1',
+    [registrationId],
+  );
+  if (!existing.rows[0]) throw notFound('No such registration.');
+  throw new ClientError(409, alreadyMessage(existing.rows[0].status));
+}
+
+function alreadyMessage(status: ReviewStatus): string {
+  if (status === 'changes_requested') {
+    return 'Changes were already requested; this registration waits for the applicant.';
+  }
+  return `This registration was already ${status === 'pending' ? 'submitted' : status}.`;
+}
+
+/** Sends an applicant's email after the change is stored; a failure does not undo the change. */
+async function tellApplicant(deps: ReviewDeps, message: Parameters<Mailer['send']>[0]) {
+  try {
+    await deps.mailer.send(message);
+  } catch (error) {
+    deps.onMailError?.(error);
+  }
+}
+
 /**
- * Approves or rejects a pending registration. Approval flips the registrant's
- * `details.approved`, which turns their home banner from "under review" to "approved".
- * 404 for an unknown registration, 409 when it was already decided.
+ * Approves or rejects a registration awaiting review (or waiting for requested changes).
+ * Approval flips the registrant's `details.approved`, which turns their home banner from "under
+ * review" to "approved"; a rejection keeps the reason, which the applicant's home page shows.
+ * Either way the applicant is emailed. 404 for an unknown registration, 409 when already decided.
  */
 export async function decideRegistration(
-  pool: pg.Pool,
+  deps: ReviewDeps,
   decision: { registrationId: string; approved: boolean; reason?: string | undefined },
   actor: Actor,
 ): Promise<{ status: ReviewStatus; userId: string }> {
   const reason = checkReason(decision.approved, decision.reason);
   const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
-  return withTransaction(pool, async (db) => {
-    const updated = await db.query<{ user_id: string }>(
-      `update registrations
-          set status = $2, reviewed_by = $3, reviewed_at = now(), decision_reason = $4
-        where id = $1 and status = 'pending'
-        returning user_id`,
-      [decision.registrationId, status, actor.userId, reason],
-    );
-    const row = updated.rows[0];
-    if (!row) {
-      const existing = await db.query<{ status: string }>(
-        'select status from registrations where id = $1',
-        [decision.registrationId],
-      );
-      if (!existing.rows[0]) throw notFound('No such registration.');
-      throw new ClientError(409, `This registration was already ${existing.rows[0].status}.`);
-    }
+  const applicant = await withTransaction(deps.pool, async (db) => {
+    const row = await updateOpenRegistration(db, decision.registrationId, OPEN_STATUSES, {
+      status,
+      reviewedBy: actor.userId,
+      reason,
+    });
     if (decision.approved) {
       await db.query(
         `update users set details = jsonb_set(details, '{approved}', 'true'::jsonb)
@@ -74,26 +129,74 @@ export async function decideRegistration(
       subjectUserId: row.user_id,
       detail: { registrationId: decision.registrationId, via: actor.via },
     });
-    return { status, userId: row.user_id };
+    return row;
   });
+  const home = links.home(deps.publicUrl);
+  await tellApplicant(
+    deps,
+    decision.approved
+      ? registrationApprovedMessage(applicant.email, applicant.first_name, home)
+      : registrationRejectedMessage(applicant.email, applicant.first_name, reason ?? ''),
+  );
+  return { status, userId: applicant.user_id };
 }
 
 /**
- * The operator's `approve <email>`: decides the user's pending registration, or, for a user with
+ * Asks the applicant of a registration awaiting review for changes: the note (required) says
+ * what to change; their home page shows it and they are emailed. 404 unknown, 409 not awaiting
+ * review.
+ */
+export async function requestChanges(
+  deps: ReviewDeps,
+  request: { registrationId: string; note?: string | undefined },
+  actor: Actor,
+): Promise<{ status: ReviewStatus; userId: string }> {
+  const note = request.note?.trim() ?? '';
+  if (!note) throw badRequest('Please say what the applicant should change.');
+  if (note.length > REASON_MAX) throw badRequest(`The note is too long (${REASON_MAX} max).`);
+  const applicant = await withTransaction(deps.pool, async (db) => {
+    const row = await updateOpenRegistration(db, request.registrationId, ['pending'], {
+      status: 'changes_requested',
+      reviewedBy: actor.userId,
+      reason: note,
+    });
+    await audit(db, {
+      action: 'registration.changes-requested',
+      actorUserId: actor.userId,
+      subjectUserId: row.user_id,
+      detail: { registrationId: request.registrationId, via: actor.via },
+    });
+    return row;
+  });
+  await tellApplicant(
+    deps,
+    changesRequestedMessage(
+      applicant.email,
+      applicant.first_name,
+      note,
+      links.home(deps.publicUrl),
+    ),
+  );
+  return { status: 'changes_requested', userId: applicant.user_id };
+}
+
+/**
+ * The operator's `approve <email>`: decides the user's open registration, or, for a user with
  * details but no registration (seeded, or added by an organisation), marks the details approved.
  */
 export async function approveUser(
-  pool: pg.Pool,
+  deps: ReviewDeps,
   userId: string,
   actor: Actor,
 ): Promise<{ registrationId: string | null }> {
+  const { pool } = deps;
   const registration = await pool.query<{ id: string; status: string }>(
     'select id, status from registrations where user_id = $1',
     [userId],
   );
   const row = registration.rows[0];
-  if (row?.status === 'pending') {
-    await decideRegistration(pool, { registrationId: row.id, approved: true }, actor);
+  if (row && OPEN_STATUSES.includes(row.status)) {
+    await decideRegistration(deps, { registrationId: row.id, approved: true }, actor);
     return { registrationId: row.id };
   }
   const user = await findUserRowById(pool, userId);

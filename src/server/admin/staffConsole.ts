@@ -4,12 +4,14 @@
  * signed out → the sign-in page, anyone else → 403.
  *
  * Pages: the registrations awaiting review and recent decisions; one registration as submitted
- * (prompts next to answers, documents, sensitive identifiers masked until revealed); Approve and
- * Reject. Its forms are plain HTML posts carrying the CSRF token in a hidden field, checked here
+ * (prompts next to answers, documents by prompt with ID images previewed inline, sensitive
+ * identifiers masked until revealed); Approve (after a confirmation naming the applicant),
+ * Request changes and Reject. Its forms are plain HTML posts carrying the CSRF token in a hidden field, checked here
  * against the `csrf_token` cookie (the API's header check does not reach these paths).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE } from '../../shared/api/http';
+import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
 import { isUuid } from '../auth/apiSchemas';
 import { safeEqual } from '../auth/tokens';
 import { findRegistrationDocument, getRegistration, listRegistrations } from '../db/adminQueries';
@@ -17,7 +19,9 @@ import { audit } from '../db/audit';
 import { findUserRowById } from '../db/users';
 import { ClientError } from '../errors';
 import { readDocument } from '../storage/documentStore';
+import { firm } from '../../shared/config/firm';
 import {
+  approveConfirmPage,
   CONSOLE_BASE,
   CONSOLE_CSS,
   CONSOLE_CSS_PATH,
@@ -25,17 +29,23 @@ import {
   detailPage,
   listPage,
   messagePage,
+  PREVIEWABLE_IMAGES,
 } from './consoleHtml';
-import { decideRegistration } from './review';
-import { registrationView, sensitivePointers } from './registrationView';
+import { decideRegistration, requestChanges, type ReviewDeps } from './review';
+import { documentPrompts, registrationView, sensitivePointers } from './registrationView';
 
 export { escapeHtml } from './consoleHtml';
 
-export const SIGN_IN_REDIRECT = `/clearing/signin?message=${encodeURIComponent(
-  'Please sign in to view that content.',
-)}`;
+export const SIGN_IN_REDIRECT = `/clearing/signin?${SIGN_IN_NOTICE_PARAM}=${'signin-required' satisfies SignInNotice}`;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The notice after a post/redirect/get, by the `decided` query value. */
+const DECIDED_NOTICES: Record<string, string> = {
+  approved: 'Registration approved. The applicant was emailed.',
+  rejected: 'Registration rejected. The applicant was emailed the reason.',
+  changes_requested: 'Changes requested. The applicant was emailed what to change.',
+};
 
 interface Staff {
   id: string;
@@ -86,7 +96,15 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const user = await findUserRowById(app.db, userId);
     if (!user) return reply.redirect(SIGN_IN_REDIRECT);
     if (!user.is_staff) {
-      return html(reply, 403, messagePage('Staff only', 'This console is for staff only.'));
+      // Not a link back here (it would loop): a customer who lands here wants the customer site.
+      return html(
+        reply,
+        403,
+        messagePage('Staff only', 'This console is for staff only.', undefined, {
+          href: '/clearing/home',
+          text: `Go to the ${firm.displayName} customer site`,
+        }),
+      );
     }
     staffOf.set(request, { id: user.id, email: user.email });
   });
@@ -125,12 +143,21 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   });
 
   const staff = (request: FastifyRequest) => staffOf.get(request)!;
+  const reviewDeps = (request: FastifyRequest): ReviewDeps => ({
+    pool: app.db,
+    mailer: app.mailer,
+    publicUrl: app.config.publicUrl,
+    onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
+  });
 
   app.get(CONSOLE_BASE, async (request, reply) => {
     const all = await listRegistrations(app.db, { limit: 200 });
     const pending = all.filter((r) => r.status === 'pending');
-    const decided = all.filter((r) => r.status !== 'pending').slice(0, 50);
-    return html(reply, 200, listPage(pending, decided, staff(request).email));
+    const waiting = all.filter((r) => r.status === 'changes_requested');
+    const decided = all
+      .filter((r) => r.status === 'approved' || r.status === 'rejected')
+      .slice(0, 50);
+    return html(reply, 200, listPage(pending, decided, staff(request).email, waiting));
   });
 
   const showRegistration = async (
@@ -176,12 +203,14 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         detail: { registrationId },
       });
     }
+    const sections = registrationView(registration.formId, registration.payload, revealed);
     return html(
       reply,
       options.code ?? 200,
       detailPage({
         registration,
-        sections: registrationView(registration.formId, registration.payload, revealed),
+        sections,
+        documentPrompts: documentPrompts(sections),
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',
         signedInAs: staff(request).email,
         notice: options.notice,
@@ -193,10 +222,68 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: { decided?: string } }>(
     `${CONSOLE_BASE}/registrations/:id`,
     async (request, reply) => {
-      const decided = request.query.decided;
-      const notice =
-        decided === 'approved' || decided === 'rejected' ? `Registration ${decided}.` : undefined;
+      const decided = request.query.decided ?? '';
+      const notice = Object.hasOwn(DECIDED_NOTICES, decided) ? DECIDED_NOTICES[decided] : undefined;
       return showRegistration(request, reply, request.params.id, { notice });
+    },
+  );
+
+  // Approve asks first, naming the applicant (the detail page's Approve button leads here).
+  app.get<{ Params: { id: string } }>(
+    `${CONSOLE_BASE}/registrations/:id/approve`,
+    async (request, reply) => {
+      const registration = isUuid(request.params.id)
+        ? await getRegistration(app.db, request.params.id)
+        : null;
+      if (!registration) {
+        return html(
+          reply,
+          404,
+          messagePage('Not found', 'No such registration.', staff(request).email),
+        );
+      }
+      if (registration.status !== 'pending' && registration.status !== 'changes_requested') {
+        return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
+      }
+      return html(
+        reply,
+        200,
+        approveConfirmPage({
+          registration,
+          csrfToken: request.cookies[CSRF_COOKIE] ?? '',
+          signedInAs: staff(request).email,
+        }),
+      );
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+    `${CONSOLE_BASE}/registrations/:id/changes`,
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isUuid(id)) {
+        return html(
+          reply,
+          404,
+          messagePage('Not found', 'No such registration.', staff(request).email),
+        );
+      }
+      try {
+        await requestChanges(
+          reviewDeps(request),
+          { registrationId: id, note: request.body.note },
+          { userId: staff(request).id, via: 'console' },
+        );
+        return reply.redirect(`${CONSOLE_BASE}/registrations/${id}?decided=changes_requested`, 303);
+      } catch (error) {
+        if (error instanceof ClientError && error.statusCode !== 404) {
+          return showRegistration(request, reply, id, {
+            error: error.message,
+            code: error.statusCode,
+          });
+        }
+        throw error;
+      }
     },
   );
 
@@ -218,9 +305,13 @@ async function consolePages(app: FastifyInstance): Promise<void> {
           messagePage('Not decided', 'Choose Approve or Reject.', staff(request).email),
         );
       }
+      // An approval counts only from the confirmation page, which names the applicant.
+      if (decision === 'approve' && request.body.confirmed !== id) {
+        return reply.redirect(`${CONSOLE_BASE}/registrations/${id}/approve`, 303);
+      }
       try {
         const { status } = await decideRegistration(
-          app.db,
+          reviewDeps(request),
           { registrationId: id, approved: decision === 'approve', reason: request.body.reason },
           { userId: staff(request).id, via: 'console' },
         );
@@ -238,34 +329,51 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { id: string } }>(`${CONSOLE_BASE}/documents/:id`, async (request, reply) => {
-    const document = isUuid(request.params.id)
-      ? await findRegistrationDocument(app.db, request.params.id)
-      : null;
-    if (!document) {
-      return html(reply, 404, messagePage('Not found', 'No such document.', staff(request).email));
-    }
-    const bytes = await readDocument(app.db, app.config.dataDir, document.storageName);
-    if (!bytes) {
-      return html(
-        reply,
-        404,
-        messagePage('Not found', 'The file of this document is missing.', staff(request).email),
-      );
-    }
-    await audit(app.db, {
-      action: 'registration.document-downloaded',
-      actorUserId: staff(request).id,
-      subjectUserId: document.userId,
-      detail: { registrationId: document.registrationId, documentId: request.params.id },
-    });
-    // FACTS: uploads go back as attachments, never rendered in the portal's origin.
-    return reply
-      .header('content-disposition', attachmentDisposition(document.originalName))
-      .header('cache-control', 'no-store')
-      .type(document.contentType)
-      .send(bytes);
-  });
+  app.get<{ Params: { id: string }; Querystring: { inline?: string } }>(
+    `${CONSOLE_BASE}/documents/:id`,
+    async (request, reply) => {
+      const document = isUuid(request.params.id)
+        ? await findRegistrationDocument(app.db, request.params.id)
+        : null;
+      if (!document) {
+        return html(
+          reply,
+          404,
+          messagePage('Not found', 'No such document.', staff(request).email),
+        );
+      }
+      const bytes = await readDocument(app.db, app.config.dataDir, document.storageName);
+      if (!bytes) {
+        return html(
+          reply,
+          404,
+          messagePage('Not found', 'The file of this document is missing.', staff(request).email),
+        );
+      }
+      // An ID image may be previewed inline: images only (decoded as images when uploaded; an
+      // image cannot run script), with the type stored, never sniffed. Everything else, PDFs
+      // included, goes back as an attachment (FACTS), never rendered in the portal's origin.
+      const inline = request.query.inline === '1' && PREVIEWABLE_IMAGES.has(document.contentType);
+      await audit(app.db, {
+        action: 'registration.document-downloaded',
+        actorUserId: staff(request).id,
+        subjectUserId: document.userId,
+        detail: {
+          registrationId: document.registrationId,
+          documentId: request.params.id,
+          ...(inline ? { inline: true } : {}),
+        },
+      });
+      return reply
+        .header(
+          'content-disposition',
+          inline ? 'inline' : attachmentDisposition(document.originalName),
+        )
+        .header('cache-control', 'no-store')
+        .type(document.contentType)
+        .send(bytes);
+    },
+  );
 
   // Anything else under the console: a 404 page (after the staff check, so nothing leaks).
   app.all(`${CONSOLE_BASE}/*`, async (request, reply) =>

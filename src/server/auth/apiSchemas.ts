@@ -72,6 +72,10 @@ export const userSchema = {
     },
     organizationId: { type: ['string', 'null'] },
     roles,
+    review: {
+      type: ['object', 'null'],
+      properties: { status: { type: 'string' }, reason: { type: ['string', 'null'] } },
+    },
   },
 } as const;
 

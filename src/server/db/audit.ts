@@ -28,6 +28,7 @@ export type AuditAction =
   | 'registration.document-downloaded'
   | 'registration.approved'
   | 'registration.rejected'
+  | 'registration.changes-requested'
   | 'user.approved'
   | 'organization.participant-approved'
   | 'organization.participant-rejected'

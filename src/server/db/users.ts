@@ -1,4 +1,4 @@
-import type { Role, User, UserDetails } from '../../shared/api/auth';
+import type { ApplicationReview, Role, User, UserDetails } from '../../shared/api/auth';
 import type { Queryable } from './transaction';
 
 /** A users row joined with its organisation, as stored. */
@@ -17,11 +17,24 @@ export interface UserRow {
   totp_last_step: string | null;
   org_name: string | null;
   clearing_org_id: string | null;
+  /** The user's registration, if any (one per user). */
+  registration_status: 'pending' | 'changes_requested' | 'approved' | 'rejected' | null;
+  registration_reason: string | null;
 }
 
 const SELECT_USER = `
-  select u.*, o.name as org_name, o.clearing_org_id
-    from users u left join organizations o on o.id = u.organization_id`;
+  select u.*, o.name as org_name, o.clearing_org_id,
+         r.status as registration_status, r.decision_reason as registration_reason
+    from users u left join organizations o on o.id = u.organization_id
+    left join registrations r on r.user_id = u.id`;
+
+/** The applicant's view of their registration's review; the reason only where they need it. */
+function reviewOf(row: UserRow): ApplicationReview | null {
+  if (!row.registration_status) return null;
+  const status = row.registration_status === 'pending' ? 'submitted' : row.registration_status;
+  const withReason = status === 'rejected' || status === 'changes_requested';
+  return { status, reason: withReason ? row.registration_reason : null };
+}
 
 /** The user as the API shows it: no password hash, no TOTP secret. */
 export function toUser(row: UserRow): User {
@@ -36,6 +49,7 @@ export function toUser(row: UserRow): User {
         : null,
     organizationId: row.organization_id,
     roles: row.roles,
+    review: reviewOf(row),
   };
 }
 

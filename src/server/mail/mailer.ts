@@ -18,14 +18,23 @@ const LINK = /https?:\/\/[^\s<>"]+/g;
  * Development mailer: prints each message to the console and keeps it for `GET /dev/outbox`.
  * The console print is for the developer running the portal locally, not a production log.
  */
-export function createOutboxMailer(print: (text: string) => void = console.log): Mailer {
+export function createOutboxMailer(
+  print: (text: string) => void = console.log,
+  options: { summary?: string } = {},
+): Mailer {
   const messages: MailMessage[] = [];
   return {
     async send(message) {
       const full = { ...message, links: message.text.match(LINK) ?? [] };
       messages.push(full);
       if (messages.length > 200) messages.shift();
-      print(`\n--- mail to ${full.to}: ${full.subject}\n${full.text}\n---\n`);
+      // `summary` (the server): one line pointing at the outbox, so emails do not break up the
+      // log; otherwise (the operator CLI, which has no outbox) the whole message.
+      print(
+        options.summary
+          ? `mail to ${full.to}: ${full.subject} (read it at ${options.summary})`
+          : `\n--- mail to ${full.to}: ${full.subject}\n${full.text}\n---\n`,
+      );
     },
     outbox: () => [...messages],
   };

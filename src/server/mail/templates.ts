@@ -14,6 +14,7 @@ export const links = {
   invite: (publicUrl: string, organizationId: string, email: string, token: string) =>
     `${publicUrl}/clearing/user/accept-invite?access_token=${encodeURIComponent(token)}&organization_id=${encodeURIComponent(organizationId)}&email=${encodeURIComponent(email)}`,
   signIn: (publicUrl: string) => `${publicUrl}/clearing/signin`,
+  home: (publicUrl: string) => `${publicUrl}/clearing/home`,
 };
 
 export function verifyEmailMessage(to: string, link: string): Message {
@@ -62,6 +63,77 @@ export function inviteMessage(to: string, organizationName: string, link: string
     text:
       `You have been invited to join the organisation "${organizationName}" on ${firm.displayName}.\n\n` +
       `Open this link to accept (it works once, for 7 days):\n\n${link}` +
+      signature,
+  };
+}
+
+/*
+ * The applicant's registration emails (DECISIONS "Applicants and reviewers"). They name the
+ * applicant and the decision and nothing of what was submitted: no SSN, date of birth or document.
+ */
+
+const greeting = (firstName: string | null) => (firstName ? `Dear ${firstName},` : 'Hello,');
+
+export function registrationReceivedMessage(
+  to: string,
+  firstName: string | null,
+  homeLink: string,
+): Message {
+  return {
+    to,
+    subject: `We received your ${firm.displayName} application`,
+    text:
+      `${greeting(firstName)}\n\nThank you: your application has been received. Our team reviews ` +
+      `it and we will email you once it has been reviewed.\n\nYou can check its status at any ` +
+      `time on your home page: ${homeLink}` +
+      signature,
+  };
+}
+
+export function changesRequestedMessage(
+  to: string,
+  firstName: string | null,
+  note: string,
+  homeLink: string,
+): Message {
+  return {
+    to,
+    subject: `Your ${firm.displayName} application needs changes`,
+    text:
+      `${greeting(firstName)}\n\nWe reviewed your application and need some changes before we ` +
+      `can decide on it:\n\n${note}\n\nSign in to see what to change: ${homeLink}\n\nQuestions? ` +
+      `Contact us at ${firm.supportEmail} or ${firm.supportPhone}.` +
+      signature,
+  };
+}
+
+export function registrationApprovedMessage(
+  to: string,
+  firstName: string | null,
+  homeLink: string,
+): Message {
+  return {
+    to,
+    subject: `Your ${firm.displayName} application has been approved`,
+    text:
+      `${greeting(firstName)}\n\nGood news: your application has been approved. Your clearing ` +
+      `statement appears on your home page once it is available: ${homeLink}` +
+      signature,
+  };
+}
+
+export function registrationRejectedMessage(
+  to: string,
+  firstName: string | null,
+  reason: string,
+): Message {
+  return {
+    to,
+    subject: `Your ${firm.displayName} application was not accepted`,
+    text:
+      `${greeting(firstName)}\n\nWe are sorry: your application was not accepted.\n\n` +
+      `Reason: ${reason}\n\nIf you have questions, contact us at ${firm.supportEmail} or ` +
+      `${firm.supportPhone}.` +
       signature,
   };
 }

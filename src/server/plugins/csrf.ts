@@ -15,6 +15,7 @@ export const CSRF_EXEMPT_ROUTES: readonly { url: string; why: string }[] = [
   // its own preHandler checks against the cookie (a form post cannot set a header).
   { url: '/clearing/admin/registrations/:id/reveal', why: 'console form token' },
   { url: '/clearing/admin/registrations/:id/decision', why: 'console form token' },
+  { url: '/clearing/admin/registrations/:id/changes', why: 'console form token' },
   { url: '/clearing/admin/*', why: 'console form token (404 page)' },
 ];
 const EXEMPT = new Set(CSRF_EXEMPT_ROUTES.map((route) => route.url));

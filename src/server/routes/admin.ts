@@ -4,6 +4,7 @@ import type {
   AdminDecisionResult,
   AdminStatement,
   KycApprovalRequest,
+  KycChangesRequest,
   LoadStatementRequest,
   ParticipantApprovalRequest,
   ReviewStatus,
@@ -14,8 +15,10 @@ import {
   decideParticipant,
   decideRegistration,
   loadStatement,
+  requestChanges,
   resendVerificationEmail,
   type Actor,
+  type ReviewDeps,
 } from '../admin/review';
 import { UUID_PATTERN } from '../auth/apiSchemas';
 import { getUserDetail, listOrganizations, listRegistrations, listUsers } from '../db/adminQueries';
@@ -33,7 +36,10 @@ const staffOf = new WeakMap<FastifyRequest, string>();
 const uuid = { type: 'string', pattern: UUID_PATTERN } as const;
 const reason = { type: 'string', maxLength: 2000 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
-const status = { type: 'string', enum: ['pending', 'approved', 'rejected'] } as const;
+const status = {
+  type: 'string',
+  enum: ['pending', 'changes_requested', 'approved', 'rejected'],
+} as const;
 const body = (properties: Record<string, object>, required: string[]) => ({
   type: 'object',
   properties,
@@ -116,6 +122,12 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   const actor = (request: FastifyRequest): Actor => ({
     userId: staffOf.get(request)!,
     via: 'api',
+  });
+  const reviewDeps = (request: FastifyRequest): ReviewDeps => ({
+    pool: app.db,
+    mailer: app.mailer,
+    publicUrl: app.config.publicUrl,
+    onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
   });
 
   app.get<{ Querystring: { search?: string; limit?: number; offset?: number } }>(
@@ -233,7 +245,29 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request): Promise<AdminDecisionResult> => {
-      const { status: decided } = await decideRegistration(app.db, request.body, actor(request));
+      const { status: decided } = await decideRegistration(
+        reviewDeps(request),
+        request.body,
+        actor(request),
+      );
+      return { status: decided };
+    },
+  );
+
+  app.post<{ Body: KycChangesRequest }>(
+    '/onboarding/kyc-changes-request',
+    {
+      schema: {
+        body: body({ registrationId: uuid, note: reason }, ['registrationId', 'note']),
+        response: { 200: decisionResult },
+      },
+    },
+    async (request): Promise<AdminDecisionResult> => {
+      const { status: decided } = await requestChanges(
+        reviewDeps(request),
+        request.body,
+        actor(request),
+      );
       return { status: decided };
     },
   );

@@ -32,6 +32,7 @@ import {
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
+import { links, registrationReceivedMessage } from '../mail/templates';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
 import { deleteStored } from '../storage/uploads';
 
@@ -79,6 +80,18 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
         try {
           const outcome = await register(app, request.ip, formId, parts, row, form);
           const user = toUser((await findUserRowById(app.db, userId))!);
+          if (!outcome.repeated) {
+            // DECISIONS: the applicant is told by email that the registration was received.
+            await app.mailer
+              .send(
+                registrationReceivedMessage(
+                  row.email,
+                  user.details?.firstName || null,
+                  links.home(app.config.publicUrl),
+                ),
+              )
+              .catch((error: unknown) => request.log.error({ err: error }, 'receipt email failed'));
+          }
           return reply
             .code(outcome.repeated ? 200 : 201)
             .send({ registrationId: outcome.registrationId, user } satisfies RegistrationResult);
@@ -178,7 +191,7 @@ async function register(
       .join(' ');
     const organization = await db.query<{ id: string }>(
       `insert into organizations (name, clearing_org_id, kind)
-       values ($1, 'NCF-' || upper(substr(md5(gen_random_uuid()::text), 1, 8)), $2)
+       values ($1, next_clearing_org_id(), $2)
        returning id`,
       [name, registration.organizationKind],
     );

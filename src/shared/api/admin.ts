@@ -5,7 +5,17 @@
 import type { Role, UserDetails } from './auth';
 import type { Statement } from './statement';
 
-export type ReviewStatus = 'pending' | 'approved' | 'rejected';
+/**
+ * Where a registration stands (DECISIONS "Applicants and reviewers"): `pending` is submitted and
+ * awaiting review; `changes_requested` waits for the applicant.
+ */
+export type ReviewStatus = 'pending' | 'changes_requested' | 'approved' | 'rejected';
+export const REVIEW_STATUSES: readonly ReviewStatus[] = [
+  'pending',
+  'changes_requested',
+  'approved',
+  'rejected',
+];
 
 /** GET users: one row per user. */
 export interface AdminUserSummary {
@@ -71,6 +81,12 @@ export interface KycApprovalRequest {
   registrationId: string;
   approved: boolean;
   reason?: string;
+}
+
+/** POST onboarding/kyc-changes-request: asks the applicant for changes; the note says which. */
+export interface KycChangesRequest {
+  registrationId: string;
+  note: string;
 }
 
 /**

@@ -49,6 +49,18 @@ export interface OrgDetails {
   name: string;
 }
 
+/**
+ * Where the user's registration stands (DECISIONS "Applicants and reviewers"): submitted
+ * (awaiting review), changes requested, approved, rejected.
+ */
+export type ApplicationStatus = 'submitted' | 'changes_requested' | 'approved' | 'rejected';
+
+export interface ApplicationReview {
+  status: ApplicationStatus;
+  /** What staff asked to change, or why the application was rejected; null otherwise. */
+  reason: string | null;
+}
+
 /** The signed-in user (spec access §3; `isNorthstarClearingStaff` is `is{product}ClearingStaff`). */
 export interface User {
   id: string;
@@ -58,6 +70,8 @@ export interface User {
   orgDetails: OrgDetails | null;
   organizationId: string | null;
   roles: Role[];
+  /** The review of the user's registration form; null without one (seeded or invited users). */
+  review?: ApplicationReview | null;
 }
 
 export type SigninResult =

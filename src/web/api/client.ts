@@ -5,12 +5,16 @@
  */
 import type { ApiErrorBody } from '../../shared/api/http';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
+import {
+  SIGN_IN_NOTICE_PARAM,
+  SIGN_IN_NOTICES,
+  type SignInNotice,
+} from '../../shared/api/signInNotices';
 
 export const API_BASE = '/exchange/api/web';
 /** Where a 401 sends the browser; the standalone server redirects it to /clearing/signin. */
 export const EXCHANGE_SIGN_IN_PATH = '/exchange/dashboard/signin';
-export const UNAUTHENTICATED_MESSAGE =
-  "You've been redirected due to being unauthenticated. Please sign in again.";
+export const UNAUTHENTICATED_MESSAGE = SIGN_IN_NOTICES.unauthenticated;
 /** Shown when a failure carries no message of its own (business §2.7). */
 export const GENERIC_FAILURE_MESSAGE = 'Our website is having some issues. Please try again later.';
 
@@ -46,9 +50,12 @@ export function readCookie(name: string): string | undefined {
   return undefined;
 }
 
-/** The URL of the exchange sign-in carrying the path to come back to and the 401 message. */
+/** The URL of the exchange sign-in carrying the path to come back to and the 401 notice key. */
 export function unauthenticatedRedirectUrl(currentPath: string): string {
-  const query = new URLSearchParams({ redirect: currentPath, message: UNAUTHENTICATED_MESSAGE });
+  const query = new URLSearchParams({
+    redirect: currentPath,
+    [SIGN_IN_NOTICE_PARAM]: 'unauthenticated' satisfies SignInNotice,
+  });
   return `${EXCHANGE_SIGN_IN_PATH}?${query.toString()}`;
 }
 

@@ -2,9 +2,11 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import { hasRegistered } from '../../shared/api/auth';
+import { useEffect } from 'react';
+import { hasRegistered, type User } from '../../shared/api/auth';
+import { browserLocation } from '../api/client';
 import { useCurrentUser } from '../api/get-current-user';
-import { postSignInPath, SIGN_IN_REQUIRED_MESSAGE, signInPath } from './session';
+import { ADMIN_SITE_URL, postSignInPath, signInPath } from './session';
 
 export function Loading() {
   return (
@@ -38,26 +40,40 @@ export function ProtectedRoute() {
   const { pathname, search } = useLocation();
   if (isPending) return <Loading />;
   if (!user) {
-    return (
-      <Navigate
-        to={signInPath(SIGN_IN_REQUIRED_MESSAGE, `/clearing${pathname}${search}`)}
-        replace
-      />
-    );
+    return <Navigate to={signInPath('signin-required', `/clearing${pathname}${search}`)} replace />;
   }
   return <Outlet />;
 }
 
-/** Pages for users who have registered: the others go to /clearing/registration. */
+/** Loads the staff console in full (a separate site: access §4 sends staff there). */
+function StaffConsole() {
+  useEffect(() => {
+    browserLocation.assign(ADMIN_SITE_URL);
+  }, []);
+  return <Loading />;
+}
+
+/** Staff who have no customer registration of their own belong in the staff console. */
+const staffOnly = (user: User) => user.isNorthstarClearingStaff && !hasRegistered(user);
+
+/**
+ * Pages for users who have registered: staff without a registration go to the staff console,
+ * other users without one to /clearing/registration.
+ */
 export function RegisteredRoute() {
   const { data: user } = useCurrentUser();
+  if (user && staffOnly(user)) return <StaffConsole />;
   if (user && !hasRegistered(user)) return <Navigate to="/registration" replace />;
   return <Outlet />;
 }
 
-/** Registration pages: users who have already registered go to /clearing/home. */
+/**
+ * Registration pages: users who have already registered go to /clearing/home; staff without a
+ * registration to the staff console (they review registrations, they do not file one).
+ */
 export function UnregisteredRoute() {
   const { data: user } = useCurrentUser();
+  if (user && staffOnly(user)) return <StaffConsole />;
   if (user && hasRegistered(user)) return <Navigate to="/home" replace />;
   return <Outlet />;
 }

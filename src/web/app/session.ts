@@ -4,13 +4,18 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { hasRegistered, type User } from '../../shared/api/auth';
+import {
+  SIGN_IN_NOTICE_PARAM,
+  SIGN_IN_NOTICES,
+  type SignInNotice,
+} from '../../shared/api/signInNotices';
 import { currentUserQueryKey } from '../api/get-current-user';
 import { clearDrafts } from '../forms/draftStorage';
 
-export const SIGN_IN_REQUIRED_MESSAGE = 'Please sign in to view that content.';
-export const LOGGED_OUT_MESSAGE = 'Succesfully logged out.'; // spelling as in the specification
-export const VERIFIED_MESSAGE = 'Please sign in to continue registering.';
-export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Please sign in.';
+export const SIGN_IN_REQUIRED_MESSAGE = SIGN_IN_NOTICES['signin-required'];
+export const LOGGED_OUT_MESSAGE = SIGN_IN_NOTICES['logged-out'];
+export const VERIFIED_MESSAGE = SIGN_IN_NOTICES.verified;
+export const PASSWORD_RESET_MESSAGE = SIGN_IN_NOTICES['password-reset'];
 /** The staff console, a separate server-rendered site: always reached by a full page load. */
 export const ADMIN_SITE_URL = '/clearing/admin';
 
@@ -54,9 +59,12 @@ export function postSignInPath(user: User, redirect: string | null): string {
   return safeRedirectPath(redirect) ?? '/home';
 }
 
-/** `/signin?message=…` (router-relative), with an optional path to come back to. */
-export function signInPath(message: string, redirect?: string): string {
-  const query = new URLSearchParams({ message });
+/**
+ * `/signin?notice=<key>` (router-relative), with an optional path to come back to. The sign-in
+ * page shows the portal's text for the key, never text from the address bar.
+ */
+export function signInPath(notice: SignInNotice, redirect?: string): string {
+  const query = new URLSearchParams({ [SIGN_IN_NOTICE_PARAM]: notice });
   if (redirect) query.set('redirect', redirect);
   return `/signin?${query.toString()}`;
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { currentUserHandler, json, makeUser, mockApi, renderApp, sentBodies } from '../renderApp';
+import { firm } from '../../../src/shared/config/firm';
 import { stubWebSocket } from './helpers';
 import { statementFixture } from './statementFixture';
 
@@ -36,6 +37,47 @@ describe('home banners by approval and statement state', () => {
     // Give a wrongly enabled query the chance to fire before checking it did not.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(statementCalls(fetchMock)).toHaveLength(0);
+  });
+
+  it('tells an applicant asked for changes what to change and how, and fetches no statement', async () => {
+    const user = pendingUser();
+    const note = 'Please upload a sharper photo of the back of your ID.';
+    user.review = { status: 'changes_requested', reason: note };
+    const fetchMock = mockApi({
+      'GET user': currentUserHandler(user),
+      [STATEMENT_CALL]: () => json(200, statementFixture()),
+    });
+    renderApp('/clearing/home');
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Your application needs changes');
+    expect(banner).toHaveTextContent(note);
+    expect(banner).toHaveTextContent(firm.supportEmail);
+    expect(screen.queryByText(/application has been received/)).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statementCalls(fetchMock)).toHaveLength(0);
+  });
+
+  it('tells a rejected applicant it was not accepted, with the reason and the support contact', async () => {
+    const user = pendingUser();
+    const reason = 'We cannot verify your identity from the documents provided.';
+    user.review = { status: 'rejected', reason };
+    mockApi({ 'GET user': currentUserHandler(user) });
+    renderApp('/clearing/home');
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Your application was not accepted');
+    expect(banner).toHaveTextContent(`Reason: ${reason}`);
+    expect(banner).toHaveTextContent(firm.supportEmail);
+    expect(banner).toHaveTextContent(firm.supportPhone);
+    expect(screen.queryByText(/application has been received/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Your application has been approved.')).not.toBeInTheDocument();
+  });
+
+  it('shows the received banner for a submitted application', async () => {
+    const user = pendingUser();
+    user.review = { status: 'submitted', reason: null };
+    mockApi({ 'GET user': currentUserHandler(user) });
+    renderApp('/clearing/home');
+    expect(await screen.findByText(/application has been received/)).toBeInTheDocument();
   });
 
   it('tells an approved customer without a statement (404) that the application is approved', async () => {

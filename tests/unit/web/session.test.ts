@@ -48,10 +48,11 @@ describe('postSignInPath', () => {
 });
 
 describe('signInPath', () => {
-  it('carries the message and the optional redirect as query parameters', () => {
-    const url = new URL(signInPath('Succesfully logged out.', '/clearing/home'), 'http://x');
+  it('carries the notice key (never text) and the optional redirect as query parameters', () => {
+    const url = new URL(signInPath('logged-out', '/clearing/home'), 'http://x');
     expect(url.pathname).toBe('/signin');
-    expect(url.searchParams.get('message')).toBe('Succesfully logged out.');
+    expect(url.searchParams.get('notice')).toBe('logged-out');
+    expect(url.searchParams.has('message')).toBe(false);
     expect(url.searchParams.get('redirect')).toBe('/clearing/home');
   });
 });

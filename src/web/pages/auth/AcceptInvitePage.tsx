@@ -7,6 +7,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { SIGN_IN_NOTICES } from '../../../shared/api/signInNotices';
 import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
 import { ApiError } from '../../api/client';
@@ -20,7 +21,7 @@ import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 export const INVALID_INVITE_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new invitation url.';
 /** The sign-in toast after a successful acceptance (the wording is ours; the spec has none). */
-export const INVITE_ACCEPTED_MESSAGE = 'Invitation accepted. Please sign in to continue.';
+export const INVITE_ACCEPTED_MESSAGE = SIGN_IN_NOTICES['invite-accepted'];
 /** Field messages: business §5.1 words them for the same person fields. */
 export const ACCEPT_INVITE_MESSAGES = {
   firstName: 'Must provide first name',
@@ -143,7 +144,7 @@ function AcceptInviteForm({
         photoId: photo,
       },
       {
-        onSuccess: () => void navigate(signInPath(INVITE_ACCEPTED_MESSAGE), { replace: true }),
+        onSuccess: () => void navigate(signInPath('invite-accepted'), { replace: true }),
         onError: (error) => {
           if (!(error instanceof ApiError) || !error.errors) return;
           const mapped: Partial<Record<Field, string>> = {};

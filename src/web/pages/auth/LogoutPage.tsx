@@ -5,12 +5,7 @@ import { useCurrentUser } from '../../api/get-current-user';
 import { signOut } from '../../api/sign-out';
 import { Loading } from '../../app/guards';
 import { PageTitle } from '../../app/PageTitle';
-import {
-  endClientSession,
-  LOGGED_OUT_MESSAGE,
-  SIGN_IN_REQUIRED_MESSAGE,
-  signInPath,
-} from '../../app/session';
+import { endClientSession, signInPath } from '../../app/session';
 
 /**
  * /clearing/logout: signs out (a failure is only logged), forgets cached data and drafts, then
@@ -27,7 +22,7 @@ export function LogoutPage() {
     if (isPending || started.current) return;
     started.current = true;
     if (!user) {
-      void navigate(signInPath(SIGN_IN_REQUIRED_MESSAGE), { replace: true });
+      void navigate(signInPath('signin-required'), { replace: true });
       return;
     }
     void (async () => {
@@ -37,7 +32,7 @@ export function LogoutPage() {
         console.error('Sign-out failed', error);
       }
       endClientSession(queryClient);
-      await navigate(signInPath(LOGGED_OUT_MESSAGE), { replace: true });
+      await navigate(signInPath('logged-out'), { replace: true });
     })();
   }, [isPending, user, navigate, queryClient]);
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import Typography from '@mui/material/Typography';
 import { useResetPassword } from '../../api/reset-password';
-import { PASSWORD_RESET_MESSAGE, signInPath } from '../../app/session';
+import { signInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
 import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
@@ -34,7 +34,7 @@ function ResetPasswordForm({ token, userId }: { token: string; userId: string })
     if (!pair.valid) return;
     reset.mutate(
       { token, password: pair.password, userId },
-      { onSuccess: () => void navigate(signInPath(PASSWORD_RESET_MESSAGE), { replace: true }) },
+      { onSuccess: () => void navigate(signInPath('password-reset'), { replace: true }) },
     );
   }
 

@@ -8,6 +8,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { User } from '../../../shared/api/auth';
+import { SIGN_IN_NOTICE_PARAM, signInNoticeText } from '../../../shared/api/signInNotices';
 import { emailError } from '../../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
 import { browserLocation, EXCHANGE_SIGN_IN_PATH, errorMessageOf } from '../../api/client';
@@ -18,7 +19,7 @@ import { ADMIN_SITE_URL, postSignInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
 import { AuthTextField } from './AuthTextField';
 
-// The toast shows only when a message was handed over; its Snackbar loads with it.
+// The toast shows only when a notice was handed over; its Snackbar loads with it.
 const InfoToast = lazy(() =>
   import('./InfoToast').then((module) => ({ default: module.InfoToast })),
 );
@@ -32,7 +33,8 @@ export const RESET_RECEIVED_MESSAGE =
 /** Sign-in (/clearing/signin) with its Forgot Password view and the handed-over message toast. */
 export function SignInPage() {
   const [params] = useSearchParams();
-  const message = params.get('message');
+  // Only the portal's own notices: the address bar hands over a key, never text (DECISIONS).
+  const message = signInNoticeText(params.get(SIGN_IN_NOTICE_PARAM));
   const [view, setView] = useState<'signin' | 'forgot'>('signin');
   return (
     <>

@@ -4,7 +4,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { emailError } from '../../../shared/rules/email';
 import { useVerifyEmail } from '../../api/verify-email';
-import { signInPath, VERIFIED_MESSAGE } from '../../app/session';
+import { signInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
 import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
@@ -37,7 +37,7 @@ function VerifyEmailForm({ email, token }: { email: string; token: string }) {
     if (emailProblem || !pair.valid) return;
     verify.mutate(
       { token, password: pair.password, email },
-      { onSuccess: () => void navigate(signInPath(VERIFIED_MESSAGE), { replace: true }) },
+      { onSuccess: () => void navigate(signInPath('verified'), { replace: true }) },
     );
   }
 

@@ -1,13 +1,16 @@
 import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ApplicationReview } from '../../../shared/api/auth';
 import { errorMessageOf } from '../../api/client';
 import { useCurrentUser } from '../../api/get-current-user';
 import { useStatement } from '../../api/get-statement';
 import { PageTitle } from '../../app/PageTitle';
+import { SupportContact } from '../../app/SupportContact';
 import { LiveMarketPanel } from '../../market/LiveMarketPanel';
 import { StatementView } from './statement/StatementView';
 
@@ -15,11 +18,52 @@ export const PENDING_REVIEW_MESSAGE =
   "Your application has been received. We'll let you know once it has been reviewed.";
 export const APPROVED_MESSAGE = 'Your application has been approved.';
 export const STATEMENT_LOADING_MESSAGE = 'Loading your statement…';
+export const CHANGES_REQUESTED_TITLE = 'Your application needs changes';
+export const REJECTED_TITLE = 'Your application was not accepted';
 
 /**
- * /clearing/home (business §2.5, §4 "User approval"): the greeting, then by approval and statement
- * state the pending-review banner, the approved banner (no statement yet, or no organisation to
- * fetch one for), or the statement; the live market panel below.
+ * The banner of an application that is not approved (DECISIONS "Applicants and reviewers"):
+ * received and awaiting review; changes requested, with what to change; rejected, with the
+ * reason staff gave and the support contact.
+ */
+function ReviewBanner({ review }: { review: ApplicationReview | null | undefined }) {
+  if (review?.status === 'changes_requested') {
+    return (
+      <Alert severity="warning">
+        <AlertTitle>{CHANGES_REQUESTED_TITLE}</AlertTitle>
+        <Typography>
+          We reviewed your application and need these changes before we decide:
+        </Typography>
+        <Typography sx={{ my: 1, whiteSpace: 'pre-line', fontWeight: 500 }}>
+          {review.reason}
+        </Typography>
+        <Typography>
+          Send them to <SupportContact />; we will review your application again once we have them.
+        </Typography>
+      </Alert>
+    );
+  }
+  if (review?.status === 'rejected') {
+    return (
+      <Alert severity="error">
+        <AlertTitle>{REJECTED_TITLE}</AlertTitle>
+        {review.reason && (
+          <Typography sx={{ mb: 1, whiteSpace: 'pre-line' }}>Reason: {review.reason}</Typography>
+        )}
+        <Typography>
+          If you have questions, contact support at <SupportContact />.
+        </Typography>
+      </Alert>
+    );
+  }
+  return <Alert severity="info">{PENDING_REVIEW_MESSAGE}</Alert>;
+}
+
+/**
+ * /clearing/home (business §2.5, §4 "User approval"): the greeting, then by review and statement
+ * state the review banner (received, changes requested, rejected), the approved banner (no
+ * statement yet, or no organisation to fetch one for), or the statement; the live market panel
+ * below.
  */
 export function HomePage() {
   const { data: user } = useCurrentUser();
@@ -30,7 +74,7 @@ export function HomePage() {
 
   let body;
   if (!approved) {
-    body = <Alert severity="info">{PENDING_REVIEW_MESSAGE}</Alert>;
+    body = <ReviewBanner review={user?.review} />;
   } else if (statement.data) {
     body = <StatementView statement={statement.data} />;
   } else if (statement.isError) {

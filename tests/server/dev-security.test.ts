@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/server/config';
+import { createTestApp, type TestApp } from './testApp';
+
+describe('the development start is not open to the network', () => {
+  it('listens on loopback by default in development, anywhere with HOST or in production', () => {
+    expect(readConfig({}).host).toBe('127.0.0.1');
+    expect(readConfig({ NODE_ENV: 'development' }).host).toBe('127.0.0.1');
+    expect(readConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(readConfig({ NODE_ENV: 'production' }).host).toBe('0.0.0.0');
+    expect(readConfig({ NODE_ENV: 'production', HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+  });
+
+  describe('/dev/outbox', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+      await t.mailer.send({ to: 'a@example.com', subject: 'Reset', text: 'http://x/reset?t=1' });
+    });
+    afterAll(async () => t.close());
+
+    it('answers a request from this machine', async () => {
+      for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+        const response = await t.app.inject({ url: '/dev/outbox', remoteAddress });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toHaveLength(1);
+      }
+    });
+
+    it('answers 404 (JSON, no links) to any other address, whatever the headers say', async () => {
+      for (const remoteAddress of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20']) {
+        const response = await t.app.inject({
+          url: '/dev/outbox',
+          remoteAddress,
+          headers: { 'x-forwarded-for': '127.0.0.1', host: 'localhost' },
+        });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ errorMessage: 'Not found.' });
+        expect(response.body).not.toContain('reset');
+      }
+    });
+  });
+});
