@@ -93,13 +93,21 @@ describe('SchemaForm status', { timeout: 30_000 }, () => {
   });
 
   it('renders a default submit button enabled only when it can submit', async () => {
-    const { user } = renderForm({ children: undefined, formData: exampleWithout('firstName') });
+    const { user } = renderForm({ children: undefined, formData: exampleAnswers() });
     const submit = screen.getByRole('button', { name: 'Submit' });
+    // Valid but unchanged: the spec disables an unchanged form.
     expect(submit).toBeDisabled();
-    // Valid but unchanged is not enough either: the spec disables an unchanged form.
-    await user.type(field(title('firstName')), 'Ada');
+    await user.type(field(title('lastName')), 'x');
     await user.tab();
     await waitFor(() => expect(submit).toBeEnabled());
+    // Back to the answers it started from: valid, unchanged, disabled again.
+    await user.type(field(title('lastName')), '{Backspace}');
+    await user.tab();
+    await waitFor(() => expect(submit).toBeDisabled());
+    await user.type(field(title('lastName')), 'x');
+    await user.tab();
+    await waitFor(() => expect(submit).toBeEnabled());
+    // Changed but invalid.
     await user.clear(field(title('firstName')));
     await user.tab();
     await waitFor(() => expect(submit).toBeDisabled());
