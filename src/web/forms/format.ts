@@ -66,15 +66,21 @@ export interface FormattedPhone {
  * International phone formatting as typed and on paste: a number starting with '+' is grouped by
  * libphonenumber-js and its answer is '+' and digits. A number without '+' is left as typed (the
  * schema's rule asks for the international format, and the widget offers the fix): prepending '+'
- * would turn a US number such as 2125550142 into a Moroccan one (+212).
+ * would turn a US number such as 2125550142 into a Moroccan one (+212). `addPlus` keeps the
+ * older behaviour (a '+' prepended to any digits) for the invitation page, which has no fix to
+ * offer.
  */
-export function formatPhone(raw: string): FormattedPhone {
+export function formatPhone(raw: string, { addPlus = false } = {}): FormattedPhone {
   const digits = raw.replace(/\D/g, '');
   if (digits.length === 0) {
+    if (addPlus)
+      return { text: raw.trim() === '+' ? '+' : '', value: undefined, country: undefined };
     // Punctuation typed before the digits ('(' of '(212) …') stays.
     return { text: raw.trim() === '' ? '' : raw, value: undefined, country: undefined };
   }
-  if (!raw.trim().startsWith('+')) return { text: raw, value: raw.trim(), country: undefined };
+  if (!addPlus && !raw.trim().startsWith('+')) {
+    return { text: raw, value: raw.trim(), country: undefined };
+  }
   const typer = new AsYouType();
   const text = typer.input(`+${digits}`);
   return { text, value: `+${digits}`, country: typer.getCountry() };

@@ -52,6 +52,10 @@ describe('formatPhone', () => {
     });
     expect(formatPhone('(212) 555-0142 ').value).toBe('(212) 555-0142');
   });
+  it('prepends + when asked (the invitation page)', () => {
+    expect(formatPhone('12125550142', { addPlus: true }).text).toBe('+1 212 555 0142');
+    expect(formatPhone('(', { addPlus: true }).text).toBe('');
+  });
   it('keeps a lone + and empties on nothing', () => {
     expect(formatPhone('+')).toEqual({ text: '+', value: undefined, country: undefined });
     expect(formatPhone('')).toEqual({ text: '', value: undefined, country: undefined });
