@@ -19,7 +19,8 @@ const SIGNATURES: Array<{ type: string; matches: (bytes: Uint8Array) => boolean 
     // RIFF....WEBP
     type: 'image/webp',
     matches: (b) =>
-      startsWith(b, [0x52, 0x49, 0x46, 0x46]) && startsWith(b.subarray(8), [0x57, 0x45, 0x42, 0x50]),
+      startsWith(b, [0x52, 0x49, 0x46, 0x46]) &&
+      startsWith(b.subarray(8), [0x57, 0x45, 0x42, 0x50]),
   },
 ];
 

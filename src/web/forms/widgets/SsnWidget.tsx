@@ -13,6 +13,12 @@ const parseSsn = (raw: string): Parsed => {
  * so any paste holding nine digits gives the number), at most 11 characters. */
 export function SsnWidget(props: WidgetProps) {
   return (
-    <TextInput {...props} parse={parseSsn} maxLength={SSN_MAX_LENGTH} inputMode="numeric" autoComplete="off" />
+    <TextInput
+      {...props}
+      parse={parseSsn}
+      maxLength={SSN_MAX_LENGTH}
+      inputMode="numeric"
+      autoComplete="off"
+    />
   );
 }
