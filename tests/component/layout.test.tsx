@@ -66,6 +66,26 @@ describe('Layout', () => {
     );
   });
 
+  it('starts with a skip link that moves focus past the header to the page', async () => {
+    mockApi({ 'GET user': currentUserHandler(null) });
+    renderApp('/clearing/regulation/disclosures');
+    await screen.findByRole('banner');
+    await waitFor(() =>
+      expect(document.title).toBe(`Regulatory Disclosures | ${firm.displayName}`),
+    );
+    const user = userEvent.setup();
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(skip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
+    // The next Tab reaches the page's content, not the header's links.
+    await user.tab();
+    const main = screen.getByRole('main');
+    expect(document.activeElement).not.toBe(main);
+    expect(main.contains(document.activeElement)).toBe(true);
+  });
+
   it('has every footer link of business §2.6', async () => {
     mockApi({ 'GET user': currentUserHandler(null) });
     renderApp('/clearing/regulation/disclosures');

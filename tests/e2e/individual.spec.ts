@@ -54,7 +54,9 @@ test('a new user registers as an individual with real files and lands on home, p
   expect(
     await page.evaluate(() => localStorage.getItem('clearing.registration.accountType')),
   ).toBeNull();
-  await dialog.getByRole('button', { name: 'Continue' }).click();
+  // The dialog focuses its way on (not its container), so Enter continues.
+  await expect(dialog.getByRole('button', { name: 'Continue' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/clearing\/home$/);
   await expect(page.getByRole('heading', { name: 'Welcome Jane!' })).toBeVisible();
   await expect(page.getByText(/application has been received/i)).toBeVisible();

@@ -59,7 +59,7 @@ export async function fillIndividualForm(page: Page): Promise<void> {
   await page.locator('#root_firstName').fill('Jane');
   await page.locator('#root_lastName').fill('Sample');
   await page.locator('#root_dateOfBirth').pressSequentially('04171985');
-  await page.locator('#root_primaryPhoneNumber').pressSequentially('12125550142');
+  await page.locator('#root_primaryPhoneNumber').pressSequentially('+12125550142');
 
   await page.locator('#root_mailingAddress_line1').fill('350 Fifth Avenue');
   await page.locator('#root_mailingAddress_locality').fill('New York');

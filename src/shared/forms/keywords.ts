@@ -21,11 +21,18 @@ import { ruleAdapters, RULES_MODULE_ID, type RuleName } from './ruleAdapters';
 /** The reasons each rule keyword can fail for; every one needs a message unless optional. */
 export const RULE_KEYWORDS: Record<
   `x-${RuleName}`,
-  { rule: RuleName; reasons: readonly string[]; optional?: readonly string[] }
+  {
+    rule: RuleName;
+    reasons: readonly string[];
+    optional?: readonly string[];
+    /** Further wording the field's widget shows (not failure reasons), each optional. */
+    hints?: readonly string[];
+  }
 > = {
-  'x-phone': { rule: 'phone', reasons: PHONE_PROBLEMS },
+  // `suggestion`: the one-click fix offered for a national number ('Did you mean {number}?').
+  'x-phone': { rule: 'phone', reasons: PHONE_PROBLEMS, hints: ['suggestion'] },
   'x-ssn': { rule: 'ssn', reasons: SSN_PROBLEMS },
-  'x-date': { rule: 'date', reasons: DATE_PROBLEMS, optional: ['future'] },
+  'x-date': { rule: 'date', reasons: DATE_PROBLEMS, optional: ['future', 'minor'] },
   'x-name': { rule: 'name', reasons: NAME_PROBLEMS },
   'x-lei': { rule: 'lei', reasons: LEI_PROBLEMS },
 };
@@ -139,7 +146,7 @@ export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
 ];
 
 function ruleKeyword(keyword: `x-${RuleName}`): KeywordDefinition {
-  const { rule, reasons, optional = [] } = RULE_KEYWORDS[keyword];
+  const { rule, reasons, optional = [], hints = [] } = RULE_KEYWORDS[keyword];
   const required = reasons.filter((reason) => !optional.includes(reason));
   const adapter = ruleAdapters[rule];
   return {
@@ -148,7 +155,9 @@ function ruleKeyword(keyword: `x-${RuleName}`): KeywordDefinition {
     schemaType: 'object',
     metaSchema: {
       type: 'object',
-      properties: Object.fromEntries(reasons.map((reason) => [reason, { type: 'string' }])),
+      properties: Object.fromEntries(
+        [...reasons, ...hints].map((reason) => [reason, { type: 'string' }]),
+      ),
       required,
       additionalProperties: false,
     },

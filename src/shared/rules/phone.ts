@@ -2,7 +2,12 @@
  * Phone numbers in international format (spec business §3.8, §5.2), checked with libphonenumber-js.
  * Returns the reason a number fails; the wording of each reason lives in the schema (`x-phone`).
  */
-import { parsePhoneNumberWithError, ParseError } from 'libphonenumber-js';
+import {
+  parsePhoneNumberFromString,
+  parsePhoneNumberWithError,
+  ParseError,
+  type CountryCode,
+} from 'libphonenumber-js';
 
 export const PHONE_PROBLEMS = [
   'international',
@@ -48,22 +53,13 @@ export function phoneProblem(value: string): PhoneProblem | null {
 }
 
 /**
- * The number in E.164 (`+12125550142`), the shape answers hold (DECISIONS), or null when it does
- * not parse. Widgets store this once the number is acceptable.
+ * The fix for a number typed without '+' that is a valid number of `country` (the form's default,
+ * the United States): that number in E.164 (`2125550142` → `+12125550142`). Null when the text
+ * starts with '+' or is not such a number.
  */
-export function toE164(value: string): string | null {
-  try {
-    return parsePhoneNumberWithError(value.trim()).number;
-  } catch {
-    return null;
-  }
-}
-
-/** The two-letter country the number belongs to, when known (for the detected-country helper). */
-export function phoneCountry(value: string): string | null {
-  try {
-    return parsePhoneNumberWithError(value.trim()).country ?? null;
-  } catch {
-    return null;
-  }
+export function internationalSuggestion(value: string, country: CountryCode): string | null {
+  const text = value.trim();
+  if (text === '' || text.startsWith('+')) return null;
+  const number = parsePhoneNumberFromString(text, country);
+  return number?.isValid() ? number.number : null;
 }

@@ -21,14 +21,3 @@ export function ssnProblem(value: string): SsnProblem | null {
   if (group === '00' || serial === '0000') return 'notIssued';
   return null;
 }
-
-/**
- * Formats typed or pasted text as NNN-NN-NNNN: keeps digits only, inserts the hyphens, stops at
- * nine digits (eleven characters).
- */
-export function formatSsnInput(text: string): string {
-  const digits = text.replace(/\D/g, '').slice(0, 9);
-  if (digits.length <= 3) return digits;
-  if (digits.length <= 5) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
-  return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;
-}

@@ -3,6 +3,15 @@ import { createTheme } from '@mui/material/styles';
 /** Dark navy of the dark header variant and the brand. */
 export const NAVY = '#0b1f3a';
 
+/**
+ * The keyboard focus indicator of every control (WCAG 2.2 2.4.7 focus visible, 2.4.13 focus
+ * appearance): a solid 3 px ring 2 px outside the control, in a blue of more than 3:1 contrast
+ * against white and the page background; on the navy header a white ring. MUI's own indicator
+ * (a faint ripple tint) is not enough.
+ */
+export const FOCUS_RING = '#1d5fd1';
+const focusRing = { outline: `3px solid ${FOCUS_RING}`, outlineOffset: 2 } as const;
+
 export const theme = createTheme({
   palette: {
     primary: { main: '#153e75', dark: NAVY, contrastText: '#ffffff' },
@@ -19,6 +28,21 @@ export const theme = createTheme({
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {
+    MuiCssBaseline: {
+      styleOverrides: {
+        // Native controls and links outside MUI's components (the skip link, plain anchors).
+        ':focus-visible': focusRing,
+        // MUI's outlined inputs show focus by their border; the ring goes round the whole box.
+        '.MuiInputBase-root.Mui-focused:has(:focus-visible)': focusRing,
+        '.MuiInputBase-input:focus-visible': { outline: 'none' },
+        '[data-variant="dark"] :focus-visible, [data-variant="dark"] .Mui-focusVisible': {
+          outlineColor: '#ffffff',
+        },
+      },
+    },
+    MuiButtonBase: {
+      styleOverrides: { root: { '&.Mui-focusVisible': focusRing } },
+    },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
     // Links inside text stay underlined (WCAG 1.4.1); navigation links opt into 'hover'.

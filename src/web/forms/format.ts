@@ -9,11 +9,35 @@ export function formatSsn(raw: string): string {
 }
 
 /**
- * 'MM/DD/YYYY' as far as typed. A slash is added when a third month or day digit arrives (not
+ * 'MM/DD/YYYY' as far as typed, a year-first (ISO) date converted. A slash is added when a third month or day digit arrives (not
  * after the second, so backspace over a slash is not undone); a typed slash ends a one-digit
  * month or day early, since the validator accepts 1/5/2024.
  */
 export function formatDate(raw: string): string {
+  return isoDate(raw) ?? usDate(raw);
+}
+
+const ISO_DATE = /^\s*(\d{4})-(\d{2})-(\d{2})\s*$/;
+
+/**
+ * A date typed or pasted year first (ISO, '1988-04-15'), as MM/DD/YYYY once complete and as
+ * 'YYYY-MM-DD' so far while typed; null when the text is not year first. Year first means: no
+ * slash, and the first two digits are 19 or 20, which no month can be.
+ */
+function isoDate(raw: string): string | null {
+  const complete = ISO_DATE.exec(raw);
+  if (complete) {
+    const [, year = '', month = '', day = ''] = complete;
+    return `${month}/${day}/${year}`;
+  }
+  if (raw.includes('/')) return null;
+  const digits = raw.replace(/\D/g, '').slice(0, 8);
+  if (!/^(19|20)/.test(digits)) return null;
+  if (digits.length === 8) return `${digits.slice(4, 6)}/${digits.slice(6)}/${digits.slice(0, 4)}`;
+  return [digits.slice(0, 4), digits.slice(4, 6), digits.slice(6)].filter(Boolean).join('-');
+}
+
+function usDate(raw: string): string {
   const parts = ['', '', ''];
   let part = 0;
   for (const ch of raw.replace(/[^\d/]/g, '')) {
@@ -39,18 +63,32 @@ export interface FormattedPhone {
 }
 
 /**
- * International phone formatting as typed and on paste: a '+' is prepended when missing and the
- * digits are grouped by libphonenumber-js. Characters other than digits are dropped, so the
- * answer is '+' and digits only.
+ * International phone formatting as typed and on paste: a number starting with '+' is grouped by
+ * libphonenumber-js and its answer is '+' and digits. A number without '+' is left as typed (the
+ * schema's rule asks for the international format, and the widget offers the fix): prepending '+'
+ * would turn a US number such as 2125550142 into a Moroccan one (+212). `addPlus` keeps the
+ * older behaviour (a '+' prepended to any digits) for the invitation page, which has no fix to
+ * offer.
  */
-export function formatPhone(raw: string): FormattedPhone {
+export function formatPhone(raw: string, { addPlus = false } = {}): FormattedPhone {
   const digits = raw.replace(/\D/g, '');
   if (digits.length === 0) {
-    return { text: raw.trim() === '+' ? '+' : '', value: undefined, country: undefined };
+    if (addPlus)
+      return { text: raw.trim() === '+' ? '+' : '', value: undefined, country: undefined };
+    // Punctuation typed before the digits ('(' of '(212) …') stays.
+    return { text: raw.trim() === '' ? '' : raw, value: undefined, country: undefined };
+  }
+  if (!addPlus && !raw.trim().startsWith('+')) {
+    return { text: raw, value: raw.trim(), country: undefined };
   }
   const typer = new AsYouType();
   const text = typer.input(`+${digits}`);
   return { text, value: `+${digits}`, country: typer.getCountry() };
+}
+
+/** The E.164 number grouped for reading: '+12125550142' → '+1 212 555 0142'. */
+export function formatInternational(value: string): string {
+  return formatPhone(value).text;
 }
 
 /** '12.3 KB' style size for file rows. */

@@ -25,16 +25,36 @@ describe('formatDate', () => {
     ['12/', '12/'],
     ['123120245', '12/31/2024'],
     ['ab12-31', '12/31'],
+    // Year first (ISO), typed or pasted: converted once complete.
+    ['1988-04-15', '04/15/1988'],
+    [' 1988-04-05 ', '04/05/1988'],
+    ['19880415', '04/15/1988'],
+    ['1988', '1988'],
+    ['1988-0', '1988-0'],
+    ['1988-04-1', '1988-04-1'],
+    ['15041988', '15/04/1988'],
   ])('%s → %s', (raw, formatted) => expect(formatDate(raw)).toBe(formatted));
 });
 
 describe('formatPhone', () => {
-  it('prepends + and groups digits', () => {
-    expect(formatPhone('12125550142')).toEqual({
+  it('groups an international number', () => {
+    expect(formatPhone('+12125550142')).toEqual({
       text: '+1 212 555 0142',
       value: '+12125550142',
       country: 'US',
     });
+  });
+  it('leaves a number without + as typed (no +212 Morocco for a US number)', () => {
+    expect(formatPhone('2125550142')).toEqual({
+      text: '2125550142',
+      value: '2125550142',
+      country: undefined,
+    });
+    expect(formatPhone('(212) 555-0142 ').value).toBe('(212) 555-0142');
+  });
+  it('prepends + when asked (the invitation page)', () => {
+    expect(formatPhone('12125550142', { addPlus: true }).text).toBe('+1 212 555 0142');
+    expect(formatPhone('(', { addPlus: true }).text).toBe('');
   });
   it('keeps a lone + and empties on nothing', () => {
     expect(formatPhone('+')).toEqual({ text: '+', value: undefined, country: undefined });

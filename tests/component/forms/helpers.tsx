@@ -2,11 +2,11 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { SchemaForm, type Answers, type SchemaFormProps } from '../../../src/web/forms/SchemaForm';
-import { schema, transformErrors, uiSchema, validator } from './testForm';
+import { FORM_ID, schema, uiSchema, validator } from './testForm';
 
 /**
- * Renders the test form with an always-enabled submit button ('Send'), recording the committed
- * answers; every prop can be overridden.
+ * Renders the engine's individual form (see testForm.ts) with an always-enabled submit button
+ * ('Send'), recording the committed answers; every prop can be overridden.
  */
 export function renderForm(overrides: Partial<SchemaFormProps> = {}, userOptions = {}) {
   const answers: { current: Answers } = { current: {} };
@@ -14,11 +14,10 @@ export function renderForm(overrides: Partial<SchemaFormProps> = {}, userOptions
   const user = userEvent.setup(userOptions);
   const result = render(
     <SchemaForm
-      formId="test"
+      formId={FORM_ID}
       schema={schema}
       uiSchema={uiSchema}
       validator={validator}
-      transformErrors={transformErrors}
       onSubmit={onSubmit}
       onAnswersChange={(a) => (answers.current = a)}
       {...overrides}

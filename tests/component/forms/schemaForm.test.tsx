@@ -2,11 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { FormStatus } from '../../../src/web/forms/formStatus';
 import { field, renderForm } from './helpers';
-import { requiredMessage, schema, title } from './testForm';
+import { exampleAnswers, exampleWithout, messageFor, requiredMessage, title } from './testForm';
 
-const ssnPattern = (
-  schema.properties!.socialSecurityNumber as { errorMessage: { pattern: string } }
-).errorMessage.pattern;
+const ssnPattern = messageFor({ socialSecurityNumber: '12' }, '/socialSecurityNumber');
 
 describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   it('shows no error on an untouched required field when another field is left', async () => {
@@ -43,21 +41,21 @@ describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   });
 
   it('leaves answers hidden by a condition out of the submission', async () => {
-    const { user, onSubmit } = renderForm();
-    await user.type(field(title('firstName')), 'Ada');
-    await user.type(field(title('socialSecurityNumber')), '123456789');
-    await user.upload(field(title('photoId')), new File(['x'], 'id.png', { type: 'image/png' }));
-    await user.click(screen.getByRole('button', { name: 'Electronically Sign' }));
-    await user.click(screen.getByRole('radio', { name: 'Employed' }));
-    await user.type(await waitFor(() => field(title('employerName'))), 'Acme');
-    await user.tab();
-    await user.click(screen.getByRole('radio', { name: 'Retired' }));
+    const { user, onSubmit } = renderForm({ formData: exampleAnswers() });
+    const status = field(title('employmentStatus'));
+    expect(status).toHaveValue('Employed');
+    expect(field(title('employerName'))).toHaveValue(String(exampleAnswers().employerName));
+    await user.selectOptions(status, 'Retired');
     await waitFor(() => expect(screen.queryByLabelText(/Employer name/)).toBeNull());
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     const [answers] = onSubmit.mock.calls[0]!;
-    expect(answers).toMatchObject({ firstName: 'Ada', employmentStatus: 'Retired' });
+    expect(answers).toMatchObject({
+      firstName: exampleAnswers().firstName,
+      employmentStatus: 'Retired',
+    });
     expect(answers).not.toHaveProperty('employerName');
+    expect(answers).not.toHaveProperty('employerAddress');
   });
 
   it('shows extraErrors (from the server) without a touch', () => {
@@ -71,15 +69,18 @@ describe('SchemaForm status', { timeout: 30_000 }, () => {
     const statuses: FormStatus[] = [];
     let release: () => void = () => {};
     const onSubmit = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
-    const { user } = renderForm({ onStatusChange: (s) => statuses.push(s), onSubmit });
+    const { user } = renderForm({
+      formData: exampleWithout('firstName', 'socialSecurityNumber'),
+      onStatusChange: (s) => statuses.push(s),
+      onSubmit,
+    });
     const last = () => statuses.at(-1)!;
     await waitFor(() =>
       expect(last()).toMatchObject({ valid: false, dirty: false, canSubmit: false }),
     );
     await user.type(field(title('firstName')), 'Ada');
     await user.type(field(title('socialSecurityNumber')), '123456789');
-    await user.upload(field(title('photoId')), new File(['x'], 'id.png', { type: 'image/png' }));
-    await user.click(screen.getByRole('button', { name: 'Electronically Sign' }));
+    await user.tab();
     await waitFor(() =>
       expect(last()).toMatchObject({ valid: true, dirty: true, canSubmit: true }),
     );
@@ -92,8 +93,24 @@ describe('SchemaForm status', { timeout: 30_000 }, () => {
   });
 
   it('renders a default submit button enabled only when it can submit', async () => {
-    renderForm({ children: undefined, uiSchema: undefined });
-    expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    const { user } = renderForm({ children: undefined, formData: exampleAnswers() });
+    const submit = screen.getByRole('button', { name: 'Submit' });
+    // Valid but unchanged: the spec disables an unchanged form.
+    expect(submit).toBeDisabled();
+    await user.type(field(title('lastName')), 'x');
+    await user.tab();
+    await waitFor(() => expect(submit).toBeEnabled());
+    // Back to the answers it started from: valid, unchanged, disabled again.
+    await user.type(field(title('lastName')), '{Backspace}');
+    await user.tab();
+    await waitFor(() => expect(submit).toBeDisabled());
+    await user.type(field(title('lastName')), 'x');
+    await user.tab();
+    await waitFor(() => expect(submit).toBeEnabled());
+    // Changed but invalid.
+    await user.clear(field(title('firstName')));
+    await user.tab();
+    await waitFor(() => expect(submit).toBeDisabled());
   });
 
   it('review mode shows answers read-only', () => {

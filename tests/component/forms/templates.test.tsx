@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import validator from '@rjsf/validator-ajv8';
 import { describe, expect, it } from 'vitest';
 import { field, renderForm } from './helpers';
-import { requiredMessage, title } from './testForm';
+import { INPUT_WIDTHS } from '../../../src/web/forms/templates/FieldTemplate';
+import { requiredMessage, title, uiSchema } from './testForm';
 
 /** The element the field template draws around a field's widget. */
 const wrapperOf = (input: HTMLElement) => input.closest<HTMLElement>('.rjsf-field')!;
@@ -27,6 +28,25 @@ describe('field and object templates', { timeout: 30_000 }, () => {
     expect(address).toHaveClass('rjsf-field-object');
     expect(address.style.contentVisibility).toBe('auto');
     expect(screen.getByText('Current mailing address')).toBeInTheDocument();
+  });
+
+  it('gives short answers short inputs and keeps the questions about 800 px wide', () => {
+    renderForm();
+    for (const path of [
+      ['dateOfBirth'],
+      ['socialSecurityNumber'],
+      ['mailingAddress', 'postalCode'],
+    ]) {
+      expect(wrapperOf(field(title(...path))).style.maxWidth).toBe(INPUT_WIDTHS.short);
+    }
+    expect(wrapperOf(field(title('primaryPhoneNumber'))).style.maxWidth).toBe(INPUT_WIDTHS.medium);
+    const firstName = wrapperOf(field(title('firstName')));
+    expect(firstName.style.maxWidth).toBe('');
+    // The root's fields: the uiSchema's maxWidth (spec §9), so the business wizard gets it too.
+    expect(firstName.parentElement!.style.maxWidth).toBe(
+      `${(uiSchema['ui:options'] as { maxWidth: number }).maxWidth}px`,
+    );
+    expect((uiSchema['ui:options'] as { maxWidth: number }).maxWidth).toBe(800);
   });
 
   it('colours a shown error as an error and ties it to the input', async () => {

@@ -1,148 +1,80 @@
-import ajvErrors from 'ajv-errors';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { ErrorTransformer, RJSFSchema, UiSchema } from '@rjsf/utils';
+import fs from 'node:fs';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import type { FormId } from '../../../src/shared/forms/types';
+import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
 
 /**
- * A small form in the shape of the individual schema, used until the engine's schemas land:
- * titles are prompts, errorMessage carries the wording, if/then conditions and annotations
- * (x-sensitive, x-document) as the engine uses them.
+ * The engine's own individual form, as the page renders it: its schema, uiSchema and the real
+ * validator with the engine's error translation (no stand-in), so a fault in the translation, a
+ * rule or a message fails the SchemaForm, widget and draft tests. Prompts and messages are read
+ * from the engine, never retyped.
  */
-export const schema = {
-  type: 'object',
-  required: ['firstName', 'socialSecurityNumber', 'agreeTermsOfService', 'photoId'],
-  properties: {
-    firstName: { type: 'string', title: 'First name' },
-    socialSecurityNumber: {
-      type: 'string',
-      title: 'Social security number',
-      'x-sensitive': true,
-      pattern: '^\\d{3}-\\d{2}-\\d{4}$',
-      errorMessage: { pattern: 'Incorrect SSN format, must be NNN-NN-NNNN' },
-    },
-    dateOfBirth: {
-      type: 'string',
-      title: 'Date of birth',
-      'x-sensitive': true,
-      pattern: '^(0?[1-9]|1[0-2])/(0?[1-9]|[12]\\d|3[01])/\\d{4}$',
-      errorMessage: { pattern: 'Incorrect date format, must be MM/DD/YYYY' },
-    },
-    primaryPhoneNumber: {
-      type: 'string',
-      title: 'Primary phone number',
-      pattern: '^\\+',
-      minLength: 8,
-      errorMessage: {
-        pattern: 'Must enter phone number in international format',
-        minLength: 'Phone number too short',
-      },
-    },
-    mailingAddress: {
-      type: 'object',
-      title: 'Current mailing address',
-      properties: {
-        line1: { type: 'string', title: 'Street address' },
-        region: { type: 'string', title: 'State / region' },
-        country: { type: 'string', title: 'Country' },
-      },
-    },
-    marriedStatus: { type: 'boolean', title: 'Are you married?' },
-    employmentStatus: {
-      type: 'string',
-      title: 'Employment status',
-      enum: ['Employed', 'Retired'],
-    },
-    photoId: {
-      type: 'object',
-      title: 'Front of your photo ID',
-      properties: { name: { type: 'string' }, type: { type: 'string' }, size: { type: 'number' } },
-    },
-    irsFormW2: {
-      type: 'object',
-      title: 'IRS Form W-2',
-      properties: { name: { type: 'string' }, type: { type: 'string' }, size: { type: 'number' } },
-    },
-    agreeTermsOfService: {
-      type: 'boolean',
-      title: 'Terms of Service',
-      'x-document': '/assets/pdfs/terms-of-service.pdf',
-      const: true,
-      errorMessage: { const: 'Must agree to the terms of service' },
-    },
-  },
-  if: { properties: { employmentStatus: { const: 'Employed' } }, required: ['employmentStatus'] },
-  then: {
-    properties: { employerName: { type: 'string', title: 'Employer name' } },
-    required: ['employerName'],
-  },
-  errorMessage: {
-    required: {
-      firstName: 'Must provide first name',
-      socialSecurityNumber: 'Must provide social security number',
-      agreeTermsOfService: 'Must agree to the terms of service',
-      photoId: 'Must provide an image of the front of chosen ID',
-      employerName: 'Must provide employer name',
-    },
-  },
-} as RJSFSchema;
+export const FORM_ID = 'individual';
+compileFormValidators([FORM_ID, 'business']);
+const form = loadForm(FORM_ID);
+export const schema = form.schema as RJSFSchema;
+export const uiSchema = form.uiSchema as UiSchema;
+export const validator = createRjsfValidator(FORM_ID);
 
-export const uiSchema: UiSchema = {
-  'ui:order': [
-    'firstName',
-    'socialSecurityNumber',
-    'dateOfBirth',
-    'primaryPhoneNumber',
-    'mailingAddress',
-    'marriedStatus',
-    'employmentStatus',
-    'employerName',
-    'photoId',
-    'irsFormW2',
-    'agreeTermsOfService',
-  ],
-  socialSecurityNumber: { 'ui:widget': 'ssn' },
-  dateOfBirth: { 'ui:widget': 'date' },
-  primaryPhoneNumber: { 'ui:widget': 'phone' },
-  mailingAddress: {
-    'ui:order': ['line1', 'country', 'region'],
-    country: { 'ui:widget': 'country' },
-    region: { 'ui:widget': 'region' },
-  },
-  marriedStatus: { 'ui:widget': 'yesNo' },
-  employmentStatus: { 'ui:widget': 'radio' },
-  photoId: { 'ui:widget': 'imageUpload' },
-  irsFormW2: { 'ui:widget': 'pdfUpload' },
-  agreeTermsOfService: { 'ui:widget': 'agreement' },
+/** Valid answers of a form (its example file), to start a form from with one answer changed. */
+export function exampleAnswers(formId: FormId = FORM_ID): Answers {
+  return JSON.parse(fs.readFileSync(`schemas/${formId}/${formId}.example.json`, 'utf8')) as Answers;
+}
+
+/** The example answers without `keys`. */
+export function exampleWithout(...keys: string[]): Answers {
+  const answers = exampleAnswers();
+  for (const key of keys) delete answers[key];
+  return answers;
+}
+
+type Node = Omit<RJSFSchema, 'allOf'> & {
+  allOf?: Array<{ then?: RJSFSchema; else?: RJSFSchema }>;
 };
 
-export const validator = customizeValidator({ extenderFn: (ajv) => ajvErrors(ajv) });
-
-/** Stand-in for the engine's error translation: required messages to their field, no if/then noise. */
-export const transformErrors: ErrorTransformer = (errors) =>
-  errors
-    .filter((error) => error.name !== 'if')
-    .map((error) => {
-      const missing = (
-        error.params as { errors?: Array<{ params?: { missingProperty?: string } }> }
-      )?.errors?.[0]?.params?.missingProperty;
-      if (error.name === 'errorMessage' && missing) {
-        const property = `${error.property ?? ''}.${missing}`;
-        return { ...error, property };
-      }
-      return error;
-    });
-
-/** The prompt of a property, read from the schema. */
+/** The prompt of a property (conditional ones too), read from the schema. */
 export function title(...path: string[]): string {
-  let node: RJSFSchema | undefined = schema;
+  let node: Node | undefined = schema as Node;
   for (const key of path) {
-    node = (node?.properties?.[key] ?? (node?.then as RJSFSchema)?.properties?.[key]) as
-      RJSFSchema | undefined;
+    const candidates: Array<RJSFSchema | undefined> = [
+      node?.properties?.[key] as RJSFSchema | undefined,
+      ...(node?.allOf ?? []).flatMap((part) => [
+        part.then?.properties?.[key] as RJSFSchema | undefined,
+        part.else?.properties?.[key] as RJSFSchema | undefined,
+      ]),
+    ];
+    node = candidates.find((candidate) => candidate?.title || candidate?.properties) as Node;
+    if (node?.$ref) node = { ...resolve(node.$ref), ...node } as Node;
   }
   if (!node?.title) throw new Error(`no title at ${path.join('.')}`);
   return node.title;
 }
 
-/** An errorMessage of the schema, read rather than retyped. */
-export function requiredMessage(key: string): string {
-  return (schema.errorMessage as { required: Record<string, string> }).required[key]!;
+function resolve(ref: string): RJSFSchema | undefined {
+  const [, ...parts] = ref.split('/');
+  let node: unknown = schema;
+  for (const part of parts) node = (node as Record<string, unknown> | undefined)?.[part];
+  return node as RJSFSchema | undefined;
 }
+
+/** The message the engine gives for the answer at `pointer` in `answers`. */
+export function messageFor(answers: Answers, pointer: string, formId: FormId = FORM_ID): string {
+  const error = validateAnswers(formId, answers).errors.find((e) => e.path === pointer);
+  if (!error) throw new Error(`no message at ${pointer}`);
+  return error.message;
+}
+
+/** The message for a missing answer, from the schema's `errorMessage.required`. */
+export function requiredMessage(key: string): string {
+  return messageFor({}, `/${key}`);
+}
+
+/** Bytes that start as the named kind of file does (its signature), for the upload widgets. */
+export const FILE_STARTS = {
+  pdf: '%PDF-1.7\n',
+  png: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+};

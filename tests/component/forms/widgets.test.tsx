@@ -2,10 +2,22 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { regionChoices } from '../../../src/web/forms/countries';
 import { field, renderForm } from './helpers';
-import { schema, title } from './testForm';
+import {
+  exampleWithout,
+  FILE_STARTS,
+  messageFor,
+  requiredMessage,
+  schema,
+  title,
+} from './testForm';
 
-const message = (key: string, rule: string) =>
-  (schema.properties![key] as { errorMessage: Record<string, string> }).errorMessage[rule]!;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What the user sees after pasting `text` into `input` (fireEvent: user-event keeps maxLength). */
+function paste(input: HTMLElement, text: string) {
+  (input as HTMLInputElement).focus();
+  fireEvent.paste(input, { clipboardData: { getData: () => text } });
+}
 
 describe('SsnWidget', { timeout: 30_000 }, () => {
   it('formats NNN-NN-NNNN while typing, drops other characters, stops at 11', async () => {
@@ -18,80 +30,154 @@ describe('SsnWidget', { timeout: 30_000 }, () => {
     await waitFor(() => expect(answers.current.socialSecurityNumber).toBe('123-45-6789'));
   });
 
-  it('formats a paste', async () => {
-    const { user } = renderForm();
-    const input = field(title('socialSecurityNumber'));
-    await user.click(input);
-    await user.paste('123 45 6789');
-    expect(input).toHaveValue('123-45-6789');
-  });
+  it.each([' 987 65 4321 ', 'SSN: 987-65-4321', '987654321', 'ssn 987.65.4321 (mine)'])(
+    'takes any paste holding nine digits whole: %j',
+    async (text) => {
+      const { answers } = renderForm();
+      const input = field(title('socialSecurityNumber'));
+      paste(input, text);
+      expect(input).toHaveValue('987-65-4321');
+      fireEvent.blur(input);
+      await waitFor(() => expect(answers.current.socialSecurityNumber).toBe('987-65-4321'));
+    },
+  );
 
   it('shows the schema message on blur, tied to the input', async () => {
     const { user } = renderForm();
     const input = field(title('socialSecurityNumber'));
+    const expected = messageFor({ socialSecurityNumber: '123-4' }, '/socialSecurityNumber');
     await user.type(input, '1234');
-    expect(screen.queryByText(message('socialSecurityNumber', 'pattern'))).toBeNull();
+    expect(screen.queryByText(expected)).toBeNull();
     await user.tab();
-    const error = await screen.findByText(message('socialSecurityNumber', 'pattern'));
+    const error = await screen.findByText(expected);
     expect(input).toHaveAccessibleDescription(error.textContent!);
     expect(input).toHaveAttribute('aria-invalid', 'true');
   });
 });
 
 describe('DateWidget', { timeout: 30_000 }, () => {
+  const dob = () => field(title('dateOfBirth'));
+  const dobMessage = (value: string) => messageFor({ dateOfBirth: value }, '/dateOfBirth');
+
   it('adds slashes as digits arrive and accepts a one-digit month', async () => {
     const { user, answers } = renderForm();
-    const input = field(title('dateOfBirth'));
-    await user.type(input, '01312000');
-    expect(input).toHaveValue('01/31/2000');
-    await user.clear(input);
-    await user.type(input, '1/5/2000');
-    expect(input).toHaveValue('1/5/2000');
+    await user.type(dob(), '01312000');
+    expect(dob()).toHaveValue('01/31/2000');
+    await user.clear(dob());
+    await user.type(dob(), '1/5/2000');
+    expect(dob()).toHaveValue('1/5/2000');
     await user.tab();
     await waitFor(() => expect(answers.current.dateOfBirth).toBe('1/5/2000'));
-    expect(screen.queryByText(message('dateOfBirth', 'pattern'))).toBeNull();
+    expect(dob()).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('formats a paste and shows the format message for an incomplete date', async () => {
     const { user } = renderForm();
-    const input = field(title('dateOfBirth'));
-    await user.click(input);
+    await user.click(dob());
     await user.paste('1231');
-    expect(input).toHaveValue('12/31');
+    expect(dob()).toHaveValue('12/31');
     await user.tab();
-    const error = await screen.findByText(message('dateOfBirth', 'pattern'));
-    expect(input).toHaveAccessibleDescription(error.textContent!);
+    const error = await screen.findByText(dobMessage('12/31'));
+    expect(dob()).toHaveAccessibleDescription(error.textContent!);
+  });
+
+  it('converts a date typed or pasted year first (ISO)', async () => {
+    const { user, answers } = renderForm();
+    await user.type(dob(), '1988-04-15');
+    expect(dob()).toHaveValue('04/15/1988');
+    await user.clear(dob());
+    paste(dob(), ' 1988-04-15 ');
+    expect(dob()).toHaveValue('04/15/1988');
+    await user.tab();
+    await waitFor(() => expect(answers.current.dateOfBirth).toBe('04/15/1988'));
+  });
+
+  it('says a well-formed date that does not exist is not a date, not a format error', async () => {
+    const { user } = renderForm();
+    await user.type(dob(), '02301988');
+    await user.tab();
+    const notADate = dobMessage('02/30/1988');
+    expect(notADate).not.toBe(dobMessage('02/3'));
+    expect(await screen.findByText(notADate)).toBeInTheDocument();
+  });
+
+  it('refuses a date of birth under 18 with its own message', async () => {
+    const { user } = renderForm();
+    const child = `01/01/${new Date().getFullYear() - 10}`;
+    await user.type(dob(), child.replaceAll('/', ''));
+    await user.tab();
+    const minor = dobMessage(child);
+    expect(minor).not.toBe(dobMessage('02/30/1988'));
+    expect(await screen.findByText(minor)).toBeInTheDocument();
   });
 });
 
 describe('PhoneWidget', { timeout: 30_000 }, () => {
-  it('prepends +, formats as typed, names the detected country, stores +digits', async () => {
+  const phone = () => field(title('primaryPhoneNumber'));
+  const suggestionText = (number: string) =>
+    (schema.$defs as Record<string, { 'x-phone': { suggestion: string } }>).phone![
+      'x-phone'
+    ].suggestion.replace('{number}', number);
+
+  it('formats an international number as typed, names the country, stores +digits', async () => {
     const { user, answers } = renderForm();
-    const input = field(title('primaryPhoneNumber'));
-    expect(input).toHaveAttribute('placeholder', '+1 123 456 7890');
-    await user.type(input, '12125550142');
-    expect(input).toHaveValue('+1 212 555 0142');
-    expect(input).toHaveAccessibleDescription(/United States/);
+    expect(phone()).toHaveAttribute('placeholder', '+1 123 456 7890');
+    await user.type(phone(), '+12125550142');
+    expect(phone()).toHaveValue('+1 212 555 0142');
+    expect(phone()).toHaveAccessibleDescription(/United States/);
     await user.tab();
     await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+12125550142'));
   });
 
   it('formats a paste', async () => {
     const { user } = renderForm();
-    const input = field(title('primaryPhoneNumber'));
-    await user.click(input);
-    await user.paste('44 20 7946 0958');
-    expect(input).toHaveValue('+44 20 7946 0958');
-    expect(input).toHaveAccessibleDescription(/United Kingdom/);
+    await user.click(phone());
+    await user.paste('+44 20 7946 0958');
+    expect(phone()).toHaveValue('+44 20 7946 0958');
+    expect(phone()).toHaveAccessibleDescription(/United Kingdom/);
+  });
+
+  it.each(['2125550142', '(212) 555-0142'])(
+    'keeps the + rule for %j and offers the US number in one click',
+    async (typed) => {
+      const { user, answers } = renderForm();
+      await user.type(phone(), typed);
+      // Not turned into a Moroccan +212 number.
+      expect(phone()).toHaveValue(typed);
+      await user.tab();
+      await screen.findByText(messageFor({ primaryPhoneNumber: typed }, '/primaryPhoneNumber'));
+      const fix = screen.getByRole('button', { name: suggestionText('+1 212 555 0142') });
+      await user.click(fix);
+      await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+12125550142'));
+      expect(phone()).toHaveValue('+1 212 555 0142');
+      expect(phone()).toHaveFocus();
+      expect(screen.queryByRole('button', { name: /\+1 212 555 0142/ })).toBeNull();
+      await waitFor(() => expect(phone()).not.toHaveAttribute('aria-invalid', 'true'));
+    },
+  );
+
+  it('offers no fix for a number that is not a US number', async () => {
+    const { user } = renderForm();
+    await user.type(phone(), '0142');
+    await user.tab();
+    await screen.findByText(messageFor({ primaryPhoneNumber: '0142' }, '/primaryPhoneNumber'));
+    expect(screen.queryByRole('button', { name: suggestionText('') })).toBeNull();
+    expect(document.getElementById('root_primaryPhoneNumber-suggestion')).toBeNull();
+  });
+
+  it('shows a restored number grouped', () => {
+    renderForm({ formData: { primaryPhoneNumber: '+12125550142' } });
+    expect(phone()).toHaveValue('+1 212 555 0142');
   });
 
   it('shows the schema message instead of the helper text', async () => {
     const { user } = renderForm();
-    const input = field(title('primaryPhoneNumber'));
-    await user.type(input, '1');
+    await user.type(phone(), '+1');
     await user.tab();
-    const error = await screen.findByText(message('primaryPhoneNumber', 'minLength'));
-    expect(input).toHaveAccessibleDescription(error.textContent!);
+    const error = await screen.findByText(
+      messageFor({ primaryPhoneNumber: '+1' }, '/primaryPhoneNumber'),
+    );
+    expect(phone()).toHaveAccessibleDescription(error.textContent!);
   });
 });
 
@@ -155,37 +241,58 @@ describe('YesNoWidget', { timeout: 30_000 }, () => {
   });
 });
 
+describe('RadioWidget', { timeout: 30_000 }, () => {
+  it('is a radio group named by the prompt, answering the option value', async () => {
+    const { user, answers } = renderForm();
+    const group = screen.getByRole('radiogroup', { name: title('typeOfTradingAccount') });
+    await user.click(within(group).getByRole('radio', { name: 'Hedging' }));
+    await waitFor(() => expect(answers.current.typeOfTradingAccount).toBe('Hedging'));
+    expect(within(group).getByRole('radio', { name: 'Hedging' })).toBeChecked();
+  });
+});
+
 describe('AgreementWidget', { timeout: 30_000 }, () => {
+  const row = () =>
+    screen.getByRole('group', { name: new RegExp(escape(title('agreeTermsOfService'))) });
+
   it('starts unsigned, links the document, toggles with its buttons', async () => {
     const { user, answers } = renderForm();
-    const row = screen.getByRole('group', { name: new RegExp(title('agreeTermsOfService')) });
-    expect(within(row).getByRole('link', { name: title('agreeTermsOfService') })).toHaveAttribute(
+    expect(within(row()).getByRole('link', { name: title('agreeTermsOfService') })).toHaveAttribute(
       'href',
       (schema.properties!.agreeTermsOfService as Record<string, unknown>)['x-document'],
     );
-    await user.click(within(row).getByRole('button', { name: 'Electronically Sign' }));
+    await user.click(within(row()).getByRole('button', { name: 'Electronically Sign' }));
     await waitFor(() => expect(answers.current.agreeTermsOfService).toBe(true));
-    await user.click(within(row).getByRole('button', { name: 'Remove Signature' }));
-    await waitFor(() => expect(answers.current.agreeTermsOfService).toBe(false));
-    const error = await screen.findByText(message('agreeTermsOfService', 'const'));
+    await user.click(within(row()).getByRole('button', { name: 'Remove Signature' }));
+    await waitFor(() => expect(answers.current.agreeTermsOfService).not.toBe(true));
+    const error = await screen.findByText(
+      messageFor({ agreeTermsOfService: false }, '/agreeTermsOfService'),
+    );
     expect(
-      within(row).getByRole('button', { name: 'Electronically Sign' }),
+      within(row()).getByRole('button', { name: 'Electronically Sign' }),
     ).toHaveAccessibleDescription(new RegExp(error.textContent!));
   });
 
   it('can be signed from the keyboard', async () => {
     const { user, answers } = renderForm();
-    const row = screen.getByRole('group', { name: new RegExp(title('agreeTermsOfService')) });
-    within(row).getByRole('button', { name: 'Electronically Sign' }).focus();
+    within(row()).getByRole('button', { name: 'Electronically Sign' }).focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(answers.current.agreeTermsOfService).toBe(true));
+  });
+
+  it('words the signature by its button, not a checkbox', () => {
+    renderForm();
+    expect(title('agreeSignature')).not.toMatch(/check/i);
+    expect(title('agreeSignature')).toContain('Electronically Sign');
   });
 });
 
 describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   it('keeps the File out of the answers and hands it to onSubmit', async () => {
-    const { user, answers, onSubmit } = renderForm();
-    const photo = new File([new Uint8Array(2048)], 'front.png', { type: 'image/png' });
+    const { user, answers, onSubmit } = renderForm({ formData: exampleWithout('photoId') });
+    const photo = new File([FILE_STARTS.png, new Uint8Array(2036)], 'front.png', {
+      type: 'image/png',
+    });
     const input = field(title('photoId'));
     expect(input).toHaveAttribute('accept', 'image/*');
     await user.upload(input, photo);
@@ -195,9 +302,6 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
     expect(screen.getByText('front.png (2.0 KB)')).toBeInTheDocument();
     expect(JSON.stringify(answers.current)).not.toContain('data:');
 
-    await user.type(field(title('firstName')), 'Ada');
-    await user.type(field(title('socialSecurityNumber')), '123456789');
-    await user.click(screen.getByRole('button', { name: 'Electronically Sign' }));
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     const [submitted, files] = onSubmit.mock.calls[0]!;
@@ -205,12 +309,46 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
     expect(files).toEqual({ '/photoId': photo });
   });
 
-  it('removes the file, opens the dialog from a keyboard-reachable button', async () => {
+  it('refuses a "PDF" that is not one beside the field at once, by its first bytes', async () => {
     const { user, answers } = renderForm();
-    const w2 = new File(['%PDF-1.4'], 'w2.pdf', { type: 'application/pdf' });
+    const fake = new File(['GIF89a not a pdf at all'], 'w2.pdf', { type: 'application/pdf' });
+    await user.upload(field(title('irsFormW2')), fake);
+    await waitFor(() =>
+      expect(answers.current.irsFormW2).toMatchObject({ type: 'application/octet-stream' }),
+    );
+    const refusal = messageFor(
+      { irsFormW2: answers.current.irsFormW2 as Record<string, unknown> },
+      '/irsFormW2',
+    );
+    await screen.findByText(refusal);
+    expect(
+      screen.getByRole('button', { name: new RegExp(escape(title('irsFormW2'))) }),
+    ).toHaveAccessibleDescription(new RegExp(refusal));
+  });
+
+  it('refuses a PDF chosen as a photo ID image, and takes a real PDF as the W-2', async () => {
+    const { user, answers } = renderForm({ formData: exampleWithout('photoId', 'irsFormW2') });
+    // Named and typed as an image by the browser, a PDF by its bytes.
+    const scan = new File([FILE_STARTS.pdf], 'scan.png', { type: 'image/png' });
+    await user.upload(field(title('photoId')), scan);
+    await waitFor(() => expect(answers.current.photoId).toMatchObject({ type: 'application/pdf' }));
+    await screen.findByText(
+      messageFor({ photoId: answers.current.photoId as Record<string, unknown> }, '/photoId'),
+    );
+    const w2 = new File([FILE_STARTS.pdf], 'w2.pdf', { type: 'application/pdf' });
+    await user.upload(field(title('irsFormW2')), w2);
+    await waitFor(() =>
+      expect(answers.current.irsFormW2).toMatchObject({ type: 'application/pdf' }),
+    );
+    expect(field(title('irsFormW2'))).not.toHaveAttribute('aria-describedby');
+  });
+
+  it('removes the file, keeps focus on the field, opens the dialog from a button', async () => {
+    const { user, answers } = renderForm();
+    const w2 = new File([FILE_STARTS.pdf], 'w2.pdf', { type: 'application/pdf' });
     const input = field(title('irsFormW2'));
     expect(input).toHaveAttribute('accept', 'application/pdf');
-    const choose = screen.getByRole('button', { name: new RegExp(title('irsFormW2')) });
+    const choose = screen.getByRole('button', { name: new RegExp(escape(title('irsFormW2'))) });
     let opened = false;
     input.addEventListener('click', () => (opened = true));
     choose.focus();
@@ -221,16 +359,18 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Remove w2\.pdf/ }));
     await waitFor(() => expect(answers.current.irsFormW2).toBeUndefined());
     expect(screen.queryByText(/w2\.pdf/)).toBeNull();
+    expect(
+      screen.getByRole('button', { name: new RegExp(escape(title('irsFormW2'))) }),
+    ).toHaveFocus();
   });
 
   it('shows the schema message for a missing file after submit, tied to the button', async () => {
-    const { user } = renderForm();
+    renderForm();
     fireEvent.submit(screen.getByRole('button', { name: 'Send' }).closest('form')!);
-    const text = (schema.errorMessage as { required: Record<string, string> }).required.photoId!;
+    const text = requiredMessage('irsFormW2');
     await screen.findByText(text);
     expect(
-      screen.getByRole('button', { name: new RegExp(title('photoId')) }),
+      screen.getByRole('button', { name: new RegExp(escape(title('irsFormW2'))) }),
     ).toHaveAccessibleDescription(text);
-    void user;
   });
 });

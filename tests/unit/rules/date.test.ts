@@ -7,9 +7,9 @@ describe('dateProblem', () => {
     ['04/17/1985', null],
     ['4/7/1985', null],
     ['02/29/2024', null],
-    ['02/29/2023', 'format'],
-    ['02/30/1990', 'format'],
-    ['13/01/1990', 'format'],
+    ['02/29/2023', 'notADate'],
+    ['02/30/1990', 'notADate'],
+    ['13/01/1990', 'notADate'],
     ['1985-04-17', 'format'],
     ['04/17/85', 'format'],
     ['004/17/1985', 'format'],
@@ -22,6 +22,14 @@ describe('dateProblem', () => {
     expect(dateProblem('06/16/2025', { today, notInFuture: true })).toBe('future');
     expect(dateProblem('06/15/2025', { today, notInFuture: true })).toBeNull();
     expect(dateProblem('06/16/2025', { today })).toBeNull();
+  });
+
+  it('rejects people under 18 only when asked', () => {
+    expect(dateProblem('06/16/2007', { today, adult: true })).toBe('minor');
+    expect(dateProblem('06/15/2007', { today, adult: true })).toBeNull();
+    expect(dateProblem('06/16/2007', { today })).toBeNull();
+    // A future date is 'future', not a minor, when both checks are on.
+    expect(dateProblem('06/16/2025', { today, adult: true, notInFuture: true })).toBe('future');
   });
 
   it('parses to the calendar date', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phoneCountry, phoneProblem, toE164 } from '../../../src/shared/rules/phone';
+import { internationalSuggestion, phoneProblem } from '../../../src/shared/rules/phone';
 
 describe('phoneProblem', () => {
   it.each([
@@ -22,11 +22,17 @@ describe('phoneProblem', () => {
   });
 });
 
-describe('phone helpers', () => {
-  it('gives E.164 and the country', () => {
-    expect(toE164('+1 212 555 0142')).toBe('+12125550142');
-    expect(toE164('nonsense')).toBeNull();
-    expect(phoneCountry('+44 20 7946 0958')).toBe('GB');
-    expect(phoneCountry('+1')).toBeNull();
+describe('internationalSuggestion', () => {
+  it.each([
+    ['2125550142', '+12125550142'],
+    ['(212) 555-0142', '+12125550142'],
+    [' 212.555.0142 ', '+12125550142'],
+    ['1 212 555 0142', '+12125550142'],
+    ['+2125550142', null], // typed with '+': the user's own country code stands
+    ['2125550', null], // too short for a US number
+    ['0142', null],
+    ['', null],
+  ])('%s → %s', (value, suggestion) => {
+    expect(internationalSuggestion(value, 'US')).toBe(suggestion);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSsnInput, ssnProblem } from '../../../src/shared/rules/ssn';
+import { ssnProblem } from '../../../src/shared/rules/ssn';
 
 describe('ssnProblem', () => {
   it.each([
@@ -16,19 +16,5 @@ describe('ssnProblem', () => {
     ['123-45-0000', 'notIssued'],
   ])('%s → %s', (value, problem) => {
     expect(ssnProblem(value)).toBe(problem);
-  });
-});
-
-describe('formatSsnInput', () => {
-  it.each([
-    ['', ''],
-    ['12', '12'],
-    ['1234', '123-4'],
-    ['123456', '123-45-6'],
-    ['123456789', '123-45-6789'],
-    ['123-45-67890123', '123-45-6789'],
-    ['ssn: 123 45 6789', '123-45-6789'],
-  ])('%s → %s', (text, formatted) => {
-    expect(formatSsnInput(text)).toBe(formatted);
   });
 });

@@ -47,7 +47,11 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
           error={!!rawErrors && rawErrors.length > 0}
           required={required}
           className={classNames}
-          style={fieldPathId.path.length === 1 ? { ...style, ...FAR_OFF_SCREEN_SKIPPED } : style}
+          style={{
+            ...style,
+            ...(fieldPathId.path.length === 1 ? FAR_OFF_SCREEN_SKIPPED : undefined),
+            ...inputWidth(uiSchema),
+          }}
         >
           {children}
           {displayLabel && getUiOptions(uiSchema).widget !== 'checkbox' && rawDescription ? (
@@ -64,6 +68,20 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
 });
 
 const HIDDEN: CSSProperties = { display: 'none' };
+
+/**
+ * Widths a uiSchema may give a short answer (`"ui:options": {"width": "short"}`): a postal code,
+ * a date or an SSN gets an input its length, not the form's width. Wide enough for the longest
+ * such prompt as the input's label ('Date of birth (MM/DD/YYYY) *').
+ */
+export const INPUT_WIDTHS = { short: '18rem', medium: '26rem' } as const;
+
+function inputWidth(uiSchema: FieldTemplateProps['uiSchema']): CSSProperties | undefined {
+  const width = getUiOptions(uiSchema).width;
+  return typeof width === 'string' && width in INPUT_WIDTHS
+    ? { maxWidth: INPUT_WIDTHS[width as keyof typeof INPUT_WIDTHS] }
+    : undefined;
+}
 
 /**
  * A question (a top-level field) far off screen is not styled, laid out or painted while the

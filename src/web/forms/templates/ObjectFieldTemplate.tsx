@@ -61,7 +61,7 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
           registry={registry}
         />
       )}
-      <div style={FIELDS}>
+      <div style={fieldPathId.path.length === 0 ? rootFields(uiOptions.maxWidth) : FIELDS}>
         {!optionalControlInTitle ? optionalDataControl : undefined}
         {properties.map((property) => property.content)}
       </div>
@@ -77,3 +77,11 @@ const FIELDS: CSSProperties = {
   marginTop: 10,
   paddingBottom: 10,
 };
+
+/**
+ * The form's questions, at most `ui:options.maxWidth` pixels wide when the root uiSchema gives it
+ * (about 800 px, spec §9 and business §9): lines of inputs stay readable on a wide screen.
+ */
+function rootFields(maxWidth: unknown): CSSProperties {
+  return typeof maxWidth === 'number' ? { ...FIELDS, maxWidth } : FIELDS;
+}

@@ -1,4 +1,5 @@
 import { memo, useRef, type ChangeEvent } from 'react';
+import { flushSync } from 'react-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormLabel from '@mui/material/FormLabel';
@@ -6,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
 import type { FileReference } from '../../../shared/forms/types';
 import { engineOf, useFieldPointer } from '../engine';
+import { sniffFileType, UNKNOWN_FILE_TYPE } from '../fileType';
 import { formatFileSize } from '../format';
 import { describedBy, stringOption } from './a11y';
 
@@ -49,6 +51,7 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
     onBlur,
   } = props;
   const input = useRef<HTMLInputElement>(null);
+  const chooseButton = useRef<HTMLButtonElement>(null);
   const pointer = useFieldPointer();
   const files = engineOf(registry)?.files;
   const reference = isFileReference(value) ? value : undefined;
@@ -62,19 +65,31 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
   const removeLabel = stringOption(options, 'removeLabel', 'Remove');
   const errorDescription = describedBy(id, { rawErrors, schema, uiSchema });
 
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+  // The latest choice wins when an earlier file's bytes are read later.
+  const choice = useRef(0);
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
+    const current = ++choice.current;
+    // The type its first bytes show, not the name's: the schema's type rule then refuses a
+    // "PDF" that is not one, with the schema's message, before anything is sent.
+    const type = await sniffFileType(file).catch(() => UNKNOWN_FILE_TYPE);
+    if (current !== choice.current) return;
     files?.set(pointer, file);
-    const answer: FileReference = { name: file.name, type: file.type, size: file.size };
-    onChange(answer);
+    const answer: FileReference = { name: file.name, type, size: file.size };
+    // Outside the input's event now: commit at once, so the blur's check sees the new answer
+    // (as it does for a change made inside an event).
+    flushSync(() => onChange(answer));
     onBlur(id, answer);
   };
   const remove = () => {
+    choice.current += 1;
     files?.set(pointer, undefined);
     onChange(undefined);
     onBlur(id, undefined);
+    // The remove button is gone now: keep focus on the field (its choose button), not the page.
+    chooseButton.current?.focus();
   };
 
   return (
@@ -93,12 +108,13 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
         hidden
         tabIndex={-1}
         disabled={disabled || readonly}
-        onChange={choose}
+        onChange={(event) => void choose(event)}
         aria-describedby={errorDescription}
       />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
         {readonly ? null : (
           <Button
+            ref={chooseButton}
             variant="outlined"
             id={`${id}-choose`}
             disabled={disabled}

@@ -1,6 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import Button from '@mui/material/Button';
 import type { WidgetProps } from '@rjsf/utils';
-import { formatPhone, type FormattedPhone } from '../format';
+import type { CountryCode } from 'libphonenumber-js';
+import { internationalSuggestion } from '../../../shared/rules/phone';
+import { formatInternational, formatPhone, type FormattedPhone } from '../format';
 import type { Parsed } from '../useBufferedText';
 import { stringOption } from './a11y';
 import { TextInput } from './TextInput';
@@ -9,8 +12,12 @@ import { TextInput } from './TextInput';
 const PLACEHOLDER = '+1 123 456 7890';
 /** Helper text template, `{country}` replaced; uiSchema option `countryDetectedText` overrides it. */
 const DETECTED = 'Country code detected: {country}';
+/** The form's default country (spec §9), whose national numbers get the one-click fix. */
+const DEFAULT_COUNTRY: CountryCode = 'US';
 
 const parsePhone = (raw: string): FormattedPhone => formatPhone(raw);
+const phoneText = (value: unknown): string =>
+  typeof value === 'string' ? formatInternational(value) : '';
 
 let regionNames: Intl.DisplayNames | undefined;
 function countryName(code: string): string {
@@ -18,24 +25,54 @@ function countryName(code: string): string {
   return regionNames.of(code) ?? code;
 }
 
+/** The schema's wording of the fix ('Did you mean {number}?'), when it has one. */
+function suggestionWording(schema: WidgetProps['schema']): string | undefined {
+  const messages = (schema as { 'x-phone'?: { suggestion?: unknown } })['x-phone'];
+  return typeof messages?.suggestion === 'string' ? messages.suggestion : undefined;
+}
+
 /**
- * International phone number: '+' prepended, grouped with libphonenumber-js as typed and on paste,
- * stored as '+' and digits. Once the number's country is known (and there is no error), a helper
- * text names it.
+ * International phone number: a number starting with '+' is grouped with libphonenumber-js as
+ * typed and on paste, stored as '+' and digits; a restored answer is shown grouped. Once the
+ * number's country is known (and there is no error), a helper text names it. A number typed
+ * without '+' stays as typed (the schema's rule asks for '+'); when it is a valid number of the
+ * default country, a button under it offers that number in international format in one click,
+ * worded by the schema's `x-phone.suggestion`.
  */
 export function PhoneWidget(props: WidgetProps) {
-  const { value, options } = props;
+  const { id, value, options, schema, disabled, readonly, onChange, onBlur } = props;
   const [country, setCountry] = useState<string | undefined>(() =>
     typeof value === 'string' ? formatPhone(value).country : undefined,
   );
+  const [typed, setTyped] = useState(() => (typeof value === 'string' ? value : ''));
   const [seen, setSeen] = useState(value);
   if (value !== seen) {
     setSeen(value);
     setCountry(typeof value === 'string' ? formatPhone(value).country : undefined);
+    setTyped(typeof value === 'string' ? value : '');
   }
   const onParsed = useCallback((parsed: Parsed) => {
     setCountry((parsed as FormattedPhone).country);
+    setTyped(parsed.text);
   }, []);
+  const wording = suggestionWording(schema);
+  const defaultCountry = stringOption(options, 'defaultCountry', DEFAULT_COUNTRY) as CountryCode;
+  const suggestion = wording && !readonly ? internationalSuggestion(typed, defaultCountry) : null;
+
+  // After the fix is taken the button is gone: focus goes back to the number, not the page.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    document.getElementById(id)?.focus();
+  }, [id, value]);
+  const takeSuggestion = () => {
+    if (!suggestion) return;
+    refocus.current = true;
+    onChange(suggestion);
+    onBlur(id, suggestion);
+  };
+
   const helperText = country
     ? stringOption(options, 'countryDetectedText', DETECTED).replace(
         '{country}',
@@ -43,15 +80,29 @@ export function PhoneWidget(props: WidgetProps) {
       )
     : undefined;
   return (
-    <TextInput
-      {...props}
-      placeholder={props.placeholder || PLACEHOLDER}
-      parse={parsePhone}
-      onParsed={onParsed}
-      helperText={helperText}
-      inputMode="tel"
-      autoComplete="tel"
-      maxLength={250}
-    />
+    <>
+      <TextInput
+        {...props}
+        placeholder={props.placeholder || PLACEHOLDER}
+        parse={parsePhone}
+        toText={phoneText}
+        onParsed={onParsed}
+        helperText={helperText}
+        inputMode="tel"
+        autoComplete="tel"
+        maxLength={250}
+      />
+      {suggestion && wording ? (
+        <Button
+          id={`${id}-suggestion`}
+          size="small"
+          disabled={disabled}
+          onClick={takeSuggestion}
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {wording.replace('{number}', formatInternational(suggestion))}
+        </Button>
+      ) : null}
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import type { WidgetProps } from '@rjsf/utils';
+import { SSN_MAX_LENGTH } from '../../../shared/rules/ssn';
 import { formatSsn } from '../format';
 import type { Parsed } from '../useBufferedText';
 import { TextInput } from './TextInput';
@@ -8,9 +9,16 @@ const parseSsn = (raw: string): Parsed => {
   return { text, value: text === '' ? undefined : text };
 };
 
-/** Social security number: formatted NNN-NN-NNNN as typed and on paste, at most 11 characters. */
+/** Social security number: formatted NNN-NN-NNNN as typed and on paste (the whole pasted text,
+ * so any paste holding nine digits gives the number), at most 11 characters. */
 export function SsnWidget(props: WidgetProps) {
   return (
-    <TextInput {...props} parse={parseSsn} maxLength={11} inputMode="numeric" autoComplete="off" />
+    <TextInput
+      {...props}
+      parse={parseSsn}
+      maxLength={SSN_MAX_LENGTH}
+      inputMode="numeric"
+      autoComplete="off"
+    />
   );
 }

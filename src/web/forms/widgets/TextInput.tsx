@@ -2,6 +2,7 @@ import {
   memo,
   useCallback,
   type ChangeEvent,
+  type ClipboardEvent,
   type HTMLAttributes,
   type KeyboardEvent,
   type ReactNode,
@@ -24,6 +25,8 @@ export interface TextInputProps extends WidgetProps {
   autoComplete?: string;
   /** Called with the formatted result of every keystroke or paste. */
   onParsed?: (parsed: Parsed) => void;
+  /** What the input shows for an answer set from outside (a restored draft); default String. */
+  toText?: (value: unknown) => string;
 }
 
 /**
@@ -58,6 +61,7 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     rows,
     autoComplete,
     onParsed,
+    toText,
   } = props;
   const emptyValue: unknown = options.emptyValue;
   const parseText = useCallback(
@@ -71,6 +75,7 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     value,
     onChange,
     parseText,
+    toText,
   );
   const hasErrors = !!rawErrors && rawErrors.length > 0;
   const helperId = `${id}-helper-text`;
@@ -78,6 +83,17 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
 
   const handleChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const parsed = change(event.target.value);
+    onParsed?.(parsed);
+  };
+  // A formatted input takes the whole pasted text: the browser would cut it at `maxLength`
+  // before formatting ('SSN: 987-65-4321' to 'SSN: 987-65'), losing digits the format keeps.
+  const handlePaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const input = event.currentTarget;
+    const pasted = event.clipboardData.getData('text');
+    event.preventDefault();
+    const start = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? start;
+    const parsed = change(input.value.slice(0, start) + pasted + input.value.slice(end));
     onParsed?.(parsed);
   };
   const handleBlur = () => {
@@ -115,6 +131,7 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
         htmlInput: {
           readOnly: readonly,
           maxLength,
+          onPaste: parse && !readonly ? handlePaste : undefined,
           inputMode,
           autoComplete,
           ...(type === 'email' ? { autoCapitalize: 'none', autoCorrect: 'off' } : {}),

@@ -16,6 +16,7 @@ import { DateWidget } from './DateWidget';
 import { ImageUploadWidget } from './ImageUploadWidget';
 import { PdfUploadWidget } from './PdfUploadWidget';
 import { PhoneWidget } from './PhoneWidget';
+import { RadioWidget } from './RadioWidget';
 import { RegionWidget } from './RegionWidget';
 import { SsnWidget } from './SsnWidget';
 import { YesNoWidget } from './YesNoWidget';
@@ -49,7 +50,7 @@ export const WIDGETS: Record<WidgetName, Widget> = {
   email: stockWidget('EmailWidget'),
   textarea: stockWidget('TextareaWidget'),
   select: ChoiceWidget,
-  radio: stockWidget('RadioWidget'),
+  radio: RadioWidget,
   checkbox: stockWidget('CheckboxWidget'),
   updown: stockWidget('UpDownWidget'),
   hidden: stockWidget('HiddenWidget'),

@@ -222,7 +222,7 @@ function AcceptInviteForm({
           placeholder={PHONE_PLACEHOLDER}
           value={phone.text}
           onChange={(event) => {
-            setPhone(formatPhone(event.target.value));
+            setPhone(formatPhone(event.target.value, { addPlus: true }));
             changed('phoneNumber');
           }}
           onBlur={leave('phoneNumber')}

@@ -90,7 +90,8 @@ export function IndividualRegistrationPage() {
   }
 
   return (
-    <Container sx={{ maxWidth: 800, py: 5 }} disableGutters>
+    // Not MUI's 'lg' (1,200 px): the form is about 800 px wide (spec §9), inside the page's padding.
+    <Container maxWidth={false} sx={{ maxWidth: 880, py: 5 }} disableGutters>
       <PageTitle title="Individual Registration" />
       <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 } }}>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
@@ -149,7 +150,9 @@ export function IndividualRegistrationPage() {
           </DialogContentText>
         </DialogContent>
         <DialogActions>
-          <Button variant="contained" onClick={() => void goHome()}>
+          {/* Focus the way on, so Enter continues (MUI would focus the dialog's container). */}
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog's first action, as ARIA's dialog pattern asks */}
+          <Button variant="contained" autoFocus onClick={() => void goHome()}>
             Continue
           </Button>
         </DialogActions>

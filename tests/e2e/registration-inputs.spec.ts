@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { prompt, signUpAndSignIn } from './individualForm';
+import { expectNoSeriousA11yViolations, uniqueEmail } from './support';
+
+/** Messages read from the schema files, as the form shows them. */
+const common = (name: string) =>
+  JSON.parse(fs.readFileSync(`schemas/common/${name}.schema.json`, 'utf8')) as {
+    $defs: Record<string, Record<string, Record<string, string>>>;
+  };
+const dateMessages = common('date').$defs.dateOfBirth!['x-date']!;
+const phoneMessages = common('phone').$defs.phone!['x-phone']!;
+const pdfMessage = (
+  common('file').$defs.pdfFile as unknown as {
+    properties: { type: { errorMessage: string } };
+  }
+).properties.type.errorMessage;
+
+async function pasteInto(page: Page, selector: string, text: string) {
+  await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+  const input = page.locator(selector);
+  await input.fill('');
+  await input.focus();
+  await page.keyboard.press('ControlOrMeta+V');
+}
+
+test.beforeEach(async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signUpAndSignIn(page, uniqueEmail('inputs'));
+  await page.goto('/clearing/registration/individual');
+  // The form's chunk loads lazily; a busy machine can take a while.
+  await expect(page.locator('#root_firstName')).toBeVisible({ timeout: 30_000 });
+});
+
+test('the form is about 800 px wide, short answers get short inputs', async ({ page }) => {
+  const width = (selector: string) =>
+    page.locator(selector).evaluate((element) => element.getBoundingClientRect().width);
+  const form = await page.locator('form').evaluate((element) => element.getBoundingClientRect());
+  expect(form.width).toBeGreaterThan(760);
+  expect(form.width).toBeLessThanOrEqual(800);
+  expect(await width('#root_firstName')).toBeGreaterThan(700);
+  for (const short of [
+    '#root_dateOfBirth',
+    '#root_socialSecurityNumber',
+    '#root_mailingAddress_postalCode',
+  ]) {
+    expect(await width(short)).toBeLessThan(300);
+  }
+  await page.screenshot({ path: 'test-results/e2e/individual-form-layout.png' });
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('SSN, date and phone take what a real applicant types and pastes', async ({ page }) => {
+  // Any paste holding nine digits is the SSN, whatever surrounds them.
+  for (const text of [' 987 65 4321 ', 'SSN: 987-65-4321']) {
+    await pasteInto(page, '#root_socialSecurityNumber', text);
+    await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('987-65-4321');
+  }
+
+  // An ISO date, typed or pasted, becomes MM/DD/YYYY.
+  const dob = page.locator('#root_dateOfBirth');
+  await dob.pressSequentially('1988-04-15');
+  await expect(dob).toHaveValue('04/15/1988');
+  await pasteInto(page, '#root_dateOfBirth', '1988-04-15');
+  await expect(dob).toHaveValue('04/15/1988');
+  // A date that does not exist, and an applicant under 18, each get their own message.
+  await dob.fill('');
+  await dob.pressSequentially('02301988');
+  await dob.blur();
+  await expect(page.getByText(dateMessages.notADate!)).toBeVisible();
+  await expect(page.getByText(dateMessages.format!)).toHaveCount(0);
+  await dob.fill('');
+  await dob.pressSequentially(`0101${new Date().getFullYear() - 12}`);
+  await dob.blur();
+  await expect(page.getByText(dateMessages.minor!)).toBeVisible();
+
+  // A US number without '+' keeps the rule's message and gets its fix in one click.
+  const phone = page.locator('#root_primaryPhoneNumber');
+  await phone.pressSequentially('2125550142');
+  await expect(phone).toHaveValue('2125550142');
+  await phone.blur();
+  await expect(page.getByText(phoneMessages.international!)).toBeVisible();
+  const fix = page.getByRole('button', {
+    name: phoneMessages.suggestion!.replace('{number}', '+1 212 555 0142'),
+  });
+  await fix.click();
+  await expect(phone).toHaveValue('+1 212 555 0142');
+  await expect(phone).toBeFocused();
+  await expect(page.getByText(phoneMessages.international!)).toHaveCount(0);
+  await pasteInto(page, '#root_secondaryPhoneNumber', '(212) 555-0142');
+  await page.locator('#root_secondaryPhoneNumber').blur();
+  await expect(
+    page.getByRole('button', {
+      name: phoneMessages.suggestion!.replace('{number}', '+1 212 555 0142'),
+    }),
+  ).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('a "PDF" that is not one is refused beside the field at once', async ({ page }) => {
+  const png = fs.readFileSync('tests/fixtures/files/id-front.png');
+  await page.locator('#root_irsFormW2').setInputFiles({
+    name: 'w2.pdf',
+    mimeType: 'application/pdf',
+    buffer: png,
+  });
+  await expect(page.getByText(pdfMessage)).toBeVisible();
+  // Removing the file keeps focus on the field, not the page.
+  await page.getByRole('button', { name: 'Remove w2.pdf' }).click();
+  await expect(page.locator('#root_irsFormW2-choose')).toBeFocused();
+  await page.locator('#root_irsFormW2').setInputFiles('tests/fixtures/files/w2-sample.pdf');
+  await expect(page.getByText('w2-sample.pdf')).toBeVisible();
+  await expect(page.getByText(pdfMessage)).toHaveCount(0);
+});
+
+test('keyboard users get a skip link, named radio groups and a visible focus ring', async ({
+  page,
+}) => {
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+
+  await expect(
+    page.getByRole('radiogroup', { name: prompt('typeOfTradingAccount') }),
+  ).toBeVisible();
+
+  // WCAG 2.2 focus appearance: a solid ring of at least 2 px around the focused control.
+  await page.locator('#root_irsFormW2-choose').focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const ring = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement!);
+    return { width: parseFloat(style.outlineWidth), style: style.outlineStyle };
+  });
+  expect(ring.style).toBe('solid');
+  expect(ring.width).toBeGreaterThanOrEqual(2);
+});
