@@ -9,6 +9,7 @@ import { allProperties, deref, fromPointer, isLeaf, toPointer } from './schemaWa
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
 import type { AnswerError, FormId } from './types';
 import { validateAnswers } from './validateAnswers';
+import { stepProblems, stepsOf } from './steps';
 import { registerFormValidator } from './validators';
 import { WIDGET_NAMES } from './widgetNames';
 
@@ -84,6 +85,17 @@ function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
   };
   walk(root, ui, []);
   return problems;
+}
+
+/** A wizard's steps: titled, labelled, and every top-level question in exactly one step. */
+function checkSteps(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
+  const steps = stepsOf(ui);
+  if (!steps) return [];
+  const names = Object.keys(allProperties(root, root));
+  return stepProblems(steps, ui['ui:steps'], names).map((problem) => ({
+    file: uiFile(formId),
+    ...problem,
+  }));
 }
 
 /** Every rule keyword gives a message for each reason (Ajv's meta-schema checks that too). */
@@ -211,6 +223,7 @@ export function checkForms(fixtures: Fixture[] = []): Problem[] {
     problems.push(...checkRuleMessages(formId, form.schema));
     problems.push(...checkKeywordMessages(formId, form.schema));
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
+    problems.push(...checkSteps(formId, form.schema, form.uiSchema));
     const example = validateAnswers(formId, form.example);
     for (const error of example.errors) {
       problems.push({ file: exampleFile(formId), pointer: error.path, message: error.message });
