@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { promptsDraftsCannotKeep } from '../../../src/shared/forms/answers';
+import { checkForms } from '../../../src/shared/forms/checkForms';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import { prefillAnswers } from '../../../src/shared/forms/prefill';
+import { stepFields, stepProblems, stepsOf } from '../../../src/shared/forms/steps';
+
+describe('steps as data', () => {
+  it('the business uiSchema names three steps, labels and prompts; the user step asks the email first', () => {
+    const steps = stepsOf(loadForm('business').uiSchema)!;
+    expect(steps.map((s) => [s.title, s.next])).toEqual([
+      ['User Details', 'Register User'],
+      ['Business Details', 'Register Business'],
+      ['Confirm', 'Submit Registration'],
+    ]);
+    expect(stepFields(steps[0]!)).toEqual([
+      'email',
+      'firstName',
+      'lastName',
+      'phoneNumber',
+      'photoId',
+    ]);
+    expect(steps[1]!.sections).toHaveLength(19);
+    expect(steps.every((s) => s.signaturePrompt)).toBe(true);
+    expect(steps[2]!.review).toBe(true);
+  });
+
+  it('a one-page form has no steps', () => {
+    expect(stepsOf(loadForm('individual').uiSchema)).toBeUndefined();
+  });
+
+  it('reports a question in no step, in two steps, an unknown field and a missing label', () => {
+    const raw = [
+      { id: 'a', title: 'A', next: 'Go', sections: [{ fields: ['x', 'y'] }] },
+      { id: 'b', title: '', next: '', sections: [{ fields: ['y', 'nope'] }] },
+    ];
+    const problems = stepProblems(stepsOf({ 'ui:steps': raw })!, raw, ['x', 'y', 'z']);
+    expect(problems.map((p) => p.message)).toEqual([
+      'a step needs a title',
+      'a step needs a next label',
+      'y is in two steps',
+      'no property nope in the schema',
+      'z is in no step',
+    ]);
+  });
+
+  it('forms check accepts the forms as they are', () => {
+    expect(checkForms().filter((p) => p.file.includes('.ui.json'))).toEqual([]);
+  });
+});
+
+describe('x-prefill', () => {
+  it('fills the signed-in email where the schema says so, and nothing else', () => {
+    const schema = loadForm('business').schema;
+    expect(prefillAnswers(schema, { user: { email: 'a@example.com', firstName: 'A' } })).toEqual({
+      email: 'a@example.com',
+    });
+    expect(prefillAnswers(schema, { user: undefined })).toEqual({});
+    expect(
+      prefillAnswers(loadForm('individual').schema, { user: { email: 'b@example.com' } }),
+    ).toEqual({ primaryEmailAddress: 'b@example.com' });
+  });
+});
+
+describe('answers a draft cannot keep', () => {
+  it('names the required files and signatures, and each affiliated person’s sensitive answers', () => {
+    const prompts = promptsDraftsCannotKeep('business', {
+      signerAuthorization: 'yes',
+      affiliatedPersons: [{ firstName: 'Daniel' }],
+    });
+    const schema = loadForm('business').schema as { properties: Record<string, { title: string }> };
+    expect(prompts).toContain(schema.properties.photoId.title);
+    expect(prompts).toContain(schema.properties.agreeTermsOfService.title);
+    expect(prompts).not.toContain(schema.properties.corporateOrgChart.title);
+    // Asked only when the user is not an authorized signatory.
+    expect(prompts.some((p) => p.startsWith('Authorized signer form'))).toBe(false);
+    expect(prompts.filter((p) => p.startsWith('Affiliated person 1: ')).length).toBeGreaterThan(0);
+  });
+});
