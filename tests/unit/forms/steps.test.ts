@@ -69,9 +69,9 @@ describe('answers a draft cannot keep', () => {
       affiliatedPersons: [{ firstName: 'Daniel' }],
     });
     const schema = loadForm('business').schema as { properties: Record<string, { title: string }> };
-    expect(prompts).toContain(schema.properties.photoId.title);
-    expect(prompts).toContain(schema.properties.agreeTermsOfService.title);
-    expect(prompts).not.toContain(schema.properties.corporateOrgChart.title);
+    expect(prompts).toContain(schema.properties.photoId!.title);
+    expect(prompts).toContain(schema.properties.agreeTermsOfService!.title);
+    expect(prompts).not.toContain(schema.properties.corporateOrgChart!.title);
     // Asked only when the user is not an authorized signatory.
     expect(prompts.some((p) => p.startsWith('Authorized signer form'))).toBe(false);
     expect(prompts.filter((p) => p.startsWith('Affiliated person 1: ')).length).toBeGreaterThan(0);
