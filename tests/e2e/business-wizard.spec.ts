@@ -173,6 +173,7 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   await expect(summary).toBeVisible();
   await summary.getByRole('link', { name: 'Must provide business legal name' }).click();
   await expect(page.locator('#root_bizName')).toBeFocused();
+  await expectNoSeriousA11yViolations(page);
   await page.locator('#root_bizName').fill('Granite Ridge Mining Co.');
   await page.locator('#root_website').fill('https://graniteridge.example');
   await page.locator('#root_website').blur();

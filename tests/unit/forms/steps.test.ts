@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { wordingOf } from '../../../src/cli/forms/wording';
 import { promptsDraftsCannotKeep } from '../../../src/shared/forms/answers';
 import { checkForms } from '../../../src/shared/forms/checkForms';
 import { loadForm } from '../../../src/shared/forms/loadForm';
@@ -42,6 +44,17 @@ describe('steps as data', () => {
       'no property nope in the schema',
       'z is in no step',
     ]);
+  });
+
+  it('forms wording lists the words of each step, named by step id', () => {
+    const file = 'schemas/business/business.ui.json';
+    const entries = wordingOf(file, JSON.parse(fs.readFileSync(file, 'utf8')));
+    const steps = entries.filter((e) => e.kind === 'step');
+    expect(steps.map((e) => e.text)).toEqual(
+      expect.arrayContaining(['User Details', 'Register Business', 'Submit Registration']),
+    );
+    expect(steps.find((e) => e.text === 'Register User')?.key).toBe('/ui:steps/[id=user]/next');
+    expect(steps.some((e) => e.text === 'Disciplinary disclosures')).toBe(true);
   });
 
   it('forms check accepts the forms as they are', () => {
