@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { formValidatorsPlugin } from './scripts/formValidatorsPlugin';
 
 export default defineConfig({
-  plugins: [react()],
+  // Registration pages import their precompiled validators (virtual:form-validators/<form-id>).
+  plugins: [react(), formValidatorsPlugin()],
   test: {
     projects: [
       {

@@ -9,7 +9,18 @@ import { toPointer } from '../../shared/forms/schemaWalk';
 import { isPlainObject } from '../../shared/forms/schemaTypes';
 import { commonFiles, formFile, formFolders, type FileTree } from './readFormFiles';
 
-export type WordingKind = 'form' | 'prompt' | 'option' | 'help' | 'placeholder' | 'message';
+export type WordingKind =
+  | 'form'
+  | 'prompt'
+  | 'option'
+  | 'help'
+  | 'placeholder'
+  | 'message'
+  /** A wizard step's title, section heading, next label, signature prompt or introduction. */
+  | 'step';
+
+/** The words of a step (`ui:steps`) and of its sections. */
+const STEP_KEYS = new Set(['title', 'next', 'signaturePrompt', 'description']);
 
 export interface WordingEntry {
   file: string;
@@ -31,6 +42,7 @@ const MESSAGE_KEYS = new Set<string>([
 function itemKey(item: unknown, index: number): string {
   if (isPlainObject(item) && 'const' in item) return `[const=${canonicalJson(item.const)}]`;
   if (isPlainObject(item) && 'if' in item) return `[if=${canonicalJson(item.if)}]`;
+  if (isPlainObject(item) && typeof item.id === 'string') return `[id=${item.id}]`;
   return String(index);
 }
 
@@ -66,7 +78,9 @@ export function wordingOf(file: string, content: unknown): WordingEntry[] {
       const at = [...keys, key];
       const id = [...ids, key];
       if (isUi) {
-        if (key === 'ui:placeholder' && typeof value === 'string')
+        if (ids[0] === 'ui:steps' && STEP_KEYS.has(key) && typeof value === 'string') {
+          push('step', value, at, id);
+        } else if (key === 'ui:placeholder' && typeof value === 'string')
           push('placeholder', value, at, id);
         else if ((key === 'ui:help' || key === 'ui:description') && typeof value === 'string') {
           push('help', value, at, id);

@@ -1,6 +1,13 @@
 /** What leaves the form: answers hidden by a failing condition, and what a browser draft keeps. */
 import { loadForm } from './loadForm';
-import { allProperties, deref, isLeaf, objectItemsOf, propertiesInForce } from './schemaWalk';
+import {
+  allProperties,
+  deref,
+  isLeaf,
+  objectItemsOf,
+  propertiesInForce,
+  resolveFor,
+} from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
 import type { FormId } from './types';
 import { formValidator, type FormValidator } from './validators';
@@ -71,4 +78,39 @@ function draftSafe(root: JsonSchema, schema: JsonSchema, answers: Answers): Answ
 export function draftSafeAnswers(formId: FormId, answers: Answers): Answers {
   const form = loadForm(formId);
   return draftSafe(form.schema, form.schema, answers);
+}
+
+/**
+ * The prompts of the answers a browser draft never keeps that the form asks for `answers`
+ * (required files and agreements, sensitive answers such as an affiliated person's SSN, named
+ * 'Affiliated person 1: SSN'): what a user must give again after a draft is restored.
+ */
+export function promptsDraftsCannotKeep(formId: FormId, answers: Answers): string[] {
+  const form = loadForm(formId);
+  const validator = formValidator(formId);
+  const root = form.schema;
+  const out: string[] = [];
+  const walk = (schema: JsonSchema, value: Answers, prefix: string) => {
+    const resolved = resolveFor(validator, schema, root, value);
+    const required = new Set(resolved.required ?? []);
+    for (const [key, child] of Object.entries(resolved.properties ?? {})) {
+      const answer = value[key];
+      const childSchema = resolveFor(validator, child, root, answer);
+      if (isDraftExcluded(childSchema)) {
+        if (required.has(key) || childSchema['x-sensitive'] === true) {
+          out.push(`${prefix}${childSchema.title ?? key}`);
+        }
+        continue;
+      }
+      const items = objectItemsOf(childSchema, root);
+      if (!isLeaf(childSchema) && isPlainObject(answer)) walk(childSchema, answer, prefix);
+      else if (items && Array.isArray(answer)) {
+        answer.forEach((item: unknown, index) => {
+          if (isPlainObject(item)) walk(items, item, `${items.title ?? key} ${index + 1}: `);
+        });
+      }
+    }
+  };
+  walk(root, answers, '');
+  return out;
 }

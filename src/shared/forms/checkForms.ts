@@ -10,6 +10,7 @@ import { allProperties, deref, fromPointer, isLeaf, objectItemsOf, toPointer } f
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
 import type { AnswerError, FormId } from './types';
 import { validateAnswers } from './validateAnswers';
+import { stepProblems, stepsOf } from './steps';
 import { registerFormValidator } from './validators';
 import { WIDGET_NAMES } from './widgetNames';
 
@@ -91,6 +92,17 @@ function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
   };
   walk(root, ui, []);
   return problems;
+}
+
+/** A wizard's steps: titled, labelled, and every top-level question in exactly one step. */
+function checkSteps(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
+  const steps = stepsOf(ui, root);
+  if (!steps) return [];
+  const names = Object.keys(allProperties(root, root));
+  return stepProblems(steps, ui['ui:steps'], names, root).map((problem) => ({
+    file: uiFile(formId),
+    ...problem,
+  }));
 }
 
 /** Every rule keyword gives a message for each reason (Ajv's meta-schema checks that too). */
@@ -317,6 +329,7 @@ export function checkForms(
     problems.push(...checkKeywordMessages(formId, form.schema));
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
     problems.push(...checkDocuments(formId, form.schema, options.assetFiles));
+    problems.push(...checkSteps(formId, form.schema, form.uiSchema));
     const example = validateAnswers(formId, form.example);
     for (const error of example.errors) {
       problems.push({ file: exampleFile(formId), pointer: error.path, message: error.message });

@@ -14,7 +14,6 @@ import type Form from '@rjsf/core';
 import { withTheme, type IChangeEvent } from '@rjsf/core';
 import { Theme } from '@rjsf/mui';
 import {
-  createSchemaUtils,
   type ErrorSchema,
   type ErrorTransformer,
   type RJSFSchema,
@@ -23,11 +22,12 @@ import {
 } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../shared/forms/answers';
 import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
-import { clearDraft, createDraftSaver, draftSafe, loadDraft } from './drafts';
-import { createFormEngine, parsePointer, ValueStore } from './engine';
-import { collapseWidgetErrors, errorIds, filterErrorSchema, mergeErrorSchemas } from './errors';
+import { draftSafe } from './drafts';
+import { parsePointer, ValueStore } from './engine';
+import { errorIds, mergeErrorSchemas } from './errors';
 import { ObjectField } from './fields/ObjectField';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
+import { browserDrafts, DEFAULTS_BEHAVIOUR, FormSession } from './session';
 import { BaseInputTemplate } from './templates/BaseInputTemplate';
 import { FieldTemplate } from './templates/FieldTemplate';
 import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate';
@@ -40,17 +40,6 @@ export type FilesByPointer = Record<string, File>;
 const ThemedForm = withTheme<Answers>(Theme);
 const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
 const FIELDS = { ObjectField };
-/**
- * Defaults are the schema's `default`s only: a `const: true` agreement starts unsigned (rjsf
- * would pre-fill consts) and an unanswered file is absent, not `{}` (so "required" fires).
- */
-const DEFAULTS_BEHAVIOUR = {
-  constAsDefaults: 'never',
-  // A yes/no question starts unanswered: rjsf would pre-answer every required boolean "No".
-  requiredBooleanDefault: 'skip',
-  emptyObjectFields: 'skipEmptyDefaults',
-} as const;
-
 export interface SchemaFormProps {
   /** Names the form: the draft key is 'clearing.draft.<formId>'. */
   formId: string;
@@ -88,6 +77,11 @@ export interface SchemaFormProps {
   /** The submit area inside the <form>; by default a submit button enabled by `canSubmit`. */
   children?: ReactNode | ((status: FormStatus) => ReactNode);
   className?: string;
+  /**
+   * The session that holds the answers (a wizard's, shared by its steps). Without one the form
+   * opens its own from the props above.
+   */
+  session?: FormSession;
 }
 
 /**
@@ -115,22 +109,32 @@ export function SchemaForm(props: SchemaFormProps) {
     className,
   } = props;
 
-  const [initial] = useState<Answers>(() => ({
-    ...formData,
-    ...(keepDraft ? loadDraft(formId) : undefined),
-  }));
-  const [engine] = useState(() => {
-    const created = createFormEngine();
-    created.answers.set(initial);
-    return created;
-  });
-  const [statusStore] = useState(() => new FormStatusStore());
+  // The page's session (a wizard's, shared by its steps), or this form's own.
+  const [session] = useState(
+    () =>
+      props.session ??
+      new FormSession({
+        formId,
+        schema,
+        uiSchema,
+        validator,
+        transformErrors,
+        initial: formData,
+        persistence: keepDraft
+          ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(formId, schema, uiSchema))
+          : undefined,
+      }),
+  );
+  const { engine, status: statusStore } = session;
+  const [initial] = useState<Answers>(() => session.answers());
   // The page's submit area reaches StatusArea through a store, never through rjsf's props: rjsf's
   // Form skips re-rendering when only functions changed (its deepEquals counts any two functions
   // equal), so a render function closing over new page state (a failure alert) would never show.
   const [submitAreaSlot] = useState(() => new ValueStore<SchemaFormProps['children']>(children));
   useLayoutEffect(() => submitAreaSlot.set(children));
-  const formContext = useMemo(() => ({ engine }), [engine]);
+  // A wizard's step: the root object draws only its sections (see ObjectFieldTemplate).
+  const [step] = useState(() => session.currentStep());
+  const formContext = useMemo(() => ({ engine, session, step }), [engine, session, step]);
   const formRef = useRef<Form<Answers>>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const latest = useRef(props);
@@ -138,129 +142,27 @@ export function SchemaForm(props: SchemaFormProps) {
     latest.current = props;
   });
 
-  // Mutable bookkeeping that must not re-render anything.
-  const answers = useRef<Answers>(initial);
-  const touched = useRef(new Set<string>());
-  const submitAttempted = useRef(false);
-  const interacted = useRef(false);
-  const baseline = useRef(JSON.stringify(initial));
-  const scheduled = useRef(false);
-
-  const [shownErrors, setShownErrors] = useState<ErrorSchema<Answers>>();
-  const [focusRequest, setFocusRequest] = useState(0);
-
-  const schemaUtils = useMemo(
-    () => createSchemaUtils(validator, schema, DEFAULTS_BEHAVIOUR),
-    [validator, schema],
+  const shownErrors = useSyncExternalStore(session.shownErrors.subscribe, session.shownErrors.get);
+  const focusRequest = useSyncExternalStore(
+    session.focusRequests.subscribe,
+    session.focusRequests.get,
   );
-  const validate = useCallback(
-    (data: Answers) => {
-      const visible = (schemaUtils.omitExtraData(schema, data) ?? {}) as Answers;
-      const { errors, errorSchema } = validator.validateFormData(
-        visible,
-        schema,
-        undefined,
-        transformErrors,
-        uiSchema,
-      );
-      return {
-        valid: errors.length === 0,
-        errorSchema: collapseWidgetErrors(errorSchema, uiSchema),
-      };
-    },
-    [schemaUtils, validator, schema, uiSchema, transformErrors],
-  );
+  const [focusBaseline] = useState(focusRequest);
 
-  const saver = useMemo(
-    () =>
-      keepDraft
-        ? createDraftSaver(formId, draftFilter ?? defaultDraftFilter(formId, schema, uiSchema))
-        : undefined,
-    [keepDraft, formId, draftFilter, schema, uiSchema],
-  );
-  useEffect(() => () => saver?.flush(), [saver]);
-
-  /** Errors for touched fields (all after a submit attempt), re-rendering only when they change. */
-  const refreshShownErrors = useCallback(() => {
-    const current = formRef.current?.state.formData ?? answers.current;
-    const { errorSchema } = validate(current);
-    const shown = filterErrorSchema(
-      errorSchema,
-      (id) => submitAttempted.current || touched.current.has(id),
-    );
-    setShownErrors((previous) =>
-      JSON.stringify(previous ?? {}) === JSON.stringify(shown) ? previous : shown,
-    );
-  }, [validate]);
-
-  /** After a commit: share the answers with widgets, update the status, save the draft. */
-  const afterChange = useCallback(() => {
-    scheduled.current = false;
-    const current = answers.current;
-    engine.answers.set(current);
-    const json = JSON.stringify(current);
-    if (!interacted.current) baseline.current = json;
-    statusStore.set({ valid: validate(current).valid, dirty: json !== baseline.current });
-    if (interacted.current) saver?.save(current);
-    latest.current.onAnswersChange?.(current);
-  }, [engine, statusStore, validate, saver]);
-
-  const scheduleAfterChange = useCallback(() => {
-    if (scheduled.current) return;
-    scheduled.current = true;
-    // rjsf may report a change while rendering (defaults filled in its constructor)
-    queueMicrotask(afterChange);
-  }, [afterChange]);
+  useEffect(() => () => session.flush(), [session]);
 
   const handleChange = useCallback(
-    (event: IChangeEvent<Answers>) => {
-      answers.current = event.formData ?? {};
-      scheduleAfterChange();
-    },
-    [scheduleAfterChange],
+    (event: IChangeEvent<Answers>) => session.commit(event.formData ?? {}),
+    [session],
   );
+  const handleBlur = useCallback((id: string) => session.touch(id), [session]);
+  const handleFocus = useCallback(() => session.focused(), [session]);
 
-  const handleBlur = useCallback(
-    (id: string) => {
-      interacted.current = true;
-      touched.current.add(id);
-      // after rjsf has applied a change committed in the same event
-      queueMicrotask(refreshShownErrors);
-    },
-    [refreshShownErrors],
-  );
-
-  const handleFocus = useCallback(() => {
-    interacted.current = true;
-  }, []);
-
-  const handleSubmit = useCallback(
-    async (event: IChangeEvent<Answers>) => {
-      if (statusStore.get().submitting) return;
-      const submitted = event.formData ?? {};
-      submitAttempted.current = true;
-      statusStore.set({ submitAttempted: true });
-      const { valid, errorSchema } = validate(submitted);
-      setShownErrors(errorSchema);
-      if (!valid) {
-        setFocusRequest((n) => n + 1);
-        return;
-      }
-      statusStore.set({ submitting: true });
-      try {
-        await latest.current.onSubmit(submitted, engine.files.forAnswers(submitted));
-        saver?.cancel();
-        clearDraft(formId);
-        baseline.current = JSON.stringify(answers.current);
-        statusStore.set({ dirty: false });
-      } catch {
-        // The page reports the failure; the answers and draft stay for another try.
-      } finally {
-        statusStore.set({ submitting: false });
-      }
-    },
-    [statusStore, validate, engine, saver, formId],
-  );
+  const handleSubmit = useCallback(() => {
+    // A wizard's step moves on (Enter in a field, or its next button); a form submits.
+    if (session.steps && !session.isLastStep()) session.next();
+    else void session.submit((answers, files) => latest.current.onSubmit(answers, files));
+  }, [session]);
 
   // Widgets write other answers through the engine (rjsf applies each as a change of that field).
   useEffect(
@@ -274,18 +176,24 @@ export function SchemaForm(props: SchemaFormProps) {
 
   // The status of the initial answers (defaults included).
   useEffect(() => {
-    answers.current = formRef.current?.state.formData ?? answers.current;
-    scheduleAfterChange();
-  }, [scheduleAfterChange]);
+    session.commit(formRef.current?.state.formData ?? session.answers());
+  }, [session]);
 
   useEffect(() => {
     latest.current.onStatusChange?.(statusStore.get());
     return statusStore.subscribe(() => latest.current.onStatusChange?.(statusStore.get()));
   }, [statusStore]);
 
+  useEffect(
+    () => engine.answers.subscribe(() => latest.current.onAnswersChange?.(session.answers())),
+    [engine, session],
+  );
+
   useEffect(() => {
-    if (focusRequest > 0 && shownErrors) focusFirstError(containerRef.current, shownErrors);
-  }, [focusRequest, shownErrors]);
+    if (focusRequest > focusBaseline && shownErrors) {
+      focusFirstError(containerRef.current, shownErrors);
+    }
+  }, [focusRequest, focusBaseline, shownErrors]);
 
   const errors = useMemo(
     () => mergeErrorSchemas(shownErrors, extraErrors),
@@ -326,6 +234,9 @@ export function SchemaForm(props: SchemaFormProps) {
         noValidate
         noHtml5Validate
         omitExtraData
+        // Answers a condition hides are dropped as soon as it turns (DECISIONS), so drafts and
+        // the payload never carry stale text.
+        liveOmit="onChange"
         showErrorList={false}
       >
         {submitArea}

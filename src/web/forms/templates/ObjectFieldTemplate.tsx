@@ -8,6 +8,7 @@ import {
   titleId,
   type ObjectFieldTemplateProps,
 } from '@rjsf/utils';
+import { objectFields } from './stepLayout';
 
 const MuiObjectFieldTemplate = Templates.ObjectFieldTemplate!;
 
@@ -20,7 +21,6 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const {
     title,
     description,
-    properties,
     required,
     disabled,
     readonly,
@@ -63,7 +63,7 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
       )}
       <div style={fieldPathId.path.length === 0 ? rootFields(uiOptions.maxWidth) : FIELDS}>
         {!optionalControlInTitle ? optionalDataControl : undefined}
-        {properties.map((property) => property.content)}
+        {objectFields(props)}
       </div>
     </>
   );

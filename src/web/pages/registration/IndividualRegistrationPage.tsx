@@ -3,8 +3,6 @@ import 'virtual:form-validators/individual';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -17,21 +15,21 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+import type { RJSFSchema } from '@rjsf/utils';
+import { draftSafeAnswers } from '../../../shared/forms/answers';
 import { loadForm } from '../../../shared/forms/loadForm';
-import { signedDocuments, toPayload } from '../../../shared/forms/payload';
-import { createRjsfValidator, toRjsfErrors } from '../../../shared/forms/rjsfErrors';
-import { ApiError } from '../../api/client';
+import { prefillAnswers } from '../../../shared/forms/prefill';
+import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
+import type { JsonSchema } from '../../../shared/forms/schemaTypes';
 import { currentUserQueryKey, useCurrentUser } from '../../api/get-current-user';
-import {
-  fetchSignedDocuments,
-  submitIndividualRegistration,
-} from '../../api/submit-individual-registration';
+import { submitIndividualRegistration } from '../../api/submit-individual-registration';
 import { PageTitle } from '../../app/PageTitle';
-import { SchemaForm, type Answers, type FilesByPointer } from '../../forms/SchemaForm';
-import { SupportHint } from '../auth/SupportHint';
-import { forgetAccountType } from './RegistrationChoicePage';
-import { registrationFailureMessage } from './registrationFailure';
+import { MissingAnswers } from '../../forms/MissingAnswers';
+import { RestoredDraftNotice } from '../../forms/RestoredDraftNotice';
+import { SchemaForm, type Answers } from '../../forms/SchemaForm';
+import { browserDrafts, FormSession } from '../../forms/session';
+import { useLeaveWarning } from '../../forms/useLeaveWarning';
+import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
 const FORM_ID = 'individual';
 // Stable objects: rjsf re-renders less when schema and uiSchema never change identity.
@@ -43,14 +41,7 @@ const uiSchema = {
   'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
 };
 const validator = createRjsfValidator(FORM_ID);
-const documentUrls = signedDocuments(FORM_ID).map((document) => document.url);
-
-/** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
-function serverFieldErrors(error: unknown): ErrorSchema<Answers> | undefined {
-  if (!(error instanceof ApiError) || !error.errors) return undefined;
-  const errors = Object.entries(error.errors).map(([path, message]) => ({ path, message }));
-  return toRjsfErrors(errors, FORM_ID).errorSchema;
-}
+const keptInDraft = (answers: Answers) => draftSafeAnswers(FORM_ID, answers);
 
 /**
  * /clearing/registration/individual: the single-page individual form, drawn from
@@ -60,28 +51,24 @@ export function IndividualRegistrationPage() {
   const { data: user } = useCurrentUser();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
-  const [submitted, setSubmitted] = useState(false);
-  // The email is the signed-in user's and cannot be changed (read-only in the uiSchema).
-  const [initialAnswers] = useState<Answers>(() => ({ primaryEmailAddress: user?.email ?? '' }));
-
-  async function onSubmit(answers: Answers, files: FilesByPointer) {
-    setFailure(null);
-    setFieldErrors(undefined);
-    try {
-      const documents = await fetchSignedDocuments(documentUrls);
-      const payload = toPayload(FORM_ID, answers, files, documents);
-      await submitIndividualRegistration(payload);
-      forgetAccountType();
-      setSubmitted(true);
-    } catch (error) {
-      setFailure(registrationFailureMessage(error));
-      setFieldErrors(serverFieldErrors(error));
-      // Rejecting keeps the draft; the alert above the button says what went wrong.
-      throw error;
-    }
-  }
+  const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
+    FORM_ID,
+    submitIndividualRegistration,
+  );
+  // One session for the page: the form draws it, the notices and the leave warning read it.
+  const [session] = useState(
+    () =>
+      new FormSession({
+        formId: FORM_ID,
+        schema,
+        uiSchema,
+        validator,
+        // The email is the signed-in user's and cannot be changed (read-only in the uiSchema).
+        initial: user ? prefillAnswers(FORM_ID, { email: user.email }) : {},
+        persistence: browserDrafts(FORM_ID, keptInDraft),
+      }),
+  );
+  const leaveWarning = useLeaveWarning(() => session.holdsUnkeptAnswers(keptInDraft));
 
   async function goHome() {
     // Only now learn the new details: the guards then send the user home, not back here.
@@ -107,24 +94,19 @@ export function IndividualRegistrationPage() {
             {schema.description}
           </Typography>
         )}
+        <RestoredDraftNotice session={session} />
         <SchemaForm
           formId={FORM_ID}
           schema={schema}
           uiSchema={uiSchema}
           validator={validator}
-          formData={initialAnswers}
+          session={session}
           extraErrors={fieldErrors}
           onSubmit={onSubmit}
         >
           {(status) => (
             <Box sx={{ mt: 3 }}>
-              {failure && (
-                <Alert severity="error" sx={{ mb: 2 }}>
-                  <AlertTitle>Registration Failed</AlertTitle>
-                  {failure}
-                  <SupportHint />
-                </Alert>
-              )}
+              <RegistrationFailureAlert failure={failure} />
               <Button
                 type="submit"
                 variant="contained"
@@ -137,6 +119,11 @@ export function IndividualRegistrationPage() {
               >
                 {status.submitting ? 'Submitting' : 'Submit Registration'}
               </Button>
+              {!status.canSubmit && (
+                <Box sx={{ mt: 1 }}>
+                  <MissingAnswers session={session} />
+                </Box>
+              )}
             </Box>
           )}
         </SchemaForm>
@@ -157,6 +144,7 @@ export function IndividualRegistrationPage() {
           </Button>
         </DialogActions>
       </Dialog>
+      {leaveWarning}
     </Container>
   );
 }

@@ -1,0 +1,360 @@
+import {
+  createSchemaUtils,
+  type ErrorSchema,
+  type ErrorTransformer,
+  type RJSFSchema,
+  type SchemaUtilsType,
+  type UiSchema,
+  type ValidatorType,
+} from '@rjsf/utils';
+import { canonicalJson } from '../../shared/forms/bundleForm';
+import { stepFields, stepsOf, type FormStep } from '../../shared/forms/steps';
+import { clearDraft, createDraftSaver, loadDraft } from './drafts';
+import { createFormEngine, parsePointer, ValueStore, type FormEngine } from './engine';
+import { collapseWidgetErrors, filterErrorSchema } from './errors';
+import { FormStatusStore } from './formStatus';
+
+export type Answers = Record<string, unknown>;
+
+/**
+ * Where a session keeps its answers between visits: browser drafts today (`browserDrafts`); a
+ * server-side application store can implement the same interface later.
+ */
+export interface SessionPersistence {
+  /** Answers kept earlier, laid over the form's initial answers when the session opens. */
+  load(): Answers | undefined;
+  /** Keeps the answers (the store decides what of them, and when). */
+  save(answers: Answers): void;
+  /** Writes a pending save now (the page is closing). */
+  flush(): void;
+  /** Forgets the kept answers and any pending save (Reset Form, a successful submit). */
+  clear(): void;
+}
+
+/** Drafts in localStorage under 'clearing.draft.<formId>', 300 ms after a change, filtered. */
+export function browserDrafts(
+  formId: string,
+  filter: (answers: Answers) => Answers,
+): SessionPersistence {
+  const saver = createDraftSaver(formId, filter);
+  return {
+    load: () => loadDraft(formId),
+    save: (answers) => saver.save(answers),
+    flush: () => saver.flush(),
+    clear: () => {
+      saver.cancel();
+      clearDraft(formId);
+    },
+  };
+}
+
+/** Rjsf's ids: 'root_affiliatedPersons_0_ssn' for '/affiliatedPersons/0/ssn'. */
+export function idOfPointer(pointer: string): string {
+  return ['root', ...parsePointer(pointer)].join('_');
+}
+
+/** Defaults are the schema's `default`s only (see SchemaForm). */
+export const DEFAULTS_BEHAVIOUR = {
+  constAsDefaults: 'never',
+  requiredBooleanDefault: 'skip',
+  emptyObjectFields: 'skipEmptyDefaults',
+} as const;
+
+/** One message of the current errors, with the field it belongs to. */
+export interface ErrorEntry {
+  /** The field's element id ('root_bizName'). */
+  id: string;
+  message: string;
+}
+
+export interface FormSessionOptions {
+  formId: string;
+  schema: RJSFSchema;
+  uiSchema?: UiSchema;
+  validator: ValidatorType<Answers>;
+  transformErrors?: ErrorTransformer<Answers>;
+  /** Answers the form opens with (prefilled ones); kept answers are laid over them. */
+  initial?: Answers;
+  persistence?: SessionPersistence;
+  /** Wait this long after the last change before validating again (spec §4: 400 ms). */
+  validationDelayMs?: number;
+}
+
+/**
+ * One form's state outside React: answers, chosen files, touched fields, the current step and
+ * the errors, with the operations a page drives (`next`, `back`, `reset`, `submit`) and stores
+ * that views subscribe to. A wizard's steps, its review and a one-page form are views of a
+ * session; widgets reach it through `engine` (rjsf's `registry.formContext.engine`).
+ */
+export class FormSession {
+  readonly formId: string;
+  readonly schema: RJSFSchema;
+  readonly uiSchema: UiSchema | undefined;
+  readonly validator: ValidatorType<Answers>;
+  readonly engine: FormEngine = createFormEngine();
+  readonly status = new FormStatusStore();
+  /** The errors fields show: touched fields of the current step, all of it after a Next or submit attempt. */
+  readonly shownErrors = new ValueStore<ErrorSchema<Answers> | undefined>(undefined);
+  /** Every error of the current step (of the whole form on a review step), touched or not. */
+  readonly stepErrors = new ValueStore<ErrorEntry[]>([]);
+  readonly stepIndex = new ValueStore(0);
+  /** Bumped when a view must move focus to the first shown error. */
+  readonly focusRequests = new ValueStore(0);
+  /** Bumped by reset(): views remount with the fresh answers. */
+  readonly generation = new ValueStore(0);
+  /** The steps of a wizard (undefined for a one-page form). */
+  readonly steps: FormStep[] | undefined;
+  /** True when kept answers (a draft) were restored when the session opened. */
+  readonly restored: boolean;
+  readonly schemaUtils: SchemaUtilsType<Answers>;
+
+  private readonly transformErrors: ErrorTransformer<Answers> | undefined;
+  private readonly persistence: SessionPersistence | undefined;
+  private readonly prefilled: Answers;
+  private readonly validationDelayMs: number;
+  private current: Answers;
+  private readonly touched = new Set<string>();
+  private attempted = false;
+  private interacted = false;
+  private baseline: string;
+  private scheduled = false;
+  private validationTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: FormSessionOptions) {
+    this.formId = options.formId;
+    this.schema = options.schema;
+    this.uiSchema = options.uiSchema;
+    this.validator = options.validator;
+    this.transformErrors = options.transformErrors;
+    this.persistence = options.persistence;
+    this.validationDelayMs = options.validationDelayMs ?? 0;
+    this.steps = stepsOf(options.uiSchema, options.schema);
+    this.schemaUtils = createSchemaUtils(options.validator, options.schema, DEFAULTS_BEHAVIOUR);
+    this.prefilled = { ...options.initial };
+    const kept = this.persistence?.load();
+    this.restored = !!kept && Object.keys(kept).length > 0;
+    // Prefilled answers (the signed-in email) win over a draft's.
+    this.current = { ...kept, ...this.prefilled };
+    this.baseline = canonicalJson(this.current);
+    this.engine.answers.set(this.current);
+  }
+
+  /** The committed answers. */
+  answers(): Answers {
+    return this.current;
+  }
+
+  /** The step shown, or undefined for a one-page form. */
+  currentStep(): FormStep | undefined {
+    return this.steps?.[this.stepIndex.get()];
+  }
+
+  isLastStep(): boolean {
+    return !this.steps || this.stepIndex.get() === this.steps.length - 1;
+  }
+
+  /** All answers validated (those a condition hides left out), errors in rjsf's shape. */
+  validate(data: Answers = this.current): { valid: boolean; errorSchema: ErrorSchema<Answers> } {
+    const visible = (this.schemaUtils.omitExtraData(this.schema, data) ?? {}) as Answers;
+    const { errors, errorSchema } = this.validator.validateFormData(
+      visible,
+      this.schema,
+      undefined,
+      this.transformErrors,
+      this.uiSchema,
+    );
+    return {
+      valid: errors.length === 0,
+      errorSchema: collapseWidgetErrors(errorSchema, this.uiSchema) as ErrorSchema<Answers>,
+    };
+  }
+
+  /** The part of `errorSchema` the current step asks (all of it on a review step or one page). */
+  private forStep(errorSchema: ErrorSchema<Answers>): ErrorSchema<Answers> {
+    const step = this.currentStep();
+    if (!step || step.review) return errorSchema;
+    const fields = new Set(stepFields(step));
+    return Object.fromEntries(
+      Object.entries(errorSchema).filter(([key]) => fields.has(key)),
+    ) as ErrorSchema<Answers>;
+  }
+
+  /** rjsf committed a change (a pause in typing, a blur, a choice, a widget's write). */
+  commit(answers: Answers): void {
+    this.current = answers;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // rjsf may report a change while rendering (defaults filled in its constructor)
+    queueMicrotask(() => this.afterChange());
+  }
+
+  /** The user reached a field (focus): from now on changes are theirs and are kept. */
+  focused(): void {
+    this.interacted = true;
+  }
+
+  /** The user left a field: it shows its errors from now on. */
+  touch(id: string): void {
+    this.interacted = true;
+    this.touched.add(id);
+    // after rjsf has applied a change committed in the same event
+    queueMicrotask(() => this.refresh());
+  }
+
+  private afterChange(): void {
+    this.scheduled = false;
+    const current = this.current;
+    this.engine.answers.set(current);
+    // Key order is rjsf's business (it reorders on change): compare the answers, not the text.
+    const json = canonicalJson(current);
+    if (!this.interacted) this.baseline = json;
+    this.status.set({ dirty: json !== this.baseline });
+    if (this.interacted) this.persistence?.save(current);
+    if (this.validationDelayMs > 0) {
+      clearTimeout(this.validationTimer);
+      this.validationTimer = setTimeout(() => this.refresh(), this.validationDelayMs);
+    } else this.refresh();
+  }
+
+  /** Validates now: the step's validity, its error list and the errors fields show. */
+  refresh(): void {
+    clearTimeout(this.validationTimer);
+    const { errorSchema } = this.validate();
+    const step = this.forStep(errorSchema);
+    const entries = errorEntries(step);
+    this.status.set({ valid: entries.length === 0 });
+    this.stepErrors.set(
+      sameEntries(this.stepErrors.get(), entries) ? this.stepErrors.get() : entries,
+    );
+    const shown = filterErrorSchema(
+      step,
+      (id) => this.attempted || this.touched.has(id),
+    ) as ErrorSchema<Answers>;
+    const previous = this.shownErrors.get();
+    if (JSON.stringify(previous ?? {}) !== JSON.stringify(shown)) this.shownErrors.set(shown);
+  }
+
+  /** Shows every error of the step and asks the view to focus the first. */
+  private showAll(): void {
+    this.attempted = true;
+    this.status.set({ submitAttempted: true });
+    this.refresh();
+    this.focusRequests.set(this.focusRequests.get() + 1);
+  }
+
+  /** Shows the message of one field (the first still needed) and asks the view to focus it. */
+  reveal(id: string): void {
+    this.touched.add(id);
+    this.refresh();
+    this.focusRequests.set(this.focusRequests.get() + 1);
+  }
+
+  /**
+   * Validates the current step; if it passes, clears touched flags and moves to the next step.
+   * Otherwise every error of the step shows and focus moves to the first.
+   */
+  next(): boolean {
+    this.refresh();
+    if (!this.status.get().valid) {
+      this.showAll();
+      return false;
+    }
+    if (!this.steps || this.isLastStep()) return true;
+    this.goTo(this.stepIndex.get() + 1);
+    return true;
+  }
+
+  back(): void {
+    if (this.stepIndex.get() > 0) this.goTo(this.stepIndex.get() - 1);
+  }
+
+  /** To an earlier step (Edit on the review), or the next one through `next`. */
+  goTo(index: number): void {
+    if (!this.steps || index < 0 || index >= this.steps.length) return;
+    this.touched.clear();
+    this.attempted = false;
+    this.status.set({ submitAttempted: false });
+    this.stepIndex.set(index);
+    this.shownErrors.set(undefined);
+    this.refresh();
+  }
+
+  /** Reset Form: forgets the draft, the answers and the files; back to the first step. */
+  reset(): void {
+    this.persistence?.clear();
+    this.engine.files.clear();
+    this.current = { ...this.prefilled };
+    this.engine.answers.set(this.current);
+    this.baseline = canonicalJson(this.current);
+    this.interacted = false;
+    this.touched.clear();
+    this.attempted = false;
+    this.status.set({ dirty: false, submitAttempted: false });
+    this.stepIndex.set(0);
+    this.shownErrors.set(undefined);
+    this.generation.set(this.generation.get() + 1);
+    this.refresh();
+  }
+
+  /** Writes a pending draft now (the view is going away). */
+  flush(): void {
+    this.persistence?.flush();
+  }
+
+  /**
+   * Validates all answers and, if they pass, calls `send` with them (hidden ones left out) and
+   * the chosen files. The session counts as submitting until `send` settles; success forgets the
+   * draft, a rejection keeps everything for another try (the page shows the failure).
+   */
+  async submit(
+    send: (answers: Answers, files: Record<string, File>) => void | Promise<void>,
+  ): Promise<boolean> {
+    if (this.status.get().submitting) return false;
+    const { valid } = this.validate();
+    if (!valid) {
+      this.showAll();
+      return false;
+    }
+    const answers = (this.schemaUtils.omitExtraData(this.schema, this.current) ?? {}) as Answers;
+    this.status.set({ submitting: true });
+    try {
+      await send(answers, this.engine.files.forAnswers(answers));
+      this.persistence?.clear();
+      this.baseline = canonicalJson(this.current);
+      this.status.set({ dirty: false });
+      return true;
+    } catch {
+      return false; // the page reports the failure; answers and draft stay
+    } finally {
+      this.status.set({ submitting: false });
+    }
+  }
+
+  /**
+   * The form holds answers a draft cannot keep (a chosen file, an SSN, a date of birth, a
+   * signature): leaving now would lose them.
+   */
+  holdsUnkeptAnswers(draftFilter: (answers: Answers) => Answers): boolean {
+    if (!this.status.get().dirty) return false;
+    if (Object.keys(this.engine.files.forAnswers(this.current)).length > 0) return true;
+    return canonicalJson(draftFilter(this.current)) !== canonicalJson(this.current);
+  }
+}
+
+/** The messages of an ErrorSchema with their fields' ids, in the schema's order. */
+export function errorEntries(errorSchema: ErrorSchema, id = 'root'): ErrorEntry[] {
+  const node = errorSchema as { __errors?: string[] } & Record<string, unknown>;
+  const out: ErrorEntry[] = (node.__errors ?? []).map((message) => ({ id, message }));
+  for (const [key, child] of Object.entries(node)) {
+    if (key !== '__errors' && child && typeof child === 'object') {
+      out.push(...errorEntries(child as ErrorSchema, `${id}_${key}`));
+    }
+  }
+  return out;
+}
+
+function sameEntries(a: ErrorEntry[], b: ErrorEntry[]): boolean {
+  return (
+    a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.message === b[i]!.message)
+  );
+}

@@ -1,0 +1,93 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { getUiOptions, type ObjectFieldTemplateProps, type UiSchema } from '@rjsf/utils';
+import { allProperties } from '../../../shared/forms/schemaWalk';
+import type { JsonSchema } from '../../../shared/forms/schemaTypes';
+import type { FormStep } from '../../../shared/forms/steps';
+
+/** The wizard step a form draws (SchemaForm puts it in rjsf's formContext). */
+function stepOf(props: ObjectFieldTemplateProps): FormStep | undefined {
+  const context: unknown = props.registry.formContext;
+  if (context && typeof context === 'object' && 'step' in context) {
+    return (context as { step?: FormStep }).step;
+  }
+  return undefined;
+}
+
+/**
+ * An object's fields. At the root of a wizard step: only that step's fields, grouped in its
+ * sections under their headings. Everywhere: a field a condition hides whose uiSchema says
+ * `"ui:options": {"whenHidden": "disabled"}` (the NFA 1101 explanations, the non-US address)
+ * is drawn empty and disabled in its place instead of disappearing.
+ */
+export function objectFields(props: ObjectFieldTemplateProps): ReactNode {
+  const step = stepOf(props);
+  const isRoot = props.fieldPathId.path.length === 0;
+  if (isRoot && step && !step.review) {
+    return step.sections.map((section, index) => {
+      const fields = section.fields
+        .map((name) => fieldOrPlaceholder(props, name))
+        .filter((node) => node !== null);
+      if (fields.length === 0) return null;
+      const headingId = `section-${step.id}-${index}`;
+      return (
+        <Box
+          component="section"
+          key={headingId}
+          aria-labelledby={section.title ? headingId : undefined}
+          sx={{ display: 'flex', flexDirection: 'column', rowGap: '26px' }}
+        >
+          {section.title && (
+            <Typography id={headingId} component="h2" variant="h6" sx={{ mt: index ? 2 : 0 }}>
+              {section.title}
+            </Typography>
+          )}
+          {fields}
+        </Box>
+      );
+    });
+  }
+  const order = (props.uiSchema?.['ui:order'] as string[] | undefined) ?? [];
+  const present = new Set(props.properties.map((property) => property.name));
+  const placeholders = order.filter(
+    (name) => !present.has(name) && disabledWhenHidden(props, name),
+  );
+  if (placeholders.length === 0) return props.properties.map((property) => property.content);
+  return order
+    .filter((name) => name !== '*')
+    .map((name) => fieldOrPlaceholder(props, name))
+    .filter((node) => node !== null);
+}
+
+function disabledWhenHidden(props: ObjectFieldTemplateProps, name: string): boolean {
+  const ui = props.uiSchema?.[name] as UiSchema | undefined;
+  return getUiOptions(ui).whenHidden === 'disabled';
+}
+
+function fieldOrPlaceholder(props: ObjectFieldTemplateProps, name: string): ReactNode {
+  const property = props.properties.find((p) => p.name === name);
+  if (property) return property.content;
+  if (!disabledWhenHidden(props, name)) return null;
+  const root = props.registry.rootSchema as JsonSchema;
+  let node: JsonSchema | undefined = root;
+  for (const part of props.fieldPathId.path) {
+    node = node ? allProperties(node, root)[String(part)] : undefined;
+  }
+  const title = node ? allProperties(node, root)[name]?.title : undefined;
+  const ui = props.uiSchema?.[name] as UiSchema | undefined;
+  const id = [props.fieldPathId.$id, name].join('_');
+  return (
+    <TextField
+      key={name}
+      id={id}
+      label={title ?? name}
+      value=""
+      disabled
+      fullWidth
+      multiline={getUiOptions(ui).widget === 'textarea'}
+      minRows={getUiOptions(ui).widget === 'textarea' ? 3 : undefined}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import { useCallback, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import type { ErrorSchema } from '@rjsf/utils';
+import { signedDocuments, toPayload } from '../../../shared/forms/payload';
+import { toRjsfErrors } from '../../../shared/forms/rjsfErrors';
+import type { FormId } from '../../../shared/forms/types';
+import { ApiError } from '../../api/client';
+import { fetchSignedDocuments } from '../../api/submit-individual-registration';
+import type { Answers, FilesByPointer } from '../../forms/SchemaForm';
+import { SupportHint } from '../auth/SupportHint';
+import { forgetAccountType } from './RegistrationChoicePage';
+import { registrationFailureMessage } from './registrationFailure';
+
+/** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
+function serverFieldErrors(formId: FormId, error: unknown): ErrorSchema<Answers> | undefined {
+  if (!(error instanceof ApiError) || !error.errors) return undefined;
+  const errors = Object.entries(error.errors).map(([path, message]) => ({ path, message }));
+  return toRjsfErrors(errors, formId).errorSchema;
+}
+
+/**
+ * The submit flow every registration form shares: the signed documents fetched, the prompt+value
+ * payload built from the schema, sent with `send`; on failure the alert's message and the
+ * server's field errors, on success `submitted` (the page opens its confirmation).
+ */
+export function useRegistrationSubmit(
+  formId: FormId,
+  send: (payload: FormData) => Promise<unknown>,
+) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
+  const [submitted, setSubmitted] = useState(false);
+
+  const onSubmit = useCallback(
+    async (answers: Answers, files: FilesByPointer) => {
+      setFailure(null);
+      setFieldErrors(undefined);
+      try {
+        const urls = signedDocuments(formId).map((document) => document.url);
+        const documents = await fetchSignedDocuments(urls);
+        await send(toPayload(formId, answers, files, documents));
+        forgetAccountType();
+        setSubmitted(true);
+      } catch (error) {
+        setFailure(registrationFailureMessage(error));
+        setFieldErrors(serverFieldErrors(formId, error));
+        // Rejecting keeps the draft; the alert above the button says what went wrong.
+        throw error;
+      }
+    },
+    [formId, send],
+  );
+
+  return { failure, fieldErrors, submitted, onSubmit };
+}
+
+/** 'Registration Failed' with the reason and the support contact (spec §8). */
+export function RegistrationFailureAlert({ failure }: { failure: string | null }) {
+  if (!failure) return null;
+  return (
+    <Alert severity="error" sx={{ mb: 2 }}>
+      <AlertTitle>Registration Failed</AlertTitle>
+      {failure}
+      <SupportHint />
+    </Alert>
+  );
+}

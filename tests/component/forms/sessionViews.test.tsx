@@ -1,0 +1,105 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RJSFSchema } from '@rjsf/utils';
+import { draftSafeAnswers } from '../../../src/shared/forms/answers';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
+import { MissingAnswers } from '../../../src/web/forms/MissingAnswers';
+import { RestoredDraftNotice } from '../../../src/web/forms/RestoredDraftNotice';
+import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { SchemaReview } from '../../../src/web/forms/SchemaReview';
+import { browserDrafts, FormSession } from '../../../src/web/forms/session';
+
+let individual: { schema: RJSFSchema; uiSchema: Record<string, unknown> };
+let business: { schema: RJSFSchema; uiSchema: Record<string, unknown>; example: Answers };
+beforeAll(() => {
+  compileFormValidators(['individual', 'business']);
+  const i = loadForm('individual');
+  individual = { schema: i.schema as RJSFSchema, uiSchema: i.uiSchema };
+  const b = loadForm('business');
+  business = { schema: b.schema as RJSFSchema, uiSchema: b.uiSchema, example: b.example };
+});
+beforeEach(() => localStorage.clear());
+
+function individualSession() {
+  return new FormSession({
+    formId: 'individual',
+    ...individual,
+    validator: createRjsfValidator('individual'),
+    persistence: browserDrafts('individual', (a) => draftSafeAnswers('individual', a)),
+  });
+}
+const title = (key: string) =>
+  (individual.schema.properties![key] as { title: string } | undefined)!.title;
+
+describe('views of a session', { timeout: 30_000 }, () => {
+  it('a restored draft says which answers must be given again (the individual form)', () => {
+    localStorage.setItem(DRAFT_PREFIX + 'individual', JSON.stringify({ firstName: 'Jane' }));
+    const session = individualSession();
+    render(<RestoredDraftNotice session={session} />);
+    const notice = screen.getByRole('alert');
+    expect(notice).toHaveTextContent('Your saved answers were restored');
+    expect(notice).toHaveTextContent(title('socialSecurityNumber'));
+    expect(notice).toHaveTextContent(title('dateOfBirth'));
+    expect(notice).not.toHaveTextContent(title('firstName'));
+  });
+
+  it('says nothing when no draft was restored', () => {
+    render(<RestoredDraftNotice session={individualSession()} />);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('counts the answers still needed and moves to the first with its message', async () => {
+    const user = userEvent.setup();
+    const session = individualSession();
+    render(
+      <SchemaForm
+        formId="individual"
+        {...individual}
+        validator={session.validator}
+        session={session}
+        onSubmit={vi.fn()}
+      >
+        <MissingAnswers session={session} />
+      </SchemaForm>,
+    );
+    const status = await screen.findByText(/answers are still needed\.$/);
+    const count = Number(/^(\d+)/.exec(status.textContent ?? '')![1]);
+    expect(count).toBeGreaterThan(10);
+    expect(document.querySelector('.Mui-error')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Go to the first' }));
+    await waitFor(() => expect(document.activeElement?.id).toBe('root_firstName'));
+    expect(screen.getByText('Must provide first name')).toBeInTheDocument();
+    // Only that one: the next missing answer stays quiet until reached.
+    expect(screen.queryByText('Must provide last name')).toBeNull();
+  });
+
+  it('the review draws prompts and answers from the schema, hides what a condition hides, and edits a section', async () => {
+    const user = userEvent.setup();
+    const session = new FormSession({
+      formId: 'business',
+      ...business,
+      validator: createRjsfValidator('business'),
+      initial: { ...business.example, signerAuthorization: 'yes' },
+    });
+    const onEdit = vi.fn();
+    render(<SchemaReview session={session} onEdit={onEdit} />);
+    const prompt = (key: string) =>
+      (business.schema.properties![key] as { title: string } | undefined)!.title;
+    const answer = (question: string) =>
+      screen.getByText(question, { selector: 'dt' }).nextElementSibling?.textContent;
+    expect(answer(prompt('bizName'))).toBe('Granite Ridge Mining Co.');
+    expect(answer(prompt('tradingIntentions'))).toBe('Hedging mining output');
+    expect(answer(prompt('isNonUsBizAddressRequired'))).toBe('Yes');
+    expect(answer(prompt('dba'))).toBe('Granite Ridge, GRM Hedging');
+    expect(screen.getByText('Affiliated person 2')).toBeInTheDocument();
+    expect(screen.getByText('•••••••6789')).toBeInTheDocument();
+    // signerAuthorization 'yes': the signer form is not asked, so not reviewed.
+    expect(screen.queryByText(/Authorized signer form/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Edit Website (Business Details)' }));
+    expect(onEdit).toHaveBeenCalledWith(1);
+  });
+});
