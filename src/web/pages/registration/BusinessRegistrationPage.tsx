@@ -26,7 +26,6 @@ import { draftSafeAnswers } from '../../../shared/forms/answers';
 import { loadForm } from '../../../shared/forms/loadForm';
 import { prefillAnswers } from '../../../shared/forms/prefill';
 import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import type { JsonSchema } from '../../../shared/forms/schemaTypes';
 import { authCheckQueryOptions } from '../../api/get-auth-check';
 import { currentUserQueryKey, useCurrentUser } from '../../api/get-current-user';
 import { submitBusinessRegistration } from '../../api/submit-business-registration';

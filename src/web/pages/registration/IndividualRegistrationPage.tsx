@@ -20,7 +20,6 @@ import { draftSafeAnswers } from '../../../shared/forms/answers';
 import { loadForm } from '../../../shared/forms/loadForm';
 import { prefillAnswers } from '../../../shared/forms/prefill';
 import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import type { JsonSchema } from '../../../shared/forms/schemaTypes';
 import { currentUserQueryKey, useCurrentUser } from '../../api/get-current-user';
 import { submitIndividualRegistration } from '../../api/submit-individual-registration';
 import { PageTitle } from '../../app/PageTitle';
