@@ -26,7 +26,7 @@ import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
 import { clearDraft, createDraftSaver, draftSafe, loadDraft } from './drafts';
 import { createFormEngine, parsePointer, ValueStore } from './engine';
 import { collapseWidgetErrors, errorIds, filterErrorSchema, mergeErrorSchemas } from './errors';
-import { ObjectField } from './fields/ObjectField';
+import { REGISTRY_FIELDS as FIELDS } from './fields/registry';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
 import { BaseInputTemplate } from './templates/BaseInputTemplate';
 import { FieldTemplate } from './templates/FieldTemplate';
@@ -39,7 +39,6 @@ export type FilesByPointer = Record<string, File>;
 
 const ThemedForm = withTheme<Answers>(Theme);
 const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
-const FIELDS = { ObjectField };
 /**
  * Defaults are the schema's `default`s only: a `const: true` agreement starts unsigned (rjsf
  * would pre-fill consts) and an unanswered file is absent, not `{}` (so "required" fires).
@@ -49,6 +48,8 @@ const DEFAULTS_BEHAVIOUR = {
   // A yes/no question starts unanswered: rjsf would pre-answer every required boolean "No".
   requiredBooleanDefault: 'skip',
   emptyObjectFields: 'skipEmptyDefaults',
+  // A list starts empty: 'at least one person' is a rule to meet, not a blank row to fill.
+  arrayMinItems: { populate: 'never' },
 } as const;
 
 export interface SchemaFormProps {
@@ -88,6 +89,8 @@ export interface SchemaFormProps {
   /** The submit area inside the <form>; by default a submit button enabled by `canSubmit`. */
   children?: ReactNode | ((status: FormStatus) => ReactNode);
   className?: string;
+  /** The prefix of the fields' ids ('root'); a form drawn inside another (a dialog) needs its own. */
+  idPrefix?: string;
 }
 
 /**
@@ -113,6 +116,7 @@ export function SchemaForm(props: SchemaFormProps) {
     draftFilter,
     children,
     className,
+    idPrefix = 'root',
   } = props;
 
   const [initial] = useState<Answers>(() => ({
@@ -187,11 +191,12 @@ export function SchemaForm(props: SchemaFormProps) {
     const shown = filterErrorSchema(
       errorSchema,
       (id) => submitAttempted.current || touched.current.has(id),
+      idPrefix,
     );
     setShownErrors((previous) =>
       JSON.stringify(previous ?? {}) === JSON.stringify(shown) ? previous : shown,
     );
-  }, [validate]);
+  }, [validate, idPrefix]);
 
   /** After a commit: share the answers with widgets, update the status, save the draft. */
   const afterChange = useCallback(() => {
@@ -284,8 +289,9 @@ export function SchemaForm(props: SchemaFormProps) {
   }, [statusStore]);
 
   useEffect(() => {
-    if (focusRequest > 0 && shownErrors) focusFirstError(containerRef.current, shownErrors);
-  }, [focusRequest, shownErrors]);
+    if (focusRequest > 0 && shownErrors)
+      focusFirstError(containerRef.current, shownErrors, idPrefix);
+  }, [focusRequest, shownErrors, idPrefix]);
 
   const errors = useMemo(
     () => mergeErrorSchemas(shownErrors, extraErrors),
@@ -311,6 +317,7 @@ export function SchemaForm(props: SchemaFormProps) {
         uiSchema={uiSchema}
         validator={validator}
         initialFormData={initial}
+        idPrefix={idPrefix}
         formContext={formContext}
         widgets={REGISTRY_WIDGETS}
         templates={TEMPLATES}
@@ -336,6 +343,7 @@ export function SchemaForm(props: SchemaFormProps) {
       uiSchema,
       validator,
       initial,
+      idPrefix,
       formContext,
       readonly,
       disabled,
@@ -390,9 +398,13 @@ function StatusArea({
 }
 
 /** Moves focus to the first field with an error on the page (its input, or the button that operates it). */
-function focusFirstError(container: HTMLElement | null, errorSchema: ErrorSchema) {
+function focusFirstError(
+  container: HTMLElement | null,
+  errorSchema: ErrorSchema,
+  idPrefix: string,
+) {
   if (!container) return;
-  const targets = errorIds(errorSchema)
+  const targets = errorIds(errorSchema, idPrefix)
     .map((id) => focusTarget(container, id))
     .filter((target): target is HTMLElement => !!target)
     .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
