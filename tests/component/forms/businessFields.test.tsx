@@ -98,8 +98,11 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
     const { user, committed } = renderBusiness();
     const add = screen.getByRole('button', { name: 'Add affiliated person' });
     await user.click(add);
-    const dialog = await screen.findByRole('dialog', { name: 'Affiliated person' });
-    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    const dialog = await dialogWithForm('Affiliated person');
+    // focus moves into the dialog, to its first question
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText(/^First name/, { selector: 'input' })).toHaveFocus(),
+    );
     expect(dialog).toHaveAccessibleDescription(/An SSN, or a passport number/);
 
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -141,7 +144,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
     const { user, committed } = renderBusiness({ affiliatedPersons: persons });
     const edit = screen.getByRole('button', { name: 'Edit Amelia Hart' });
     await user.click(edit);
-    const dialog = await screen.findByRole('dialog', { name: 'Affiliated person' });
+    const dialog = await dialogWithForm('Affiliated person');
     const title = within(dialog).getByLabelText(/^Title/, { selector: 'input' });
     expect(within(dialog).getByLabelText(/^First name/, { selector: 'input' })).toHaveValue(
       'Amelia',
@@ -163,7 +166,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   it('Save refuses an invalid person with the person form message and keeps the dialog open', async () => {
     const { user } = renderBusiness({ affiliatedPersons: persons });
     await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await dialogWithForm();
     const lastName = within(dialog).getByLabelText(/^Last name/, { selector: 'input' });
     await user.clear(lastName);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -176,7 +179,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
     const { user, committed } = renderBusiness({ affiliatedPersons: persons });
     const edit = screen.getByRole('button', { name: 'Edit Daniel Okafor' });
     await user.click(edit);
-    let dialog = await screen.findByRole('dialog');
+    let dialog = await dialogWithForm();
     await typeInto(user, within(dialog).getByLabelText(/^First name/, { selector: 'input' }), 'X');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -184,7 +187,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
     expect(within(personsList()).getAllByRole('row')[1]).toHaveTextContent('Daniel Okafor');
 
     await user.keyboard('{Enter}');
-    dialog = await screen.findByRole('dialog');
+    dialog = await dialogWithForm();
     await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -409,6 +412,40 @@ describe(
   },
 );
 
+/** The open dialog, once its form is drawn (the frame after the dialog itself). */
+async function dialogWithForm(name?: string) {
+  const dialog = await screen.findByRole('dialog', name ? { name } : {});
+  await within(dialog).findByRole('button', { name: 'Save' });
+  return dialog;
+}
+
 function escape(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('the affiliated person dialog is accessible', { timeout: 150_000 }, () => {
+  it('has no serious or critical axe-core violation (jsdom: contrast is judged in Chromium)', async () => {
+    const { default: axe } = await import('axe-core');
+    const { user } = renderBusiness({ affiliatedPersons: persons });
+    await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
+    const dialog = await dialogWithForm();
+    // with the errors of a refused Save shown too
+    await user.clear(within(dialog).getByLabelText(/^Last name/, { selector: 'input' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await within(dialog).findByText(personMessage({}, '/lastName'));
+    const results = await axe.run(dialog, { rules: { 'color-contrast': { enabled: false } } });
+    const serious = results.violations.filter(
+      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+    );
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+    // and the list itself
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const list = await axe.run(personsList(), { rules: { 'color-contrast': { enabled: false } } });
+    expect(
+      list.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id),
+    ).toEqual([]);
+  });
+});
