@@ -10,7 +10,7 @@ import { formValidatorsPlugin } from '../scripts/formValidatorsPlugin';
 
 const pages = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pages');
 
-export const BENCH_PAGES = ['ours', 'b1', 'b2', 'engine'] as const;
+export const BENCH_PAGES = ['ours', 'b1', 'b2', 'engine', 'biz-ours', 'biz-b1', 'biz-b2'] as const;
 
 export default defineConfig({
   root: pages,

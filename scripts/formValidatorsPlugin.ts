@@ -36,20 +36,43 @@ function readCommons(): CommonSchemas {
   );
 }
 
+/**
+ * The forms a uiSchema draws inside this one (`ui:options.form` of a `dialogList` field: the
+ * affiliated-person dialog of the business form), so importing a form's module registers theirs
+ * too and a page never names them.
+ */
+export function nestedFormIds(uiSchema: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    const options = record['ui:options'] as Record<string, unknown> | undefined;
+    if (record['ui:field'] && typeof options?.form === 'string') found.add(options.form);
+    Object.values(record).forEach(walk);
+  };
+  walk(uiSchema);
+  return [...found];
+}
+
 /** The module source for one form, from the files on disk now. */
 export function formValidatorsModule(formId: string): string {
   const dir = path.join(schemasDir, formId);
+  const uiSchema = readJson(path.join(dir, `${formId}.ui.json`));
   const form = bundleForm(
-    {
-      schema: readJson(path.join(dir, `${formId}.schema.json`)),
-      uiSchema: readJson(path.join(dir, `${formId}.ui.json`)),
-      example: {},
-    },
+    { schema: readJson(path.join(dir, `${formId}.schema.json`)), uiSchema, example: {} },
     readCommons(),
   );
-  return precompiledFormModule(formId, form.schema, {
-    precompiled: path.join(formsDir, 'precompiled.ts'),
-  });
+  const nested = nestedFormIds(uiSchema)
+    .filter((id) => id !== formId)
+    .map((id) => `import '${PREFIX}${id}';\n`)
+    .join('');
+  return (
+    nested +
+    precompiledFormModule(formId, form.schema, {
+      precompiled: path.join(formsDir, 'precompiled.ts'),
+    })
+  );
 }
 
 export function formValidatorsPlugin(): Plugin {

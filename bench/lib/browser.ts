@@ -208,3 +208,120 @@ export async function browserFigures(
     await server.close();
   }
 }
+
+export const BUSINESS_PAGES = ['biz-ours', 'biz-b1', 'biz-b2'] as const;
+export type BusinessPage = (typeof BUSINESS_PAGES)[number];
+
+export interface BusinessFigures {
+  keystrokes: Record<BusinessPage, KeystrokeResult[]>;
+  /** Click on a row's Edit button → first paint with the dialog in the page (ms), OURS. */
+  dialogOpen: number[];
+  /** Click → first paint with the dialog's form drawn (its inputs in the page). */
+  dialogFormReady: number[];
+}
+
+/** Types the keys at the end of one text field of a page already loaded; no files. */
+async function typeKeys(page: Page, fieldId: string, keys: string, gapMs: number) {
+  await waitReady(page);
+  const field = page.locator(`#${fieldId}`);
+  await field.waitFor({ state: 'visible', timeout: 30_000 });
+  await field.scrollIntoViewIfNeeded();
+  await field.click();
+  await page.keyboard.press('End');
+  await sleep(600);
+  await page.evaluate(() => window.bench.reset());
+  for (const key of keys) {
+    await page.keyboard.press(key);
+    await sleep(gapMs);
+  }
+  await sleep(600);
+  const value = await field.inputValue();
+  if (!value.endsWith(keys)) throw new Error(`the field holds "${value}", not the typed keys`);
+  return page.evaluate((typed) => {
+    const probe = window.bench;
+    return {
+      samples: probe.samples,
+      eventDurations: [...probe.interactions.values()],
+      typed,
+      longTasks: probe.longTasks,
+      dataUrlBytes: 0,
+    };
+  }, keys.length);
+}
+
+/**
+ * Opens the affiliated-person dialog from rows spread over the list, by a real click on the
+ * row's Edit button; the page's probe (pages/biz-ours.tsx) records click → first paint with the
+ * dialog. Escape closes it between samples.
+ */
+async function dialogOpenRun(
+  page: Page,
+  rows: number[],
+): Promise<{ open: number[]; formReady: number[] }> {
+  await waitReady(page);
+  await page.evaluate(() => {
+    window.bench.info.dialogOpen = [];
+    window.bench.info.dialogFormReady = [];
+  });
+  for (const row of rows) {
+    const edit = page.locator(`#root_affiliatedPersons_${row}`);
+    await edit.scrollIntoViewIfNeeded();
+    await sleep(300);
+    await edit.click();
+    await page.locator('[role=dialog] form input').first().waitFor({ timeout: 10_000 });
+    await sleep(300);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  await sleep(200);
+  return page.evaluate(() => ({
+    open: window.bench.info.dialogOpen as number[],
+    formReady: window.bench.info.dialogFormReady as number[],
+  }));
+}
+
+/** Business Details: keystrokes on the three pages (interleaved by run), then dialog opens. */
+export async function businessFigures(
+  browser: Browser,
+  pagesDir: string,
+  options: Pick<BrowserOptions, 'runs' | 'keys' | 'gapMs' | 'log'> & { fieldId: string },
+): Promise<BusinessFigures> {
+  const server = await serveStatic(pagesDir);
+  try {
+    const keystrokes = { 'biz-ours': [], 'biz-b1': [], 'biz-b2': [] } as Record<
+      BusinessPage,
+      KeystrokeResult[]
+    >;
+    const dialogOpen: number[] = [];
+    const dialogFormReady: number[] = [];
+    for (let run = 0; run < options.runs; run++) {
+      for (const name of BUSINESS_PAGES) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${server.url}/${name}.html`);
+          const result = await typeKeys(page, options.fieldId, options.keys, options.gapMs);
+          keystrokes[name].push(result);
+          options.log(
+            `  run ${run + 1} ${name.padEnd(8)}: ${result.samples.length} samples, ` +
+              `max ${Math.max(...result.samples).toFixed(1)} ms`,
+          );
+          if (name === 'biz-ours') {
+            const opens = await dialogOpenRun(page, [0, 12, 24, 36, 49]);
+            dialogOpen.push(...opens.open);
+            dialogFormReady.push(...opens.formReady);
+            options.log(
+              `  run ${run + 1} dialog open: ${opens.open.map((t) => t.toFixed(1)).join(' ')} ms; ` +
+                `form drawn: ${opens.formReady.map((t) => t.toFixed(1)).join(' ')} ms`,
+            );
+          }
+        } finally {
+          await context.close();
+        }
+      }
+    }
+    return { keystrokes, dialogOpen, dialogFormReady };
+  } finally {
+    await server.close();
+  }
+}

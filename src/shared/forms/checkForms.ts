@@ -12,6 +12,7 @@ import type { AnswerError, FormId } from './types';
 import { validateAnswers } from './validateAnswers';
 import { stepProblems, stepsOf } from './steps';
 import { registerFormValidator } from './validators';
+import { FIELD_NAMES } from './fieldNames';
 import { WIDGET_NAMES } from './widgetNames';
 
 export interface Problem {
@@ -67,7 +68,7 @@ function checkSchema(formId: FormId, root: JsonSchema): Problem[] {
   return problems;
 }
 
-/** Every uiSchema key names a real property, every widget is in the registry list. */
+/** Every uiSchema key names a real property, every widget and field is in its registry list. */
 function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
   const problems: Problem[] = [];
   const file = uiFile(formId);
@@ -77,6 +78,8 @@ function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
       const pointer = toPointer([...keys, key]);
       if (key === 'ui:widget' && !(WIDGET_NAMES as readonly unknown[]).includes(value)) {
         problems.push({ file, pointer, message: `unknown widget ${JSON.stringify(value)}` });
+      } else if (key === 'ui:field' && !(FIELD_NAMES as readonly unknown[]).includes(value)) {
+        problems.push({ file, pointer, message: `unknown field ${JSON.stringify(value)}` });
       } else if (key === 'ui:order' && Array.isArray(value)) {
         for (const name of value) {
           if (name !== '*' && !properties[name as string]) {

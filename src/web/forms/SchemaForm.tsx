@@ -25,7 +25,7 @@ import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
 import { draftSafe } from './drafts';
 import { parsePointer, ValueStore } from './engine';
 import { errorIds, mergeErrorSchemas } from './errors';
-import { ObjectField } from './fields/ObjectField';
+import { REGISTRY_FIELDS as FIELDS } from './fields/registry';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
 import { browserDrafts, DEFAULTS_BEHAVIOUR, FormSession } from './session';
 import { BaseInputTemplate } from './templates/BaseInputTemplate';
@@ -39,7 +39,6 @@ export type FilesByPointer = Record<string, File>;
 
 const ThemedForm = withTheme<Answers>(Theme);
 const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
-const FIELDS = { ObjectField };
 export interface SchemaFormProps {
   /** Names the form: the draft key is 'clearing.draft.<formId>'. */
   formId: string;
@@ -82,6 +81,8 @@ export interface SchemaFormProps {
    * opens its own from the props above.
    */
   session?: FormSession;
+  /** The prefix of the fields' ids ('root'); a form drawn inside another (a dialog) needs its own. */
+  idPrefix?: string;
 }
 
 /**
@@ -107,6 +108,7 @@ export function SchemaForm(props: SchemaFormProps) {
     draftFilter,
     children,
     className,
+    idPrefix = 'root',
   } = props;
 
   // The page's session (a wizard's, shared by its steps), or this form's own.
@@ -120,6 +122,7 @@ export function SchemaForm(props: SchemaFormProps) {
         validator,
         transformErrors,
         initial: formData,
+        idPrefix,
         persistence: keepDraft
           ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(formId, schema, uiSchema))
           : undefined,
@@ -191,9 +194,9 @@ export function SchemaForm(props: SchemaFormProps) {
 
   useEffect(() => {
     if (focusRequest > focusBaseline && shownErrors) {
-      focusFirstError(containerRef.current, shownErrors);
+      focusFirstError(containerRef.current, shownErrors, idPrefix);
     }
-  }, [focusRequest, focusBaseline, shownErrors]);
+  }, [focusRequest, focusBaseline, shownErrors, idPrefix]);
 
   const errors = useMemo(
     () => mergeErrorSchemas(shownErrors, extraErrors),
@@ -219,6 +222,7 @@ export function SchemaForm(props: SchemaFormProps) {
         uiSchema={uiSchema}
         validator={validator}
         initialFormData={initial}
+        idPrefix={idPrefix}
         formContext={formContext}
         widgets={REGISTRY_WIDGETS}
         templates={TEMPLATES}
@@ -247,6 +251,7 @@ export function SchemaForm(props: SchemaFormProps) {
       uiSchema,
       validator,
       initial,
+      idPrefix,
       formContext,
       readonly,
       disabled,
@@ -301,9 +306,13 @@ function StatusArea({
 }
 
 /** Moves focus to the first field with an error on the page (its input, or the button that operates it). */
-function focusFirstError(container: HTMLElement | null, errorSchema: ErrorSchema) {
+function focusFirstError(
+  container: HTMLElement | null,
+  errorSchema: ErrorSchema,
+  idPrefix: string,
+) {
   if (!container) return;
-  const targets = errorIds(errorSchema)
+  const targets = errorIds(errorSchema, idPrefix)
     .map((id) => focusTarget(container, id))
     .filter((target): target is HTMLElement => !!target)
     .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));

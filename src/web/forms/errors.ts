@@ -83,7 +83,10 @@ export function mergeErrorSchemas(a: ErrorSchema | undefined, b: ErrorSchema | u
 
 /**
  * Errors inside an answer that one widget renders (a file reference's `type` or `size`) moved up
- * to that answer, so the widget's field shows them and `aria-describedby` reaches them.
+ * to that answer, so the widget's field shows them and `aria-describedby` reaches them. Likewise
+ * the errors inside each item of a list a `ui:field` draws as rows (the affiliated persons) move
+ * up to the item: the row shows them as a badge and its Edit button carries the item's id, so
+ * "focus the first error" lands there.
  */
 export function collapseWidgetErrors(errorSchema: ErrorSchema, uiSchema: unknown): ErrorSchema {
   const gather = (node: Node): string[] => [
@@ -99,6 +102,17 @@ export function collapseWidgetErrors(errorSchema: ErrorSchema, uiSchema: unknown
       Object.keys(node).some((k) => k !== '__errors')
     ) {
       return { __errors: [...new Set(gather(node))] };
+    }
+    if (ui && typeof ui['ui:field'] === 'string') {
+      const out: Node = {};
+      for (const [key, child] of Object.entries(node)) {
+        if (key === '__errors') out.__errors = child as string[];
+        else if (/^\d+$/.test(key) && child && typeof child === 'object') {
+          const messages = [...new Set(gather(child as Node))];
+          if (messages.length > 0) out[key] = { __errors: messages };
+        }
+      }
+      return out;
     }
     const out: Node = {};
     for (const [key, child] of Object.entries(node)) {

@@ -53,11 +53,17 @@ export function idOfPointer(pointer: string): string {
   return ['root', ...parsePointer(pointer)].join('_');
 }
 
-/** Defaults are the schema's `default`s only (see SchemaForm). */
+/**
+ * Defaults are the schema's `default`s only: a `const: true` agreement starts unsigned (rjsf
+ * would pre-fill consts) and an unanswered file is absent, not `{}` (so "required" fires).
+ */
 export const DEFAULTS_BEHAVIOUR = {
   constAsDefaults: 'never',
+  // A yes/no question starts unanswered: rjsf would pre-answer every required boolean "No".
   requiredBooleanDefault: 'skip',
   emptyObjectFields: 'skipEmptyDefaults',
+  // A list starts empty: 'at least one person' is a rule to meet, not a blank row to fill.
+  arrayMinItems: { populate: 'never' },
 } as const;
 
 /** One message of the current errors, with the field it belongs to. */
@@ -78,6 +84,8 @@ export interface FormSessionOptions {
   persistence?: SessionPersistence;
   /** Wait this long after the last change before validating again (spec §4: 400 ms). */
   validationDelayMs?: number;
+  /** The prefix of the fields' ids ('root'); a form drawn inside another (a dialog) has its own. */
+  idPrefix?: string;
 }
 
 /**
@@ -107,6 +115,7 @@ export class FormSession {
   /** True when kept answers (a draft) were restored when the session opened. */
   readonly restored: boolean;
   readonly schemaUtils: SchemaUtilsType<Answers>;
+  readonly idPrefix: string;
 
   private readonly transformErrors: ErrorTransformer<Answers> | undefined;
   private readonly persistence: SessionPersistence | undefined;
@@ -128,6 +137,7 @@ export class FormSession {
     this.transformErrors = options.transformErrors;
     this.persistence = options.persistence;
     this.validationDelayMs = options.validationDelayMs ?? 0;
+    this.idPrefix = options.idPrefix ?? 'root';
     this.steps = stepsOf(options.uiSchema, options.schema);
     this.schemaUtils = createSchemaUtils(options.validator, options.schema, DEFAULTS_BEHAVIOUR);
     this.prefilled = { ...options.initial };
@@ -221,7 +231,7 @@ export class FormSession {
     clearTimeout(this.validationTimer);
     const { errorSchema } = this.validate();
     const step = this.forStep(errorSchema);
-    const entries = errorEntries(step);
+    const entries = errorEntries(step, this.idPrefix);
     this.status.set({ valid: entries.length === 0 });
     this.stepErrors.set(
       sameEntries(this.stepErrors.get(), entries) ? this.stepErrors.get() : entries,
@@ -229,6 +239,7 @@ export class FormSession {
     const shown = filterErrorSchema(
       step,
       (id) => this.attempted || this.touched.has(id),
+      this.idPrefix,
     ) as ErrorSchema<Answers>;
     const previous = this.shownErrors.get();
     if (JSON.stringify(previous ?? {}) !== JSON.stringify(shown)) this.shownErrors.set(shown);

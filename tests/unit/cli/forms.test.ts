@@ -62,6 +62,7 @@ function badRoot(): string {
   const uiFile = path.join(root, 'schemas/individual/individual.ui.json');
   editJson(uiFile, ['nickname'], { 'ui:placeholder': 'Jimmy' });
   editJson(uiFile, ['firstName', 'ui:widget'], 'sparkles');
+  editJson(uiFile, ['lastName', 'ui:field'], 'carousel');
   const fixtureFile = path.join(root, 'tests/fixtures/forms/individual/ssn-format.json');
   editJson(fixtureFile, ['expectedErrors', '0', 'message'], 'SSN looks odd');
   return root;
@@ -138,11 +139,12 @@ describe('forms check', () => {
     expect(stdout).toContain(`${schema}\n  /lastName  question has no title (prompt)`);
     expect(stdout).toContain(`${ui}\n`);
     expect(stdout).toContain('  /firstName/ui:widget  unknown widget "sparkles"');
+    expect(stdout).toContain('  /lastName/ui:field  unknown field "carousel"');
     expect(stdout).toContain('  /nickname  no property nickname in the schema');
     expect(stdout).toContain(`${fixture}\n  /expectedErrors  expected /socialSecurityNumber: SSN`);
     expect(stdout).toContain('but got /socialSecurityNumber: Incorrect SSN format');
     expect(stdout).toContain('  /properties/lastName/maxLength  no errorMessage for maxLength');
-    expect(stdout).toContain('5 problems in 3 files');
+    expect(stdout).toContain('6 problems in 3 files');
     expect(code).toBe(1);
   });
 });

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { formValidatorsPlugin } from '../../../scripts/formValidatorsPlugin';
+import {
+  formValidatorsModule,
+  formValidatorsPlugin,
+  nestedFormIds,
+} from '../../../scripts/formValidatorsPlugin';
 import type { ValidationResult } from '../../../src/shared/forms/types';
 
 const root = path.resolve(__dirname, '../../..');
@@ -76,4 +80,17 @@ describe('precompiled validators (Vite plugin)', () => {
     expect(bundle.validate({}).errors).toHaveLength(41);
     expect(bundle.payload(example).formId).toBe('individual');
   }, 120_000);
+});
+
+describe('a form module registers the forms its dialogs draw', () => {
+  it('the business module imports the affiliated-person module; the others import none', () => {
+    expect(formValidatorsModule('business')).toContain(
+      "import 'virtual:form-validators/affiliated-person';",
+    );
+    expect(formValidatorsModule('individual')).not.toContain("import 'virtual:form-validators/");
+    expect(
+      nestedFormIds({ list: { 'ui:field': 'dialogList', 'ui:options': { form: 'x' } } }),
+    ).toEqual(['x']);
+    expect(nestedFormIds({ list: { 'ui:options': { form: 'x' } } })).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormLabel from '@mui/material/FormLabel';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
 import type { FileReference } from '../../../shared/forms/types';
@@ -29,7 +30,9 @@ export function isFileReference(value: unknown): value is FileReference {
  * One file answer. The chosen `File` goes to the form's files store under the answer's JSON
  * pointer; the answer itself is only `{name, type, size}` (never a data URL, which would put the
  * bytes into every render and draft). A real button opens the file dialog, so the field works
- * from the keyboard; the chosen file shows its name and size with a remove button.
+ * from the keyboard; the chosen file shows its name and size with a remove button. A form to
+ * fill in and upload (the schema's `x-template`: the corporate guarantee) gets a download link,
+ * worded by `ui:options.documentLabel`.
  */
 export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
   const {
@@ -64,6 +67,8 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
   );
   const removeLabel = stringOption(options, 'removeLabel', 'Remove');
   const errorDescription = describedBy(id, { rawErrors, schema, uiSchema });
+  const blankForm = typeof schema['x-template'] === 'string' ? schema['x-template'] : undefined;
+  const documentLabel = stringOption(options, 'documentLabel', 'Download the form');
 
   // The latest choice wins when an earlier file's bytes are read later.
   const choice = useRef(0);
@@ -98,6 +103,17 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
         <FormLabel id={labelId} htmlFor={id} required={required}>
           {label}
         </FormLabel>
+      ) : null}
+      {blankForm ? (
+        <Link
+          href={blankForm}
+          download
+          target="_blank"
+          rel="noopener"
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {documentLabel}
+        </Link>
       ) : null}
       <input
         ref={input}

@@ -14,6 +14,7 @@ import { ChoiceWidget } from './ChoiceWidget';
 import { CountryWidget } from './CountryWidget';
 import { DateWidget } from './DateWidget';
 import { ImageUploadWidget } from './ImageUploadWidget';
+import { LeiWidget } from './LeiWidget';
 import { PdfUploadWidget } from './PdfUploadWidget';
 import { PhoneWidget } from './PhoneWidget';
 import { RadioWidget } from './RadioWidget';
@@ -29,12 +30,6 @@ function stockWidget(name: string): Widget {
   return widget;
 }
 
-/** Names other work may add; spread so the map compiles whether or not WIDGET_NAMES has them yet. */
-const PENDING = {
-  // The LEI lookup belongs to the business wizard; until it is built an LEI is typed as text.
-  lei: stockWidget('TextWidget'),
-};
-
 export const WIDGETS: Record<WidgetName, Widget> = {
   ssn: SsnWidget,
   phone: PhoneWidget,
@@ -45,7 +40,7 @@ export const WIDGETS: Record<WidgetName, Widget> = {
   pdfUpload: PdfUploadWidget,
   agreement: AgreementWidget,
   yesNo: YesNoWidget,
-  ...PENDING,
+  lei: LeiWidget,
   text: stockWidget('TextWidget'),
   email: stockWidget('EmailWidget'),
   textarea: stockWidget('TextareaWidget'),

@@ -1,0 +1,466 @@
+/**
+ * The business form's own fields in SchemaForm, drawn from schemas/business: the affiliated
+ * persons dialog list, the inline DBA list, the e-sign list, the LEI lookup and the downloadable
+ * blank forms. Prompts and messages are read from the schemas, never retyped.
+ */
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RJSFSchema } from '@rjsf/utils';
+import type { LeiRecord } from '../../../src/shared/api/lei';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { loadForm } from '../../../src/shared/forms/loadForm';
+import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+import { stepsOf } from '../../../src/shared/forms/steps';
+import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { FormSession } from '../../../src/web/forms/session';
+import { json, mockApi } from '../renderApp';
+import { field } from './helpers';
+
+let schema: RJSFSchema;
+let uiSchema: Record<string, unknown>;
+let example: Answers;
+let persons: Answers[];
+
+beforeAll(() => {
+  compileFormValidators(['business', 'affiliated-person']);
+  const form = loadForm('business');
+  schema = form.schema as RJSFSchema;
+  uiSchema = form.uiSchema;
+  example = form.example as Answers;
+  persons = example.affiliatedPersons as Answers[];
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const prompt = (key: string) => (schema.properties![key] as RJSFSchema).title!;
+const personPrompt = (key: string) => {
+  const person = loadForm('affiliated-person').schema as RJSFSchema;
+  const definition = (person.$defs as Record<string, RJSFSchema>).affiliatedPerson!;
+  return (definition.properties![key] as RJSFSchema).title!;
+};
+const personMessage = (answers: Answers, pointer: string) =>
+  validateAnswers('affiliated-person', answers).errors.find((e) => e.path === pointer)!.message;
+const uiOptions = (key: string) =>
+  (uiSchema[key] as { 'ui:options': Record<string, unknown> })['ui:options'];
+
+/** The wizard's Business Details step (where all these fields are), drawn by a session. */
+function renderBusiness(formData: Answers = {}) {
+  const committed: { current: Answers } = { current: {} };
+  const user = userEvent.setup();
+  const validator = createRjsfValidator('business');
+  const session = new FormSession({
+    formId: 'business',
+    schema,
+    uiSchema,
+    validator,
+    initial: formData,
+  });
+  session.goTo(stepsOf(uiSchema)!.findIndex((step) => step.id === 'business'));
+  const view = render(
+    <SchemaForm
+      formId="business"
+      keepDraft={false}
+      session={session}
+      schema={schema}
+      uiSchema={uiSchema}
+      validator={validator}
+      formData={formData}
+      onAnswersChange={(answers) => (committed.current = answers)}
+      onSubmit={vi.fn()}
+    >
+      <button type="submit">Send</button>
+    </SchemaForm>,
+  );
+  return { user, committed, ...view };
+}
+
+const personsList = () =>
+  screen.getByRole('group', { name: new RegExp(`^${prompt('affiliatedPersons')}`) });
+
+async function typeInto(
+  user: ReturnType<typeof userEvent.setup>,
+  input: HTMLElement,
+  text: string,
+) {
+  await user.click(input);
+  await user.paste(text);
+}
+
+// user-event and MUI dialogs are slow on a busy 2-core machine
+describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_000 }, () => {
+  it('shows one row per person with name, title and ownership', () => {
+    renderBusiness({ affiliatedPersons: persons });
+    const rows = within(personsList()).getAllByRole('row');
+    // a heading row, then one per person
+    expect(rows).toHaveLength(persons.length + 1);
+    const [first, second] = [rows[1]!, rows[2]!];
+    expect(first).toHaveTextContent('Daniel Okafor');
+    expect(first).toHaveTextContent('Chief Executive Officer');
+    expect(first).toHaveTextContent('0%');
+    expect(second).toHaveTextContent('Amelia Hart');
+    expect(second).toHaveTextContent('60%');
+    expect(within(personsList()).queryByText('Has errors')).toBeNull();
+  });
+
+  it('adds a person: the dialog takes focus, Save validates with the person form, then the row appears', async () => {
+    const { user, committed } = renderBusiness();
+    const add = screen.getByRole('button', { name: 'Add affiliated person' });
+    await user.click(add);
+    const dialog = await dialogWithForm('Affiliated person');
+    // focus moves into the dialog, to its first question
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText(/^First name/, { selector: 'input' })).toHaveFocus(),
+    );
+    expect(dialog).toHaveAccessibleDescription(/An SSN, or a passport number/);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(personMessage({}, '/firstName'))).toBeVisible();
+    expect(within(dialog).getByText(personMessage({}, '/lastName'))).toBeVisible();
+    expect(within(dialog).getByText(personMessage({}, '/ssn'))).toBeVisible();
+    // focus goes to the first field with an error, inside the dialog
+    expect(document.activeElement).toBe(within(dialog).getByLabelText(/^First name/));
+
+    const inDialog = (key: string) =>
+      within(dialog).getByLabelText(new RegExp(`^${escape(personPrompt(key))}( \\*)?$`), {
+        selector: 'input, select, textarea',
+      });
+    // the passport country starts empty (default none), so the SSN route needs no passport
+    expect(inDialog('passportCountryOfIssuance')).toHaveValue('');
+    await typeInto(user, inDialog('firstName'), 'Grace');
+    await typeInto(user, inDialog('lastName'), 'Hopper');
+    await typeInto(user, inDialog('title'), 'Chief Risk Officer');
+    await typeInto(user, inDialog('dob'), '12091966');
+    await typeInto(user, inDialog('addressLine1'), '1 Navy Way');
+    await typeInto(user, inDialog('addressLocality'), 'Arlington');
+    await user.selectOptions(inDialog('addressRegion'), 'VA');
+    await typeInto(user, inDialog('addressPostalCode'), '22201');
+    await typeInto(user, inDialog('ssn'), '123456789');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog'), dialog.textContent ?? '').toBeNull());
+    const edit = within(personsList()).getByRole('button', { name: 'Edit Grace Hopper' });
+    expect(within(personsList()).getAllByRole('row')[1]).toHaveTextContent('Chief Risk Officer');
+    await waitFor(() => expect(edit).toHaveFocus());
+    await waitFor(() =>
+      expect(committed.current.affiliatedPersons).toEqual([
+        expect.objectContaining({ firstName: 'Grace', lastName: 'Hopper', ssn: '123-45-6789' }),
+      ]),
+    );
+  });
+
+  it('edits a person: the dialog holds its answers, Save writes them and focus returns to its Edit button', async () => {
+    const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+    const edit = screen.getByRole('button', { name: 'Edit Amelia Hart' });
+    await user.click(edit);
+    const dialog = await dialogWithForm('Affiliated person');
+    const title = within(dialog).getByLabelText(/^Title/, { selector: 'input' });
+    expect(within(dialog).getByLabelText(/^First name/, { selector: 'input' })).toHaveValue(
+      'Amelia',
+    );
+    await typeInto(user, title, 'Managing Member');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(personsList()).getAllByRole('row')[2]).toHaveTextContent('Managing Member');
+    await waitFor(() => expect(edit).toHaveFocus());
+    await waitFor(() =>
+      expect((committed.current.affiliatedPersons as Answers[])[1]).toEqual({
+        ...persons[1],
+        title: 'Managing Member',
+      }),
+    );
+    expect((committed.current.affiliatedPersons as Answers[])[0]).toEqual(persons[0]);
+  });
+
+  it('Save refuses an invalid person with the person form message and keeps the dialog open', async () => {
+    const { user } = renderBusiness({ affiliatedPersons: persons });
+    await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
+    const dialog = await dialogWithForm();
+    const lastName = within(dialog).getByLabelText(/^Last name/, { selector: 'input' });
+    await user.clear(lastName);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(personMessage({}, '/lastName'))).toBeVisible();
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect(lastName).toHaveAccessibleDescription(personMessage({}, '/lastName'));
+  });
+
+  it('Cancel and Escape keep the list as it was and return focus to the Edit button', async () => {
+    const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+    const edit = screen.getByRole('button', { name: 'Edit Daniel Okafor' });
+    await user.click(edit);
+    let dialog = await dialogWithForm();
+    await typeInto(user, within(dialog).getByLabelText(/^First name/, { selector: 'input' }), 'X');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(edit).toHaveFocus());
+    expect(within(personsList()).getAllByRole('row')[1]).toHaveTextContent('Daniel Okafor');
+
+    await user.keyboard('{Enter}');
+    dialog = await dialogWithForm();
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(edit).toHaveFocus());
+    expect(committed.current.affiliatedPersons).toEqual(persons);
+  });
+
+  it('marks a row with errors: a person missing the SSN (a restored draft) gets the badge', () => {
+    const withoutSsn = { ...persons[0] };
+    delete withoutSsn.ssn;
+    renderBusiness({ affiliatedPersons: [withoutSsn, persons[1]] });
+    const rows = within(personsList()).getAllByRole('row');
+    expect(within(rows[1]!).getByText('Has errors')).toBeVisible();
+    expect(within(rows[2]!).queryByText('Has errors')).toBeNull();
+    expect(
+      within(rows[1]!).getByRole('button', { name: 'Edit Daniel Okafor' }),
+    ).toHaveAccessibleDescription('Has errors');
+  });
+
+  it('after a submit attempt, focus goes to the Edit button of the first row with errors', async () => {
+    const withoutDob = { ...persons[1] };
+    delete withoutDob.dob;
+    const { user } = renderBusiness({ ...example, affiliatedPersons: [persons[0], withoutDob] });
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Edit Amelia Hart' })).toHaveFocus(),
+    );
+  });
+
+  it('removes a person, and an empty list shows the at-least-one message after a submit attempt', async () => {
+    const { user, committed } = renderBusiness({ affiliatedPersons: [persons[0]] });
+    await user.click(screen.getByRole('button', { name: 'Remove Daniel Okafor' }));
+    await waitFor(() => expect(committed.current.affiliatedPersons).toEqual([]));
+    const add = screen.getByRole('button', { name: 'Add affiliated person' });
+    expect(add).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    const message = (schema.properties!.affiliatedPersons as { errorMessage: { minItems: string } })
+      .errorMessage.minItems;
+    expect(await screen.findByText(message)).toBeVisible();
+  });
+});
+
+describe('the DBA names: an inline list', { timeout: 30_000 }, () => {
+  it('adds names inline, checks each, and keeps each remove button beside its input', async () => {
+    const { user, committed, container } = renderBusiness();
+    const dba = container.querySelector<HTMLElement>('.rjsf-field-array')!;
+    await user.click(within(dba).getByRole('button', { name: /add/i }));
+    const first = await within(dba).findByLabelText(/^Doing business as \(DBA\) name/, {
+      selector: 'input',
+    });
+    await user.click(first);
+    await user.tab();
+    const message = (
+      (schema.properties!.dba as RJSFSchema).items as { errorMessage: { pattern: string } }
+    ).errorMessage.pattern;
+    // shown with the item's name and position (§5.5)
+    expect(await within(dba).findByText(new RegExp(`${escape(message)}$`))).toBeVisible();
+    await typeInto(user, first, 'Acme Clearing');
+    await user.tab();
+    await waitFor(() => expect(committed.current.dba).toEqual(['Acme Clearing']));
+    // inline: the toolbar in the same row as the input, no raised card around the item
+    const remove = within(dba).getByRole('button', { name: /remove/i });
+    const item = remove.closest<HTMLElement>('div[style*="flex-start"]')!;
+    expect(item).toContainElement(first);
+    expect(item.querySelector('.MuiPaper-root')).toBeNull();
+    await user.click(remove);
+    await waitFor(() => expect(committed.current.dba).toEqual([]));
+  });
+});
+
+describe('agreements: the e-sign list', { timeout: 30_000 }, () => {
+  it('shows each agreement with its icon, its document link and a sign / remove toggle', async () => {
+    const { user, committed } = renderBusiness();
+    const agreements = [
+      'agreeTermsOfService',
+      'ackRiskDisclosures',
+      'agreeFuturesCustomerAgreement',
+      'agreeArbitrationAgreement',
+    ];
+    for (const key of agreements) {
+      const row = screen.getByRole('group', { name: new RegExp(escape(prompt(key))) });
+      const document = (schema.properties![key] as { 'x-document'?: string })['x-document'];
+      if (document) {
+        expect(within(row).getByRole('link', { name: prompt(key) })).toHaveAttribute(
+          'href',
+          document,
+        );
+      }
+      expect(within(row).getByTestId('RadioButtonUncheckedIcon')).toBeInTheDocument();
+      await user.click(within(row).getByRole('button', { name: 'Electronically Sign' }));
+      expect(within(row).getByTestId('CheckCircleIcon')).toBeInTheDocument();
+      expect(within(row).getByRole('button', { name: 'Remove Signature' })).toBeVisible();
+    }
+    await waitFor(() =>
+      expect(agreements.map((key) => committed.current[key])).toEqual([true, true, true, true]),
+    );
+    const first = screen.getByRole('group', { name: new RegExp(escape(prompt(agreements[0]!))) });
+    await user.click(within(first).getByRole('button', { name: 'Remove Signature' }));
+    await waitFor(() => expect(committed.current[agreements[0]!]).not.toBe(true));
+  });
+});
+
+describe('downloadable blank forms on upload fields', () => {
+  it('links the corporate guarantee and the authorized signer form', () => {
+    renderBusiness({ signerAuthorization: 'no' });
+    for (const key of ['corporateGuarantee', 'authorizationForm']) {
+      const label = uiOptions(key).documentLabel as string;
+      const link = screen.getByRole('link', { name: label });
+      expect(link.getAttribute('href')).toMatch(/^\/assets\/pdfs\/.+\.pdf$/);
+      expect(link).toHaveAttribute('download');
+    }
+  });
+});
+
+const US_LEI = '5493001KJTIIGC8Y1R12';
+const DE_LEI = '529900T8BM49AURSDO55';
+const usRecord: LeiRecord = {
+  lei: US_LEI,
+  legalName: 'Acme Clearing Holdings LLC',
+  addressLines: ['100 Main Street', 'Suite 500'],
+  city: 'San Francisco',
+  region: 'CA',
+  postalCode: '94105',
+  country: 'US',
+  isNonUs: false,
+};
+const deRecord: LeiRecord = {
+  lei: DE_LEI,
+  legalName: 'Beispiel Handels GmbH',
+  addressLines: ['Hauptstraße 5'],
+  city: 'Berlin',
+  region: null,
+  postalCode: '10115',
+  country: 'DE',
+  isNonUs: true,
+};
+
+describe(
+  'the LEI: check digits, then a lookup that fills the business',
+  { timeout: 30_000 },
+  () => {
+    const lei = () => field(prompt('lei'));
+
+    it('shows the check-digit message of the schema and looks nothing up', async () => {
+      const fetchMock = mockApi({});
+      const { user } = renderBusiness();
+      const wrong = `${US_LEI.slice(0, 18)}13`;
+      await typeInto(user, lei(), wrong.toLowerCase());
+      expect(lei()).toHaveValue(wrong);
+      const message = (schema.properties!.lei as { 'x-lei': { checksum: string } })['x-lei']
+        .checksum;
+      await waitFor(() => expect(lei()).toHaveAccessibleDescription(message));
+      expect(screen.getByRole('status')).toHaveTextContent(message);
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      expect(fetchMock).not.toHaveBeenCalled();
+      // on leaving the field the form's own validation says the same
+      await user.tab();
+      await waitFor(() => expect(lei()).toHaveAttribute('aria-invalid', 'true'));
+      expect(lei()).toHaveAccessibleDescription(message);
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+
+    it('fills the business name and address from the record of a pasted LEI', async () => {
+      const fetchMock = mockApi({ [`GET lei-records/${US_LEI}`]: () => json(200, usRecord) });
+      const { user, committed } = renderBusiness();
+      await typeInto(user, lei(), US_LEI);
+      await waitFor(() => expect(field(prompt('bizName'))).toHaveValue(usRecord.legalName));
+      expect(field(prompt('bizAddress'))).toHaveValue(
+        '100 Main Street\nSuite 500\nSan Francisco, CA 94105\nUnited States',
+      );
+      expect(
+        screen.getByRole('checkbox', { name: prompt('isNonUsBizAddressRequired') }),
+      ).not.toBeChecked();
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(String(fetchMock.mock.calls[0]![0])).toBe(`/exchange/api/web/lei-records/${US_LEI}`);
+      await waitFor(() =>
+        expect(committed.current).toMatchObject({
+          bizName: usRecord.legalName,
+          isNonUsBizAddressRequired: false,
+        }),
+      );
+      expect(lei()).toHaveAccessibleDescription(uiOptions('lei').foundText as string);
+    });
+
+    it('sets the non-US flag and the non-US address for a headquarters outside the US', async () => {
+      mockApi({ [`GET lei-records/${DE_LEI}`]: () => json(200, deRecord) });
+      const { user, committed } = renderBusiness();
+      await typeInto(user, lei(), DE_LEI);
+      const flag = screen.getByRole('checkbox', { name: prompt('isNonUsBizAddressRequired') });
+      await waitFor(() => expect(flag).toBeChecked());
+      const nonUs = await screen.findByLabelText(/^Non-US business legal address/, {
+        selector: 'textarea',
+      });
+      expect(nonUs).toHaveValue('Hauptstraße 5\nBerlin, 10115\nGermany');
+      await waitFor(() =>
+        expect(committed.current).toMatchObject({
+          bizName: deRecord.legalName,
+          isNonUsBizAddressRequired: true,
+          nonUsBizAddress: 'Hauptstraße 5\nBerlin, 10115\nGermany',
+        }),
+      );
+    });
+
+    it('after a failed lookup, logs it, says so, and the user types the name and address', async () => {
+      mockApi({
+        [`GET lei-records/${US_LEI}`]: () =>
+          json(502, { errorMessage: 'The LEI registry could not be reached.' }),
+      });
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const { user, committed } = renderBusiness();
+      await typeInto(user, lei(), US_LEI);
+      await waitFor(() =>
+        expect(lei()).toHaveAccessibleDescription(uiOptions('lei').failedText as string),
+      );
+      expect(screen.getByRole('status')).toHaveTextContent(uiOptions('lei').failedText as string);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining(US_LEI), expect.anything());
+      await typeInto(user, field(prompt('bizName')), 'Typed Name Inc');
+      await user.tab();
+      await waitFor(() =>
+        expect(committed.current).toMatchObject({ lei: US_LEI, bizName: 'Typed Name Inc' }),
+      );
+      expect(lei()).toBeEnabled();
+    });
+  },
+);
+
+/** The open dialog, once its form is drawn (the frame after the dialog itself). */
+async function dialogWithForm(name?: string) {
+  const dialog = await screen.findByRole('dialog', name ? { name } : {});
+  await within(dialog).findByRole('button', { name: 'Save' });
+  return dialog;
+}
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('the affiliated person dialog is accessible', { timeout: 150_000 }, () => {
+  it('has no serious or critical axe-core violation (jsdom: contrast is judged in Chromium)', async () => {
+    const { default: axe } = await import('axe-core');
+    const { user } = renderBusiness({ affiliatedPersons: persons });
+    await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
+    const dialog = await dialogWithForm();
+    // with the errors of a refused Save shown too
+    await user.clear(within(dialog).getByLabelText(/^Last name/, { selector: 'input' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await within(dialog).findByText(personMessage({}, '/lastName'));
+    const results = await axe.run(dialog, { rules: { 'color-contrast': { enabled: false } } });
+    const serious = results.violations.filter(
+      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+    );
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+    // and the list itself
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const list = await axe.run(personsList(), { rules: { 'color-contrast': { enabled: false } } });
+    expect(
+      list.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id),
+    ).toEqual([]);
+  });
+});
