@@ -1,29 +1,47 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { firm } from '../../src/shared/config/firm';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { signUpAndSignIn } from './individualForm';
 import { expectNoSeriousA11yViolations, uniqueEmail } from './support';
 
-interface Step {
+const PLAIN_PDF = 'tests/fixtures/files/w2-sample.pdf';
+const staff = DEMO_SIGN_INS[2];
+
+interface RawStep {
   id: string;
   title: string;
   next: string;
-  signaturePrompt: string;
+  /** An `x-signatures` key of the schema (the prompt is sent with the answers)… */
+  signature?: string;
+  /** …or a prompt shown only on screen (Confirm). */
+  signaturePrompt?: string;
   sections: { title?: string; fields: string[] }[];
 }
+type Step = RawStep & { signaturePrompt: string };
 interface SchemaNode {
   title?: string;
   properties?: Record<string, SchemaNode>;
   allOf?: { then?: SchemaNode }[];
+  'x-signatures'?: Record<string, { prompt: string }>;
 }
 /** Steps, prompts and messages come from the schema files, as the wizard shows them. */
 const ui = JSON.parse(fs.readFileSync('schemas/business/business.ui.json', 'utf8')) as {
-  'ui:steps': Step[];
+  'ui:steps': RawStep[];
+  affiliatedPersons: { 'ui:options': { addLabel: string } };
+  lei: { 'ui:options': { foundText: string } };
 };
 const schema = JSON.parse(
   fs.readFileSync('schemas/business/business.schema.json', 'utf8'),
 ) as SchemaNode;
-const steps = ui['ui:steps'];
+const steps: Step[] = ui['ui:steps'].map((step) => ({
+  ...step,
+  signaturePrompt: step.signature
+    ? schema['x-signatures']![step.signature]!.prompt
+    : step.signaturePrompt!,
+}));
 const [userStep, businessStep, confirmStep] = steps as [Step, Step, Step];
 const prompt = (node: SchemaNode, key: string) => {
   const title = [
@@ -44,49 +62,37 @@ async function openWizard(page: Page, email: string) {
 async function fillUserStep(page: Page) {
   await page.locator('#root_firstName').fill('Daniel');
   await page.locator('#root_lastName').fill('Okafor');
-  await page.locator('#root_phoneNumber').pressSequentially('12125550187');
+  await page.locator('#root_phoneNumber').pressSequentially('+12125550187');
   await page.locator('#root_photoId').setInputFiles('tests/fixtures/files/id-front.png');
   await expect(page.getByText('id-front.png')).toBeVisible();
 }
 
+/** An LEI the fake registry knows (tests/fakes/leiRegistry.ts): a US entity in Denver. */
+const US_LEI = '5493001KJTIIGC8Y1R12';
+
 /**
- * Answers every question of Business Details validly. The affiliated person is added through
- * the list field the uiSchema names (rjsf's stock list until the dialog list lands: only this
- * helper changes then).
+ * Answers every question of Business Details validly: the LEI looked up in the (fake) registry
+ * fills the name and address; the affiliated person is added in the dialog the uiSchema names.
  */
-async function fillBusinessStep(page: Page) {
-  await page.locator('#root_bizName').fill('Granite Ridge Mining Co.');
-  await page.locator('#root_bizAddress').fill('1700 Broadway, Suite 400, Denver, CO 80290');
-  await page.locator('#root_lei').fill('5493001KJTIIGC8Y1R12');
+async function fillBusinessStep(page: Page, files = { certificateOfInc: PLAIN_PDF }) {
+  await page.locator('#root_lei').fill(US_LEI);
+  await expect(page.locator('#root_lei-helper-text')).toHaveText(ui.lei['ui:options'].foundText);
+  await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
+  await expect(page.locator('#root_bizAddress')).toHaveValue(
+    /1700 Broadway[\s\S]*Denver, CO 80290/,
+  );
+  await expect(page.locator('#root_isNonUsBizAddressRequired')).not.toBeChecked();
   await page.locator('#root_bizEmail').fill('compliance@graniteridge.example');
-  await page.locator('#root_bizPhone').pressSequentially('13035550123');
+  await page.locator('#root_bizPhone').pressSequentially('+13035550123');
   await page.locator('#root_website').fill('https://graniteridge.example');
-  await page.locator('#root_certificateOfInc').setInputFiles('tests/fixtures/files/w2-sample.pdf');
-  await page.locator('#root_w8orw9').setInputFiles('tests/fixtures/files/w2-sample.pdf');
-  // The list starts with one person (it needs at least one).
-  if (!(await page.locator('#root_affiliatedPersons_0_firstName').isVisible())) {
-    await page.locator('#root_affiliatedPersons__add').click();
-  }
-  const person = (key: string) => page.locator(`#root_affiliatedPersons_0_${key}`);
-  await person('firstName').fill('Daniel');
-  await person('lastName').fill('Okafor');
-  await person('title').fill('Chief Executive Officer');
-  await person('dob').fill('02/03/1975');
-  await person('addressLine1').fill('45 Cherry Creek Drive');
-  await person('addressLocality').fill('Denver');
-  await person('addressRegion').fill('CO');
-  await person('addressPostalCode').fill('80209');
-  await person('ssn').fill('123-45-6789');
-  await person('ssn').blur();
+  await page.locator('#root_certificateOfInc').setInputFiles(files.certificateOfInc);
+  await page.locator('#root_w8orw9').setInputFiles(PLAIN_PDF);
+  await addAffiliatedPerson(page);
   await page.locator('#root_disclosures-0').check();
   await page.locator('#root_tradingIntentions').selectOption({ label: 'Hedging mining output' });
   await page.locator('#root_tradingExperience').fill('8');
-  await page
-    .locator('#root_corporateGuarantee')
-    .setInputFiles('tests/fixtures/files/w2-sample.pdf');
-  await page
-    .locator('#root_bylawsOrLLCAgreement')
-    .setInputFiles('tests/fixtures/files/w2-sample.pdf');
+  await page.locator('#root_corporateGuarantee').setInputFiles(PLAIN_PDF);
+  await page.locator('#root_bylawsOrLLCAgreement').setInputFiles(PLAIN_PDF);
   await page.locator('#root_signerAuthorization-0').check();
   // Agreements are signed with the keyboard: focus the button, press Enter.
   const signButtons = page.getByRole('button', { name: 'Electronically Sign' });
@@ -96,6 +102,32 @@ async function fillBusinessStep(page: Page) {
     await page.keyboard.press('Enter');
   }
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(4);
+}
+
+/** Add → the affiliated-person form in a dialog → Save: a row with name, title and ownership. */
+async function addAffiliatedPerson(page: Page) {
+  await page.getByRole('button', { name: ui.affiliatedPersons['ui:options'].addLabel }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  const person = (key: string) => dialog.locator(`#affiliated-person-dialog_${key}`);
+  await expect(person('firstName')).toBeFocused();
+  await person('firstName').fill('Daniel');
+  await person('lastName').fill('Okafor');
+  await person('title').fill('Chief Executive Officer');
+  await person('ownershipPercent').fill('60');
+  await person('isDirect-0').check();
+  await person('dob').pressSequentially('02031975');
+  await person('addressLine1').fill('45 Cherry Creek Drive');
+  await person('addressLocality').fill('Denver');
+  await person('addressRegion').selectOption('CO');
+  await person('addressPostalCode').fill('80209');
+  await person('ssn').pressSequentially('123456789');
+  await person('ssn').blur();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  const row = page.getByRole('row').filter({ hasText: 'Daniel Okafor' });
+  await expect(row).toContainText('Chief Executive Officer');
+  await expect(row).toContainText('60%');
 }
 
 test('the business wizard: three steps from the uiSchema, Back keeps answers, a reload restores the draft without files, conditions clear and disable, the review shows prompts and answers with Edit', async ({
@@ -251,10 +283,6 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
 });
 
-/**
- * Needs the server's business registration route (POST /exchange/api/web/registration/business,
- * another branch): until it is merged the submission is refused and this test fails at the modal.
- */
 test('the wizard submits with the keyboard: Submission Successful, Okay clears the drafts and lands on home, pending review', async ({
   page,
 }) => {
@@ -282,4 +310,93 @@ test('the wizard submits with the keyboard: Submission Successful, Okay clears t
   await expect(page).toHaveURL(/\/clearing\/home$/);
   await expect(page.getByText(/application has been received/i)).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('clearing.draft.business'))).toBeNull();
+});
+
+/** A readable PDF that runs a script when opened: the server refuses it by content. */
+async function pdfWithScript(file: string): Promise<string> {
+  const document = await PDFDocument.create();
+  document.addPage();
+  document.catalog.set(
+    PDFName.of('OpenAction'),
+    document.context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') }),
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, await document.save());
+  return file;
+}
+
+test('a refused document: Registration Failed with the reason, the Confirm alert lists it, nothing is lost; the replaced file submits, staff approve the business and the customer sees it', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const email = uniqueEmail('business.refused');
+  await openWizard(page, email);
+  await fillUserStep(page);
+  await page.getByRole('button', { name: userStep.next }).click();
+  const scripted = await pdfWithScript(testInfo.outputPath('certificate.pdf'));
+  await fillBusinessStep(page, { certificateOfInc: scripted });
+  await page.getByRole('button', { name: businessStep.next }).click();
+  await expect(page.getByRole('heading', { name: confirmStep.title, exact: true })).toBeVisible();
+  const confirmAlert = page.getByRole('alert').filter({
+    hasText: 'There are errors in the form. Please ensure all fields are completed correctly.',
+  });
+  await expect(confirmAlert).toHaveCount(0);
+  await page.getByRole('button', { name: confirmStep.next }).click();
+
+  // The server reads the file, refuses it, and says why: in the failure alert and the §8 list.
+  const reason = /contains active content \(scripts, automatic actions or embedded files\)/;
+  const failed = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
+  await expect(failed).toBeVisible({ timeout: 30_000 });
+  await expect(failed).toContainText(reason);
+  await expect(failed).toContainText(prompt(schema, 'certificateOfInc'));
+  await expect(confirmAlert).toBeVisible();
+  await expect(confirmAlert.getByRole('listitem')).toHaveText([reason]);
+  // Nothing lost: still on Confirm with every answer.
+  const answerOf = (question: string) =>
+    page.locator('dt', { hasText: question }).first().locator('xpath=following-sibling::dd[1]');
+  await expect(answerOf(prompt(schema, 'bizName'))).toHaveText('Granite Ridge Mining Co.');
+  await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
+  await expectNoSeriousA11yViolations(page);
+
+  // Edit → the field shows the server's message; a plain PDF replaces the file.
+  const section = businessStep.sections.find((s) => s.fields.includes('certificateOfInc'))!;
+  await page.getByRole('button', { name: `Edit ${section.title} (${businessStep.title})` }).click();
+  await expect(page.locator('#root_certificateOfInc__error-0')).toContainText(reason);
+  await page.locator('#root_certificateOfInc').setInputFiles(PLAIN_PDF);
+  await page.getByRole('button', { name: businessStep.next }).click();
+  await page.getByRole('button', { name: confirmStep.next }).click();
+  const modal = page.getByRole('dialog', { name: 'Submission Successful' });
+  await expect(modal).toBeVisible({ timeout: 30_000 });
+  await modal.getByRole('button', { name: 'Okay' }).click();
+  await expect(page).toHaveURL(/\/clearing\/home$/);
+  await expect(page.getByText(/application has been received/i)).toBeVisible();
+
+  // Staff read the business (persons, documents by prompt) and approve it after confirming.
+  const staffContext = await browser.newContext();
+  const staffPage = await staffContext.newPage();
+  await staffPage.goto('/clearing/signin');
+  await staffPage.getByLabel('Email').fill(staff.email);
+  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
+  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
+  await staffPage
+    .getByRole('row')
+    .filter({ hasText: email })
+    .getByRole('link', { name: /Review/ })
+    .click();
+  const detail = staffPage.locator('main');
+  await expect(detail.getByRole('heading', { name: 'Affiliated persons' })).toBeVisible();
+  await expect(detail.getByRole('cell', { name: 'Daniel Okafor' }).first()).toBeVisible();
+  await expect(detail.getByText('Granite Ridge Mining Co.').first()).toBeVisible();
+  await expect(
+    detail.getByRole('link', { name: prompt(schema, 'certificateOfInc'), exact: true }),
+  ).toBeVisible();
+  await staffPage.getByRole('button', { name: 'Approve…' }).click();
+  await staffPage.getByRole('button', { name: 'Approve Daniel Okafor' }).click();
+  await expect(staffPage.getByText('Registration approved.')).toBeVisible();
+  await staffContext.close();
+
+  await page.reload();
+  await expect(page.getByText('Your application has been approved.')).toBeVisible();
 });

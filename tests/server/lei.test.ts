@@ -1,80 +1,14 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadForm } from '../../src/shared/forms/loadForm';
 import { leiRecordPath } from '../../src/shared/api/lei';
+import {
+  FakeLeiRegistry as FakeRegistry,
+  NON_US_LEI,
+  UNKNOWN_LEI,
+  US_LEI,
+} from '../fakes/leiRegistry';
 import { signedIn } from './authHelpers';
 import { createTestApp, type TestApp } from './testApp';
-
-/** GLEIF's answer shape for `lei-records/{lei}` (JSON:API), trimmed to what the portal reads. */
-function gleifRecord(lei: string, name: string, address: Record<string, unknown>) {
-  return {
-    data: {
-      type: 'lei-records',
-      id: lei,
-      attributes: {
-        lei,
-        entity: {
-          legalName: { name, language: 'en' },
-          legalAddress: { ...address, addressLines: ['Legal address line'] },
-          headquartersAddress: address,
-          status: 'ACTIVE',
-        },
-        registration: { status: 'ISSUED' },
-      },
-    },
-  };
-}
-
-const US_LEI = '5493001KJTIIGC8Y1R12';
-const NON_US_LEI = '529900T8BM49AURSDO55';
-// Check digits right, but the fake registry has never heard of it.
-const UNKNOWN_LEI = '529900ABCDEFGHIJKL19';
-
-/** A local fake of the GLEIF API on loopback, counting the lookups it answers. */
-class FakeRegistry {
-  requests: { path: string; accept: string | undefined }[] = [];
-  mode: 'ok' | 'down' | 'busy' = 'ok';
-  private server = http.createServer((request, response) => {
-    this.requests.push({ path: request.url ?? '', accept: request.headers.accept });
-    if (this.mode === 'down') return response.writeHead(500).end('Internal error');
-    if (this.mode === 'busy') return response.writeHead(429).end();
-    const lei = (request.url ?? '').split('/').pop();
-    const body =
-      lei === US_LEI
-        ? gleifRecord(US_LEI, 'Granite Ridge Mining Co.', {
-            addressLines: ['1700 Broadway', 'Suite 400'],
-            city: 'Denver',
-            region: 'US-CO',
-            country: 'US',
-            postalCode: '80290',
-          })
-        : lei === NON_US_LEI
-          ? gleifRecord(NON_US_LEI, 'Southern Cross Hashrate Pty Ltd', {
-              addressLines: ['Level 5, 1 Martin Place'],
-              city: 'Sydney',
-              region: 'AU-NSW',
-              country: 'AU',
-              postalCode: '2000',
-            })
-          : null;
-    if (!body) {
-      response.writeHead(404, { 'content-type': 'application/vnd.api+json' });
-      return response.end(JSON.stringify({ errors: [{ status: '404', title: 'Not Found' }] }));
-    }
-    response.writeHead(200, { 'content-type': 'application/vnd.api+json' });
-    response.end(JSON.stringify(body));
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/v1`;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 describe('GET lei-records/{lei}', () => {
   const registry = new FakeRegistry();

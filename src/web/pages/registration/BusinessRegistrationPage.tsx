@@ -21,7 +21,7 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import type { RJSFSchema } from '@rjsf/utils';
+import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../shared/forms/answers';
 import { loadForm } from '../../../shared/forms/loadForm';
 import { prefillAnswers } from '../../../shared/forms/prefill';
@@ -136,6 +136,7 @@ export function BusinessRegistrationPage() {
               <ConfirmStep
                 session={session}
                 failure={failure}
+                fieldErrors={fieldErrors}
                 onSubmit={() => void session.submit(onSubmit)}
               />
             ) : (
@@ -277,17 +278,23 @@ function focusField(id: string) {
   target.scrollIntoView?.({ block: 'center' });
 }
 
-/** Confirm: the review, the §8 alert listing every message, Back, Reset and Submit. */
+/**
+ * Confirm: the review, the §8 alert listing every message (the form's own, and those the server
+ * gave for answers it refused: a PDF with scripts), Back, Reset and Submit.
+ */
 function ConfirmStep({
   session,
   failure,
+  fieldErrors,
   onSubmit,
 }: {
   session: FormSession;
   failure: string | null;
+  fieldErrors: ErrorSchema<Answers> | undefined;
   onSubmit: () => void;
 }) {
-  const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
+  const own = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
+  const entries = [...own, ...(fieldErrors ? errorEntries(fieldErrors) : [])];
   return (
     <Box>
       {entries.length > 0 && (
