@@ -62,6 +62,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         NODE_ENV: 'development',
         LEI_API_URL: `http://127.0.0.1:${leiPort}/api/v1`,
+        // Each test's pages say which visitor they are (tests/e2e/support.ts).
+        TRUST_PROXY: '127.0.0.1',
       },
     },
   ],

@@ -1,7 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { totpCode } from '../../src/server/auth/totp';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { expectNoSeriousA11yViolations, linkFromOutbox, uniqueEmail } from './support';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  linkFromOutbox,
+  test,
+  uniqueEmail,
+} from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 const [approved, , staff] = DEMO_SIGN_INS;

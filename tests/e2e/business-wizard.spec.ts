@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { firm } from '../../src/shared/config/firm';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { signUpAndSignIn } from './individualForm';
-import { expectNoSeriousA11yViolations, uniqueEmail } from './support';
+import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
 
 const PLAIN_PDF = 'tests/fixtures/files/w2-sample.pdf';
 const staff = DEMO_SIGN_INS[2];

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from './support';
+import { expect, expectNoSeriousA11yViolations, test } from './support';
 
 const CATEGORIES = [
   'firm-disclosure',

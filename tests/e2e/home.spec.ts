@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import {
+  expect,
   expectNoSeriousA11yViolations,
   linkFromOutbox,
+  test,
   uniqueEmail,
   type OutboxMessage,
 } from './support';

@@ -1,7 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { fillIndividualForm, prompt, signUpAndSignIn } from './individualForm';
-import { expectNoSeriousA11yViolations, uniqueEmail } from './support';
+import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
 
 const staff = DEMO_SIGN_INS[2];
 

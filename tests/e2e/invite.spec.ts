@@ -1,6 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { expectNoSeriousA11yViolations, linkFromOutbox, uniqueEmail } from './support';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  linkFromOutbox,
+  test,
+  uniqueEmail,
+} from './support';
 
 const PASSWORD = 'Inv1te!Pass';
 const ACCEPTED_MESSAGE = 'Invitation accepted. Please sign in to continue.';

@@ -1,6 +1,6 @@
-import { expect, test, type Route } from '@playwright/test';
+import { type Route } from '@playwright/test';
 import { fillIndividualForm, signUpAndSignIn } from './individualForm';
-import { uniqueEmail } from './support';
+import { expect, test, uniqueEmail } from './support';
 
 /**
  * Access §8: a failed registration shows 'Registration Failed' with the server's errorMessage,

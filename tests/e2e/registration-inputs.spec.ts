@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { prompt, signUpAndSignIn } from './individualForm';
-import { expectNoSeriousA11yViolations, uniqueEmail } from './support';
+import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
 
 /** Messages read from the schema files, as the form shows them. */
 const common = (name: string) =>

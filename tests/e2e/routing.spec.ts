@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { expectNoSeriousA11yViolations } from './support';
+import { expect, expectNoSeriousA11yViolations, test } from './support';
 
 const [approved, pending] = DEMO_SIGN_INS;
 

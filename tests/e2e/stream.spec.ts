@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { expect, test } from './support';
 
 const [approved] = DEMO_SIGN_INS;
 

@@ -1,5 +1,23 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export { expect };
+
+/**
+ * Playwright's `test` with each test's pages coming from an address of their own: the portal
+ * under test trusts 127.0.0.1 as its reverse proxy (`TRUST_PROXY`, playwright.config.ts), and
+ * every page sends `X-Forwarded-For: 10.x.y.z`. The per-IP limits (five sign-ups a minute) then
+ * count each test as its own visitor, as real visitors are, instead of the whole suite as one;
+ * the `/dev/outbox` reads (`page.request`, no such header) still come from this machine.
+ */
+export const test = base.extend({
+  page: async ({ page }, use, testInfo) => {
+    const n = testInfo.workerIndex * 10_000 + testInfo.testId.length + Date.now();
+    const address = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': address });
+    await use(page);
+  },
+});
 
 export interface OutboxMessage {
   to: string;
