@@ -17,7 +17,14 @@ export type WordingKind =
   | 'placeholder'
   | 'message'
   /** A wizard step's title, section heading, next label, signature prompt or introduction. */
-  | 'step';
+  | 'step'
+  /** A widget's or field's own words (`ui:options`): a button label, a status line, a column. */
+  | 'control';
+
+/** `ui:options` keys whose strings users read: `addLabel`, `foundText`, a column's `title`. */
+const isControlWording = (key: string, keys: string[]) =>
+  keys.includes('ui:options') &&
+  (/(Label|Text)$/.test(key) || (key === 'title' && keys.includes('columns')));
 
 /** The words of a step (`ui:steps`) and of its sections. */
 const STEP_KEYS = new Set(['title', 'next', 'signaturePrompt', 'description']);
@@ -85,7 +92,9 @@ export function wordingOf(file: string, content: unknown): WordingEntry[] {
         else if ((key === 'ui:help' || key === 'ui:description') && typeof value === 'string') {
           push('help', value, at, id);
         } else if (key === 'ui:title' && typeof value === 'string') push('prompt', value, at, id);
-        else visit(value, at, id, false);
+        else if (typeof value === 'string' && isControlWording(key, keys)) {
+          push('control', value, at, id);
+        } else visit(value, at, id, false);
       } else if (MESSAGE_KEYS.has(key)) {
         collectMessages(value, at, id, push);
       } else if (key === 'prompt' && keys.at(-2) === 'x-signatures' && typeof value === 'string') {

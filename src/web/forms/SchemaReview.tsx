@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FormStep } from '../../shared/forms/steps';
 import { COUNTRY_CHOICES } from './countries';
+import { formatInternational } from './format';
 import type { Answers, FormSession } from './session';
 
 type Schema = RJSFSchema & Record<string, unknown>;
@@ -193,6 +194,8 @@ export function answerText(schema: Schema, value: unknown, name = ''): string {
   if (/country/i.test(name)) {
     return COUNTRY_CHOICES.find((choice) => choice.value === text)?.label ?? text;
   }
+  // A phone number grouped as the widget shows it ('+1 212 555 0142').
+  if (schema['x-phone'] !== undefined && text.startsWith('+')) return formatInternational(text);
   return text;
 }
 

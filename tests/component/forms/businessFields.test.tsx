@@ -247,7 +247,10 @@ describe('the DBA names: an inline list', { timeout: 30_000 }, () => {
   it('adds names inline, checks each, and keeps each remove button beside its input', async () => {
     const { user, committed, container } = renderBusiness();
     const dba = container.querySelector<HTMLElement>('.rjsf-field-array')!;
-    await user.click(within(dba).getByRole('button', { name: /add/i }));
+    // One group named by the prompt (hidden from sight: the section heading says it), one add
+    // button worded by the uiSchema.
+    expect(within(dba).getByRole('group', { name: prompt('dba') })).toBeInTheDocument();
+    await user.click(within(dba).getByRole('button', { name: String(uiOptions('dba').addLabel) }));
     const first = await within(dba).findByLabelText(/^Doing business as \(DBA\) name/, {
       selector: 'input',
     });

@@ -10,6 +10,7 @@ import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { MissingAnswers } from '../../../src/web/forms/MissingAnswers';
 import { RestoredDraftNotice } from '../../../src/web/forms/RestoredDraftNotice';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { formatInternational } from '../../../src/web/forms/format';
 import { SchemaReview } from '../../../src/web/forms/SchemaReview';
 import { browserDrafts, FormSession } from '../../../src/web/forms/session';
 
@@ -95,6 +96,10 @@ describe('views of a session', { timeout: 30_000 }, () => {
     expect(answer(prompt('tradingIntentions'))).toBe('Hedging mining output');
     expect(answer(prompt('isNonUsBizAddressRequired'))).toBe('Yes');
     expect(answer(prompt('dba'))).toBe('Granite Ridge, GRM Hedging');
+    // Phone numbers grouped as the phone widget shows them, not as stored.
+    expect(business.example.bizPhone).toMatch(/^\+\d+$/);
+    expect(answer(prompt('bizPhone'))).toBe(formatInternational(String(business.example.bizPhone)));
+    expect(answer(prompt('bizPhone'))).toMatch(/^\+\d+ \d/);
     expect(screen.getByText('Affiliated person 2')).toBeInTheDocument();
     expect(screen.getByText('•••••••6789')).toBeInTheDocument();
     // signerAuthorization 'yes': the signer form is not asked, so not reviewed.

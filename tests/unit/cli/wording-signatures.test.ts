@@ -13,3 +13,24 @@ describe('forms wording: the business wizard’s signature prompts', () => {
     ]);
   });
 });
+
+describe('forms wording: the words of widgets and fields (ui:options)', () => {
+  it('lists button labels, status lines and column titles, and leaves other options out', () => {
+    const entries = wordingOf('x/x.ui.json', {
+      list: {
+        'ui:options': {
+          addLabel: 'Add a person',
+          columns: [{ title: 'Name', fields: ['firstName'], suffix: '%' }],
+          orderable: false,
+          form: 'affiliated-person',
+        },
+      },
+      lei: { 'ui:options': { foundText: 'Found.', width: 'short' } },
+    });
+    expect(entries.map((entry) => [entry.pointer, entry.kind, entry.text])).toEqual([
+      ['/list/ui:options/addLabel', 'control', 'Add a person'],
+      ['/list/ui:options/columns/0/title', 'control', 'Name'],
+      ['/lei/ui:options/foundText', 'control', 'Found.'],
+    ]);
+  });
+});

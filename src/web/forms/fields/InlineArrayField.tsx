@@ -1,9 +1,14 @@
 import type { CSSProperties } from 'react';
+import Button from '@mui/material/Button';
+import FormLabel from '@mui/material/FormLabel';
 import { getDefaultRegistry } from '@rjsf/core';
 import {
+  buttonId,
   getTemplate,
   getUiOptions,
+  titleId,
   type ArrayFieldItemTemplateProps,
+  type ArrayFieldTemplateProps,
   type FieldProps,
   type Registry,
 } from '@rjsf/utils';
@@ -41,6 +46,74 @@ const CONTENT: CSSProperties = { flex: 1, minWidth: 0 };
 /** As tall as an outlined MUI input (56 px), so the buttons sit on the input's centre line. */
 const TOOLBAR: CSSProperties = { display: 'flex', alignItems: 'center', height: 56, gap: 4 };
 
+/**
+ * An inline list as a question among the others: its prompt (unless `ui:options.label` is
+ * false, when a section heading already says it), its items, and an add button worded by
+ * `ui:options.addLabel` (rjsf-mui draws a raised card with a heading and a bare '+' icon).
+ */
+export function InlineArrayFieldTemplate(props: ArrayFieldTemplateProps) {
+  const { canAdd, disabled, fieldPathId, uiSchema, items, onAddClick, readonly, registry } = props;
+  const { required, schema, title } = props;
+  const uiOptions = getUiOptions(uiSchema);
+  const DescriptionTemplate = getTemplate('ArrayFieldDescriptionTemplate', registry, uiOptions);
+  const { AddButton } = registry.templates.ButtonTemplates;
+  const prompt = uiOptions.title || title;
+  const addLabel = typeof uiOptions.addLabel === 'string' ? uiOptions.addLabel : undefined;
+  return (
+    <div role="group" aria-labelledby={prompt ? titleId(fieldPathId) : undefined}>
+      {prompt ? (
+        <FormLabel
+          id={titleId(fieldPathId)}
+          required={required}
+          sx={uiOptions.label === false ? VISUALLY_HIDDEN : { display: 'block', mb: 1 }}
+        >
+          {prompt}
+        </FormLabel>
+      ) : null}
+      {/* eslint-disable-next-line react-hooks/static-components -- a registry lookup */}
+      <DescriptionTemplate
+        fieldPathId={fieldPathId}
+        description={uiOptions.description || schema.description}
+        schema={schema}
+        uiSchema={uiSchema}
+        registry={registry}
+      />
+      {items}
+      {canAdd &&
+        (addLabel ? (
+          <Button
+            id={buttonId(fieldPathId, 'add')}
+            className="rjsf-array-item-add"
+            variant="outlined"
+            onClick={onAddClick}
+            disabled={disabled || readonly}
+          >
+            {addLabel}
+          </Button>
+        ) : (
+          <AddButton
+            id={buttonId(fieldPathId, 'add')}
+            className="rjsf-array-item-add"
+            onClick={onAddClick}
+            disabled={disabled || readonly}
+            uiSchema={uiSchema}
+            registry={registry}
+          />
+        ))}
+    </div>
+  );
+}
+
+/** Kept for screen readers, not drawn (the section heading above says the same). */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 const registries = new WeakMap<Registry, Registry>();
 
 /** The registry with the inline item template, one object per registry (stable for rjsf). */
@@ -49,7 +122,11 @@ function inlineRegistry(registry: Registry): Registry {
   if (!inline) {
     inline = {
       ...registry,
-      templates: { ...registry.templates, ArrayFieldItemTemplate: InlineArrayFieldItemTemplate },
+      templates: {
+        ...registry.templates,
+        ArrayFieldTemplate: InlineArrayFieldTemplate,
+        ArrayFieldItemTemplate: InlineArrayFieldItemTemplate,
+      },
     };
     registries.set(registry, inline);
   }
