@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { BUSY_MESSAGE, HashQueue } from '../../src/server/auth/hashQueue';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
+import { checkLimitMax, countHit, SATURATED_AT } from '../../src/server/db/rateLimits';
 import { ClientError } from '../../src/server/errors';
 import { freshClient, postForm, signedIn, uniqueEmail } from './authHelpers';
 import { createTestApp, TestClient, type TestApp } from './testApp';
@@ -200,5 +201,41 @@ describe('the password-hash queue', () => {
     }
     await Promise.all(runs);
     expect(started).toEqual(['a0', 'b0', 'a1', 'a2']);
+  });
+});
+
+describe('a saturated counter', () => {
+  it('beyond SATURATED_AT hits in its window is answered from memory, still over every limit, until the window ends', async () => {
+    const key = `test:saturated:${Math.random()}`;
+    const stored = async () =>
+      (
+        await t.pool.query<{ count: number }>(
+          'select count from rate_limit_counters where key = $1',
+          [key],
+        )
+      ).rows[0]?.count;
+    await t.pool.query(
+      `insert into rate_limit_counters (key, count, window_ends_at)
+       values ($1, $2, now() + interval '2 seconds')`,
+      [key, SATURATED_AT - 1],
+    );
+    expect((await countHit(t.pool, key, 2000)).count).toBe(SATURATED_AT); // from PostgreSQL
+    for (let i = 1; i <= 50; i++) {
+      const hit = await countHit(t.pool, key, 2000);
+      expect(hit.count).toBe(SATURATED_AT + i);
+      expect(hit.ttlMs).toBeGreaterThan(0);
+    }
+    expect(await stored()).toBe(SATURATED_AT); // no write per hit
+    // After the window a hit goes to PostgreSQL again and opens a new window.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await countHit(t.pool, key, 2000)).count).toBe(1);
+    expect(await stored()).toBe(1);
+  });
+
+  it('refuses at start a limit the shortcut could not honour', () => {
+    expect(() => checkLimitMax(SATURATED_AT)).toThrow();
+    expect(() => checkLimitMax(0)).toThrow();
+    expect(checkLimitMax(SATURATED_AT - 1)).toBe(SATURATED_AT - 1);
+    for (const max of Object.values(RATE_LIMITS)) expect(checkLimitMax(max)).toBe(max);
   });
 });

@@ -1,3 +1,4 @@
+import { checkLimitMax } from '../db/rateLimits';
 import type { FastifyRequest } from 'fastify';
 import { emailError } from '../../shared/rules/email';
 import { newPasswordError } from '../../shared/rules/password';
@@ -30,7 +31,7 @@ export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a minute and tr
 export function perMinute(max: number, options: { perAccount?: boolean } = {}) {
   return {
     rateLimit: {
-      max,
+      max: checkLimitMax(max),
       timeWindow: '1 minute',
       ...(options.perAccount
         ? {

@@ -13,8 +13,33 @@ export interface Hit {
   ttlMs: number;
 }
 
+/**
+ * A key counted this often in its window is over every limit the portal sets (each limit's
+ * `max` is below it: `checkLimitMax`), and stays over until the window ends. From then on this
+ * process answers its hits without PostgreSQL, so an attacker hammering one address costs the
+ * database one write per instance and window beyond this, not one per request.
+ */
+export const SATURATED_AT = 200;
+
+const saturated = new Map<string, { count: number; endsAt: number }>();
+
+/** Refuses at start a limit whose `max` the saturation shortcut could not honour. */
+export function checkLimitMax(max: number): number {
+  if (!Number.isInteger(max) || max < 1 || max >= SATURATED_AT) {
+    throw new Error(`a rate limit's max must be an integer from 1 to ${SATURATED_AT - 1}`);
+  }
+  return max;
+}
+
 /** Counts one hit on `key` and answers the window's count. */
 export async function countHit(db: Queryable, key: string, windowMs: number): Promise<Hit> {
+  const now = Date.now();
+  const known = saturated.get(key);
+  if (known && now < known.endsAt) {
+    known.count += 1;
+    return { count: known.count, ttlMs: known.endsAt - now };
+  }
+  if (known) saturated.delete(key);
   const result = await db.query<{ count: number; ttl_ms: number }>(
     `insert into rate_limit_counters as c (key, count, window_ends_at)
      values ($1, 1, now() + $2 * interval '1 millisecond')
@@ -26,6 +51,12 @@ export async function countHit(db: Queryable, key: string, windowMs: number): Pr
     [key, windowMs],
   );
   const row = result.rows[0]!;
+  if (row.count >= SATURATED_AT) {
+    if (saturated.size > 10_000) {
+      for (const [k, v] of saturated) if (v.endsAt <= now) saturated.delete(k);
+    }
+    saturated.set(key, { count: row.count, endsAt: now + row.ttl_ms });
+  }
   return { count: row.count, ttlMs: row.ttl_ms };
 }
 
@@ -34,6 +65,7 @@ export async function enforceLimit(
   db: Queryable,
   limit: { key: string; max: number; windowMs: number; message: string },
 ): Promise<void> {
+  checkLimitMax(limit.max);
   const hit = await countHit(db, limit.key, limit.windowMs);
   if (hit.count > limit.max) {
     throw new ClientError(429, limit.message, undefined, Math.max(1, Math.ceil(hit.ttlMs / 1000)));

@@ -23,21 +23,34 @@ export async function createSession(pool: pg.Pool, userId: string): Promise<stri
  */
 export const SESSION_TOUCH_MS = 60 * 1000;
 
+/**
+ * The SQL condition of a live session row `s`: not past its absolute end, not idle too long.
+ * Built from constants only; every query that accepts a session uses it.
+ */
+export const LIVE_SESSION_SQL = `s.expires_at > now()
+  and s.last_seen_at > now() - interval '${SESSION_IDLE_MS} milliseconds'`;
+
+/** The SQL of "this live session's idle timer is due a refresh" (see SESSION_TOUCH_MS). */
+export const STALE_SESSION_SQL = `s.last_seen_at < now() - interval '${SESSION_TOUCH_MS} milliseconds'`;
+
+/** Refreshes a session's idle timer (at most once a minute: see SESSION_TOUCH_MS). */
+export async function touchSession(pool: pg.Pool, idHash: string): Promise<void> {
+  await pool.query('update sessions set last_seen_at = now() where id_hash = $1', [idHash]);
+}
+
 /** The user id of a live session, touching its idle timer; null when unknown or expired. */
 export async function findSessionUser(pool: pg.Pool, token: string): Promise<string | null> {
   const idHash = hashToken(token);
-  const result = await pool.query<{ user_id: string; stale: boolean }>(
-    `select user_id, last_seen_at < now() - $3 * interval '1 millisecond' as stale
-       from sessions
-      where id_hash = $1 and expires_at > now()
-        and last_seen_at > now() - $2 * interval '1 millisecond'`,
-    [idHash, SESSION_IDLE_MS, SESSION_TOUCH_MS],
-  );
+  // Named: every signed-in request runs it, so PostgreSQL plans it once per connection.
+  const result = await pool.query<{ user_id: string; stale: boolean }>({
+    name: 'session-user',
+    text: `select s.user_id, ${STALE_SESSION_SQL} as stale
+             from sessions s where s.id_hash = $1 and ${LIVE_SESSION_SQL}`,
+    values: [idHash],
+  });
   const row = result.rows[0];
   if (!row) return null;
-  if (row.stale) {
-    await pool.query('update sessions set last_seen_at = now() where id_hash = $1', [idHash]);
-  }
+  if (row.stale) await touchSession(pool, idHash);
   return row.user_id;
 }
 

@@ -1,7 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/api/http';
-import { createSession, deleteSession, findSessionUser, SESSION_ABSOLUTE_MS } from '../db/sessions';
+import { hashToken } from '../auth/tokens';
+import {
+  createSession,
+  deleteSession,
+  findSessionUser,
+  SESSION_ABSOLUTE_MS,
+  touchSession,
+} from '../db/sessions';
 import { unauthorized } from '../errors';
 
 declare module 'fastify' {
@@ -10,6 +17,13 @@ declare module 'fastify' {
     sessionUserId(): Promise<string | null>;
     /** The signed-in user's id; throws 401 when signed out. */
     requireUserId(): Promise<string>;
+    /**
+     * The stored hash of the session cookie, or null without one: for a route that reads the
+     * session in its own query (LIVE_SESSION_SQL) and then reports it with `sessionFound`.
+     */
+    sessionIdHash(): string | null;
+    /** What such a route's query found: the user (or null), touching a stale idle timer. */
+    sessionFound(userId: string | null, stale: boolean): Promise<void>;
   }
   interface FastifyReply {
     /** Starts a new session (a new token at every sign-in, ASVS 7.2.4) and sets its cookie. */
@@ -36,6 +50,20 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     sessionCache.set(this, lookup);
     return lookup;
   });
+
+  app.decorateRequest('sessionIdHash', function (this: FastifyRequest) {
+    const token = this.cookies[SESSION_COOKIE];
+    return token ? hashToken(token) : null;
+  });
+
+  app.decorateRequest(
+    'sessionFound',
+    async function (this: FastifyRequest, userId: string | null, stale: boolean) {
+      sessionCache.set(this, Promise.resolve(userId));
+      const idHash = this.sessionIdHash();
+      if (userId && stale && idHash) await touchSession(app.db, idHash);
+    },
+  );
 
   app.decorateRequest('requireUserId', async function (this: FastifyRequest) {
     const userId = await this.sessionUserId();

@@ -1,3 +1,4 @@
+import { checkLimitMax } from '../db/rateLimits';
 import type { FastifyInstance } from 'fastify';
 import type { LeiRecord } from '../../shared/api/lei';
 import { loadForm } from '../../shared/forms/loadForm';
@@ -40,7 +41,7 @@ export async function registerLeiRoutes(app: FastifyInstance): Promise<void> {
       schema: { response: { 200: leiRecordSchema } },
       config: {
         rateLimit: {
-          max: LOOKUPS_PER_MINUTE,
+          max: checkLimitMax(LOOKUPS_PER_MINUTE),
           timeWindow: '1 minute',
           errorResponseBuilder: () =>
             new ClientError(429, 'Too many LEI lookups. Please wait a minute and try again.'),

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { StatementResponse } from '../../shared/api/statement';
-import { findOrganization, latestStatement } from '../db/statements';
-import { findUserRowById } from '../db/users';
+import { readStatementFor } from '../db/statements';
 import { forbidden, notFound, unauthorized } from '../errors';
 import { statementResponseSchema } from '../statements/validateStatement';
 
@@ -26,24 +24,26 @@ export async function registerStatementRoutes(app: FastifyInstance): Promise<voi
         response: { 200: statementResponseSchema },
       },
     },
-    async (request): Promise<StatementResponse> => {
-      const userId = await request.requireUserId();
-      const user = await findUserRowById(app.db, userId);
-      if (!user) throw unauthorized();
-      const organization = await findOrganization(app.db, request.params.organizationId);
-      if (!user.is_staff) {
+    async (request, reply) => {
+      // The session, the caller, the organisation and its statement in one query.
+      const idHash = request.sessionIdHash();
+      if (!idHash) throw unauthorized();
+      const read = await readStatementFor(app.db, idHash, request.params.organizationId);
+      await request.sessionFound(read.userId, read.sessionStale);
+      if (!read.userId) throw unauthorized();
+      if (!read.isStaff) {
         // Someone else's organisation, existing or not, answers the same 403.
-        if (!organization || organization.id !== user.organization_id) {
+        if (!read.organizationId || read.organizationId !== read.callerOrganizationId) {
           throw forbidden('You can only view the statement of your own organization.');
         }
-        if (!user.details?.approved) {
+        if (!read.approved) {
           throw forbidden('Your application is awaiting review.');
         }
       }
-      if (!organization) throw notFound('No such organization.');
-      const stored = await latestStatement(app.db, organization.id);
-      if (!stored) throw notFound(NO_STATEMENT_MESSAGE);
-      return { ...stored.statement, asOf: stored.asOf };
+      if (!read.organizationId) throw notFound('No such organization.');
+      if (!read.statementJson) throw notFound(NO_STATEMENT_MESSAGE);
+      // The stored JSON as it is (validated when loaded; the type below is its shape).
+      return reply.type('application/json; charset=utf-8').send(read.statementJson);
     },
   );
 }
