@@ -74,7 +74,13 @@ const US_LEI = '5493001KJTIIGC8Y1R12';
  * Answers every question of Business Details validly: the LEI looked up in the (fake) registry
  * fills the name and address; the affiliated person is added in the dialog the uiSchema names.
  */
-async function fillBusinessStep(page: Page, files = { certificateOfInc: PLAIN_PDF }) {
+async function fillBusinessStep(
+  page: Page,
+  {
+    certificateOfInc = PLAIN_PDF,
+    persons = [DANIEL],
+  }: { certificateOfInc?: string; persons?: Person[] } = {},
+) {
   await page.locator('#root_lei').fill(US_LEI);
   await expect(page.locator('#root_lei-helper-text')).toHaveText(ui.lei['ui:options'].foundText);
   await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
@@ -85,9 +91,9 @@ async function fillBusinessStep(page: Page, files = { certificateOfInc: PLAIN_PD
   await page.locator('#root_bizEmail').fill('compliance@graniteridge.example');
   await page.locator('#root_bizPhone').pressSequentially('+13035550123');
   await page.locator('#root_website').fill('https://graniteridge.example');
-  await page.locator('#root_certificateOfInc').setInputFiles(files.certificateOfInc);
+  await page.locator('#root_certificateOfInc').setInputFiles(certificateOfInc);
   await page.locator('#root_w8orw9').setInputFiles(PLAIN_PDF);
-  await addAffiliatedPerson(page);
+  for (const person of persons) await addAffiliatedPerson(page, person);
   await page.locator('#root_disclosures-0').check();
   await page.locator('#root_tradingIntentions').selectOption({ label: 'Hedging mining output' });
   await page.locator('#root_tradingExperience').fill('8');
@@ -104,30 +110,57 @@ async function fillBusinessStep(page: Page, files = { certificateOfInc: PLAIN_PD
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(4);
 }
 
+interface Person {
+  firstName: string;
+  lastName: string;
+  title: string;
+  ownership: string;
+  dob: string;
+  ssn: string;
+}
+const DANIEL: Person = {
+  firstName: 'Daniel',
+  lastName: 'Okafor',
+  title: 'Chief Executive Officer',
+  ownership: '60',
+  dob: '02031975',
+  ssn: '123456789',
+};
+const AMARA: Person = {
+  firstName: 'Amara',
+  lastName: 'Nwosu',
+  title: 'Chief Financial Officer',
+  ownership: '25',
+  dob: '11221980',
+  ssn: '536221234',
+};
+
 /** Add → the affiliated-person form in a dialog → Save: a row with name, title and ownership. */
-async function addAffiliatedPerson(page: Page) {
+async function addAffiliatedPerson(page: Page, p: Person) {
   await page.getByRole('button', { name: ui.affiliatedPersons['ui:options'].addLabel }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
   const person = (key: string) => dialog.locator(`#affiliated-person-dialog_${key}`);
   await expect(person('firstName')).toBeFocused();
-  await person('firstName').fill('Daniel');
-  await person('lastName').fill('Okafor');
-  await person('title').fill('Chief Executive Officer');
-  await person('ownershipPercent').fill('60');
+  await person('firstName').fill(p.firstName);
+  await person('lastName').fill(p.lastName);
+  await person('title').fill(p.title);
+  await person('ownershipPercent').fill(p.ownership);
   await person('isDirect-0').check();
-  await person('dob').pressSequentially('02031975');
+  await person('dob').pressSequentially(p.dob);
   await person('addressLine1').fill('45 Cherry Creek Drive');
   await person('addressLocality').fill('Denver');
   await person('addressRegion').selectOption('CO');
   await person('addressPostalCode').fill('80209');
-  await person('ssn').pressSequentially('123456789');
+  await person('ssn').pressSequentially(p.ssn);
   await person('ssn').blur();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);
-  const row = page.getByRole('row').filter({ hasText: 'Daniel Okafor' });
-  await expect(row).toContainText('Chief Executive Officer');
-  await expect(row).toContainText('60%');
+  const row = page.getByRole('row').filter({ hasText: `${p.firstName} ${p.lastName}` });
+  await expect(row).toContainText(p.title);
+  await expect(row).toContainText(`${p.ownership}%`);
+  // Focus returns to the row's Edit button.
+  await expect(row.getByRole('button', { name: /Edit/ })).toBeFocused();
 }
 
 test('the business wizard: three steps from the uiSchema, Back keeps answers, a reload restores the draft without files, conditions clear and disable, the review shows prompts and answers with Edit', async ({
@@ -335,7 +368,21 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
   await fillUserStep(page);
   await page.getByRole('button', { name: userStep.next }).click();
   const scripted = await pdfWithScript(testInfo.outputPath('certificate.pdf'));
-  await fillBusinessStep(page, { certificateOfInc: scripted });
+  await fillBusinessStep(page, { certificateOfInc: scripted, persons: [DANIEL, AMARA] });
+  // The draft keeps both persons' names, never their SSNs or dates of birth, nor the files.
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('clearing.draft.business')))
+    .toContain('Amara');
+  const draft = (await page.evaluate(() => localStorage.getItem('clearing.draft.business')))!;
+  for (const secret of [
+    '123-45-6789',
+    '987-65-4321',
+    '02/03/1975',
+    '11/22/1980',
+    'w2-sample.pdf',
+  ]) {
+    expect(draft).not.toContain(secret);
+  }
   await page.getByRole('button', { name: businessStep.next }).click();
   await expect(page.getByRole('heading', { name: confirmStep.title, exact: true })).toBeVisible();
   const confirmAlert = page.getByRole('alert').filter({
@@ -388,6 +435,7 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
   const detail = staffPage.locator('main');
   await expect(detail.getByRole('heading', { name: 'Affiliated persons' })).toBeVisible();
   await expect(detail.getByRole('cell', { name: 'Daniel Okafor' }).first()).toBeVisible();
+  await expect(detail.getByRole('cell', { name: 'Amara Nwosu' }).first()).toBeVisible();
   await expect(detail.getByText('Granite Ridge Mining Co.').first()).toBeVisible();
   await expect(
     detail.getByRole('link', { name: prompt(schema, 'certificateOfInc'), exact: true }),

@@ -1,7 +1,7 @@
 // Registers the precompiled validator of the business form (generated at build time).
 import 'virtual:form-validators/business';
-import { useState, useSyncExternalStore } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { useSyncExternalStore } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -21,13 +21,9 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import { draftSafeAnswers } from '../../../shared/forms/answers';
-import { loadForm } from '../../../shared/forms/loadForm';
-import { prefillAnswers } from '../../../shared/forms/prefill';
-import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
+import type { ErrorSchema } from '@rjsf/utils';
 import { authCheckQueryOptions } from '../../api/get-auth-check';
-import { currentUserQueryKey, useCurrentUser } from '../../api/get-current-user';
+import { currentUserQueryKey } from '../../api/get-current-user';
 import { submitBusinessRegistration } from '../../api/submit-business-registration';
 import { PageTitle } from '../../app/PageTitle';
 import { clearDrafts } from '../../forms/draftStorage';
@@ -35,20 +31,14 @@ import { MissingAnswers } from '../../forms/MissingAnswers';
 import { RestoredDraftNotice } from '../../forms/RestoredDraftNotice';
 import { SchemaForm, type Answers } from '../../forms/SchemaForm';
 import { SchemaReview } from '../../forms/SchemaReview';
-import { browserDrafts, errorEntries, FormSession, type ErrorEntry } from '../../forms/session';
-import { useLeaveWarning } from '../../forms/useLeaveWarning';
+import { errorEntries, FormSession, type ErrorEntry } from '../../forms/session';
+import { afterSubmissionTarget } from './afterSubmission';
+import { registrationForm, useRegistrationSession } from './registrationSession';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
 const FORM_ID = 'business';
-// Stable objects: rjsf re-renders less when schema and uiSchema never change identity.
-const form = loadForm(FORM_ID);
-const schema = form.schema as RJSFSchema;
-const uiSchema = {
-  ...form.uiSchema,
-  'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
-};
-const validator = createRjsfValidator(FORM_ID);
-const keptInDraft = (answers: Answers) => draftSafeAnswers(FORM_ID, answers);
+const form = registrationForm(FORM_ID);
+const { schema, uiSchema, validator } = form;
 /** Spec §4: validation re-runs about 400 ms after the answers change. */
 const VALIDATION_DELAY_MS = 400;
 /** Spec §2.1: steps change with a 500 ms slide. */
@@ -61,27 +51,15 @@ const SLIDE_MS = 500;
  * session's review, drawn from the same schema.
  */
 export function BusinessRegistrationPage() {
-  const { data: user } = useCurrentUser();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const location = useLocation();
   const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
     FORM_ID,
     submitBusinessRegistration,
   );
-  const [session] = useState(
-    () =>
-      new FormSession({
-        formId: FORM_ID,
-        schema,
-        uiSchema,
-        validator,
-        initial: user ? prefillAnswers(FORM_ID, { email: user.email }) : {},
-        persistence: browserDrafts(FORM_ID, keptInDraft),
-        validationDelayMs: VALIDATION_DELAY_MS,
-      }),
-  );
-  const leaveWarning = useLeaveWarning(() => session.holdsUnkeptAnswers(keptInDraft));
+  const { session, leaveWarning } = useRegistrationSession(form, {
+    validationDelayMs: VALIDATION_DELAY_MS,
+  });
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
   const generation = useSyncExternalStore(session.generation.subscribe, session.generation.get);
   const steps = session.steps ?? [];
@@ -92,9 +70,10 @@ export function BusinessRegistrationPage() {
     clearDrafts();
     queryClient.removeQueries({ queryKey: authCheckQueryOptions().queryKey });
     queryClient.removeQueries({ queryKey: currentUserQueryKey });
-    // '/trade' is outside /clearing: a full-page load (DECISIONS).
-    if (location.pathname.includes('botanical')) window.location.assign('/trade');
-    else await navigate('/home', { replace: true });
+    // The whole path (the app's basename included) decides.
+    const target = afterSubmissionTarget(window.location.pathname);
+    if (target.kind === 'outside') window.location.assign(target.href);
+    else await navigate(target.to, { replace: true });
   }
 
   return (

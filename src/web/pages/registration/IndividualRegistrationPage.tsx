@@ -1,6 +1,5 @@
 // Registers the precompiled validator of the individual form (generated at build time).
 import 'virtual:form-validators/individual';
-import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -15,39 +14,24 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { RJSFSchema } from '@rjsf/utils';
-import { draftSafeAnswers } from '../../../shared/forms/answers';
-import { loadForm } from '../../../shared/forms/loadForm';
-import { prefillAnswers } from '../../../shared/forms/prefill';
-import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import { currentUserQueryKey, useCurrentUser } from '../../api/get-current-user';
+import { currentUserQueryKey } from '../../api/get-current-user';
 import { submitIndividualRegistration } from '../../api/submit-individual-registration';
 import { PageTitle } from '../../app/PageTitle';
 import { MissingAnswers } from '../../forms/MissingAnswers';
 import { RestoredDraftNotice } from '../../forms/RestoredDraftNotice';
-import { SchemaForm, type Answers } from '../../forms/SchemaForm';
-import { browserDrafts, FormSession } from '../../forms/session';
-import { useLeaveWarning } from '../../forms/useLeaveWarning';
+import { SchemaForm } from '../../forms/SchemaForm';
+import { registrationForm, useRegistrationSession } from './registrationSession';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
 const FORM_ID = 'individual';
-// Stable objects: rjsf re-renders less when schema and uiSchema never change identity.
-const form = loadForm(FORM_ID);
-const schema = form.schema as RJSFSchema;
-// The page shows the form's title and description as its heading; rjsf need not repeat them.
-const uiSchema = {
-  ...form.uiSchema,
-  'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
-};
-const validator = createRjsfValidator(FORM_ID);
-const keptInDraft = (answers: Answers) => draftSafeAnswers(FORM_ID, answers);
+const form = registrationForm(FORM_ID);
+const { schema, uiSchema, validator } = form;
 
 /**
  * /clearing/registration/individual: the single-page individual form, drawn from
  * schemas/individual by SchemaForm and sent as the prompt+value multipart payload.
  */
 export function IndividualRegistrationPage() {
-  const { data: user } = useCurrentUser();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
@@ -55,19 +39,7 @@ export function IndividualRegistrationPage() {
     submitIndividualRegistration,
   );
   // One session for the page: the form draws it, the notices and the leave warning read it.
-  const [session] = useState(
-    () =>
-      new FormSession({
-        formId: FORM_ID,
-        schema,
-        uiSchema,
-        validator,
-        // The email is the signed-in user's and cannot be changed (read-only in the uiSchema).
-        initial: user ? prefillAnswers(FORM_ID, { email: user.email }) : {},
-        persistence: browserDrafts(FORM_ID, keptInDraft),
-      }),
-  );
-  const leaveWarning = useLeaveWarning(() => session.holdsUnkeptAnswers(keptInDraft));
+  const { session, leaveWarning } = useRegistrationSession(form);
 
   async function goHome() {
     // Only now learn the new details: the guards then send the user home, not back here.

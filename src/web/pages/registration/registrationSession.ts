@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { draftSafeAnswers } from '../../../shared/forms/answers';
+import { loadForm } from '../../../shared/forms/loadForm';
+import { prefillAnswers } from '../../../shared/forms/prefill';
+import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
+import type { FormId } from '../../../shared/forms/types';
+import { useCurrentUser } from '../../api/get-current-user';
+import type { Answers } from '../../forms/SchemaForm';
+import { browserDrafts, FormSession } from '../../forms/session';
+import { useLeaveWarning } from '../../forms/useLeaveWarning';
+
+/** What a registration page draws its form from; made once per form, at module level. */
+export interface RegistrationForm {
+  formId: FormId;
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+  validator: ReturnType<typeof createRjsfValidator>;
+  /** The answers a browser draft may keep (no files, signatures or sensitive answers). */
+  keptInDraft: (answers: Answers) => Answers;
+}
+
+/**
+ * A registration form's stable pieces (rjsf re-renders less when schema and uiSchema never
+ * change identity). The page shows the form's title as its heading, so rjsf does not repeat it.
+ */
+export function registrationForm(formId: FormId): RegistrationForm {
+  const form = loadForm(formId);
+  return {
+    formId,
+    schema: form.schema as RJSFSchema,
+    uiSchema: {
+      ...form.uiSchema,
+      'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
+    },
+    validator: createRjsfValidator(formId),
+    keptInDraft: (answers) => draftSafeAnswers(formId, answers),
+  };
+}
+
+/**
+ * The page's one session (the form, the notices, the wizard's steps and the leave warning read
+ * it): prefilled with what the schema takes from the signed-in user (`x-prefill`, read-only
+ * where the uiSchema says so), kept in browser drafts, and a warning before leaving with
+ * answers a draft cannot keep.
+ */
+export function useRegistrationSession(
+  form: RegistrationForm,
+  options: { validationDelayMs?: number } = {},
+) {
+  const { data: user } = useCurrentUser();
+  const [session] = useState(
+    () =>
+      new FormSession({
+        formId: form.formId,
+        schema: form.schema,
+        uiSchema: form.uiSchema,
+        validator: form.validator,
+        initial: user ? prefillAnswers(form.formId, { email: user.email }) : {},
+        persistence: browserDrafts(form.formId, form.keptInDraft),
+        ...options,
+      }),
+  );
+  const leaveWarning = useLeaveWarning(() => session.holdsUnkeptAnswers(form.keptInDraft));
+  return { session, leaveWarning };
+}
