@@ -165,12 +165,18 @@ async function signedInUser(
     client.json('POST', '/exchange/api/web/auth/signup', { email, authOrigin: 'Clearing' }),
     'signup',
   );
-  const outbox = await expectStatus(client.request('GET', '/dev/outbox'), 'outbox');
-  const messages = JSON.parse(outbox.body) as { to: string; links: string[] }[];
-  const link = messages
-    .filter((message) => message.to === email)
-    .flatMap((message) => message.links)
-    .find((candidate) => candidate.includes('verify-email'));
+  // Sign-up mail goes out in the background (the same work for known and unknown emails), so
+  // the link may land just after the answer.
+  let link: string | undefined;
+  for (let attempt = 0; !link && attempt < 100; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    const outbox = await expectStatus(client.request('GET', '/dev/outbox'), 'outbox');
+    const messages = JSON.parse(outbox.body) as { to: string; links: string[] }[];
+    link = messages
+      .filter((message) => message.to === email)
+      .flatMap((message) => message.links)
+      .find((candidate) => candidate.includes('verify-email'));
+  }
   if (!link) throw new Error(`no verify-email link for ${email}`);
   const token = new URL(link).searchParams.get('access_token');
   await expectStatus(

@@ -1,13 +1,14 @@
 /**
- * OURS, Business Details: the engine's SchemaForm with the business form (the user step's
- * questions hidden; the affiliated persons as the dialog list), 50 persons listed, the
- * precompiled validators of the business and affiliated-person forms.
+ * OURS, Business Details: the engine's SchemaForm drawing the wizard's Business Details step
+ * through a form session, as the wizard page does (the affiliated persons as the dialog list),
+ * 50 persons listed, the precompiled validators of the business form (whose module registers
+ * the affiliated-person form's too).
  */
 import 'virtual:form-validators/business';
-import 'virtual:form-validators/affiliated-person';
 import type { RJSFSchema } from '@rjsf/utils';
 import { createRjsfValidator } from '../../src/shared/forms/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
+import { FormSession } from '../../src/web/forms/session';
 import { mount } from './probe';
 import { Frame } from './shared';
 import { BUSINESS_FORM_ID, businessAnswers, businessSchema, oursUiSchema } from './business';
@@ -43,12 +44,23 @@ document.addEventListener(
 );
 const validator = createRjsfValidator(BUSINESS_FORM_ID);
 const initialAnswers = businessAnswers();
+const session = new FormSession({
+  formId: 'bench-business',
+  schema,
+  uiSchema: oursUiSchema,
+  validator,
+  initial: initialAnswers,
+  // The wizard's delay (spec §4): validation 400 ms after the last change.
+  validationDelayMs: 400,
+});
+session.goTo(session.steps!.findIndex((step) => step.id === 'business'));
 
 mount(
   <Frame>
     <SchemaForm
       formId="bench-business"
       keepDraft={false}
+      session={session}
       schema={schema}
       uiSchema={oursUiSchema}
       validator={validator}

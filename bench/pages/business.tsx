@@ -35,12 +35,11 @@ export const stepUiSchema = (() => {
 })();
 
 /**
- * OURS: the whole business form (the precompiled validator belongs to that schema), the user
- * step's questions hidden, as a wizard step draws it.
+ * OURS: the whole business form with its steps (the precompiled validator belongs to that
+ * schema); the page draws the Business Details step through a session, as the wizard does.
  */
 export const oursUiSchema = (() => {
   const copy = structuredClone(form.uiSchema) as Record<string, unknown>;
-  for (const key of USER_FIELDS) copy[key] = { 'ui:widget': 'hidden' };
   copy['ui:options'] = { ...(copy['ui:options'] as object | undefined), label: false };
   return copy as UiSchema;
 })();

@@ -95,7 +95,14 @@ describe('POST registration/business', () => {
       phoneNumber: '+12125550187',
       approved: false,
     });
-    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-/);
+    // Clearing ids from the one sequence (NCF- and six digits), as for individuals.
+    expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-\d{6}$/);
+    // The applicant is emailed that the registration was received, without what they sent.
+    const receipt = t.mailer.outbox().find((m) => m.to === email && /received/i.test(m.subject));
+    expect(receipt?.text).toContain('your application has been received');
+    for (const secret of ['123-45-6789', '02/03/1975']) {
+      expect(`${receipt!.subject} ${receipt!.text}`).not.toContain(secret);
+    }
 
     const registration = await t.pool.query(
       `select r.id, r.form_id, r.schema_hash, r.answers, r.payload, o.kind, o.name
