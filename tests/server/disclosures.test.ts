@@ -107,7 +107,23 @@ describe('regulatory disclosures', () => {
     });
   });
 
+  /**
+   * Waits until every notification committed so far has reached this instance: PostgreSQL
+   * delivers them in commit order, so once a probe sent now arrives, the publications of
+   * `beforeAll` (on a loaded machine, still in flight) can no longer invalidate the cache.
+   */
+  async function notificationsDelivered() {
+    const channel = `test_probe_${Math.floor(Math.random() * 1e9)}`;
+    await new Promise<void>((resolve, reject) => {
+      t.app.notifications
+        .listen(channel, () => resolve())
+        .then(() => t.pool.query(`select pg_notify('${channel}', '')`))
+        .catch(reject);
+    });
+  }
+
   it('serves the listing from a cache with an ETag, rebuilt on every instance when a document is published', async () => {
+    await notificationsDelivered();
     const first = await get(LISTING);
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^"[\w-]+"$/);
