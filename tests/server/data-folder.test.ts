@@ -56,8 +56,10 @@ describe('the data folder', () => {
     expect(isRoot).toBe(true);
     const closed = tempFolder();
     const dataDir = path.join(closed, 'data');
+    // The embedded server's start is under test: a DATABASE_URL (CI's second run) would bypass it.
+    const { DATABASE_URL: _external, ...env } = process.env;
     const started = spawnSync('npx', ['tsx', 'src/server/main.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'production' },
+      env: { ...env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'production' },
       encoding: 'utf8',
       timeout: 60_000,
     });

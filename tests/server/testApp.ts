@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app';
+import { createPool } from '../../src/server/db/database';
 import { readConfig, type ServerConfig } from '../../src/server/config';
 import { createOutboxMailer, type Mailer } from '../../src/server/mail/mailer';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
@@ -30,7 +31,9 @@ export async function createTestApp(overrides: Partial<ServerConfig> = {}): Prom
   await admin.connect();
   await admin.query(`create database ${database} template ${TEMPLATE_DB}`);
   await admin.end();
-  const pool = new pg.Pool({ connectionString: withDatabase(adminUrl, database), max: 5 });
+  // The production pool (its clients' errors never crash the process): `pool.end()` resolves
+  // before the last sockets have closed, and the drop in close() may end those connections.
+  const pool = createPool(withDatabase(adminUrl, database));
   const mailer = createOutboxMailer(() => {});
   // Uploads go to a throwaway folder, never the repository's ./data.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-app-test-'));

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { createPool } from '../../src/server/db/database';
 import { freePort } from '../../src/server/db/embeddedPostgres';
 import { publishDisclosure } from '../../src/server/disclosures/publish';
 import { makeSampleDisclosurePdf } from '../../src/server/disclosures/samplePdf';
@@ -138,7 +139,7 @@ beforeAll(async () => {
   await admin.query(`create database ${database}`);
   await admin.end();
   const url = withDatabase(adminUrl, database);
-  pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool = createPool(url);
   // Started together: migrations run once, under their advisory lock.
   [a, b] = await Promise.all([Instance.start('a', url), Instance.start('b', url)]);
 }, 120_000);
