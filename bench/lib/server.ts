@@ -131,6 +131,11 @@ export class Client {
     });
   }
 
+  /** Keeps a cookie as if a response had set it (a browser's cookie from an earlier visit). */
+  keepCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   /** The Cookie header this client sends. */
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

@@ -182,6 +182,26 @@ describe('the password-hash queue', () => {
     expect(started).toEqual(['attacker1', 'user', 'attacker2', 'attacker3', 'attacker4']);
   });
 
+  it('serves trusted work (a known device) first, in a line of its own that guesses cannot fill', async () => {
+    const queue = new HashQueue(1, 4, 1);
+    const started: string[] = [];
+    const [first, a, device] = ['first', 'a', 'device'].map((name) => controlled(started, name));
+    const runs = [queue.run('x', first!.work), queue.run('y', a!.work)];
+    // The shared line is full (capacity 1)…
+    await expect(queue.run('w', async () => 'never')).rejects.toMatchObject({ statusCode: 503 });
+    // …the trusted line is not, and has the same bound of its own.
+    runs.push(queue.run('z', device!.work, true));
+    await expect(queue.run('v', async () => 'never', true)).rejects.toMatchObject({
+      statusCode: 503,
+    });
+    for (const job of [first, device, a]) {
+      await tick();
+      job!.finish();
+    }
+    await Promise.all(runs);
+    expect(started).toEqual(['first', 'device', 'a']);
+  });
+
   it('refuses at once with 503 and Retry-After beyond a client’s share or the capacity', async () => {
     const queue = new HashQueue(1, 2, 3);
     const started: string[] = [];

@@ -6,7 +6,11 @@
  * - waiting work is taken round-robin across clients (IP addresses), so one client's burst
  *   delays another client by at most one hash per busy client;
  * - a client may have only `perClient` hashes waiting, and all clients `capacity`; beyond that
- *   the request is refused at once with 503 and Retry-After instead of waiting for seconds.
+ *   the request is refused at once with 503 and Retry-After instead of waiting for seconds;
+ * - trusted work (a sign-in from a browser holding a device cookie of that very account, OWASP's
+ *   "device cookies") waits in its own line (of `capacity` too, which guesses cannot fill), served
+ *   before everyone else's: a burst of guesses from many addresses delays a returning user by at
+ *   most the hash already running.
  */
 import os from 'node:os';
 import { ClientError } from '../errors';
@@ -21,6 +25,7 @@ export class HashQueue {
   private running = 0;
   private waiting = 0;
   private readonly queues = new Map<string, Waiting[]>();
+  private readonly trustedLine: Waiting[] = [];
 
   constructor(
     readonly concurrency = Math.max(1, os.availableParallelism()),
@@ -28,16 +33,25 @@ export class HashQueue {
     readonly capacity = 64,
   ) {}
 
-  /** Runs `work` when its turn comes; refuses with 503 when the client's or the queue's room is full. */
-  run<T>(client: string, work: () => Promise<T>): Promise<T> {
+  /** How many hashes wait for a turn (tests and the bench watch it). */
+  get queued(): number {
+    return this.waiting;
+  }
+
+  /**
+   * Runs `work` when its turn comes (`trusted`: ahead of the round-robin line); refuses with 503
+   * when the client's or the queue's room is full.
+   */
+  run<T>(client: string, work: () => Promise<T>, trusted = false): Promise<T> {
     if (this.running < this.concurrency && this.waiting === 0) return this.execute(client, work);
-    const queue = this.queues.get(client) ?? [];
-    if (queue.length >= this.perClient || this.waiting >= this.capacity) {
-      return Promise.reject(new ClientError(503, BUSY_MESSAGE, undefined, 1));
-    }
+    const line = trusted ? this.trustedLine : (this.queues.get(client) ?? []);
+    const full = trusted
+      ? line.length >= this.capacity
+      : line.length >= this.perClient || this.waiting - this.trustedLine.length >= this.capacity;
+    if (full) return Promise.reject(new ClientError(503, BUSY_MESSAGE, undefined, 1));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ start: () => this.execute(client, work).then(resolve, reject) });
-      this.queues.set(client, queue);
+      line.push({ start: () => this.execute(client, work).then(resolve, reject) });
+      if (!trusted) this.queues.set(client, line);
       this.waiting++;
     });
   }
@@ -53,10 +67,16 @@ export class HashQueue {
   }
 
   /**
-   * Starts the first waiting work of the client that has waited longest for a turn, other than
-   * the client just served when someone else is waiting.
+   * Starts the first trusted work, or else the first waiting work of the client that has waited
+   * longest for a turn, other than the client just served when someone else is waiting.
    */
   private next(served: string): void {
+    const trusted = this.trustedLine.shift();
+    if (trusted) {
+      this.waiting--;
+      trusted.start();
+      return;
+    }
     let chosen: [string, Waiting[]] | undefined;
     for (const entry of this.queues) {
       chosen ??= entry;

@@ -21,11 +21,15 @@ export async function hashPassword(password: string, cost = 17, client = ''): Pr
   return ['scrypt', cost, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** `client` (the caller's IP address) gives each client a fair turn in the hash queue. */
+/**
+ * `client` (the caller's IP address) gives each client a fair turn in the hash queue; `trusted`
+ * (a device cookie of this account) a turn ahead of the line.
+ */
 export async function verifyPassword(
   password: string,
   stored: string,
   client = '',
+  trusted = false,
 ): Promise<boolean> {
   const [scheme, cost, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !cost || !r || !p || !salt || !hash) return false;
@@ -37,6 +41,7 @@ export async function verifyPassword(
     Number(r),
     Number(p),
     client,
+    trusted,
   );
   return key.length === expected.length && crypto.timingSafeEqual(key, expected);
 }
@@ -58,9 +63,13 @@ function derive(
   r: number,
   p: number,
   client: string,
+  trusted = false,
 ) {
   const N = 2 ** cost;
-  return passwordHashQueue.run(client, () =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r * p }),
+  return passwordHashQueue.run(
+    client,
+    () =>
+      scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r * p }),
+    trusted,
   );
 }

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/api/http';
 import { hashToken } from '../auth/tokens';
+import { DEVICE_COOKIE_TTL_MS, deviceCookieUser, issueDeviceCookie } from '../db/deviceCookies';
 import {
   createSession,
   deleteSession,
@@ -24,12 +25,19 @@ declare module 'fastify' {
     sessionIdHash(): string | null;
     /** What such a route's query found: the user (or null), touching a stale idle timer. */
     sessionFound(userId: string | null, stale: boolean): Promise<void>;
+    /** The account whose device cookie this browser holds (OWASP device cookies), or null. */
+    deviceUserId(): Promise<string | null>;
   }
   interface FastifyReply {
     /** Starts a new session (a new token at every sign-in, ASVS 7.2.4) and sets its cookie. */
     startSession(userId: string): Promise<void>;
     /** Ends the current session server-side and clears its cookie. */
     endSession(): Promise<void>;
+    /**
+     * After a successful sign-in: gives this browser a device cookie of `userId` unless it holds
+     * one already, sent back only to the route that answers (the sign-in).
+     */
+    rememberDevice(userId: string): Promise<void>;
   }
 }
 
@@ -79,6 +87,26 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     this.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
   });
 
+  app.decorateRequest('deviceUserId', function (this: FastifyRequest) {
+    const cached = deviceCache.get(this);
+    if (cached) return cached;
+    const token = this.cookies[DEVICE_COOKIE];
+    const lookup = token ? deviceCookieUser(app.db, token) : Promise.resolve(null);
+    deviceCache.set(this, lookup);
+    return lookup;
+  });
+
+  app.decorateReply('rememberDevice', async function (this: FastifyReply, userId: string) {
+    if ((await this.request.deviceUserId()) === userId) return;
+    const token = await issueDeviceCookie(app.db, userId);
+    this.setCookie(DEVICE_COOKIE, token, {
+      ...cookieOptions,
+      sameSite: 'strict',
+      path: this.request.routeOptions.url ?? '/',
+      maxAge: DEVICE_COOKIE_TTL_MS / 1000,
+    });
+  });
+
   app.decorateReply('endSession', async function (this: FastifyReply) {
     const token = this.request.cookies[SESSION_COOKIE];
     if (token) await deleteSession(app.db, token);
@@ -87,4 +115,8 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
   });
 });
 
+/** The device cookie: lasts past sign-out, unlike the session's (a browser stays known). */
+export const DEVICE_COOKIE = 'clearing_device';
+
 const sessionCache = new WeakMap<FastifyRequest, Promise<string | null>>();
+const deviceCache = new WeakMap<FastifyRequest, Promise<string | null>>();

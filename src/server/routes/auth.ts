@@ -33,6 +33,7 @@ import { matchTotp } from '../auth/totp';
 import { audit } from '../db/audit';
 import { enforceLimit } from '../db/rateLimits';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
+import { forgetDevices } from '../db/deviceCookies';
 import { withTransaction } from '../db/transaction';
 import {
   acceptTotpStep,
@@ -164,7 +165,8 @@ export async function registerAuthRoutes(
         windowMs: 60_000,
         message: TOO_MANY_ATTEMPTS,
       });
-      const row = await checkCredentials(email, password, request.ip);
+      // A browser that signed in to this account before (its device cookie) is hashed first.
+      const row = await checkCredentials(email, password, request.ip, request.deviceUserId());
       if (row.totp_enabled && row.totp_secret) {
         if (!totpCode) return { authStatus: 'TwoFactorRequired' };
         const step = matchTotp(row.totp_secret, totpCode, lastTotpStep(row));
@@ -178,6 +180,7 @@ export async function registerAuthRoutes(
         }
       }
       await reply.startSession(row.id);
+      await reply.rememberDevice(row.id);
       await audit(app.db, { action: 'signin', actorUserId: row.id });
       return { authStatus: 'AuthComplete', user: toUser(row) };
     },
@@ -188,12 +191,17 @@ export async function registerAuthRoutes(
     email: string,
     password: string,
     client: string,
+    deviceUserId: Promise<string | null>,
   ): Promise<UserRow> {
-    const row = emailError(email) ? null : await findUserRowByEmail(app.db, email);
+    const [row, deviceUser] = await Promise.all([
+      emailError(email) ? null : findUserRowByEmail(app.db, email),
+      deviceUserId,
+    ]);
     const usable = row && row.password_hash && row.email_verified_at ? row : null;
     // An unknown email is checked against a decoy hash, so timing does not tell it apart.
     const hash = usable?.password_hash ?? (await decoyHash(app.config.passwordCost));
-    const matches = await verifyPassword(password, hash, client);
+    const trusted = !!usable && deviceUser === usable.id;
+    const matches = await verifyPassword(password, hash, client, trusted);
     if (!usable || !matches) {
       await audit(app.db, {
         action: 'signin.failed',
@@ -244,6 +252,7 @@ export async function registerAuthRoutes(
         }
         await setPasswordHash(client, consumed.userId, passwordHash);
         await endAllSessions(client, consumed.userId);
+        await forgetDevices(client, consumed.userId);
         await audit(client, { action: 'password.reset', actorUserId: consumed.userId });
       });
       return {};

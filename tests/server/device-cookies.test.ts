@@ -1,0 +1,140 @@
+/**
+ * Device cookies (OWASP "Slow Down Online Guessing Attacks with Device Cookies"): a browser that
+ * has signed in to an account is hashed ahead of the line when it signs in to that account again,
+ * so a flood of guesses from many addresses cannot keep a returning user out.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HashQueue, passwordHashQueue } from '../../src/server/auth/hashQueue';
+import { hashToken } from '../../src/server/auth/tokens';
+import { DEVICE_COOKIE } from '../../src/server/plugins/session';
+import { createVerifiedUser, freshClient, lastLink, PASSWORD } from './authHelpers';
+import { createTestApp, type TestApp, type TestClient } from './testApp';
+
+const API = '/exchange/api/web';
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+afterEach(() => vi.restoreAllMocks());
+
+async function signIn(client: TestClient, email: string, password = PASSWORD) {
+  return client.post(`${API}/auth/signin`, { email, password });
+}
+
+const deviceRows = async (userId: string) =>
+  (
+    await t.pool.query<{ token_hash: string }>(
+      'select token_hash from device_cookies where user_id = $1',
+      [userId],
+    )
+  ).rows.map((row) => row.token_hash);
+
+describe('the device cookie', () => {
+  it('is set by a successful sign-in only: HttpOnly, SameSite=Strict, sent back to the sign-in alone, its hash stored', async () => {
+    const user = await createVerifiedUser(t);
+    const browser = freshClient(t.app);
+    const wrong = await signIn(browser, user.email, 'Wrong-Pass-1');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.cookies.find((c) => c.name === DEVICE_COOKIE)).toBeUndefined();
+
+    const right = await signIn(browser, user.email);
+    expect(right.statusCode).toBe(200);
+    const cookie = right.cookies.find((c) => c.name === DEVICE_COOKIE)!;
+    expect(cookie).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: `${API}/auth/signin`,
+      maxAge: 90 * 24 * 60 * 60,
+    });
+    expect(await deviceRows(user.id)).toEqual([hashToken(cookie.value)]);
+
+    // Signed out and in again, the browser keeps its cookie and the account gains no new one.
+    await browser.post(`${API}/auth/signout`);
+    expect(browser.cookies.get(DEVICE_COOKIE)).toBe(cookie.value);
+    const again = await signIn(browser, user.email);
+    expect(again.statusCode).toBe(200);
+    expect(again.cookies.find((c) => c.name === DEVICE_COOKIE)).toBeUndefined();
+    expect(await deviceRows(user.id)).toHaveLength(1);
+  });
+
+  it('is forgotten by a password reset', async () => {
+    const user = await createVerifiedUser(t);
+    const browser = freshClient(t.app);
+    await signIn(browser, user.email);
+    expect(await deviceRows(user.id)).toHaveLength(1);
+    await browser.post(`${API}/auth/password/reset/request`, {
+      email: user.email,
+      authOrigin: 'Clearing',
+    });
+    const link = lastLink(t, user.email, 'reset-password');
+    const reset = await browser.post(`${API}/auth/password/reset`, {
+      token: link.searchParams.get('access_token'),
+      userId: link.searchParams.get('user_id'),
+      password: 'Another-Pass-2',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(await deviceRows(user.id)).toEqual([]);
+  });
+});
+
+describe('a sign-in while the password hashes are queued', () => {
+  /** Work that starts when the queue says and ends when the test says, logging its start. */
+  function gated(log: string[], name: string) {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    return { work: () => (log.push(name), done), finish };
+  }
+
+  /**
+   * Fills every running slot and puts waiting work of three other clients in line, then signs in
+   * through `browser` and frees one slot: answers what started in it.
+   */
+  async function firstServedAfterOneSlotFrees(browser: TestClient, email: string) {
+    const log: string[] = [];
+    const run = HashQueue.prototype.run.bind(passwordHashQueue);
+    const spy = vi
+      .spyOn(passwordHashQueue, 'run')
+      .mockImplementation((client, work, trusted) =>
+        run(client, () => (log.push('sign-in'), work()), trusted),
+      );
+    const running = Array.from({ length: passwordHashQueue.concurrency }, (_, n) =>
+      gated(log, `running ${n}`),
+    );
+    const waiting = ['a', 'b', 'c'].map((name) => gated(log, name));
+    const jobs = [
+      ...running.map((job, n) => run(`192.0.2.${n + 1}`, job.work)),
+      ...waiting.map((job, n) => run(`198.51.100.${n + 1}`, job.work)),
+    ];
+    const queuedBefore = passwordHashQueue.queued;
+    const signin = signIn(browser, email);
+    while (passwordHashQueue.queued === queuedBefore) await new Promise((r) => setTimeout(r, 5));
+    log.length = 0;
+    running[0]!.finish();
+    while (log.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const first = log[0];
+    spy.mockRestore();
+    for (const job of [...running, ...waiting]) job.finish();
+    await Promise.all(jobs);
+    expect((await signin).statusCode).toBe(200);
+    return first;
+  }
+
+  it('from a browser that signed in to this account before goes ahead of the line', async () => {
+    const user = await createVerifiedUser(t);
+    const browser = freshClient(t.app);
+    await signIn(browser, user.email);
+    expect(await firstServedAfterOneSlotFrees(browser, user.email)).toBe('sign-in');
+  });
+
+  it('from a new browser, or one known to another account, waits its turn', async () => {
+    const user = await createVerifiedUser(t);
+    expect(await firstServedAfterOneSlotFrees(freshClient(t.app), user.email)).toBe('a');
+
+    const other = await createVerifiedUser(t);
+    const othersBrowser = freshClient(t.app);
+    await signIn(othersBrowser, other.email);
+    expect(othersBrowser.cookies.has(DEVICE_COOKIE)).toBe(true);
+    expect(await firstServedAfterOneSlotFrees(othersBrowser, user.email)).toBe('a');
+  });
+});
