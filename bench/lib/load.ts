@@ -156,6 +156,10 @@ async function realUserDuring(
   return { returning, newBrowser };
 }
 
+const describeSignins = (signins: UserSignins) =>
+  `returning browser ${signins.returning.map((t) => t.toFixed(0)).join(' ')} ms; ` +
+  `new browser ${signins.newBrowser.map((t) => t.toFixed(0)).join(' ')} ms`;
+
 export async function loadFigures(options: {
   projectRoot: string;
   tempDir: string;
@@ -244,6 +248,7 @@ export async function loadFigures(options: {
       device,
     );
     await burst;
+    log(`  real user during the burst: ${describeSignins(userDuringSpread)}`);
     const burstSeconds = (performance.now() - burstStarted) / 1000;
 
     // One address hammering sign-in with unknown emails: the limits answer 429.
@@ -270,6 +275,7 @@ export async function loadFigures(options: {
       { returning: '127.0.251', newBrowser: '127.0.253' },
       device,
     );
+    log(`  real user during the attack: ${describeSignins(userDuringAttack)}`);
     return {
       bare,
       statement,

@@ -95,6 +95,33 @@ describe('invite_user limits', () => {
 });
 
 describe('sign-in limits', () => {
+  it('refuses an address over its sign-in limit before reading the body, writing no counter per guessed email', async () => {
+    const ip = '192.0.2.79';
+    const a = clientAt(t.app, ip);
+    for (let i = 0; i < RATE_LIMITS.signinPerIp; i++) {
+      await a.post(`${API}/auth/signin`, {
+        email: uniqueEmail('nobody'),
+        password: 'Wrong-Pass-1',
+      });
+    }
+    const guessed = uniqueEmail('guess');
+    const refused = await a.post(`${API}/auth/signin`, {
+      email: guessed,
+      password: 'Wrong-Pass-1',
+    });
+    expect(refused.statusCode).toBe(429);
+    const counters = await t.pool.query('select 1 from rate_limit_counters where key like $1', [
+      `%${guessed}%`,
+    ]);
+    expect(counters.rowCount).toBe(0);
+    // Not even parsed: a body that is not JSON is refused by the limit, not by the parser.
+    const unparsed = await a.request('POST', `${API}/auth/signin`, {
+      payload: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(unparsed.statusCode).toBe(429);
+  });
+
   it('limits sign-ins per IP whatever the email, and the count holds across two instances', async () => {
     const ip = '192.0.2.77';
     const a = clientAt(t.app, ip);
@@ -182,24 +209,34 @@ describe('the password-hash queue', () => {
     expect(started).toEqual(['attacker1', 'user', 'attacker2', 'attacker3', 'attacker4']);
   });
 
-  it('serves trusted work (a known device) first, in a line of its own that guesses cannot fill', async () => {
-    const queue = new HashQueue(1, 4, 1);
+  it('gives trusted work (a known device) a slot of its own, then a line served first that guesses cannot fill', async () => {
+    const queue = new HashQueue(1, 4, 1, 1);
     const started: string[] = [];
-    const [first, a, device] = ['first', 'a', 'device'].map((name) => controlled(started, name));
+    const [first, a, device, next] = ['first', 'a', 'device', 'next'].map((name) =>
+      controlled(started, name),
+    );
     const runs = [queue.run('x', first!.work), queue.run('y', a!.work)];
     // The shared line is full (capacity 1)…
     await expect(queue.run('w', async () => 'never')).rejects.toMatchObject({ statusCode: 503 });
-    // …the trusted line is not, and has the same bound of its own.
+    // …trusted work starts at once in its own slot, then waits in a line of its own (capacity 1).
     runs.push(queue.run('z', device!.work, true));
-    await expect(queue.run('v', async () => 'never', true)).rejects.toMatchObject({
+    runs.push(queue.run('v', next!.work, true));
+    await expect(queue.run('u', async () => 'never', true)).rejects.toMatchObject({
       statusCode: 503,
     });
-    for (const job of [first, device, a]) {
-      await tick();
+    await tick();
+    expect(started).toEqual(['first', 'device']);
+    // A freed slot goes to the trusted line before the waiting guess.
+    first!.finish();
+    await tick();
+    expect(started).toEqual(['first', 'device', 'next']);
+    for (const job of [device, next]) {
       job!.finish();
+      await tick();
     }
+    a!.finish();
     await Promise.all(runs);
-    expect(started).toEqual(['first', 'device', 'a']);
+    expect(started).toEqual(['first', 'device', 'next', 'a']);
   });
 
   it('refuses at once with 503 and Retry-After beyond a client’s share or the capacity', async () => {

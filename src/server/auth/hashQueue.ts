@@ -8,9 +8,9 @@
  * - a client may have only `perClient` hashes waiting, and all clients `capacity`; beyond that
  *   the request is refused at once with 503 and Retry-After instead of waiting for seconds;
  * - trusted work (a sign-in from a browser holding a device cookie of that very account, OWASP's
- *   "device cookies") waits in its own line (of `capacity` too, which guesses cannot fill), served
- *   before everyone else's: a burst of guesses from many addresses delays a returning user by at
- *   most the hash already running.
+ *   "device cookies") has a slot of its own beyond `concurrency` and, when that is taken, waits in
+ *   its own line (of `capacity` too, which guesses cannot fill), served before everyone else's: a
+ *   burst of guesses from many addresses does not delay a returning user's hash.
  */
 import os from 'node:os';
 import { ClientError } from '../errors';
@@ -23,36 +23,47 @@ interface Waiting {
 
 export class HashQueue {
   private running = 0;
-  private waiting = 0;
   private readonly queues = new Map<string, Waiting[]>();
+  private untrustedWaiting = 0;
   private readonly trustedLine: Waiting[] = [];
 
   constructor(
     readonly concurrency = Math.max(1, os.availableParallelism()),
     readonly perClient = 4,
     readonly capacity = 64,
+    /** Slots beyond `concurrency` that only trusted work may take. */
+    readonly trustedSlots = 1,
   ) {}
 
   /** How many hashes wait for a turn (tests and the bench watch it). */
   get queued(): number {
-    return this.waiting;
+    return this.untrustedWaiting + this.trustedLine.length;
   }
 
   /**
-   * Runs `work` when its turn comes (`trusted`: ahead of the round-robin line); refuses with 503
-   * when the client's or the queue's room is full.
+   * Runs `work` when its turn comes (`trusted`: ahead of the round-robin line, and in a slot of
+   * its own); refuses with 503 when the client's or the queue's room is full.
    */
   run<T>(client: string, work: () => Promise<T>, trusted = false): Promise<T> {
-    if (this.running < this.concurrency && this.waiting === 0) return this.execute(client, work);
-    const line = trusted ? this.trustedLine : (this.queues.get(client) ?? []);
-    const full = trusted
-      ? line.length >= this.capacity
-      : line.length >= this.perClient || this.waiting - this.trustedLine.length >= this.capacity;
-    if (full) return Promise.reject(new ClientError(503, BUSY_MESSAGE, undefined, 1));
+    if (trusted) {
+      if (this.trustedLine.length === 0 && this.running < this.concurrency + this.trustedSlots) {
+        return this.execute(client, work);
+      }
+      if (this.trustedLine.length >= this.capacity) return Promise.reject(busy());
+      return new Promise<T>((resolve, reject) => {
+        this.trustedLine.push({ start: () => this.execute(client, work).then(resolve, reject) });
+      });
+    }
+    if (this.untrustedWaiting === 0 && this.running < this.concurrency)
+      return this.execute(client, work);
+    const line = this.queues.get(client) ?? [];
+    if (line.length >= this.perClient || this.untrustedWaiting >= this.capacity) {
+      return Promise.reject(busy());
+    }
     return new Promise<T>((resolve, reject) => {
       line.push({ start: () => this.execute(client, work).then(resolve, reject) });
-      if (!trusted) this.queues.set(client, line);
-      this.waiting++;
+      this.queues.set(client, line);
+      this.untrustedWaiting++;
     });
   }
 
@@ -71,12 +82,11 @@ export class HashQueue {
    * longest for a turn, other than the client just served when someone else is waiting.
    */
   private next(served: string): void {
-    const trusted = this.trustedLine.shift();
-    if (trusted) {
-      this.waiting--;
-      trusted.start();
+    if (this.trustedLine.length > 0 && this.running < this.concurrency + this.trustedSlots) {
+      this.trustedLine.shift()!.start();
       return;
     }
+    if (this.running >= this.concurrency) return;
     let chosen: [string, Waiting[]] | undefined;
     for (const entry of this.queues) {
       chosen ??= entry;
@@ -88,13 +98,15 @@ export class HashQueue {
     if (!chosen) return;
     const [client, queue] = chosen;
     const waiting = queue.shift()!;
-    this.waiting--;
+    this.untrustedWaiting--;
     // Round-robin: the client goes to the back of the line (Map keeps insertion order).
     this.queues.delete(client);
     if (queue.length > 0) this.queues.set(client, queue);
     waiting.start();
   }
 }
+
+const busy = () => new ClientError(503, BUSY_MESSAGE, undefined, 1);
 
 /** The queue every password hash of this process goes through. */
 export const passwordHashQueue = new HashQueue();

@@ -154,17 +154,21 @@ export async function registerAuthRoutes(
     {
       schema: { body: signinBody, response: { 200: signinResult } },
       config: perMinute(RATE_LIMITS.signin, { perAccount: true }),
+      // Besides per IP+email (the route's config, once the body is parsed): per IP, so a sweep of
+      // unknown emails is limited. Checked first, before the body is read: an address over its
+      // limit is answered from the counter alone (from memory once saturated), and writes no
+      // counter per guessed email.
+      onRequest: async (request) =>
+        enforceLimit(app.db, {
+          key: `signin-ip:${request.ip}`,
+          max: RATE_LIMITS.signinPerIp,
+          windowMs: 60_000,
+          message: TOO_MANY_ATTEMPTS,
+        }),
     },
     async (request, reply): Promise<SigninResult> => {
       const { email, password, totpCode } = request.body;
       if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
-      // Besides per IP+email (the route's config): per IP, so a sweep of unknown emails is limited.
-      await enforceLimit(app.db, {
-        key: `signin-ip:${request.ip}`,
-        max: RATE_LIMITS.signinPerIp,
-        windowMs: 60_000,
-        message: TOO_MANY_ATTEMPTS,
-      });
       // A browser that signed in to this account before (its device cookie) is hashed first.
       const row = await checkCredentials(email, password, request.ip, request.deviceUserId());
       if (row.totp_enabled && row.totp_secret) {
