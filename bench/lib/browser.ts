@@ -249,6 +249,9 @@ async function typeKeys(page: Page, fieldId: string, keys: string, gapMs: number
   }, keys.length);
 }
 
+/** How long the bench holds the mouse button down on a click, as a person does. */
+const PRESS_MS = 80;
+
 /**
  * Opens the affiliated-person dialog from rows spread over the list, by a real click on the
  * row's Edit button; the page's probe (pages/biz-ours.tsx) records click → first paint with the
@@ -267,7 +270,10 @@ async function dialogOpenRun(
     const edit = page.locator(`#root_affiliatedPersons_${row}`);
     await edit.scrollIntoViewIfNeeded();
     await sleep(300);
-    await edit.click();
+    // Pressed as a person presses (~80 ms between down and up): the click event comes at the
+    // release, and the button's own answer to the press (its ripple) is drawn while it is held.
+    // Sent back to back, the press's work would sit inside the click's measured time.
+    await edit.click({ delay: PRESS_MS });
     await page.locator('[role=dialog] form input').first().waitFor({ timeout: 10_000 });
     await sleep(300);
     await page.keyboard.press('Escape');
