@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { HashQueue, passwordHashQueue } from '../../src/server/auth/hashQueue';
 import { hashToken } from '../../src/server/auth/tokens';
 import { DEVICE_COOKIE } from '../../src/server/plugins/session';
-import { createVerifiedUser, freshClient, lastLink, PASSWORD } from './authHelpers';
+import { createVerifiedUser, freshClient, lastLink, PASSWORD, uniqueEmail } from './authHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 
 const API = '/exchange/api/web';
@@ -31,7 +31,7 @@ const deviceRows = async (userId: string) =>
   ).rows.map((row) => row.token_hash);
 
 describe('the device cookie', () => {
-  it('is set by a successful sign-in only: HttpOnly, SameSite=Strict, sent back to the sign-in alone, its hash stored', async () => {
+  it('is set by a successful sign-in, not a failed one: HttpOnly, SameSite=Strict, sent back to the sign-in alone, its hash stored', async () => {
     const user = await createVerifiedUser(t);
     const browser = freshClient(t.app);
     const wrong = await signIn(browser, user.email, 'Wrong-Pass-1');
@@ -47,7 +47,10 @@ describe('the device cookie', () => {
       path: `${API}/auth/signin`,
       maxAge: 90 * 24 * 60 * 60,
     });
-    expect(await deviceRows(user.id)).toEqual([hashToken(cookie.value)]);
+    // The browser that verified the email holds one too; this one is the account's second.
+    const known = await deviceRows(user.id);
+    expect(known).toHaveLength(2);
+    expect(known).toContain(hashToken(cookie.value));
 
     // Signed out and in again, the browser keeps its cookie and the account gains no new one.
     await browser.post(`${API}/auth/signout`);
@@ -55,14 +58,44 @@ describe('the device cookie', () => {
     const again = await signIn(browser, user.email);
     expect(again.statusCode).toBe(200);
     expect(again.cookies.find((c) => c.name === DEVICE_COOKIE)).toBeUndefined();
-    expect(await deviceRows(user.id)).toHaveLength(1);
+    expect(await deviceRows(user.id)).toHaveLength(2);
+  });
+
+  it('is set where the password was first set: verifying the email', async () => {
+    const email = uniqueEmail();
+    const browser = freshClient(t.app);
+    await browser.post(`${API}/auth/signup`, { email, authOrigin: 'Clearing' });
+    const link = lastLink(t, email, 'verify-email');
+    const wrong = await browser.post(`${API}/auth/verify-email`, {
+      token: 'not-the-token',
+      email,
+      password: PASSWORD,
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(browser.cookies.has(DEVICE_COOKIE)).toBe(false);
+    const verified = await browser.post(`${API}/auth/verify-email`, {
+      token: link.searchParams.get('access_token'),
+      email,
+      password: PASSWORD,
+    });
+    expect(verified.statusCode).toBe(200);
+    const cookie = verified.cookies.find((c) => c.name === DEVICE_COOKIE)!;
+    expect(cookie).toMatchObject({ path: `${API}/auth/signin`, httpOnly: true });
+    // Its first sign-in carries it, and the account gains no second one.
+    expect((await signIn(browser, email)).cookies.some((c) => c.name === DEVICE_COOKIE)).toBe(
+      false,
+    );
+    const user = await t.pool.query<{ id: string }>('select id from users where email = $1', [
+      email,
+    ]);
+    expect(await deviceRows(user.rows[0]!.id)).toEqual([hashToken(cookie.value)]);
   });
 
   it('is forgotten by a password reset', async () => {
     const user = await createVerifiedUser(t);
     const browser = freshClient(t.app);
     await signIn(browser, user.email);
-    expect(await deviceRows(user.id)).toHaveLength(1);
+    expect(await deviceRows(user.id)).toHaveLength(2);
     await browser.post(`${API}/auth/password/reset/request`, {
       email: user.email,
       authOrigin: 'Clearing',

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_COOKIE } from '../../src/server/plugins/session';
 import { spoolDir } from '../../src/server/storage/uploads';
 import { totpCode } from '../../src/server/auth/totp';
 import {
@@ -339,6 +340,11 @@ describe('user calls', () => {
         acceptParts(['Trader'], [photo()]),
       );
       expect(accepted.statusCode).toBe(200);
+      // The browser that set the password is known to the account (device cookie); the refused
+      // attempts got none.
+      const device = (response: { cookies: Array<{ name: string }> }) =>
+        response.cookies.some((cookie) => cookie.name === DEVICE_COOKIE);
+      expect([noPhoto, escalate, accepted].map(device)).toEqual([false, false, true]);
       const reused = await postForm(
         invitee,
         `${API}/auth/invite/accept`,

@@ -34,8 +34,9 @@ declare module 'fastify' {
     /** Ends the current session server-side and clears its cookie. */
     endSession(): Promise<void>;
     /**
-     * After a successful sign-in: gives this browser a device cookie of `userId` unless it holds
-     * one already, sent back only to the route that answers (the sign-in).
+     * Once this browser has proved it knows the account's password (a sign-in, or the password
+     * set when verifying the email or accepting an invitation): gives it a device cookie of
+     * `userId` unless it holds one already, sent back only to the sign-in route.
      */
     rememberDevice(userId: string): Promise<void>;
   }
@@ -102,7 +103,7 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     this.setCookie(DEVICE_COOKIE, token, {
       ...cookieOptions,
       sameSite: 'strict',
-      path: this.request.routeOptions.url ?? '/',
+      path: DEVICE_COOKIE_PATH,
       maxAge: DEVICE_COOKIE_TTL_MS / 1000,
     });
   });
@@ -117,6 +118,8 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
 
 /** The device cookie: lasts past sign-out, unlike the session's (a browser stays known). */
 export const DEVICE_COOKIE = 'clearing_device';
+/** The one route that reads it (routes/index.ts registers the auth routes there). */
+export const DEVICE_COOKIE_PATH = '/exchange/api/web/auth/signin';
 
 const sessionCache = new WeakMap<FastifyRequest, Promise<string | null>>();
 const deviceCache = new WeakMap<FastifyRequest, Promise<string | null>>();

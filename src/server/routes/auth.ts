@@ -132,10 +132,10 @@ export async function registerAuthRoutes(
   app.post<{ Body: VerifyEmailBody }>(
     '/auth/verify-email',
     { schema: { body: verifyEmailBody }, config: perMinute(RATE_LIMITS.verify) },
-    async (request) => {
+    async (request, reply) => {
       const { token, password, email } = request.body;
       const passwordHash = await newPasswordHash(password, app.config.passwordCost);
-      await withTransaction(app.db, async (client) => {
+      const userId = await withTransaction(app.db, async (client) => {
         const consumed = await consumeAuthToken(client, 'verify-email', token);
         const row = consumed ? await findUserRowById(client, consumed.userId) : null;
         // Throwing rolls back, so a mismatched email leaves the token as it was.
@@ -144,7 +144,10 @@ export async function registerAuthRoutes(
         }
         await setPasswordHash(client, row.id, passwordHash, { verify: true });
         await audit(client, { action: 'email.verified', actorUserId: row.id });
+        return row.id;
       });
+      // This browser has just set the password: its first sign-in is a returning one.
+      await reply.rememberDevice(userId);
       return {};
     },
   );
@@ -275,11 +278,12 @@ function registerInviteAccept(app: FastifyInstance): void {
   app.post(
     '/auth/invite/accept',
     { config: perMinute(RATE_LIMITS.inviteAccept) },
-    async (request) => {
+    async (request, reply) => {
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
         files: { photo_id: { accept: 'image', label: 'photo ID' } },
       });
+      let userId: string;
       try {
         const token = form.field('access_token');
         const organizationId = form.field('organization_id');
@@ -298,7 +302,7 @@ function registerInviteAccept(app: FastifyInstance): void {
           app.config.passwordCost,
           'password_text',
         );
-        await withTransaction(app.db, async (client) => {
+        userId = await withTransaction(app.db, async (client) => {
           const consumed = await consumeAuthToken(client, 'invite', token);
           const row = consumed ? await findUserRowById(client, consumed.userId) : null;
           if (
@@ -332,11 +336,14 @@ function registerInviteAccept(app: FastifyInstance): void {
           await setUserRoles(client, row.id, chosen.length > 0 ? chosen : offered);
           await insertUserDocument(client, row.id, 'photo-id', photo);
           await audit(client, { action: 'invite.accepted', actorUserId: row.id });
+          return row.id;
         });
       } catch (error) {
         await discardForm(app.config.dataDir, form);
         throw error;
       }
+      // Committed: the files are the account's now, and this browser has set its password.
+      await reply.rememberDevice(userId);
       return {};
     },
   );
