@@ -111,6 +111,34 @@ describe('the device cookie', () => {
   });
 });
 
+describe('without its table', () => {
+  it('signs in and verifies as before, the browser simply not known', async () => {
+    const user = await createVerifiedUser(t);
+    const browser = freshClient(t.app);
+    await signIn(browser, user.email);
+    expect(browser.cookies.has(DEVICE_COOKIE)).toBe(true);
+    await t.pool.query('alter table device_cookies rename to device_cookies_away');
+    try {
+      // A known browser (its cookie unreadable) and a new one (its cookie unwritable).
+      expect((await signIn(browser, user.email)).statusCode).toBe(200);
+      const other = freshClient(t.app);
+      const signin = await signIn(other, user.email);
+      expect(signin.statusCode).toBe(200);
+      expect(other.cookies.has(DEVICE_COOKIE)).toBe(false);
+      const email = uniqueEmail();
+      await other.post(`${API}/auth/signup`, { email, authOrigin: 'Clearing' });
+      const verified = await other.post(`${API}/auth/verify-email`, {
+        token: lastLink(t, email, 'verify-email').searchParams.get('access_token'),
+        email,
+        password: PASSWORD,
+      });
+      expect(verified.statusCode).toBe(200);
+    } finally {
+      await t.pool.query('alter table device_cookies_away rename to device_cookies');
+    }
+  });
+});
+
 describe('a sign-in while the password hashes are queued', () => {
   /** Work that starts when the queue says and ends when the test says, logging its start. */
   function gated(log: string[], name: string) {

@@ -1,7 +1,7 @@
 import { hashToken, newToken } from '../auth/tokens';
 import type { Queryable } from './transaction';
 
-/** How long a browser stays known to an account after its last successful sign-in there. */
+/** How long a browser stays known to an account after it was given its device cookie. */
 export const DEVICE_COOKIE_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 
 /** The account whose device cookie `token` is, while it lasts; null otherwise. */

@@ -92,20 +92,32 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     const cached = deviceCache.get(this);
     if (cached) return cached;
     const token = this.cookies[DEVICE_COOKIE];
-    const lookup = token ? deviceCookieUser(app.db, token) : Promise.resolve(null);
+    // Only a place in the hash queue depends on it: unreadable, the browser is a new one.
+    const lookup = token
+      ? deviceCookieUser(app.db, token).catch((error: unknown) => {
+          this.log.warn({ err: error }, 'device cookie not read');
+          return null;
+        })
+      : Promise.resolve(null);
     deviceCache.set(this, lookup);
     return lookup;
   });
 
   app.decorateReply('rememberDevice', async function (this: FastifyReply, userId: string) {
-    if ((await this.request.deviceUserId()) === userId) return;
-    const token = await issueDeviceCookie(app.db, userId);
-    this.setCookie(DEVICE_COOKIE, token, {
-      ...cookieOptions,
-      sameSite: 'strict',
-      path: DEVICE_COOKIE_PATH,
-      maxAge: DEVICE_COOKIE_TTL_MS / 1000,
-    });
+    // Called after what matters has committed (a session, a verified email): a failure here only
+    // costs the browser its place ahead of the line, never the answer.
+    try {
+      if ((await this.request.deviceUserId()) === userId) return;
+      const token = await issueDeviceCookie(app.db, userId);
+      this.setCookie(DEVICE_COOKIE, token, {
+        ...cookieOptions,
+        sameSite: 'strict',
+        path: DEVICE_COOKIE_PATH,
+        maxAge: DEVICE_COOKIE_TTL_MS / 1000,
+      });
+    } catch (error) {
+      this.request.log.warn({ err: error }, 'device cookie not given');
+    }
   });
 
   app.decorateReply('endSession', async function (this: FastifyReply) {
