@@ -62,6 +62,11 @@ function html(reply: FastifyReply, code: number, body: string) {
     .send(body);
 }
 
+/** The console's 404 page, saying what was not found. */
+function notFound(request: FastifyRequest, reply: FastifyReply, what: string) {
+  return html(reply, 404, messagePage('Not found', what, staffOf.get(request)!.email));
+}
+
 /** RFC 6266 attachment header: an ASCII fallback name plus the UTF-8 original. */
 export function attachmentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
@@ -170,11 +175,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       ? await getRegistration(app.db, registrationId)
       : null;
     if (!registration) {
-      return html(
-        reply,
-        404,
-        messagePage('Not found', 'No such registration.', staff(request).email),
-      );
+      return notFound(request, reply, 'No such registration.');
     }
     let revealed = new Set<string>();
     if (options.reveal) {
@@ -236,11 +237,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         ? await getRegistration(app.db, request.params.id)
         : null;
       if (!registration) {
-        return html(
-          reply,
-          404,
-          messagePage('Not found', 'No such registration.', staff(request).email),
-        );
+        return notFound(request, reply, 'No such registration.');
       }
       if (registration.status !== 'pending' && registration.status !== 'changes_requested') {
         return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
@@ -262,11 +259,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { id } = request.params;
       if (!isUuid(id)) {
-        return html(
-          reply,
-          404,
-          messagePage('Not found', 'No such registration.', staff(request).email),
-        );
+        return notFound(request, reply, 'No such registration.');
       }
       try {
         await requestChanges(
@@ -336,19 +329,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         ? await findRegistrationDocument(app.db, request.params.id)
         : null;
       if (!document) {
-        return html(
-          reply,
-          404,
-          messagePage('Not found', 'No such document.', staff(request).email),
-        );
+        return notFound(request, reply, 'No such document.');
       }
       const bytes = await readDocument(app.db, app.config.dataDir, document.storageName);
       if (!bytes) {
-        return html(
-          reply,
-          404,
-          messagePage('Not found', 'The file of this document is missing.', staff(request).email),
-        );
+        return notFound(request, reply, 'The file of this document is missing.');
       }
       // An ID image may be previewed inline: images only (decoded as images when uploaded; an
       // image cannot run script), with the type stored, never sniffed. Everything else, PDFs
@@ -377,7 +362,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
 
   // Anything else under the console: a 404 page (after the staff check, so nothing leaks).
   app.all(`${CONSOLE_BASE}/*`, async (request, reply) =>
-    html(reply, 404, messagePage('Not found', 'There is no such page.', staff(request).email)),
+    notFound(request, reply, 'There is no such page.'),
   );
 }
 
