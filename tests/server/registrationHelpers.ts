@@ -53,21 +53,28 @@ export class IndividualRegistration {
     };
   }
 
-  form(email: string): FormData {
+  /** `files` replaces file answers' bytes by pointer (`/irsFormW2`), as the user chose them. */
+  form(email: string, files: Record<string, Blob> = {}): FormData {
     const pdf = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
     const png = () => new Blob([new Uint8Array(this.png)], { type: 'image/png' });
     const documents = Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdf()]));
     return toPayload(
       'individual',
       this.answersFor(email),
-      { '/photoId': png(), '/photoIdBack': png(), '/irsFormW2': pdf() },
+      { '/photoId': png(), '/photoIdBack': png(), '/irsFormW2': pdf(), ...files },
       documents,
     );
   }
 
   /** The multipart body a browser would send for `form(email)`. */
-  async body(email: string): Promise<{ payload: Buffer; contentType: string }> {
-    const request = new Request('http://localhost/', { method: 'POST', body: this.form(email) });
+  async body(
+    email: string,
+    files: Record<string, Blob> = {},
+  ): Promise<{ payload: Buffer; contentType: string }> {
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body: this.form(email, files),
+    });
     return {
       payload: Buffer.from(await request.arrayBuffer()),
       contentType: request.headers.get('content-type')!,
@@ -79,8 +86,8 @@ export class IndividualRegistration {
     return 3 + signedDocuments('individual').length;
   }
 
-  async submit(client: TestClient, email: string) {
-    const { payload, contentType } = await this.body(email);
+  async submit(client: TestClient, email: string, files: Record<string, Blob> = {}) {
+    const { payload, contentType } = await this.body(email, files);
     return client.request('POST', URL_INDIVIDUAL, {
       payload,
       headers: { 'content-type': contentType },

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { ClientError } from '../errors';
-import { MAX_IMAGE_PIXELS, oversizeImage, pdfActiveContent } from './contentChecks';
+import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
+import { inspectPdf } from './pdfInspection';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
 export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
@@ -124,12 +124,13 @@ export async function checkContent(
 ): Promise<string> {
   const looksPdf = await startsWith(file, '%PDF-');
   if (accept === 'pdf' || (accept === 'image-or-pdf' && looksPdf)) {
-    const document = looksPdf ? await parsedPdf(file) : null;
-    if (!document) {
+    // Judged as the viewer that opens it reads it (pdf.js's parser, in a worker thread).
+    const inspection = looksPdf ? await inspectPdf(file) : null;
+    if (!inspection || inspection.verdict === 'unreadable') {
       throw new ClientError(400, `The file for ${label} is not a readable PDF.`);
     }
     // Staff open these files: a PDF that runs scripts or carries files is refused, not stored.
-    if (pdfActiveContent(document)) {
+    if (inspection.verdict === 'active') {
       throw new ClientError(
         400,
         `The file for ${label} contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.`,
@@ -162,22 +163,6 @@ async function startsWith(file: string, magic: string): Promise<boolean> {
     return bytesRead === magic.length && buffer.toString('latin1') === magic;
   } finally {
     await handle.close();
-  }
-}
-
-/**
- * The document, when it loads with pdf-lib (encrypted ones refuse, staff could not read them)
- * and has pages; null otherwise.
- */
-async function parsedPdf(file: string): Promise<PDFDocument | null> {
-  try {
-    const document = await PDFDocument.load(await fs.promises.readFile(file), {
-      updateMetadata: false,
-      throwOnInvalidObject: true,
-    });
-    return document.getPageCount() > 0 ? document : null;
-  } catch {
-    return null;
   }
 }
 

@@ -1,0 +1,136 @@
+/**
+ * Runs PDF inspections in worker threads (pdfInspection.worker.ts), so the server's thread never
+ * parses a document: at most two checks run at once (the machine's cores), later ones wait their
+ * turn. Each check is bounded: a thread that takes longer than {@link PDF_CHECK_TIMEOUT_MS} is
+ * ended and the file refused; a thread's heap is capped, and one that dies takes only its own
+ * check with it (the file is refused, the next check gets a new thread).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export interface PdfInspectionRequest {
+  id: number;
+  file: string;
+}
+/** What the inspection found: the reason names a kind of content, never document text. */
+export type PdfInspectionResult =
+  | { verdict: 'passive'; pages: number }
+  | { verdict: 'active'; reason: string }
+  | { verdict: 'unreadable'; reason: string };
+
+/** Longest one check may take before its file is refused (a 10 MB PDF takes well under 2 s). */
+export const PDF_CHECK_TIMEOUT_MS = 20_000;
+/** Heap of one inspection thread; decoded streams are bounded separately (pdfEngine.ts). */
+const WORKER_HEAP_MB = 256;
+const POOL_SIZE = 2;
+/** An idle thread ends after this, giving its memory back. */
+const IDLE_MS = 60_000;
+
+interface Job {
+  file: string;
+  resolve: (result: PdfInspectionResult) => void;
+}
+interface Inspector {
+  worker: Worker;
+  job: (Job & { id: number; timer: NodeJS.Timeout }) | null;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+const inspectors = new Set<Inspector>();
+const queue: Job[] = [];
+let nextId = 1;
+
+/** Checks the PDF at `file` in an inspection thread. Never rejects: failures are `unreadable`. */
+export function inspectPdf(file: string): Promise<PdfInspectionResult> {
+  return new Promise((resolve) => {
+    queue.push({ file, resolve });
+    dispatch();
+  });
+}
+
+function dispatch(): void {
+  while (queue.length > 0) {
+    let inspector = [...inspectors].find((candidate) => candidate.job === null);
+    if (!inspector) {
+      if (inspectors.size >= POOL_SIZE) return;
+      inspector = startInspector();
+    }
+    const job = queue.shift()!;
+    const id = nextId++;
+    if (inspector.idleTimer) clearTimeout(inspector.idleTimer);
+    inspector.idleTimer = null;
+    const running = inspector;
+    const timer = setTimeout(() => {
+      finish(running, { verdict: 'unreadable', reason: 'timeout' });
+      retire(running);
+    }, PDF_CHECK_TIMEOUT_MS);
+    inspector.job = { ...job, id, timer };
+    inspector.worker.postMessage({ id, file: job.file } satisfies PdfInspectionRequest);
+  }
+}
+
+function finish(inspector: Inspector, result: PdfInspectionResult): void {
+  const job = inspector.job;
+  if (!job) return;
+  clearTimeout(job.timer);
+  inspector.job = null;
+  job.resolve(result);
+}
+
+function retire(inspector: Inspector): void {
+  if (!inspectors.delete(inspector)) return;
+  if (inspector.idleTimer) clearTimeout(inspector.idleTimer);
+  finish(inspector, { verdict: 'unreadable', reason: 'inspection thread ended' });
+  void inspector.worker.terminate();
+  dispatch();
+}
+
+function startInspector(): Inspector {
+  const worker = spawnWorker();
+  worker.unref(); // an idle inspection thread never keeps the process alive
+  const inspector: Inspector = { worker, job: null, idleTimer: null };
+  inspectors.add(inspector);
+  worker.on('message', (message: { id?: number; result?: PdfInspectionResult }) => {
+    if (message.result && inspector.job?.id === message.id) {
+      finish(inspector, message.result);
+      inspector.idleTimer = setTimeout(() => retire(inspector), IDLE_MS);
+      inspector.idleTimer.unref();
+      dispatch();
+    }
+  });
+  // Out of memory, a crash in the engine: this check's file is refused, the thread replaced.
+  worker.on('error', () => retire(inspector));
+  worker.on('exit', () => retire(inspector));
+  return inspector;
+}
+
+/**
+ * The compiled worker beside this module, or the TypeScript source run through tsx (development
+ * and tests run the sources; tsx's loader is registered inside the thread, which does not
+ * inherit it).
+ */
+function spawnWorker(): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
+  const compiled = new URL('./pdfInspection.worker.js', import.meta.url);
+  if (compiled.protocol === 'file:' && fs.existsSync(fileURLToPath(compiled))) {
+    return new Worker(compiled, { resourceLimits });
+  }
+  const source = new URL('./pdfInspection.worker.ts', import.meta.url);
+  const tsx = tsxEsmApi();
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source.href)}); });`;
+  return new Worker(bootstrap, { eval: true, resourceLimits });
+}
+
+/** tsx's ES module API (its `import` export; require.resolve would name the CommonJS one). */
+function tsxEsmApi(): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve('tsx/package.json');
+  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
+  return pathToFileURL(path.join(path.dirname(manifest), exports['./esm/api']!.import.default))
+    .href;
+}
