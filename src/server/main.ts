@@ -4,6 +4,7 @@
  * shuts down gracefully on SIGINT/SIGTERM.
  */
 import { buildApp } from './app';
+import { warmPdfInspection } from './storage/pdfInspection';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
 import { DataFolderError } from './db/embeddedPostgres';
@@ -76,6 +77,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+warmPdfInspection();
 const address = `http://localhost:${config.port}/clearing`;
 log(`\n${'='.repeat(64)}\n Clearing member portal: ${address}`);
 log(

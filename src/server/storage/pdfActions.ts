@@ -48,7 +48,7 @@ const INTERNAL_ACTIONS = new Set(['GoTo', 'Named', 'SetOCGState', 'Hide', 'Reset
 type Trigger = 'automatic' | 'clicked';
 
 /** The active content found first (a short description, never document text), or null. */
-export type Verdict = { active: string | null } | { tooComplex: true };
+export type Verdict = { active: string | null } | { unreadable: string };
 
 /**
  * Walks the document from its catalog and returns the first active content found. A plain web
@@ -57,16 +57,21 @@ export type Verdict = { active: string | null } | { tooComplex: true };
  * scheme (`javascript:`, `file:`, a `\\server\share` path).
  */
 export function pdfActiveContent(engine: PdfEngine, xref: PdfXRef): Verdict {
+  try {
+    return walk(engine, xref);
+  } catch (error) {
+    return { unreadable: (error as Error)?.name || 'an object that cannot be read' };
+  }
+}
+
+function walk(engine: PdfEngine, xref: PdfXRef): Verdict {
   const { Dict, Name, Ref, BaseStream } = engine;
-  /** A reference's object, as the viewer fetches it; a broken one is nothing to the viewer too. */
-  const resolve = (value: unknown): unknown => {
-    if (!(value instanceof Ref)) return value;
-    try {
-      return xref.fetch(value);
-    } catch {
-      return null;
-    }
-  };
+  /**
+   * A reference's object, as the viewer fetches it. One that fails to parse (or to inflate
+   * within the engine's bounds) throws: another viewer might read it, so the document is refused
+   * rather than judged without it. A reference to no object is null, as for every viewer.
+   */
+  const resolve = (value: unknown): unknown => (value instanceof Ref ? xref.fetch(value) : value);
   const nameOf = (value: unknown): string | null => {
     const resolved = resolve(value);
     return resolved instanceof Name ? resolved.name : null;
@@ -148,7 +153,7 @@ export function pdfActiveContent(engine: PdfEngine, xref: PdfXRef): Verdict {
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     if (!(Array.isArray(value) || value instanceof Dict || value instanceof BaseStream)) continue;
     seen.add(value);
-    if (seen.size > MAX_PDF_OBJECTS) return { tooComplex: true };
+    if (seen.size > MAX_PDF_OBJECTS) return { unreadable: 'too many objects' };
     if (Array.isArray(value)) {
       pending.push(...(value as unknown[]));
       continue;

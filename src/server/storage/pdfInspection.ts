@@ -26,8 +26,8 @@ export const PDF_CHECK_TIMEOUT_MS = 20_000;
 /** Heap of one inspection thread; decoded streams are bounded separately (pdfEngine.ts). */
 const WORKER_HEAP_MB = 256;
 const POOL_SIZE = 2;
-/** An idle thread ends after this, giving its memory back. */
-const IDLE_MS = 60_000;
+/** An idle thread ends after this, giving its memory back (starting one takes 0.2 to 2 s). */
+const IDLE_MS = 10 * 60_000;
 
 interface Job {
   file: string;
@@ -49,6 +49,14 @@ export function inspectPdf(file: string): Promise<PdfInspectionResult> {
     queue.push({ file, resolve });
     dispatch();
   });
+}
+
+/** Starts an inspection thread ahead of the first upload (the server calls it once listening). */
+export function warmPdfInspection(): void {
+  if (inspectors.size > 0) return;
+  const inspector = startInspector();
+  inspector.idleTimer = setTimeout(() => retire(inspector), IDLE_MS);
+  inspector.idleTimer.unref();
 }
 
 function dispatch(): void {

@@ -16,7 +16,7 @@ async function inspect(file: string): Promise<PdfInspectionResult> {
   if ('unreadable' in opened) return { verdict: 'unreadable', reason: opened.unreadable };
   if (opened.pages < 1) return { verdict: 'unreadable', reason: 'no pages' };
   const verdict = pdfActiveContent(engine, opened.xref);
-  if ('tooComplex' in verdict) return { verdict: 'unreadable', reason: 'too many objects' };
+  if ('unreadable' in verdict) return { verdict: 'unreadable', reason: verdict.unreadable };
   return verdict.active
     ? { verdict: 'active', reason: verdict.active }
     : { verdict: 'passive', pages: opened.pages };
