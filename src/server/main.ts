@@ -4,7 +4,7 @@
  * shuts down gracefully on SIGINT/SIGTERM.
  */
 import { buildApp } from './app';
-import { warmPdfInspection } from './storage/pdfInspection';
+import { warmPdfInspection } from './storage/inspectionThreads';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
 import { DataFolderError } from './db/embeddedPostgres';

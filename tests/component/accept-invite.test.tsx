@@ -85,7 +85,7 @@ describe('AcceptInvitePage', { timeout: 20_000 }, () => {
       'placeholder',
       '+1 123 456 7890',
     );
-    expect(photoInput()).toHaveAttribute('accept', 'image/*');
+    expect(photoInput()).toHaveAttribute('accept', 'image/*,.heic,.heif');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Accept Invitation');
   });
 

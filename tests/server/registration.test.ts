@@ -150,7 +150,7 @@ describe('POST registration/individual', () => {
     // Issue 11: the message names the field by its prompt, never by its key.
     const prompt = loadForm('individual').schema.properties!.photoId!.title!;
     expect(response.json().errorMessage).toBe(
-      `The file for ${prompt} must be an image (JPEG, PNG, WebP, GIF, TIFF or HEIF).`,
+      `The file for ${prompt} must be an image (JPEG, PNG, WebP or HEIC).`,
     );
     expect(await storedFiles(t)).toEqual(before);
   });

@@ -129,6 +129,11 @@ function hidden(name: string, value: string): string {
 
 /** Images that uploads accept and browsers show inline (checked by content when stored). */
 export const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+/**
+ * Images browsers do not show (HEIC, as phones save photos): previewed through the JPEG rendition
+ * made when they were uploaded; the download is still the original.
+ */
+export const PREVIEWED_AS_JPEG = new Set(['image/heic']);
 
 function documentLink(
   ctx: DetailContext,
@@ -140,7 +145,9 @@ function documentLink(
   if (!document) return `${e(label)} <span class="muted">(file missing)</span>`;
   const href = `${CONSOLE_BASE}/documents/${e(document.id)}`;
   const link = `<a href="${href}" download>${e(label)}</a> <span class="muted">(${e(document.contentType)}, ${Math.ceil(document.size / 1024)} KB)</span>`;
-  if (!options.preview || !PREVIEWABLE_IMAGES.has(document.contentType)) return link;
+  const previewable =
+    PREVIEWABLE_IMAGES.has(document.contentType) || PREVIEWED_AS_JPEG.has(document.contentType);
+  if (!options.preview || !previewable) return link;
   const prompt = ctx.documentPrompts.get(part) ?? label;
   return `<figure class="preview"><a href="${href}?inline=1" target="_blank" rel="noopener"><img src="${href}?inline=1" alt="${e(prompt)}" loading="lazy"></a><figcaption>${link}</figcaption></figure>`;
 }

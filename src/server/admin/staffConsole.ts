@@ -18,7 +18,7 @@ import { findRegistrationDocument, getRegistration, listRegistrations } from '..
 import { audit } from '../db/audit';
 import { findUserRowById } from '../db/users';
 import { ClientError } from '../errors';
-import { readDocument } from '../storage/documentStore';
+import { readDocument, readDocumentPreview } from '../storage/documentStore';
 import { firm } from '../../shared/config/firm';
 import {
   approveConfirmPage,
@@ -30,6 +30,7 @@ import {
   listPage,
   messagePage,
   PREVIEWABLE_IMAGES,
+  PREVIEWED_AS_JPEG,
 } from './consoleHtml';
 import { decideRegistration, requestChanges, type ReviewDeps } from './review';
 import { documentPrompts, registrationView, sensitivePointers } from './registrationView';
@@ -331,14 +332,22 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       if (!document) {
         return notFound(request, reply, 'No such document.');
       }
-      const bytes = await readDocument(app.db, app.config.dataDir, document.storageName);
+      // A HEIC photo previews as the JPEG rendition made at upload; its download is the original.
+      const rendition =
+        request.query.inline === '1' && PREVIEWED_AS_JPEG.has(document.contentType)
+          ? await readDocumentPreview(app.db, document.storageName)
+          : null;
+      const bytes =
+        rendition ?? (await readDocument(app.db, app.config.dataDir, document.storageName));
       if (!bytes) {
         return notFound(request, reply, 'The file of this document is missing.');
       }
       // An ID image may be previewed inline: images only (decoded as images when uploaded; an
       // image cannot run script), with the type stored, never sniffed. Everything else, PDFs
       // included, goes back as an attachment (FACTS), never rendered in the portal's origin.
-      const inline = request.query.inline === '1' && PREVIEWABLE_IMAGES.has(document.contentType);
+      const inline =
+        rendition !== null ||
+        (request.query.inline === '1' && PREVIEWABLE_IMAGES.has(document.contentType));
       await audit(app.db, {
         action: 'registration.document-downloaded',
         actorUserId: staff(request).id,
@@ -355,7 +364,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
           inline ? 'inline' : attachmentDisposition(document.originalName),
         )
         .header('cache-control', 'no-store')
-        .type(document.contentType)
+        .type(rendition ? 'image/jpeg' : document.contentType)
         .send(bytes);
     },
   );

@@ -20,10 +20,23 @@ export async function putDocument(db: Queryable, file: StoredFile): Promise<void
   const bytes = file.bytes ?? (file.spoolPath ? await fs.promises.readFile(file.spoolPath) : null);
   if (!bytes) return; // a file stored on disk by an earlier version: nothing to copy
   await db.query(
-    `insert into stored_files (storage_name, bytes, content_type, size) values ($1, $2, $3, $4)
+    `insert into stored_files (storage_name, bytes, content_type, size, preview)
+     values ($1, $2, $3, $4, $5)
      on conflict (storage_name) do nothing`,
-    [file.storageName, bytes, file.contentType, bytes.length],
+    [file.storageName, bytes, file.contentType, bytes.length, file.preview ?? null],
   );
+}
+
+/** The JPEG rendition stored beside a document (a HEIC photo's), or null. */
+export async function readDocumentPreview(
+  db: Queryable,
+  storageName: string,
+): Promise<Buffer | null> {
+  const result = await db.query<{ preview: Buffer | null }>(
+    'select preview from stored_files where storage_name = $1',
+    [storageName],
+  );
+  return result.rows[0]?.preview ?? null;
 }
 
 /** A stored document's bytes: from the database, or from disk for files stored before it; null when missing. */

@@ -9,7 +9,7 @@
  * are not exported by the bundle, so this module loads the bundle's text with an export line
  * added (the version is pinned in package.json; tests fail if an upgrade moves them).
  *
- * Loaded only inside the inspection worker (pdfInspection.worker.ts): the bundle's polyfills
+ * Loaded only inside the inspection worker (inspection.worker.ts): the bundle's polyfills
  * stay out of the server's thread.
  */
 import fs from 'node:fs';

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import sharp from 'sharp';
+import { imageFileTypes } from '../../shared/forms/fileTypes';
 import { ClientError } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
-import { inspectPdf } from './pdfInspection';
+import { decodeHeic, inspectPdf } from './inspectionThreads';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
 export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
@@ -24,17 +25,40 @@ export interface StoredFile {
   spoolPath?: string;
   /** The bytes themselves, for files made in memory (demo seed). */
   bytes?: Buffer;
+  /** A JPEG rendition for staff to preview, for images browsers do not show (HEIC). */
+  preview?: Buffer;
 }
 
-/** Image formats accepted for documents; SVG is not among them (it can carry script). */
-const IMAGE_TYPES: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  tiff: 'image/tiff',
-  heif: 'image/heif',
+/**
+ * Image types by what their header shows; which of them an ID image may be is the schema's rule
+ * (`imageFileTypes`: JPEG, PNG, WebP, HEIC). SVG is never among them (it can carry script).
+ * HEIF is split by its coding: HEIC (HEVC, what phones save) and AVIF (AV1).
+ */
+function imageTypeOf(format: string | undefined, compression: string | undefined): string | null {
+  if (format === 'heif') {
+    return compression === 'hevc' ? 'image/heic' : compression === 'av1' ? 'image/avif' : null;
+  }
+  const types: Record<string, string> = {
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    webp: 'image/webp',
+    gif: 'image/gif',
+    tiff: 'image/tiff',
+  };
+  return (format && types[format]) || null;
+}
+/** How messages name the image types. */
+const IMAGE_TYPE_NAMES: Record<string, string> = {
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'image/heic': 'HEIC',
+  'image/avif': 'AVIF',
+  'image/gif': 'GIF',
+  'image/tiff': 'TIFF',
 };
+/** Longest side of a preview rendition: ID details stay legible, the page stays light. */
+const PREVIEW_SIDE = 2048;
 const STORAGE_NAME = /^[a-f0-9]{32}$/;
 
 /** The folder uploads live in: under the data folder, never under a served one. */
@@ -93,11 +117,12 @@ export async function saveUpload(
     }
     const { size } = await fs.promises.stat(target);
     if (size === 0) throw new ClientError(400, `The file for ${label} is empty.`);
-    const contentType = await checkContent(target, options.accept, label);
+    const { contentType, preview } = await checkContent(target, options.accept, label);
     return {
       storageName,
       size,
       contentType,
+      ...(preview ? { preview } : {}),
       originalName: cleanName(part.filename),
       spoolPath: target,
     };
@@ -116,12 +141,15 @@ export async function saveUpload(
   }
 }
 
-/** Checks a file on disk by content; returns its real content type or throws a ClientError. */
+/**
+ * Checks a file on disk by content; returns its real content type (and, for a HEIC photo, a JPEG
+ * rendition for staff) or throws a ClientError.
+ */
 export async function checkContent(
   file: string,
   accept: UploadKind,
   label: string,
-): Promise<string> {
+): Promise<{ contentType: string; preview?: Buffer }> {
   const looksPdf = await startsWith(file, '%PDF-');
   if (accept === 'pdf' || (accept === 'image-or-pdf' && looksPdf)) {
     // Judged as the viewer that opens it reads it (pdf.js's parser, in a worker thread).
@@ -136,7 +164,7 @@ export async function checkContent(
         `The file for ${label} contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.`,
       );
     }
-    return 'application/pdf';
+    return { contentType: 'application/pdf' };
   }
   // Dimensions come from the header alone, before any pixel is decoded.
   const oversize = await oversizeImage(file);
@@ -146,13 +174,14 @@ export async function checkContent(
       `The image for ${label} is too large (${oversize}). Please send a picture of at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`,
     );
   }
-  const type = await decodedImageType(file);
-  if (!type) {
-    const wanted =
-      accept === 'image' ? 'an image (JPEG, PNG, WebP, GIF, TIFF or HEIF)' : 'an image or a PDF';
+  const image = await decodedImage(file);
+  if (!image) {
+    const accepted = imageFileTypes().map((type) => IMAGE_TYPE_NAMES[type] ?? type);
+    const list = `${accepted.slice(0, -1).join(', ')} or ${accepted.at(-1)}`;
+    const wanted = accept === 'image' ? `an image (${list})` : 'an image or a PDF';
     throw new ClientError(400, `The file for ${label} must be ${wanted}.`);
   }
-  return type;
+  return image;
 }
 
 async function startsWith(file: string, magic: string): Promise<boolean> {
@@ -166,15 +195,39 @@ async function startsWith(file: string, magic: string): Promise<boolean> {
   }
 }
 
-/** The content type of an image that decodes completely, or null. */
-async function decodedImageType(file: string): Promise<string | null> {
+/**
+ * An image of a type the schema accepts that decodes completely: its content type, and for HEIC
+ * (decoded by libheif in the inspection thread; sharp's libvips reads only its header) a JPEG
+ * rendition staff can preview, since browsers do not show HEIC. Null for anything else.
+ */
+async function decodedImage(
+  file: string,
+): Promise<{ contentType: string; preview?: Buffer } | null> {
   try {
     const image = sharp(file, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
-    const { format } = await image.metadata();
-    const type = format ? IMAGE_TYPES[format] : undefined;
-    if (!type) return null;
-    await image.stats(); // decodes every pixel: a truncated or corrupt body fails here
-    return type;
+    const { format, compression } = await image.metadata();
+    const type = imageTypeOf(format, compression);
+    if (!type || !imageFileTypes().includes(type)) return null;
+    if (type !== 'image/heic') {
+      await image.stats(); // decodes every pixel: a truncated or corrupt body fails here
+      return { contentType: type };
+    }
+    const decoded = await decodeHeic(file);
+    if (decoded.verdict !== 'decoded') return null;
+    const preview = await sharp(decoded.rgba, {
+      raw: { width: decoded.width, height: decoded.height, channels: 4 },
+      limitInputPixels: MAX_IMAGE_PIXELS,
+    })
+      .flatten({ background: '#ffffff' })
+      .resize({
+        width: PREVIEW_SIDE,
+        height: PREVIEW_SIDE,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    return { contentType: type, preview };
   } catch {
     return null;
   }

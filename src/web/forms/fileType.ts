@@ -1,6 +1,7 @@
 /**
  * What a chosen file is, by its first bytes (not its name or the type the browser guessed from the
- * name): PDF, PNG, JPEG or WebP, the kinds the forms take. The upload widgets record it as the
+ * name): PDF, PNG, JPEG, WebP or HEIC (the HEVC-coded HEIF phones save), the kinds the forms
+ * take, and AVIF (another HEIF, named so the schema can refuse it by name). The upload widgets record it as the
  * answer's `type`, so the schema's type rule and its message refuse a "PDF" that is not one beside
  * the field at once, before anything is sent. The server checks the content again on its own.
  */
@@ -24,18 +25,43 @@ const SIGNATURES: Array<{ type: string; matches: (bytes: Uint8Array) => boolean 
   },
 ];
 
+/** HEIF brands of HEVC-coded images and sequences (ISO/IEC 23008-12, annex B). */
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+
+/**
+ * The type an ISO base media file (`....ftyp<major><minor><compatible…>`) shows by its brands:
+ * HEIC when any brand names HEVC coding (an iPhone's `heic`, or `mif1` listing `heic`), AVIF
+ * when one names AV1; null for anything else.
+ */
+function heifType(bytes: Uint8Array): string | null {
+  const text = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  if (bytes.length < 16 || text(4, 8) !== 'ftyp') return null;
+  const boxSize = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
+  const end = Math.min(bytes.length, boxSize > 16 ? boxSize : 16);
+  const brands = [text(8, 12)];
+  for (let at = 16; at + 4 <= end; at += 4) brands.push(text(at, at + 4));
+  if (brands.some((brand) => HEIC_BRANDS.has(brand))) return 'image/heic';
+  if (brands.some((brand) => brand === 'avif' || brand === 'avis')) return 'image/avif';
+  return null;
+}
+
 function startsWith(bytes: Uint8Array, signature: number[]): boolean {
   return signature.every((byte, index) => bytes[index] === byte);
 }
 
 /** The MIME type `bytes` (a file's start) show, or {@link UNKNOWN_FILE_TYPE}. */
 export function fileTypeOf(bytes: Uint8Array): string {
-  return SIGNATURES.find((signature) => signature.matches(bytes))?.type ?? UNKNOWN_FILE_TYPE;
+  return (
+    SIGNATURES.find((signature) => signature.matches(bytes))?.type ??
+    heifType(bytes) ??
+    UNKNOWN_FILE_TYPE
+  );
 }
 
 /** Reads the first bytes of `file` and names its type (see {@link fileTypeOf}). */
 export async function sniffFileType(file: Blob): Promise<string> {
-  return fileTypeOf(new Uint8Array(await readBytes(file.slice(0, 12))));
+  // 64 bytes hold a HEIF file's brand list (an iPhone's is 24 bytes long).
+  return fileTypeOf(new Uint8Array(await readBytes(file.slice(0, 64))));
 }
 
 function readBytes(blob: Blob): Promise<ArrayBuffer> {

@@ -294,7 +294,7 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
       type: 'image/png',
     });
     const input = field(title('photoId'));
-    expect(input).toHaveAttribute('accept', 'image/*');
+    expect(input).toHaveAttribute('accept', 'image/*,.heic,.heif');
     await user.upload(input, photo);
     await waitFor(() =>
       expect(answers.current.photoId).toEqual({ name: 'front.png', type: 'image/png', size: 2048 }),

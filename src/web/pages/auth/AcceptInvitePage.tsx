@@ -14,6 +14,7 @@ import { ApiError } from '../../api/client';
 import { signInPath } from '../../app/session';
 import { formatFileSize, formatPhone } from '../../forms/format';
 import { AuthCard } from './AuthCard';
+import { IMAGE_ACCEPT } from '../../forms/widgets/ImageUploadWidget';
 import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
@@ -243,7 +244,7 @@ function AcceptInviteForm({
             id="photo-id"
             name="photo_id"
             type="file"
-            accept="image/*"
+            accept={IMAGE_ACCEPT}
             hidden
             tabIndex={-1}
             onChange={choosePhoto}

@@ -1,9 +1,10 @@
 /**
- * Runs PDF inspections in worker threads (pdfInspection.worker.ts), so the server's thread never
- * parses a document: at most two checks run at once (the machine's cores), later ones wait their
- * turn. Each check is bounded: a thread that takes longer than {@link PDF_CHECK_TIMEOUT_MS} is
- * ended and the file refused; a thread's heap is capped, and one that dies takes only its own
- * check with it (the file is refused, the next check gets a new thread).
+ * Runs the heavy content checks in worker threads (inspection.worker.ts): judging a PDF and
+ * decoding a HEIC photo, both synchronous work that would otherwise hold up every request. At
+ * most two run at once (the machine's cores), later ones wait their turn. Each is bounded: a
+ * thread that takes longer than {@link CHECK_TIMEOUT_MS} is ended and the file refused; a
+ * thread's heap is capped, and one that dies takes only its own check with it (the file is
+ * refused, the next check gets a new thread).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,18 +12,24 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export interface PdfInspectionRequest {
+export interface InspectionRequest {
   id: number;
+  kind: 'pdf' | 'heic';
   file: string;
 }
-/** What the inspection found: the reason names a kind of content, never document text. */
+/** What a PDF inspection found: the reason names a kind of content, never document text. */
 export type PdfInspectionResult =
   | { verdict: 'passive'; pages: number }
   | { verdict: 'active'; reason: string }
   | { verdict: 'unreadable'; reason: string };
+/** A decoded HEIC photo: its primary image as RGBA pixels. */
+export type HeicDecodeResult =
+  | { verdict: 'decoded'; width: number; height: number; rgba: Uint8Array }
+  | { verdict: 'unreadable'; reason: string };
+type InspectionResult = PdfInspectionResult | HeicDecodeResult;
 
 /** Longest one check may take before its file is refused (a 10 MB PDF takes well under 2 s). */
-export const PDF_CHECK_TIMEOUT_MS = 20_000;
+export const CHECK_TIMEOUT_MS = 20_000;
 /** Heap of one inspection thread; decoded streams are bounded separately (pdfEngine.ts). */
 const WORKER_HEAP_MB = 256;
 const POOL_SIZE = 2;
@@ -30,8 +37,9 @@ const POOL_SIZE = 2;
 const IDLE_MS = 10 * 60_000;
 
 interface Job {
+  kind: InspectionRequest['kind'];
   file: string;
-  resolve: (result: PdfInspectionResult) => void;
+  resolve: (result: InspectionResult) => void;
 }
 interface Inspector {
   worker: Worker;
@@ -45,8 +53,17 @@ let nextId = 1;
 
 /** Checks the PDF at `file` in an inspection thread. Never rejects: failures are `unreadable`. */
 export function inspectPdf(file: string): Promise<PdfInspectionResult> {
+  return run('pdf', file) as Promise<PdfInspectionResult>;
+}
+
+/** Decodes the HEIC photo at `file` in an inspection thread. Never rejects. */
+export function decodeHeic(file: string): Promise<HeicDecodeResult> {
+  return run('heic', file) as Promise<HeicDecodeResult>;
+}
+
+function run(kind: Job['kind'], file: string): Promise<InspectionResult> {
   return new Promise((resolve) => {
-    queue.push({ file, resolve });
+    queue.push({ kind, file, resolve });
     dispatch();
   });
 }
@@ -74,13 +91,17 @@ function dispatch(): void {
     const timer = setTimeout(() => {
       finish(running, { verdict: 'unreadable', reason: 'timeout' });
       retire(running);
-    }, PDF_CHECK_TIMEOUT_MS);
+    }, CHECK_TIMEOUT_MS);
     inspector.job = { ...job, id, timer };
-    inspector.worker.postMessage({ id, file: job.file } satisfies PdfInspectionRequest);
+    inspector.worker.postMessage({
+      id,
+      kind: job.kind,
+      file: job.file,
+    } satisfies InspectionRequest);
   }
 }
 
-function finish(inspector: Inspector, result: PdfInspectionResult): void {
+function finish(inspector: Inspector, result: InspectionResult): void {
   const job = inspector.job;
   if (!job) return;
   clearTimeout(job.timer);
@@ -101,7 +122,7 @@ function startInspector(): Inspector {
   worker.unref(); // an idle inspection thread never keeps the process alive
   const inspector: Inspector = { worker, job: null, idleTimer: null };
   inspectors.add(inspector);
-  worker.on('message', (message: { id?: number; result?: PdfInspectionResult }) => {
+  worker.on('message', (message: { id?: number; result?: InspectionResult }) => {
     if (message.result && inspector.job?.id === message.id) {
       finish(inspector, message.result);
       inspector.idleTimer = setTimeout(() => retire(inspector), IDLE_MS);
@@ -122,11 +143,11 @@ function startInspector(): Inspector {
  */
 function spawnWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-  const compiled = new URL('./pdfInspection.worker.js', import.meta.url);
+  const compiled = new URL('./inspection.worker.js', import.meta.url);
   if (compiled.protocol === 'file:' && fs.existsSync(fileURLToPath(compiled))) {
     return new Worker(compiled, { resourceLimits });
   }
-  const source = new URL('./pdfInspection.worker.ts', import.meta.url);
+  const source = new URL('./inspection.worker.ts', import.meta.url);
   const tsx = tsxEsmApi();
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source.href)}); });`;
   return new Worker(bootstrap, { eval: true, resourceLimits });

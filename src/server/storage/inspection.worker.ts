@@ -1,0 +1,62 @@
+/**
+ * The inspection thread: opens each PDF it is sent with pdf.js's parser and judges what the
+ * document does (pdfActions.ts), and decodes HEIC photos (libheif, through heic-decode). Runs
+ * beside the server's thread, so a large or hostile file never holds up other requests; the
+ * server ends the thread when a check runs too long.
+ */
+import fs from 'node:fs';
+import { parentPort, type TransferListItem } from 'node:worker_threads';
+import decodeHeicFile from 'heic-decode';
+import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './imageLimits';
+import type { HeicDecodeResult, InspectionRequest, PdfInspectionResult } from './inspectionThreads';
+import { pdfActiveContent } from './pdfActions';
+import { loadPdfEngine, openPdf } from './pdfEngine';
+
+async function inspectPdf(file: string): Promise<PdfInspectionResult> {
+  const engine = await loadPdfEngine();
+  const bytes = new Uint8Array(await fs.promises.readFile(file));
+  const opened = await openPdf(engine, bytes);
+  if ('unreadable' in opened) return { verdict: 'unreadable', reason: opened.unreadable };
+  if (opened.pages < 1) return { verdict: 'unreadable', reason: 'no pages' };
+  const verdict = pdfActiveContent(engine, opened.xref);
+  if ('unreadable' in verdict) return { verdict: 'unreadable', reason: verdict.unreadable };
+  return verdict.active
+    ? { verdict: 'active', reason: verdict.active }
+    : { verdict: 'passive', pages: opened.pages };
+}
+
+/** The primary image's pixels, after its size is checked from the container (before decoding). */
+async function decodeHeic(file: string): Promise<HeicDecodeResult> {
+  const images = await decodeHeicFile.all({ buffer: await fs.promises.readFile(file) });
+  try {
+    const image = images[0];
+    if (!image) return { verdict: 'unreadable', reason: 'no image' };
+    const { width, height } = image;
+    if (width * height > MAX_IMAGE_PIXELS || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+      return { verdict: 'unreadable', reason: 'too large' };
+    }
+    const decoded = await image.decode();
+    // A copy of its own (the decoder's buffers may live in its memory), moved, not copied again.
+    const rgba = new Uint8Array(decoded.data);
+    return { verdict: 'decoded', width, height, rgba };
+  } finally {
+    images.dispose();
+  }
+}
+
+parentPort!.on('message', (request: InspectionRequest) => {
+  const work = request.kind === 'pdf' ? inspectPdf(request.file) : decodeHeic(request.file);
+  work
+    .catch((error: unknown) => ({
+      verdict: 'unreadable' as const,
+      reason: (error as Error)?.name ?? 'error',
+    }))
+    .then((result) => {
+      // The pixels move to the server's thread rather than being copied.
+      const transfer: TransferListItem[] =
+        'rgba' in result ? [result.rgba.buffer as ArrayBuffer] : [];
+      parentPort!.postMessage({ id: request.id, result }, transfer);
+    });
+});
+// Loaded at once, so the first upload does not wait for it.
+void loadPdfEngine().then(() => parentPort!.postMessage({ ready: true }));

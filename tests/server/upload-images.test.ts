@@ -1,0 +1,176 @@
+/**
+ * Issue 20, photos of IDs: HEIC (what iPhones save) accepted and kept as sent, with a JPEG
+ * rendition staff preview in the console; one rule for ID images on every path (the schema's:
+ * JPEG, PNG, WebP, HEIC), so AVIF, GIF and TIFF are refused on registration, registration/user,
+ * user/settings and invitation acceptance alike.
+ */
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadForm } from '../../src/shared/forms/loadForm';
+import { signedInStaff } from './adminHelpers';
+import { freshClient, lastLink, postForm, signedIn, uniqueEmail, type Part } from './authHelpers';
+import { IndividualRegistration, storedFiles } from './registrationHelpers';
+import { createTestApp, type TestApp, type TestClient } from './testApp';
+
+const API = '/exchange/api/web';
+const C = '/clearing/admin';
+// libheif's encoder from id-front.png (see tests/unit/forms/fileType.test.ts).
+const heic = fs.readFileSync('tests/fixtures/files/id-front.heic');
+const avif = fs.readFileSync('tests/fixtures/files/id-front.avif');
+const REFUSED_MESSAGE = (label: string) =>
+  `The file for ${label} must be an image (JPEG, PNG, WebP or HEIC).`;
+
+describe('ID photos: HEIC accepted and previewable, one rule on every path', () => {
+  let t: TestApp;
+  let registration: IndividualRegistration;
+  let refused: Record<string, Buffer>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    registration = await IndividualRegistration.create();
+    const picture = sharp({ create: { width: 40, height: 30, channels: 3, background: '#357' } });
+    refused = {
+      AVIF: avif,
+      GIF: await picture.clone().gif().toBuffer(),
+      TIFF: await picture.clone().tiff().toBuffer(),
+    };
+  });
+  afterAll(async () => t.close());
+
+  const heicBlob = () => new Blob([new Uint8Array(heic)], { type: 'image/heic' });
+
+  it('stores a HEIC photo ID as sent, and staff preview it as a JPEG', async () => {
+    const { client, email, id } = await signedIn(t);
+    const response = await registration.submit(client, email, {
+      '/photoId': heicBlob(),
+      '/photoIdBack': heicBlob(),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const stored = await t.pool.query<{
+      id: string;
+      bytes: Buffer;
+      content_type: string;
+      preview: Buffer | null;
+    }>(
+      `select d.id, f.bytes, f.content_type, f.preview from registration_documents d
+         join registrations r on r.id = d.registration_id
+         join stored_files f on f.storage_name = d.storage_name
+        where r.user_id = $1 and d.part = 'photoId'`,
+      [id],
+    );
+    const photo = stored.rows[0]!;
+    expect(photo.content_type).toBe('image/heic');
+    expect(Buffer.compare(photo.bytes, heic)).toBe(0); // the original, untouched
+    const rendition = await sharp(photo.preview!).metadata();
+    expect([rendition.format, rendition.width, rendition.height]).toEqual(['jpeg', 420, 260]);
+
+    const staff = await signedInStaff(t);
+    const registrationId = (response.json() as { registrationId: string }).registrationId;
+    const page = (await staff.client.get(`${C}/registrations/${registrationId}`)).body;
+    expect(page).toContain(`<img src="${C}/documents/${photo.id}?inline=1"`);
+    const preview = await staff.client.get(`${C}/documents/${photo.id}?inline=1`);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.headers['content-type']).toBe('image/jpeg');
+    expect(preview.headers['content-disposition']).toBe('inline');
+    expect(Buffer.compare(preview.rawPayload, photo.preview!)).toBe(0);
+    const download = await staff.client.get(`${C}/documents/${photo.id}`);
+    expect(download.headers['content-type']).toBe('image/heic');
+    expect(download.headers['content-disposition']).toMatch(/^attachment/);
+    expect(Buffer.compare(download.rawPayload, heic)).toBe(0);
+  });
+
+  it('refuses AVIF, GIF and TIFF photo IDs on the registration form, storing nothing', async () => {
+    const { client, email } = await signedIn(t);
+    const label = loadForm('individual').schema.properties!.photoId!.title!;
+    for (const [kind, bytes] of Object.entries(refused)) {
+      const before = await storedFiles(t);
+      const response = await registration.submit(client, email, {
+        '/photoId': new Blob([new Uint8Array(bytes)]),
+      });
+      expect(response.statusCode, kind).toBe(400);
+      expect(response.json().errorMessage, kind).toBe(REFUSED_MESSAGE(label));
+      expect(await storedFiles(t), kind).toEqual(before);
+    }
+  });
+
+  const file = (name: string, data: Buffer): Part => ({
+    name,
+    filename: 'photo',
+    contentType: 'application/octet-stream',
+    data,
+  });
+
+  /** The other paths that take a photo ID: each sends `photo` with valid details. */
+  const paths: Record<string, (photo: Buffer) => ReturnType<typeof postForm>> = {
+    'registration/user': async (photo) => {
+      const { client } = await signedIn(t);
+      return postForm(client, `${API}/registration/user`, [
+        { name: 'firstName', value: 'Grace' },
+        { name: 'lastName', value: 'Hopper' },
+        { name: 'phoneNumber', value: '+12125550142' },
+        file('photoId', photo),
+      ]);
+    },
+    'user/settings add_kyc': async (photo) => {
+      const { client } = await signedIn(t);
+      return postForm(client, `${API}/user/settings`, [
+        { name: 'tag', value: 'add_kyc' },
+        { name: 'first_name', value: 'Ada' },
+        { name: 'last_name', value: 'Byron' },
+        { name: 'phone_number', value: '+12125550142' },
+        file('photo_id', photo),
+      ]);
+    },
+    'invitation acceptance': async (photo) => {
+      const admin = await administrator();
+      const email = uniqueEmail('invitee');
+      const invite = await postForm(admin.client, `${API}/user/settings`, [
+        { name: 'tag', value: 'invite_user' },
+        { name: 'email', value: email },
+        { name: 'role', value: 'Viewer' },
+      ]);
+      expect(invite.statusCode).toBe(200);
+      return postForm(freshClient(t.app), `${API}/auth/invite/accept`, [
+        {
+          name: 'access_token',
+          value: lastLink(t, email, 'access_token').searchParams.get('access_token')!,
+        },
+        { name: 'organization_id', value: admin.organizationId },
+        { name: 'email', value: email },
+        { name: 'password_text', value: 'Invited-Pass-5' },
+        { name: 'first_name', value: 'Ada' },
+        { name: 'last_name', value: 'Byron' },
+        { name: 'phone_number', value: '+12125550142' },
+        { name: 'role', value: 'Viewer' },
+        file('photo_id', photo),
+      ]);
+    },
+  };
+
+  /** An Administrator of an organisation staff have admitted (only those may invite). */
+  async function administrator(): Promise<{ client: TestClient; organizationId: string }> {
+    const admin = await signedIn(t);
+    const org = await t.pool.query<{ id: string }>(
+      `insert into organizations (name, clearing_org_id, kind, participant_status)
+       values ('Acme Hedging', $1, 'business', 'approved') returning id`,
+      [`NCF-${Math.floor(Math.random() * 1e9)}`],
+    );
+    await t.pool.query(
+      `update users set organization_id = $1, roles = '{Administrator}' where id = $2`,
+      [org.rows[0]!.id, admin.id],
+    );
+    return { client: admin.client, organizationId: org.rows[0]!.id };
+  }
+
+  it.each(Object.keys(paths))('%s: HEIC accepted, AVIF, GIF and TIFF refused', async (path) => {
+    const send = paths[path]!;
+    const accepted = await send(heic);
+    expect(accepted.statusCode, JSON.stringify(accepted.json())).toBe(200);
+    for (const [kind, bytes] of Object.entries(refused)) {
+      const response = await send(bytes);
+      expect(response.statusCode, kind).toBe(400);
+      expect(response.json().errorMessage, kind).toBe(REFUSED_MESSAGE('photo ID'));
+    }
+  });
+});
