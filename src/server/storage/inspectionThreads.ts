@@ -40,6 +40,15 @@ interface Job {
   kind: InspectionRequest['kind'];
   file: string;
   resolve: (result: InspectionResult) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The inspection thread failed for a reason of the server's, not the file's (it could not start,
+ * or threw outside a check): a server error, logged as such, never a verdict on the upload.
+ */
+export class InspectionThreadError extends Error {
+  override name = 'InspectionThreadError';
 }
 interface Inspector {
   worker: Worker;
@@ -62,8 +71,8 @@ export function decodeHeic(file: string): Promise<HeicDecodeResult> {
 }
 
 function run(kind: Job['kind'], file: string): Promise<InspectionResult> {
-  return new Promise((resolve) => {
-    queue.push({ kind, file, resolve });
+  return new Promise((resolve, reject) => {
+    queue.push({ kind, file, resolve, reject });
     dispatch();
   });
 }
@@ -101,18 +110,22 @@ function dispatch(): void {
   }
 }
 
-function finish(inspector: Inspector, result: InspectionResult): void {
+function finish(inspector: Inspector, result: InspectionResult | Error): void {
   const job = inspector.job;
   if (!job) return;
   clearTimeout(job.timer);
   inspector.job = null;
-  job.resolve(result);
+  if (result instanceof Error) job.reject(result);
+  else job.resolve(result);
 }
 
-function retire(inspector: Inspector): void {
+function retire(
+  inspector: Inspector,
+  outcome: InspectionResult | Error = { verdict: 'unreadable', reason: 'thread ended' },
+): void {
   if (!inspectors.delete(inspector)) return;
   if (inspector.idleTimer) clearTimeout(inspector.idleTimer);
-  finish(inspector, { verdict: 'unreadable', reason: 'inspection thread ended' });
+  finish(inspector, outcome);
   void inspector.worker.terminate();
   dispatch();
 }
@@ -130,8 +143,17 @@ function startInspector(): Inspector {
       dispatch();
     }
   });
-  // Out of memory, a crash in the engine: this check's file is refused, the thread replaced.
-  worker.on('error', () => retire(inspector));
+  // Out of memory (the file's doing): the file is refused, the thread replaced. Anything else
+  // is the server's fault (a thread that cannot start): the check fails as a server error.
+  worker.on('error', (error) => {
+    const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    retire(
+      inspector,
+      outOfMemory
+        ? { verdict: 'unreadable', reason: 'out of memory' }
+        : new InspectionThreadError(`content inspection thread failed: ${error.message}`),
+    );
+  });
   worker.on('exit', () => retire(inspector));
   return inspector;
 }

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { imageFileTypes } from '../../shared/forms/fileTypes';
 import { ClientError } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
-import { decodeHeic, inspectPdf } from './inspectionThreads';
+import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThreads';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
 export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
@@ -128,7 +128,7 @@ export async function saveUpload(
     };
   } catch (error) {
     await fs.promises.rm(target, { force: true });
-    if (error instanceof ClientError) throw error;
+    if (error instanceof ClientError || error instanceof InspectionThreadError) throw error;
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new ClientError(413, `The file for ${label} is too large.`);
     }
@@ -228,7 +228,8 @@ async function decodedImage(
       .jpeg({ quality: 85 })
       .toBuffer();
     return { contentType: type, preview };
-  } catch {
+  } catch (error) {
+    if (error instanceof InspectionThreadError) throw error; // the server's fault, not the file's
     return null;
   }
 }
