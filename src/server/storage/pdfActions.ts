@@ -56,15 +56,19 @@ export type Verdict = { active: string | null } | { unreadable: string };
  * a `URI` that fires by itself (open action, additional action) is refused, as is any other
  * scheme (`javascript:`, `file:`, a `\\server\share` path).
  */
-export function pdfActiveContent(engine: PdfEngine, xref: PdfXRef): Verdict {
+export function pdfActiveContent(
+  engine: PdfEngine,
+  xref: PdfXRef,
+  maxObjects = MAX_PDF_OBJECTS,
+): Verdict {
   try {
-    return walk(engine, xref);
+    return walk(engine, xref, maxObjects);
   } catch (error) {
     return { unreadable: (error as Error)?.name || 'an object that cannot be read' };
   }
 }
 
-function walk(engine: PdfEngine, xref: PdfXRef): Verdict {
+function walk(engine: PdfEngine, xref: PdfXRef, maxObjects: number): Verdict {
   const { Dict, Name, Ref, BaseStream } = engine;
   /**
    * A reference's object, as the viewer fetches it. One that fails to parse (or to inflate
@@ -89,7 +93,7 @@ function walk(engine: PdfEngine, xref: PdfXRef): Verdict {
       }
       if (!(action instanceof Dict) || judged.has(action)) continue;
       judged.add(action);
-      if (judged.size > MAX_PDF_OBJECTS) return 'an endless action chain';
+      if (judged.size > maxObjects) return 'an endless action chain';
       const type = nameOf(action.getRaw('S'));
       if (type === null) {
         if (action.has('S')) return 'an action of no readable type';
@@ -153,7 +157,7 @@ function walk(engine: PdfEngine, xref: PdfXRef): Verdict {
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     if (!(Array.isArray(value) || value instanceof Dict || value instanceof BaseStream)) continue;
     seen.add(value);
-    if (seen.size > MAX_PDF_OBJECTS) return { unreadable: 'too many objects' };
+    if (seen.size > maxObjects) return { unreadable: 'too many objects' };
     if (Array.isArray(value)) {
       pending.push(...(value as unknown[]));
       continue;
