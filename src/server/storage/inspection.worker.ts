@@ -10,7 +10,7 @@ import decodeHeicFile from 'heic-decode';
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './imageLimits';
 import type { HeicDecodeResult, InspectionRequest, PdfInspectionResult } from './inspectionThreads';
 import { pdfActiveContent } from './pdfActions';
-import { loadPdfEngine, openPdf } from './pdfEngine';
+import { loadPdfEngine, openPdf, PdfEngineLoadError } from './pdfEngine';
 
 async function inspectPdf(file: string): Promise<PdfInspectionResult> {
   const engine = await loadPdfEngine();
@@ -46,17 +46,26 @@ async function decodeHeic(file: string): Promise<HeicDecodeResult> {
 
 parentPort!.on('message', (request: InspectionRequest) => {
   const work = request.kind === 'pdf' ? inspectPdf(request.file) : decodeHeic(request.file);
-  work
-    .catch((error: unknown) => ({
-      verdict: 'unreadable' as const,
-      reason: (error as Error)?.name ?? 'error',
-    }))
-    .then((result) => {
+  work.then(
+    (result) => {
       // The pixels move to the server's thread rather than being copied.
       const transfer: TransferListItem[] =
         'rgba' in result ? [result.rgba.buffer as ArrayBuffer] : [];
       parentPort!.postMessage({ id: request.id, result }, transfer);
-    });
+    },
+    (error: unknown) => {
+      // An engine that cannot load is the server's fault; anything else, the file's.
+      if (error instanceof PdfEngineLoadError) {
+        parentPort!.postMessage({ id: request.id, failure: error.message });
+      } else {
+        const reason = (error as Error)?.name ?? 'error';
+        parentPort!.postMessage({ id: request.id, result: { verdict: 'unreadable', reason } });
+      }
+    },
+  );
 });
 // Loaded at once, so the first upload does not wait for it.
-void loadPdfEngine().then(() => parentPort!.postMessage({ ready: true }));
+loadPdfEngine().then(
+  () => parentPort!.postMessage({ ready: true }),
+  () => {}, // reported to the check that needs it
+);

@@ -135,8 +135,11 @@ function startInspector(): Inspector {
   worker.unref(); // an idle inspection thread never keeps the process alive
   const inspector: Inspector = { worker, job: null, idleTimer: null };
   inspectors.add(inspector);
-  worker.on('message', (message: { id?: number; result?: InspectionResult }) => {
-    if (message.result && inspector.job?.id === message.id) {
+  worker.on('message', (message: { id?: number; result?: InspectionResult; failure?: string }) => {
+    if (inspector.job?.id !== message.id) return;
+    if (message.failure) {
+      retire(inspector, new InspectionThreadError(`content inspection failed: ${message.failure}`));
+    } else if (message.result) {
       finish(inspector, message.result);
       inspector.idleTimer = setTimeout(() => retire(inspector), IDLE_MS);
       inspector.idleTimer.unref();

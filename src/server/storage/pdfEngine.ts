@@ -85,6 +85,11 @@ const EXPORTED = [
  */
 export const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
 
+/** The engine could not be loaded (a pdfjs-dist upgrade moved its classes): the server's fault. */
+export class PdfEngineLoadError extends Error {
+  override name = 'PdfEngineLoadError';
+}
+
 let engine: Promise<PdfEngine> | undefined;
 
 /** The engine, loaded once per thread. */
@@ -93,7 +98,9 @@ export function loadPdfEngine(): Promise<PdfEngine> {
     const bundle = createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
     const source = fs.readFileSync(bundle, 'utf8');
     const marker = 'export { WorkerMessageHandler };';
-    if (!source.includes(marker)) throw new Error(`pdfjs-dist changed its bundle: ${bundle}`);
+    if (!source.includes(marker)) {
+      throw new PdfEngineLoadError(`pdfjs-dist changed its bundle: ${bundle}`);
+    }
     const patched = source.replace(
       marker,
       `export { WorkerMessageHandler, ${EXPORTED.join(', ')} };`,
@@ -102,7 +109,7 @@ export function loadPdfEngine(): Promise<PdfEngine> {
       `data:text/javascript;base64,${Buffer.from(patched).toString('base64')}`
     )) as PdfEngine;
     for (const name of EXPORTED) {
-      if (!(name in loaded)) throw new Error(`pdfjs-dist no longer defines ${name}`);
+      if (!(name in loaded)) throw new PdfEngineLoadError(`pdfjs-dist no longer defines ${name}`);
     }
     loaded.setVerbosityLevel(0); // errors only: its warnings would quote document content
     const ensureBuffer = loaded.DecodeStream.prototype.ensureBuffer;
