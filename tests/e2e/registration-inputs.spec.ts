@@ -74,19 +74,20 @@ test('SSN, date and phone take what a real applicant types and pastes', async ({
   await dob.blur();
   await expect(page.getByText(dateMessages.minor!)).toBeVisible();
 
-  // A US number without '+' keeps the rule's message and gets its fix in one click.
+  // A US number without '+' gets the '+' (business §4), so reads as no valid number; the rule
+  // says so and the US number is offered in one click.
   const phone = page.locator('#root_primaryPhoneNumber');
   await phone.pressSequentially('2125550142');
-  await expect(phone).toHaveValue('2125550142');
+  await expect(phone).toHaveValue('+212 5 55 01 42');
   await phone.blur();
-  await expect(page.getByText(phoneMessages.international!)).toBeVisible();
+  await expect(page.getByText(phoneMessages.notPossible!)).toBeVisible();
   const fix = page.getByRole('button', {
     name: phoneMessages.suggestion!.replace('{number}', '+1 212 555 0142'),
   });
   await fix.click();
   await expect(phone).toHaveValue('+1 212 555 0142');
   await expect(phone).toBeFocused();
-  await expect(page.getByText(phoneMessages.international!)).toHaveCount(0);
+  await expect(page.getByText(phoneMessages.notPossible!)).toHaveCount(0);
   await pasteInto(page, '#root_secondaryPhoneNumber', '(212) 555-0142');
   await page.locator('#root_secondaryPhoneNumber').blur();
   await expect(

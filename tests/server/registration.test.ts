@@ -248,6 +248,22 @@ describe('POST registration/individual', () => {
     expect(JSON.stringify(stored.rows[0].payload)).not.toContain('numberOfDependents');
   });
 
+  it('trims the spaces at the ends of text answers before validating and storing them', async () => {
+    const { client, email, id } = await signedIn(t);
+    const example = answersFor(email);
+    const answers = {
+      ...example,
+      firstName: '  Jane ',
+      // A US postal code is digits only: with its spaces it would be refused.
+      mailingAddress: { ...(example.mailingAddress as Answers), postalCode: ' 10118 ' },
+    };
+    const response = await submit(client, validForm(answers));
+    expect(response.statusCode).toBe(201);
+    const stored = await t.pool.query('select answers from registrations where user_id = $1', [id]);
+    expect(stored.rows[0].answers.firstName).toBe('Jane');
+    expect(stored.rows[0].answers.mailingAddress.postalCode).toBe('10118');
+  });
+
   it('answers malformed sections with 400, never 500', async () => {
     const { client } = await signedIn(t);
     const form = new FormData();

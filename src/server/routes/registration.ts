@@ -9,7 +9,7 @@ import {
   toPayloadJson,
   PayloadError,
 } from '../../shared/forms/payload';
-import { omitHiddenAnswers } from '../../shared/forms/answers';
+import { omitHiddenAnswers, trimAnswers } from '../../shared/forms/answers';
 import { withReadOnlyPrefill } from '../../shared/forms/prefill';
 import { allProperties } from '../../shared/forms/schemaWalk';
 import {
@@ -121,7 +121,8 @@ function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string
   }
   let decoded: Answers;
   try {
-    decoded = fromPayload(formId, fields).answers;
+    // Spaces at the ends of a text answer mean nothing (a pasted ' 10118 ' is 10118).
+    decoded = trimAnswers(formId, fromPayload(formId, fields).answers);
   } catch {
     throw new ClientError(400, 'The registration could not be read. Please try again.');
   }

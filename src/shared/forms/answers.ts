@@ -114,3 +114,23 @@ export function promptsDraftsCannotKeep(formId: FormId, answers: Answers): strin
   walk(root, answers, '');
   return out;
 }
+
+/**
+ * The answers with the spaces at the ends of each text removed, as the sign-up email is trimmed:
+ * a postal code pasted as ' 10118 ' is the postal code 10118, not a rule broken. Passwords
+ * (`ui:widget: password`) keep every character. The browser's inputs trim on paste and on
+ * leaving a field; the server trims again before validating, whatever sent the answers.
+ */
+export function trimAnswers(formId: FormId, answers: Answers): Answers {
+  return trimmed(answers, loadForm(formId).uiSchema) as Answers;
+}
+
+function trimmed(value: unknown, ui: unknown): unknown {
+  const node = isPlainObject(ui) ? ui : undefined;
+  if (typeof value === 'string') return node?.['ui:widget'] === 'password' ? value : value.trim();
+  if (Array.isArray(value)) return value.map((item: unknown) => trimmed(item, node?.items));
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [key, trimmed(child, node?.[key])]),
+  );
+}

@@ -78,6 +78,12 @@ function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
       const pointer = toPointer([...keys, key]);
       if (key === 'ui:widget' && !(WIDGET_NAMES as readonly unknown[]).includes(value)) {
         problems.push({ file, pointer, message: `unknown widget ${JSON.stringify(value)}` });
+      } else if (key === 'ui:widget' && keys.length > 0 && !isLeaf(schema)) {
+        problems.push({
+          file,
+          pointer,
+          message: `"ui:widget" draws an object as one answer only for a file reference (x-file); remove it, and the object's fields are asked one by one (a widget belongs on each field)`,
+        });
       } else if (key === 'ui:field' && !(FIELD_NAMES as readonly unknown[]).includes(value)) {
         problems.push({ file, pointer, message: `unknown field ${JSON.stringify(value)}` });
       } else if (key === 'ui:order' && Array.isArray(value)) {

@@ -6,7 +6,8 @@
 export const WIDGET_NAMES = [
   'ssn',
   'phone',
-  'date',
+  // The spec's MM/DD/YYYY text date (with the schema's `x-date` rule); `date` is rjsf's.
+  'usDate',
   'country',
   'region',
   'imageUpload',
@@ -14,14 +15,22 @@ export const WIDGET_NAMES = [
   'agreement',
   'yesNo',
   'lei',
-  // rjsf's own widgets, also allowed by name
+  // rjsf's own widgets, also allowed by name, each with rjsf's meaning (`date` answers
+  // YYYY-MM-DD, `time` HH:MM:SS, `datetime` an ISO date-time; `select` and `checkboxes` also take
+  // an array of unique choices)
   'text',
   'email',
+  'password',
   'textarea',
   'select',
   'radio',
   'checkbox',
+  'checkboxes',
   'updown',
+  'range',
   'hidden',
+  'date',
+  'time',
+  'datetime',
 ] as const;
 export type WidgetName = (typeof WIDGET_NAMES)[number];

@@ -53,13 +53,16 @@ export function phoneProblem(value: string): PhoneProblem | null {
 }
 
 /**
- * The fix for a number typed without '+' that is a valid number of `country` (the form's default,
- * the United States): that number in E.164 (`2125550142` → `+12125550142`). Null when the text
- * starts with '+' or is not such a number.
+ * The fix for a national number that got a '+' in front (the phone field prepends it, business
+ * §4): when `value`, read as international, is no valid number but its digits are a valid number
+ * of `country` (the form's default, the United States), that number in E.164 (`+3035550123` →
+ * `+13035550123`). Null when the value is valid as it is, or its digits are no such number.
  */
 export function internationalSuggestion(value: string, country: CountryCode): string | null {
   const text = value.trim();
-  if (text === '' || text.startsWith('+')) return null;
-  const number = parsePhoneNumberFromString(text, country);
-  return number?.isValid() ? number.number : null;
+  const digits = text.replace(/\D/g, '');
+  if (digits === '') return null;
+  if (parsePhoneNumberFromString(`+${digits}`)?.isValid()) return null;
+  const number = parsePhoneNumberFromString(digits, country);
+  return number?.isValid() && number.number !== `+${digits}` ? number.number : null;
 }

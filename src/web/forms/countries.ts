@@ -6,6 +6,8 @@ export const DEFAULT_COUNTRY = 'US';
 export interface Choice {
   value: string;
   label: string;
+  /** Shown but not choosable (`ui:enumDisabled`). */
+  disabled?: boolean;
 }
 
 /** Every country of country-region-data, by two-letter code. */

@@ -63,23 +63,16 @@ export interface FormattedPhone {
 }
 
 /**
- * International phone formatting as typed and on paste: a number starting with '+' is grouped by
- * libphonenumber-js and its answer is '+' and digits. A number without '+' is left as typed (the
- * schema's rule asks for the international format, and the widget offers the fix): prepending '+'
- * would turn a US number such as 2125550142 into a Moroccan one (+212). `addPlus` keeps the
- * older behaviour (a '+' prepended to any digits) for the invitation page, which has no fix to
- * offer.
+ * International phone formatting as typed and on paste (business §4): a '+' is prepended when the
+ * text does not start with one, and the number is grouped by libphonenumber-js; its answer is '+'
+ * and the digits. One behaviour wherever a phone number is asked (both registrations, the
+ * invitation page). A national number read this way may belong to no country (3035550123 reads
+ * as +30…): the phone widget then offers the national number's fix (`internationalSuggestion`).
  */
-export function formatPhone(raw: string, { addPlus = false } = {}): FormattedPhone {
+export function formatPhone(raw: string): FormattedPhone {
   const digits = raw.replace(/\D/g, '');
   if (digits.length === 0) {
-    if (addPlus)
-      return { text: raw.trim() === '+' ? '+' : '', value: undefined, country: undefined };
-    // Punctuation typed before the digits ('(' of '(212) …') stays.
-    return { text: raw.trim() === '' ? '' : raw, value: undefined, country: undefined };
-  }
-  if (!addPlus && !raw.trim().startsWith('+')) {
-    return { text: raw, value: raw.trim(), country: undefined };
+    return { text: raw.trim() === '+' ? '+' : '', value: undefined, country: undefined };
   }
   const typer = new AsYouType();
   const text = typer.input(`+${digits}`);

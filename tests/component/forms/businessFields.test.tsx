@@ -251,9 +251,12 @@ describe('the DBA names: an inline list', { timeout: 30_000 }, () => {
     // button worded by the uiSchema.
     expect(within(dba).getByRole('group', { name: prompt('dba') })).toBeInTheDocument();
     await user.click(within(dba).getByRole('button', { name: String(uiOptions('dba').addLabel) }));
-    const first = await within(dba).findByLabelText(/^Doing business as \(DBA\) name/, {
-      selector: 'input',
-    });
+    // Each item and its remove button named by the uiSchema ('DBA name 1'), not rjsf's
+    // '<list prompt>-1' and a bare '–'.
+    const itemName = (n: number) => String(uiOptions('dba').itemLabel).replace('{n}', String(n));
+    const removeName = (n: number) =>
+      String(uiOptions('dba').removeLabel).replace('{n}', String(n));
+    const first = await within(dba).findByRole('textbox', { name: new RegExp(`^${itemName(1)}`) });
     await user.click(first);
     await user.tab();
     const message = (
@@ -265,7 +268,7 @@ describe('the DBA names: an inline list', { timeout: 30_000 }, () => {
     await user.tab();
     await waitFor(() => expect(committed.current.dba).toEqual(['Acme Clearing']));
     // inline: the toolbar in the same row as the input, no raised card around the item
-    const remove = within(dba).getByRole('button', { name: /remove/i });
+    const remove = within(dba).getByRole('button', { name: removeName(1) });
     const item = remove.closest<HTMLElement>('div[style*="flex-start"]')!;
     expect(item).toContainElement(first);
     expect(item.querySelector('.MuiPaper-root')).toBeNull();

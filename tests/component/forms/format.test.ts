@@ -44,17 +44,14 @@ describe('formatPhone', () => {
       country: 'US',
     });
   });
-  it('leaves a number without + as typed (no +212 Morocco for a US number)', () => {
-    expect(formatPhone('2125550142')).toEqual({
-      text: '2125550142',
-      value: '2125550142',
-      country: undefined,
+  it("prepends '+' to a number typed or pasted without it (business §4)", () => {
+    expect(formatPhone('13035550123')).toEqual({
+      text: '+1 303 555 0123',
+      value: '+13035550123',
+      country: 'US',
     });
-    expect(formatPhone('(212) 555-0142 ').value).toBe('(212) 555-0142');
-  });
-  it('prepends + when asked (the invitation page)', () => {
-    expect(formatPhone('12125550142', { addPlus: true }).text).toBe('+1 212 555 0142');
-    expect(formatPhone('(', { addPlus: true }).text).toBe('');
+    expect(formatPhone('303-555-0123 ').value).toBe('+3035550123');
+    expect(formatPhone('(').text).toBe('');
   });
   it('keeps a lone + and empties on nothing', () => {
     expect(formatPhone('+')).toEqual({ text: '+', value: undefined, country: undefined });

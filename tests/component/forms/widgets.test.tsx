@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { regionChoices } from '../../../src/web/forms/countries';
+import { formatInternational } from '../../../src/web/forms/format';
 import { field, renderForm } from './helpers';
 import {
   exampleWithout,
@@ -137,15 +138,18 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
     expect(phone()).toHaveAccessibleDescription(/United Kingdom/);
   });
 
-  it.each(['2125550142', '(212) 555-0142'])(
-    'keeps the + rule for %j and offers the US number in one click',
-    async (typed) => {
+  it.each([
+    ['2125550142', '+2125550142'],
+    ['(212) 555-0142', '+2125550142'],
+  ])(
+    "prepends '+' to %j as typed (business §4) and offers the US number in one click",
+    async (typed, answered) => {
       const { user, answers } = renderForm();
       await user.type(phone(), typed);
-      // Not turned into a Moroccan +212 number.
-      expect(phone()).toHaveValue(typed);
+      expect(phone()).toHaveValue(formatInternational(answered));
       await user.tab();
-      await screen.findByText(messageFor({ primaryPhoneNumber: typed }, '/primaryPhoneNumber'));
+      // Read as +212 it is no valid number: the rule says so, and the fix is offered beside it.
+      await screen.findByText(messageFor({ primaryPhoneNumber: answered }, '/primaryPhoneNumber'));
       const fix = screen.getByRole('button', { name: suggestionText('+1 212 555 0142') });
       await user.click(fix);
       await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+12125550142'));
@@ -156,12 +160,21 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
     },
   );
 
+  it("formats a paste without '+' at once", async () => {
+    const { user, answers } = renderForm();
+    await user.click(phone());
+    await user.paste('1 303-555-0123');
+    expect(phone()).toHaveValue('+1 303 555 0123');
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+13035550123'));
+  });
+
   it('offers no fix for a number that is not a US number', async () => {
     const { user } = renderForm();
     await user.type(phone(), '0142');
+    expect(phone()).toHaveValue('+0142');
     await user.tab();
-    await screen.findByText(messageFor({ primaryPhoneNumber: '0142' }, '/primaryPhoneNumber'));
-    expect(screen.queryByRole('button', { name: suggestionText('') })).toBeNull();
+    await screen.findByText(messageFor({ primaryPhoneNumber: '+0142' }, '/primaryPhoneNumber'));
     expect(document.getElementById('root_primaryPhoneNumber-suggestion')).toBeNull();
   });
 

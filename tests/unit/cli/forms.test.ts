@@ -63,6 +63,15 @@ function badRoot(): string {
   editJson(uiFile, ['nickname'], { 'ui:placeholder': 'Jimmy' });
   editJson(uiFile, ['firstName', 'ui:widget'], 'sparkles');
   editJson(uiFile, ['lastName', 'ui:field'], 'carousel');
+  // rjsf's own widget names are accepted with their meaning…
+  for (const [key, widget] of [
+    ['secondaryEmailAddress', 'password'],
+    ['employerName', 'time'],
+  ] as const) {
+    editJson(uiFile, [key, 'ui:widget'], widget);
+  }
+  // …but an object is drawn as one widget only when it is a file reference.
+  editJson(uiFile, ['mailingAddress', 'ui:widget'], 'text');
   const fixtureFile = path.join(root, 'tests/fixtures/forms/individual/ssn-format.json');
   editJson(fixtureFile, ['expectedErrors', '0', 'message'], 'SSN looks odd');
   return root;
@@ -140,11 +149,16 @@ describe('forms check', () => {
     expect(stdout).toContain(`${ui}\n`);
     expect(stdout).toContain('  /firstName/ui:widget  unknown widget "sparkles"');
     expect(stdout).toContain('  /lastName/ui:field  unknown field "carousel"');
+    expect(stdout).toContain(
+      '  /mailingAddress/ui:widget  "ui:widget" draws an object as one answer only for a file reference',
+    );
+    expect(stdout).not.toContain('unknown widget "password"');
+    expect(stdout).not.toContain('unknown widget "time"');
     expect(stdout).toContain('  /nickname  no property nickname in the schema');
     expect(stdout).toContain(`${fixture}\n  /expectedErrors  expected /socialSecurityNumber: SSN`);
     expect(stdout).toContain('but got /socialSecurityNumber: Incorrect SSN format');
     expect(stdout).toContain('  /properties/lastName/maxLength  no errorMessage for maxLength');
-    expect(stdout).toContain('6 problems in 3 files');
+    expect(stdout).toContain('7 problems in 3 files');
     expect(code).toBe(1);
   });
 });

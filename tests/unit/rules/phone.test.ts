@@ -27,8 +27,12 @@ describe('internationalSuggestion', () => {
     ['2125550142', '+12125550142'],
     ['(212) 555-0142', '+12125550142'],
     [' 212.555.0142 ', '+12125550142'],
-    ['1 212 555 0142', '+12125550142'],
-    ['+2125550142', null], // typed with '+': the user's own country code stands
+    // The phone field prepends '+': a US number so read is no valid number anywhere.
+    ['+2125550142', '+12125550142'],
+    ['+30 35550123', '+13035550123'],
+    ['+1 212 555 0142', null], // valid as it is
+    ['1 212 555 0142', null], // the same number, with its country code
+    ['+44 20 7946 0958', null], // a valid foreign number stands
     ['2125550', null], // too short for a US number
     ['0142', null],
     ['', null],

@@ -1,4 +1,4 @@
-import type { CSSProperties } from 'react';
+import { cloneElement, isValidElement, type CSSProperties, type ReactElement } from 'react';
 import Button from '@mui/material/Button';
 import FormLabel from '@mui/material/FormLabel';
 import { getDefaultRegistry } from '@rjsf/core';
@@ -20,25 +20,63 @@ const StockArrayField = getDefaultRegistry().fields.ArrayField!;
  * move) side by side, the toolbar level with the input. rjsf-mui's template wraps each item in a
  * raised Paper and centres the toolbar on the whole item, so beside an input with an error or a
  * helper text below it the buttons float off the input's line.
+ *
+ * The list's `ui:options` name each item and its remove button for screen readers, `{n}` the
+ * item's position: `itemLabel` ('DBA name {n}'; rjsf would say '<list prompt>-1') and
+ * `removeLabel` ('Remove DBA name {n}'; rjsf's is a bare red '–').
  */
 export function InlineArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
-  const { children, buttonsProps, hasToolbar, uiSchema, registry } = props;
+  const { children, buttonsProps, hasToolbar, uiSchema, registry, index, parentUiSchema } = props;
   const ButtonsTemplate = getTemplate(
     'ArrayFieldItemButtonsTemplate',
     registry,
     getUiOptions(uiSchema),
   );
+  const listOptions = getUiOptions(parentUiSchema);
+  const itemLabel = numbered(listOptions.itemLabel, index);
+  const removeLabel = numbered(listOptions.removeLabel, index);
+  const { RemoveButton } = registry.templates.ButtonTemplates;
+  const onlyRemove =
+    removeLabel !== undefined &&
+    buttonsProps.hasRemove &&
+    !buttonsProps.hasMoveUp &&
+    !buttonsProps.hasMoveDown &&
+    !buttonsProps.hasCopy;
   return (
     <div style={ITEM}>
-      <div style={CONTENT}>{children}</div>
+      <div style={CONTENT}>
+        {itemLabel !== undefined && isValidElement(children)
+          ? cloneElement(children as ReactElement<{ title?: string }>, { title: itemLabel })
+          : children}
+      </div>
       {hasToolbar ? (
         <div style={TOOLBAR}>
-          {/* eslint-disable-next-line react-hooks/static-components -- a registry lookup */}
-          <ButtonsTemplate {...buttonsProps} />
+          {onlyRemove ? (
+            <RemoveButton
+              id={buttonId(buttonsProps.fieldPathId, 'remove')}
+              className="rjsf-array-item-remove"
+              disabled={buttonsProps.disabled || buttonsProps.readonly}
+              onClick={buttonsProps.onRemoveItem}
+              uiSchema={uiSchema}
+              registry={registry}
+              title={removeLabel}
+              aria-label={removeLabel}
+            />
+          ) : (
+            // eslint-disable-next-line react-hooks/static-components -- a registry lookup
+            <ButtonsTemplate {...buttonsProps} />
+          )}
         </div>
       ) : null}
     </div>
   );
+}
+
+/** An item's words from a list option ('DBA name {n}'), `{n}` counted from 1. */
+function numbered(option: unknown, index: number): string | undefined {
+  return typeof option === 'string' && option !== ''
+    ? option.replaceAll('{n}', String(index + 1))
+    : undefined;
 }
 
 const ITEM: CSSProperties = { display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 16 };

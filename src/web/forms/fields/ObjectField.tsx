@@ -5,12 +5,23 @@ import { getUiOptions, type FieldProps } from '@rjsf/utils';
 const StockObjectField = getDefaultRegistry().fields.ObjectField!;
 
 /**
- * rjsf renders every object as its properties. An object answer with a `ui:widget` (a file
- * reference {name, type, size}) is rendered by that widget instead, as one answer.
+ * rjsf renders every object as its properties. A file reference ({name, type, size}, `x-file` in
+ * the schema) with a `ui:widget` is rendered by that widget instead, as one answer. Any other
+ * object is drawn as its properties even under a `ui:widget` (a text widget would show
+ * '[object Object]' and replace the answers with its text); `forms check` refuses that pairing.
  */
 export function ObjectField(props: FieldProps) {
+  // A choice among objects (`enum` of objects, `oneOf` of object consts) is one answer chosen
+  // from a list, as rjsf's string field draws any choice (by index, the value kept whole).
+  const { StringField } = props.registry.fields;
+  if (StringField && props.registry.schemaUtils.isSelect(props.schema)) {
+    // Without `type: object`, which would hide the prompt (rjsf labels no object itself).
+    const { type: _object, ...choice } = props.schema;
+    return <StringField {...props} schema={choice} />;
+  }
   const widget = props.uiSchema?.['ui:widget'];
-  if (typeof widget === 'string' && widget in props.registry.widgets) {
+  const fileReference = (props.schema as { 'x-file'?: unknown })['x-file'] !== undefined;
+  if (fileReference && typeof widget === 'string' && widget in props.registry.widgets) {
     return <ObjectAsWidget {...props} />;
   }
   return <StockObjectField {...props} />;

@@ -1,14 +1,10 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { formatDate } from '../format';
-import type { Parsed } from '../useBufferedText';
 import { TextInput } from './TextInput';
 
-const parseDate = (raw: string): Parsed => {
-  const text = formatDate(raw);
-  return { text, value: text === '' ? undefined : text };
-};
-
-/** A date typed as MM/DD/YYYY, slashes added as the digits arrive; the answer is the text. */
+/**
+ * A `format: date` answer as rjsf means it: the browser's date input, the answer `YYYY-MM-DD`
+ * (the spec's MM/DD/YYYY text date is UsDateWidget, named by the uiSchema).
+ */
 export function DateWidget(props: WidgetProps) {
-  return <TextInput {...props} parse={parseDate} maxLength={10} inputMode="numeric" />;
+  return <TextInput {...props} type="date" />;
 }

@@ -32,12 +32,13 @@ function suggestionWording(schema: WidgetProps['schema']): string | undefined {
 }
 
 /**
- * International phone number: a number starting with '+' is grouped with libphonenumber-js as
- * typed and on paste, stored as '+' and digits; a restored answer is shown grouped. Once the
- * number's country is known (and there is no error), a helper text names it. A number typed
- * without '+' stays as typed (the schema's rule asks for '+'); when it is a valid number of the
- * default country, a button under it offers that number in international format in one click,
- * worded by the schema's `x-phone.suggestion`.
+ * International phone number (business §4): a '+' is prepended when the text lacks one and the
+ * number is grouped with libphonenumber-js as typed and on paste, stored as '+' and digits; a
+ * restored answer is shown grouped. Once the number's country is known (and there is no error),
+ * a helper text names it. A national number that got the '+' reads as no valid number (3035550123
+ * as +30…): when its digits are a valid number of the default country, a button under it offers
+ * that number in one click, worded by the schema's `x-phone.suggestion`, and the helper text
+ * (which would name the wrong country) gives way to it.
  */
 export function PhoneWidget(props: WidgetProps) {
   const { id, value, options, schema, disabled, readonly, onChange, onBlur } = props;
@@ -57,7 +58,8 @@ export function PhoneWidget(props: WidgetProps) {
   }, []);
   const wording = suggestionWording(schema);
   const defaultCountry = stringOption(options, 'defaultCountry', DEFAULT_COUNTRY) as CountryCode;
-  const suggestion = wording && !readonly ? internationalSuggestion(typed, defaultCountry) : null;
+  const suggestion =
+    wording && !readonly && typed !== '' ? internationalSuggestion(typed, defaultCountry) : null;
 
   // After the fix is taken the button is gone: focus goes back to the number, not the page.
   const refocus = useRef(false);
@@ -73,12 +75,13 @@ export function PhoneWidget(props: WidgetProps) {
     onBlur(id, suggestion);
   };
 
-  const helperText = country
-    ? stringOption(options, 'countryDetectedText', DETECTED).replace(
-        '{country}',
-        countryName(country),
-      )
-    : undefined;
+  const helperText =
+    country && !suggestion
+      ? stringOption(options, 'countryDetectedText', DETECTED).replace(
+          '{country}',
+          countryName(country),
+        )
+      : undefined;
   return (
     <>
       <TextInput

@@ -5,6 +5,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import { enumOptionsIndexForValue, enumOptionsValueForIndex, type WidgetProps } from '@rjsf/utils';
 import { describedBy } from './a11y';
+import { isEnumDisabled } from './enumOptions';
 
 /**
  * A single choice among a few options as radios (`ui:widget: radio`). Unlike rjsf-mui's radio
@@ -67,11 +68,7 @@ export function RadioWidget(props: WidgetProps) {
             value={String(index)}
             control={<Radio id={`${id}-${index}`} />}
             label={option.label}
-            disabled={
-              disabled ||
-              readonly ||
-              (Array.isArray(enumDisabled) && enumDisabled.includes(option.value))
-            }
+            disabled={disabled || readonly || isEnumDisabled(enumDisabled, option.value)}
           />
         ))}
       </RadioGroup>

@@ -58,7 +58,7 @@ export const SelectInput = memo(function SelectInput(props: SelectInputProps) {
     >
       {allowEmpty || current === '' ? <option value="">{placeholder ?? ''}</option> : null}
       {choices.map((choice) => (
-        <option key={choice.value} value={choice.value}>
+        <option key={choice.value} value={choice.value} disabled={choice.disabled}>
           {choice.label}
         </option>
       ))}

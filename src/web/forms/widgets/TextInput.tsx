@@ -1,6 +1,8 @@
 import {
   memo,
   useCallback,
+  useState,
+  type AnimationEvent,
   type ChangeEvent,
   type ClipboardEvent,
   type HTMLAttributes,
@@ -80,25 +82,70 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
   const hasErrors = !!rawErrors && rawErrors.length > 0;
   const helperId = `${id}-helper-text`;
   const showHelper = !hasErrors && !!helperText;
+  const typed = TYPED_INPUTS.has(type ?? 'text') || multiline === true;
+  // Spaces at the ends of an answer mean nothing, except in a password (the server trims too).
+  const trims = type !== 'password';
 
-  const handleChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    const parsed = change(event.target.value);
-    onParsed?.(parsed);
+  // The label floats above the text whenever there is text. MUI learns that an uncontrolled
+  // input is filled only from its own change and autofill events, and text written here (a
+  // formatted paste, a trimmed blur) raises neither: the label stayed drawn over a pasted SSN.
+  // So the label's place follows the text this component shows, set on every write.
+  const [filledText, setFilledText] = useState({ revision, filled: initialText !== '' });
+  const [focused, setFocused] = useState(false);
+  const [autofilled, setAutofilled] = useState(false);
+  if (filledText.revision !== revision) setFilledText({ revision, filled: initialText !== '' });
+  const noteText = (text: string) => {
+    const filled = text !== '';
+    if (filled !== filledText.filled) setFilledText({ revision, filled });
   };
-  // A formatted input takes the whole pasted text: the browser would cut it at `maxLength`
-  // before formatting ('SSN: 987-65-4321' to 'SSN: 987-65'), losing digits the format keeps.
+  const shrink = focused || filledText.filled || autofilled || ALWAYS_SHRUNK.has(type ?? 'text');
+
+  const write = (raw: string) => {
+    const parsed = change(raw);
+    noteText(parsed.text);
+    onParsed?.(parsed);
+    return parsed;
+  };
+  const handleChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    write(event.target.value);
+  };
+  // The input takes the whole pasted text, its ends trimmed: a formatted input would otherwise
+  // be cut at `maxLength` before formatting ('SSN: 987-65-4321' to 'SSN: 987-65'), and a postal
+  // code copied as ' 10118 ' would fail its digits-only rule.
   const handlePaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const input = event.currentTarget;
     const pasted = event.clipboardData.getData('text');
     event.preventDefault();
     const start = input.selectionStart ?? input.value.length;
     const end = input.selectionEnd ?? start;
-    const parsed = change(input.value.slice(0, start) + pasted + input.value.slice(end));
-    onParsed?.(parsed);
+    const before = input.value.slice(0, start);
+    const after = input.value.slice(end);
+    const whole = before + pasted + after;
+    const text = trims ? whole.trim() : whole;
+    write(text);
+    if (!parse) {
+      // Plain text keeps the caret after what was pasted (writing the value moves it to the end).
+      const caret = Math.max(
+        0,
+        Math.min(text.length, (before + pasted).length - leadingSpaces(whole)),
+      );
+      input.setSelectionRange(caret, caret);
+    }
   };
   const handleBlur = () => {
+    const text = currentText();
+    if (trims && typed && !readonly && text !== text.trim()) write(text.trim());
     flush();
+    setFocused(false);
     onBlur(id, currentText());
+  };
+  const handleAutofill = (event: AnimationEvent) => {
+    // MUI's autofill animations (InputBase): Chromium fills the input before any change event.
+    if (event.animationName === 'mui-auto-fill') setAutofilled(true);
+    if (event.animationName === 'mui-auto-fill-cancel') {
+      setAutofilled(false);
+      noteText(currentText());
+    }
   };
   const handleKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter') flush();
@@ -118,20 +165,25 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
       required={required}
       disabled={disabled}
       error={hasErrors}
-      type={type === 'email' ? 'email' : type === 'password' ? 'password' : 'text'}
+      type={inputType(type)}
       multiline={multiline}
       rows={rows}
       fullWidth
       helperText={showHelper ? helperText : undefined}
       onChange={handleChange}
       onBlur={handleBlur}
-      onFocus={() => onFocus(id, currentText())}
+      onFocus={() => {
+        setFocused(true);
+        onFocus(id, currentText());
+      }}
       onKeyDown={multiline ? undefined : handleKeyDown}
       slotProps={{
+        inputLabel: { shrink },
         htmlInput: {
           readOnly: readonly,
           maxLength,
-          onPaste: parse && !readonly ? handlePaste : undefined,
+          onPaste: typed && !readonly && (parse || trims) ? handlePaste : undefined,
+          onAnimationStart: handleAutofill,
           inputMode,
           autoComplete,
           ...(type === 'email' ? { autoCapitalize: 'none', autoCorrect: 'off' } : {}),
@@ -146,3 +198,18 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     />
   );
 });
+
+/** Inputs whose value is text the user types and pastes (not a date, time, colour or number picker). */
+const TYPED_INPUTS = new Set(['text', 'email', 'password', 'number', 'search', 'url', 'tel']);
+/** Native inputs that always draw something (a date's 'mm/dd/yyyy'), so their label never sits over it. */
+const ALWAYS_SHRUNK = new Set(['date', 'time', 'datetime-local', 'color']);
+/** The input types drawn natively; a number is typed as text (rjsf's number field reads it). */
+const NATIVE_TYPES = new Set(['email', 'password', 'date', 'time', 'datetime-local', 'color']);
+
+function inputType(type: string | undefined): string {
+  return type && NATIVE_TYPES.has(type) ? type : 'text';
+}
+
+function leadingSpaces(text: string): number {
+  return text.length - text.trimStart().length;
+}

@@ -2,7 +2,10 @@
  * The widget registry of the form engine: every name a uiSchema may give as `ui:widget`
  * (src/shared/forms/widgetNames.ts) mapped to its component. The custom widgets hold no wording:
  * labels, prompts and messages come from the schema and uiSchema through rjsf's props. rjsf's
- * own names map to the MUI theme's widgets (text-like ones render our buffered BaseInputTemplate).
+ * own names keep rjsf's meaning: the MUI theme's widgets (text-like ones render our buffered
+ * BaseInputTemplate), and ours where the stock ones would fight the buffered input (a date, a
+ * time, a date-time: the answer differs from the input's text) or lose answers (a choice by
+ * index). rjsf picks a widget for `format: date`/`time`/`date-time` by these names too.
  * Typed as a full Record so a name added to WIDGET_NAMES without a component fails to compile.
  */
 import { getDefaultRegistry } from '@rjsf/core';
@@ -12,6 +15,7 @@ import type { WidgetName } from '../../../shared/forms/widgetNames';
 import { AgreementWidget } from './AgreementWidget';
 import { ChoiceWidget } from './ChoiceWidget';
 import { CountryWidget } from './CountryWidget';
+import { DateTimeWidget } from './DateTimeWidget';
 import { DateWidget } from './DateWidget';
 import { ImageUploadWidget } from './ImageUploadWidget';
 import { LeiWidget } from './LeiWidget';
@@ -20,6 +24,8 @@ import { PhoneWidget } from './PhoneWidget';
 import { RadioWidget } from './RadioWidget';
 import { RegionWidget } from './RegionWidget';
 import { SsnWidget } from './SsnWidget';
+import { TimeWidget } from './TimeWidget';
+import { UsDateWidget } from './UsDateWidget';
 import { YesNoWidget } from './YesNoWidget';
 
 const stock: RegistryWidgetsType = { ...getDefaultRegistry().widgets, ...Theme.widgets };
@@ -33,7 +39,7 @@ function stockWidget(name: string): Widget {
 export const WIDGETS: Record<WidgetName, Widget> = {
   ssn: SsnWidget,
   phone: PhoneWidget,
-  date: DateWidget,
+  usDate: UsDateWidget,
   country: CountryWidget,
   region: RegionWidget,
   imageUpload: ImageUploadWidget,
@@ -43,13 +49,31 @@ export const WIDGETS: Record<WidgetName, Widget> = {
   lei: LeiWidget,
   text: stockWidget('TextWidget'),
   email: stockWidget('EmailWidget'),
+  password: stockWidget('PasswordWidget'),
   textarea: stockWidget('TextareaWidget'),
   select: ChoiceWidget,
   radio: RadioWidget,
   checkbox: stockWidget('CheckboxWidget'),
+  checkboxes: stockWidget('CheckboxesWidget'),
   updown: stockWidget('UpDownWidget'),
+  range: stockWidget('RangeWidget'),
   hidden: stockWidget('HiddenWidget'),
+  date: DateWidget,
+  time: TimeWidget,
+  datetime: DateTimeWidget,
 };
 
-/** What SchemaForm passes as rjsf's `widgets`: the stock widgets by class name plus ours by name. */
-export const REGISTRY_WIDGETS: RegistryWidgetsType = { ...stock, ...WIDGETS };
+/**
+ * What SchemaForm passes as rjsf's `widgets`: the stock widgets by class name, ours replacing
+ * those rjsf reaches by class name (a select for a choice field, a date-time for
+ * `format: date-time`), plus ours by name.
+ */
+export const REGISTRY_WIDGETS: RegistryWidgetsType = {
+  ...stock,
+  SelectWidget: ChoiceWidget,
+  RadioWidget,
+  DateWidget,
+  TimeWidget,
+  DateTimeWidget,
+  ...WIDGETS,
+};

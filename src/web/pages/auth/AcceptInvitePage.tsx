@@ -223,7 +223,7 @@ function AcceptInviteForm({
           placeholder={PHONE_PLACEHOLDER}
           value={phone.text}
           onChange={(event) => {
-            setPhone(formatPhone(event.target.value, { addPlus: true }));
+            setPhone(formatPhone(event.target.value));
             changed('phoneNumber');
           }}
           onBlur={leave('phoneNumber')}
