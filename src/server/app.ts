@@ -1,6 +1,7 @@
 /**
  * Builds the Fastify instance: plugins first (database, cookies, sessions, CSRF, security
- * headers, multipart with explicit limits, rate limits), then the API routes, then the web app.
+ * headers, multipart with explicit limits and the unread body of an early answer, rate limits),
+ * then the API routes, then the web app.
  * Tests call `buildApp(...).inject()`; `main.ts` listens.
  */
 import crypto from 'node:crypto';
@@ -28,8 +29,10 @@ import { inputGuardPlugin } from './plugins/inputGuard';
 import { routeTablePlugin } from './plugins/routeTable';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
 import { sessionPlugin } from './plugins/session';
+import { unreadBodyPlugin } from './plugins/unreadBody';
 import { registerApiRoutes } from './routes';
 import { registerSpoolCleanup } from './storage/documentStore';
+import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './storage/uploadLimits';
 import { registerWeb } from './web';
 
 declare module 'fastify' {
@@ -42,15 +45,6 @@ declare module 'fastify' {
     backgroundJobs: BackgroundJobs;
   }
 }
-
-/** Upload limits (FACTS: set every limit explicitly; a truncated file is refused, not kept). */
-export const UPLOAD_LIMITS = {
-  fileSize: 20 * 1024 * 1024,
-  files: 20,
-  fields: 200,
-  fieldSize: 1024 * 1024,
-  parts: 240,
-} as const;
 
 export interface AppDeps {
   config: ServerConfig;
@@ -149,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorBodyPlugin);
   await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+  // An answer sent mid-upload still reaches the browser: the rest of the body is read first.
+  await app.register(unreadBodyPlugin, { multipartBodyLimit: MULTIPART_BODY_LIMIT });
   registerSpoolCleanup(app);
   // Counters in PostgreSQL: a limit counts requests to every instance on this database.
   await app.register(rateLimit, { global: false, store: postgresRateLimitStore(deps.pool) });

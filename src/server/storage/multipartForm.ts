@@ -3,6 +3,7 @@ import { isStorableText } from '../../shared/rules/storableText';
 import { ClientError } from '../errors';
 import { UNSTORABLE_MESSAGE } from '../plugins/inputGuard';
 import { trackSpooled } from './documentStore';
+import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './uploadLimits';
 import { deleteStored, saveUpload, type StoredFile, type UploadKind } from './uploads';
 
 /** What a file field of a form may hold. */
@@ -21,6 +22,8 @@ export interface MultipartForm {
   files: Map<string, StoredFile>;
 }
 
+const TOO_LARGE_MESSAGE = `This submission is too large. Each file may be at most ${UPLOAD_LIMITS.fileSize / 1024 / 1024} MB.`;
+
 const LIMIT_MESSAGES: Record<string, [number, string]> = {
   FST_REQ_FILE_TOO_LARGE: [413, 'A file is too large.'],
   FST_FILES_LIMIT: [413, 'Too many files in one request.'],
@@ -35,7 +38,8 @@ const LIMIT_MESSAGES: Record<string, [number, string]> = {
  * Reads a multipart request part by part: text fields into memory (bounded by the app's
  * multipart limits), each allowed file field streamed to storage and checked by content. A file
  * field not in `files`, a second file for the same field, or any failure deletes every file
- * stored so far and throws a 4xx ClientError. The files wait in the spool until the caller
+ * stored so far and throws a 4xx ClientError; the rest of the body is then read and dropped
+ * (`unreadBodyPlugin`), so the browser gets the answer. The files wait in the spool until the caller
  * stores them with its rows (`putDocument`, inside its transaction); the spool copies are deleted
  * when the request ends (`registerSpoolCleanup`), or earlier with `discardForm`.
  */
@@ -45,6 +49,10 @@ export async function readMultipartForm(
 ): Promise<MultipartForm> {
   if (!request.isMultipart()) {
     throw new ClientError(415, 'This call expects form data (multipart/form-data).');
+  }
+  if (Number(request.headers['content-length']) > MULTIPART_BODY_LIMIT) {
+    // More than the limits let through: refused unread (the connection closes after the answer).
+    throw new ClientError(413, TOO_LARGE_MESSAGE);
   }
   const fields = new Map<string, string[]>();
   const files = new Map<string, StoredFile>();
