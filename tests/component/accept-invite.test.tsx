@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { firm } from '../../src/shared/config/firm';
+import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import {
   currentLocation,
   currentUserHandler,
@@ -209,6 +210,24 @@ describe('AcceptInvitePage', { timeout: 20_000 }, () => {
       'Invalid phone number',
     );
     expect(screen.getByRole('button', { name: 'Accept Invitation' })).toBeEnabled();
+  });
+
+  it('a connection lost on the way: says so, keeps every answer and the photo, and tries again', async () => {
+    let calls = 0;
+    setup(() => {
+      calls++;
+      return calls === 1 ? Promise.reject(new TypeError('Failed to fetch')) : json(200, {});
+    });
+    const { router } = renderApp(VALID_PATH);
+    const user = userEvent.setup();
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Accept Invitation' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(NETWORK_FAILURE_MESSAGE);
+    expect(screen.getByLabelText(/^Last Name/)).toHaveValue('Vale');
+    expect(screen.getByText(/id-front\.png/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Accept Invitation' }));
+    await waitFor(() => expect(currentLocation(router).pathname).toBe('/clearing/signin'));
+    expect(calls).toBe(2);
   });
 
   it('shows an expired-link failure from the server', async () => {

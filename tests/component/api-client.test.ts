@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiFetch, ApiError, browserLocation } from '../../src/web/api/client';
+import {
+  apiFetch,
+  ApiError,
+  browserLocation,
+  NETWORK_FAILURE_MESSAGE,
+  NetworkError,
+} from '../../src/web/api/client';
 import { getCurrentUser } from '../../src/web/api/get-current-user';
 import { signIn } from '../../src/web/api/sign-in';
 import { json } from './renderApp';
@@ -63,5 +69,29 @@ describe('api client', () => {
     await expect(signIn({ email: 'a@b.co', password: 'x' })).rejects.toThrow('Wrong password');
     await expect(getCurrentUser()).resolves.toBeNull();
     expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('turns a call that got no answer into a NetworkError a customer can act on', async () => {
+    const cut = new TypeError('Failed to fetch');
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(cut));
+    const error = await apiFetch('registration/individual', {
+      method: 'POST',
+      body: new FormData(),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ message: NETWORK_FAILURE_MESSAGE, cause: cut });
+    // An answer whose body breaks off on the way is no answer either.
+    const broken = json(200, {});
+    vi.spyOn(broken, 'text').mockRejectedValue(new TypeError('network error'));
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(broken));
+    await expect(apiFetch('user')).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it('leaves a cancelled call a cancellation', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const abort = new DOMException('The operation was aborted.', 'AbortError');
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(abort));
+    await expect(apiFetch('user', { signal: controller.signal })).rejects.toBe(abort);
   });
 });

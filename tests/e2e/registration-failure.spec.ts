@@ -1,4 +1,5 @@
 import { type Route } from '@playwright/test';
+import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import { fillIndividualForm, signUpAndSignIn } from './individualForm';
 import { expect, test, uniqueEmail } from './support';
 
@@ -26,7 +27,7 @@ test('a refused or failed registration is reported in an alert and loses nothing
         }),
       expected: 'The W-2 file is not a readable PDF.',
     },
-    { answer: (route) => route.abort('connectionreset'), expected: 'Failed to fetch' },
+    { answer: (route) => route.abort('connectionreset'), expected: NETWORK_FAILURE_MESSAGE },
     {
       answer: (route) => route.fulfill({ status: 502, body: '<html>Bad gateway</html>' }),
       expected: 'Unknown error occurred.',

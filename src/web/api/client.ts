@@ -1,7 +1,7 @@
 /**
  * The only module that calls `fetch`. Every call sends JSON (or form data) with the session cookie
  * and the CSRF header, turns a failing answer into an `ApiError` carrying the server's
- * `errorMessage`, and sends the browser to the exchange sign-in on a 401 (business §2.7).
+ * `errorMessage` and no answer at all into a `NetworkError`, and sends the browser to the exchange sign-in on a 401 (business §2.7).
  */
 import type { ApiErrorBody } from '../../shared/api/http';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
@@ -33,6 +33,21 @@ export class ApiError extends Error {
     this.serverMessage = body?.errorMessage || undefined;
     this.incidentId = body?.incidentId;
     this.errors = body?.errors;
+  }
+}
+
+/** Why a call got no answer at all: the network, not the server, failed. */
+export const NETWORK_FAILURE_MESSAGE =
+  'The connection to our website was lost before it answered. Please check your internet connection and try again.';
+
+/**
+ * A call that got no answer: the browser could not connect, or the connection broke while the
+ * request or its answer was on the way. Never the server's judgement, so trying again may work.
+ */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super(NETWORK_FAILURE_MESSAGE, { cause });
+    this.name = 'NetworkError';
   }
 }
 
@@ -100,14 +115,23 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
     if (token) headers[CSRF_HEADER] = token;
   }
 
-  const response = await fetch(`${API_BASE}/${path}`, {
-    method,
-    headers,
-    body,
-    credentials: 'include',
-    signal: options.signal,
-  });
-  const parsed = await parseBody(response);
+  let response: Response;
+  let parsed: unknown;
+  try {
+    response = await fetch(`${API_BASE}/${path}`, {
+      method,
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+    });
+    parsed = await parseBody(response);
+  } catch (error) {
+    // A cancelled call stays a cancellation; anything else here is the network's failure
+    // (fetch's bare "Failed to fetch"), said in words a customer can act on.
+    if (options.signal?.aborted) throw error;
+    throw new NetworkError(error);
+  }
 
   if (!response.ok) {
     const redirect = options.redirectOnUnauthenticated ?? !path.startsWith('auth/');

@@ -34,6 +34,7 @@ import { SchemaReview } from '../../forms/SchemaReview';
 import { errorEntries, FormSession, type ErrorEntry } from '../../forms/session';
 import { afterSubmissionTarget } from './afterSubmission';
 import { registrationForm, useRegistrationSession } from './registrationSession';
+import type { RegistrationFailure } from './registrationFailure';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
 const FORM_ID = 'business';
@@ -268,7 +269,7 @@ function ConfirmStep({
   onSubmit,
 }: {
   session: FormSession;
-  failure: string | null;
+  failure: RegistrationFailure | null;
   fieldErrors: ErrorSchema<Answers> | undefined;
   onSubmit: () => void;
 }) {
@@ -296,7 +297,7 @@ function ConfirmStep({
         }}
       />
       <Box sx={{ mt: 3 }}>
-        <RegistrationFailureAlert failure={failure} />
+        <RegistrationFailureAlert failure={failure} onRetry={onSubmit} />
       </Box>
       <WizardButtons session={session} onSubmit={onSubmit} />
     </Box>

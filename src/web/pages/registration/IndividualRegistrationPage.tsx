@@ -77,7 +77,10 @@ export function IndividualRegistrationPage() {
         >
           {(status) => (
             <Box sx={{ mt: 3 }}>
-              <RegistrationFailureAlert failure={failure} />
+              <RegistrationFailureAlert
+                failure={failure}
+                onRetry={() => void session.submit(onSubmit)}
+              />
               <Button
                 type="submit"
                 variant="contained"

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
 import type { ErrorSchema } from '@rjsf/utils';
 import { signedDocuments, toPayload } from '../../../shared/forms/payload';
 import { toRjsfErrors } from '../../../shared/forms/rjsfErrors';
@@ -10,7 +11,7 @@ import { fetchSignedDocuments } from '../../api/submit-individual-registration';
 import type { Answers, FilesByPointer } from '../../forms/SchemaForm';
 import { SupportHint } from '../auth/SupportHint';
 import { forgetAccountType } from './RegistrationChoicePage';
-import { registrationFailureMessage } from './registrationFailure';
+import { registrationFailure, type RegistrationFailure } from './registrationFailure';
 
 /** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
 function serverFieldErrors(formId: FormId, error: unknown): ErrorSchema<Answers> | undefined {
@@ -21,14 +22,15 @@ function serverFieldErrors(formId: FormId, error: unknown): ErrorSchema<Answers>
 
 /**
  * The submit flow every registration form shares: the signed documents fetched, the prompt+value
- * payload built from the schema, sent with `send`; on failure the alert's message and the
- * server's field errors, on success `submitted` (the page opens its confirmation).
+ * payload built from the schema, sent with `send`; on failure (a refusal, or no answer at all)
+ * the alert's message and the server's field errors, on success `submitted` (the page opens its
+ * confirmation). The session keeps every answer and file through a failure.
  */
 export function useRegistrationSubmit(
   formId: FormId,
   send: (payload: FormData) => Promise<unknown>,
 ) {
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<RegistrationFailure | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
   const [submitted, setSubmitted] = useState(false);
 
@@ -43,7 +45,7 @@ export function useRegistrationSubmit(
         forgetAccountType();
         setSubmitted(true);
       } catch (error) {
-        setFailure(registrationFailureMessage(error));
+        setFailure(registrationFailure(error));
         setFieldErrors(serverFieldErrors(formId, error));
         // Rejecting keeps the draft; the alert above the button says what went wrong.
         throw error;
@@ -55,13 +57,33 @@ export function useRegistrationSubmit(
   return { failure, fieldErrors, submitted, onSubmit };
 }
 
-/** 'Registration Failed' with the reason and the support contact (spec §8). */
-export function RegistrationFailureAlert({ failure }: { failure: string | null }) {
+/**
+ * 'Registration Failed' with the reason and the support contact (spec §8); when sending the same
+ * answers again may work (the connection failed, the server was busy), a Try again button that
+ * does so.
+ */
+export function RegistrationFailureAlert({
+  failure,
+  onRetry,
+}: {
+  failure: RegistrationFailure | null;
+  onRetry: () => void;
+}) {
   if (!failure) return null;
   return (
-    <Alert severity="error" sx={{ mb: 2 }}>
+    <Alert
+      severity="error"
+      sx={{ mb: 2 }}
+      action={
+        failure.retryable ? (
+          <Button color="inherit" size="small" onClick={onRetry}>
+            Try again
+          </Button>
+        ) : undefined
+      }
+    >
       <AlertTitle>Registration Failed</AlertTitle>
-      {failure}
+      {failure.message}
       <SupportHint />
     </Alert>
   );
