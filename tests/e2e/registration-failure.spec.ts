@@ -1,5 +1,7 @@
 import { type Route } from '@playwright/test';
+import sharp from 'sharp';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
+import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { fillIndividualForm, signUpAndSignIn } from './individualForm';
 import { expect, test, uniqueEmail } from './support';
 
@@ -49,4 +51,141 @@ test('a refused or failed registration is reported in an alert and loses nothing
   await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
   await expect(page.getByText('w2-sample.pdf')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
+});
+
+/** A real photo, several MB (noise does not compress): valid, under the form's 10 MB. */
+async function largePng(): Promise<Buffer> {
+  return sharp({
+    create: {
+      width: 1400,
+      height: 1400,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 120, sigma: 60 },
+    },
+  })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+}
+
+/** A small photo whose pixels were cut off: it starts as a PNG, the server cannot decode it. */
+async function brokenPng(): Promise<Buffer> {
+  const png = await sharp({
+    create: {
+      width: 64,
+      height: 64,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 120, sigma: 40 },
+    },
+  })
+    .png()
+    .toBuffer();
+  return png.subarray(0, png.length / 2);
+}
+
+/**
+ * Issue 18: a refusal given while the browser is still uploading reaches the page. The refused
+ * file goes before a large valid one (the server answers with most of the body still to come),
+ * then after it; each time 'Registration Failed' says why within seconds, and every answer,
+ * file and signature stays; the corrected submission then goes through.
+ */
+test('a file refused before or after a large one: the refusal shows at once, nothing is lost, the corrected submission succeeds', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signUpAndSignIn(page, uniqueEmail('early.refusal'));
+  await page.goto('/clearing/registration/individual');
+  await fillIndividualForm(page);
+  const submit = page.getByRole('button', { name: 'Submit Registration' });
+  const failed = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
+  // Far below the 72 s after which the server's keep-alive timer would end a stalled upload.
+  const promptly = { timeout: 20_000 };
+
+  const w2 = page.locator('#root_irsFormW2');
+  const photo = page.locator('#root_photoId');
+  const largeW2 = await largePdf(6 * 1024 * 1024);
+  await photo.setInputFiles({
+    name: 'front.png',
+    mimeType: 'image/png',
+    buffer: await brokenPng(),
+  });
+  await w2.setInputFiles({ name: 'w2-scan.pdf', mimeType: 'application/pdf', buffer: largeW2 });
+  await expect(page.getByText('w2-scan.pdf')).toBeVisible();
+  await expect(submit).toBeEnabled({ timeout: 15_000 });
+  await submit.click();
+  await expect(failed).toContainText(/must be an image/, promptly);
+  await expect(submit).toHaveText('Submit Registration');
+
+  // The refused file after the large one.
+  await photo.setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: await largePng() });
+  await w2.setInputFiles({
+    name: 'w2-scripted.pdf',
+    mimeType: 'application/pdf',
+    buffer: await scriptedPdf(),
+  });
+  await expect(page.getByText('w2-scripted.pdf')).toBeVisible();
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(failed).toContainText(/contains active content/, promptly);
+
+  // Nothing lost: typed answers, the SSN, the chosen files, the signatures.
+  await expect(page.locator('#root_firstName')).toHaveValue('Jane');
+  await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
+  await expect(page.getByText('front.png')).toBeVisible();
+  await expect(page.getByText('id-back.png')).toBeVisible();
+  await expect(page.getByText('w2-scripted.pdf')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
+
+  // The corrected submission goes through with the large photo.
+  await w2.setInputFiles('tests/fixtures/files/w2-sample.pdf');
+  await expect(page.getByText('w2-sample.pdf')).toBeVisible();
+  await submit.click();
+  const dialog = page.getByRole('dialog', { name: 'Registration Submitted' });
+  await expect(dialog).toBeVisible({ timeout: 30_000 });
+});
+
+/**
+ * A body over the limits gets its 413 in the browser, never a hang: a file over the server's
+ * 20 MB (the form itself stops at 10 MB; another client need not), and a body declared longer
+ * than its route takes, which the server answers unread and closes after a moment of lingering
+ * while Chromium is still uploading (throttled, so the upload outlasts the linger).
+ */
+test('a body above the limits: Chromium gets the 413 and its message', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndSignIn(page, uniqueEmail('over.limits'));
+  const oversizeFile = await page.evaluate(async () => {
+    const csrf = /(?:^|; )csrf_token=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+    const form = new FormData();
+    form.append('formId', 'individual');
+    form.append('photoId', new Blob([new Uint8Array(25 * 1024 * 1024)]), 'huge.png');
+    form.append('after', 'the rest of the form');
+    const response = await fetch('/exchange/api/web/registration/individual', {
+      method: 'POST',
+      headers: { 'x-csrf-token': decodeURIComponent(csrf) },
+      body: form,
+    });
+    return { status: response.status, body: (await response.json()) as { errorMessage: string } };
+  });
+  expect(oversizeFile.status).toBe(413);
+  expect(oversizeFile.body.errorMessage).toMatch(/^The file for .+ is too large\.$/);
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 1024 * 1024,
+  });
+  const overBodyLimit = await page.evaluate(async () => {
+    const csrf = /(?:^|; )csrf_token=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+    const response = await fetch('/exchange/api/web/auth/signin', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+      body: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(6 * 1024 * 1024) }),
+    });
+    return { status: response.status, body: (await response.json()) as { errorMessage: string } };
+  });
+  expect(overBodyLimit.status).toBe(413);
+  expect(overBodyLimit.body.errorMessage).toBeTruthy();
 });
