@@ -4,6 +4,7 @@ import { type Page } from '@playwright/test';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { firm } from '../../src/shared/config/firm';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { signUpAndSignIn } from './individualForm';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
 
@@ -455,4 +456,70 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
 
   await page.reload();
   await expect(page.getByText('Your application has been approved.')).toBeVisible();
+});
+
+/**
+ * Issue 18: a refusal given while the browser is still uploading reaches the wizard. The scripted
+ * certificate goes before a 6 MB by-laws scan (the server answers with most of the body still to
+ * come), then after a 6 MB certificate scan; each time 'Registration Failed' says why within
+ * seconds and every answer and file stays on Confirm; the corrected submission goes through.
+ */
+test('a refused document before or after a large one: the refusal shows at once, nothing is lost, the corrected submission succeeds', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await openWizard(page, uniqueEmail('business.early'));
+  await fillUserStep(page);
+  await page.getByRole('button', { name: userStep.next }).click();
+  await fillBusinessStep(page);
+  const pdf = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/pdf', buffer });
+  const scripted = await scriptedPdf();
+  const large = await largePdf(6 * 1024 * 1024);
+  const certificate = page.locator('#root_certificateOfInc');
+  const bylaws = page.locator('#root_bylawsOrLLCAgreement');
+  await certificate.setInputFiles(pdf('certificate.pdf', scripted));
+  await bylaws.setInputFiles(pdf('bylaws-scan.pdf', large));
+  await expect(page.getByText('bylaws-scan.pdf')).toBeVisible();
+
+  const failed = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
+  const submit = page.getByRole('button', { name: confirmStep.next });
+  // Far below the 72 s after which the server's keep-alive timer would end a stalled upload.
+  const promptly = { timeout: 20_000 };
+  const answerOf = (question: string) =>
+    page.locator('dt', { hasText: question }).first().locator('xpath=following-sibling::dd[1]');
+  const editBusinessStep = () => {
+    const section = businessStep.sections.find((s) => s.fields.includes('certificateOfInc'))!;
+    return page
+      .getByRole('button', { name: `Edit ${section.title} (${businessStep.title})` })
+      .click();
+  };
+
+  await page.getByRole('button', { name: businessStep.next }).click();
+  await submit.click();
+  await expect(failed).toContainText(/contains active content/, promptly);
+  await expect(failed).toContainText(prompt(schema, 'certificateOfInc'));
+  await expect(submit).toHaveText(confirmStep.next);
+  await expect(answerOf(prompt(schema, 'bizName'))).toHaveText('Granite Ridge Mining Co.');
+  await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
+  await expect(answerOf(prompt(schema, 'bylawsOrLLCAgreement'))).toHaveText('bylaws-scan.pdf');
+
+  // The refused document after the large one.
+  await editBusinessStep();
+  await certificate.setInputFiles(pdf('certificate-scan.pdf', large));
+  await bylaws.setInputFiles(pdf('bylaws.pdf', scripted));
+  await expect(page.getByText('certificate-scan.pdf')).toBeVisible();
+  await page.getByRole('button', { name: businessStep.next }).click();
+  await submit.click();
+  await expect(failed).toContainText(/contains active content/, promptly);
+  await expect(failed).toContainText(prompt(schema, 'bylawsOrLLCAgreement'));
+  await expect(answerOf(prompt(schema, 'certificateOfInc'))).toHaveText('certificate-scan.pdf');
+  await expect(answerOf(prompt(schema, 'website'))).toHaveText('https://graniteridge.example');
+
+  // The corrected submission goes through with the large certificate.
+  await editBusinessStep();
+  await bylaws.setInputFiles(PLAIN_PDF);
+  await page.getByRole('button', { name: businessStep.next }).click();
+  await submit.click();
+  const modal = page.getByRole('dialog', { name: 'Submission Successful' });
+  await expect(modal).toBeVisible({ timeout: 30_000 });
 });
