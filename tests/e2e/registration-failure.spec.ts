@@ -20,7 +20,7 @@ test('a refused or failed registration is reported in an alert and loses nothing
   const submit = page.getByRole('button', { name: 'Submit Registration' });
   await expect(submit).toBeEnabled({ timeout: 15_000 });
 
-  const cases: { answer: (route: Route) => Promise<void>; expected: string }[] = [
+  const cases: { answer: (route: Route) => Promise<void>; expected: string; retry: boolean }[] = [
     {
       answer: (route) =>
         route.fulfill({
@@ -28,20 +28,29 @@ test('a refused or failed registration is reported in an alert and loses nothing
           json: { errorMessage: 'The W-2 file is not a readable PDF.' },
         }),
       expected: 'The W-2 file is not a readable PDF.',
+      // A refusal needs a changed answer: no Try again.
+      retry: false,
     },
-    { answer: (route) => route.abort('connectionreset'), expected: NETWORK_FAILURE_MESSAGE },
+    {
+      answer: (route) => route.abort('connectionreset'),
+      expected: NETWORK_FAILURE_MESSAGE,
+      retry: true,
+    },
     {
       answer: (route) => route.fulfill({ status: 502, body: '<html>Bad gateway</html>' }),
       expected: 'Unknown error occurred.',
+      retry: true,
     },
   ];
-  for (const { answer, expected } of cases) {
+  const alert = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
+  const tryAgain = alert.getByRole('button', { name: 'Try again' });
+  for (const { answer, expected, retry } of cases) {
     await page.route('**/exchange/api/web/registration/individual', answer);
     await submit.click();
-    const alert = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
     await expect(alert).toBeVisible();
     await expect(alert).toContainText(expected);
     await expect(alert).toContainText('If this problem persists, please contact support');
+    await expect(tryAgain).toHaveCount(retry ? 1 : 0);
     await expect(submit).toHaveText('Submit Registration');
     await expect(submit).toBeEnabled();
     await page.unroute('**/exchange/api/web/registration/individual');
@@ -51,6 +60,18 @@ test('a refused or failed registration is reported in an alert and loses nothing
   await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
   await expect(page.getByText('w2-sample.pdf')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
+
+  // The connection is back: Try again sends the same answers and files, and they are received.
+  await page.route('**/exchange/api/web/registration/individual', (route) =>
+    route.abort('internetdisconnected'),
+  );
+  await submit.click();
+  await expect(alert).toContainText(NETWORK_FAILURE_MESSAGE);
+  await page.unroute('**/exchange/api/web/registration/individual');
+  await tryAgain.click();
+  await expect(page.getByRole('dialog', { name: 'Registration Submitted' })).toBeVisible({
+    timeout: 30_000,
+  });
 });
 
 /** A real photo, several MB (noise does not compress): valid, under the form's 10 MB. */
