@@ -76,7 +76,7 @@ export function RegistrationFailureAlert({
       sx={{ mb: 2 }}
       action={
         failure.retryable ? (
-          <Button color="inherit" size="small" onClick={onRetry}>
+          <Button color="inherit" size="small" onClick={onRetry} sx={{ whiteSpace: 'nowrap' }}>
             Try again
           </Button>
         ) : undefined
