@@ -24,7 +24,8 @@ export const LINGER_MS = 2000;
 export const unreadBodyPlugin = fp<{ multipartBodyLimit: number }>(async (app, options) => {
   app.addHook('onSend', async (request, reply, payload) => {
     const raw = request.raw;
-    if (raw.complete || raw.destroyed) return payload;
+    // Whole body already here (or read: inject()'s requests have no `complete`), or no socket.
+    if (raw.complete || raw.readableEnded || raw.destroyed) return payload;
     const limit = isFormData(raw)
       ? options.multipartBodyLimit
       : (request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0);
