@@ -20,7 +20,9 @@ import {
 } from '../server/admin/review';
 import { hashPassword } from '../server/auth/passwords';
 import { readConfig, type ServerConfig } from '../server/config';
-import { audit } from '../server/db/audit';
+import { recordAuditEvent } from '../server/audit/recordAuditEvent';
+import { verifyAuditChain } from '../server/audit/verifyAuditChain';
+import { grantAppRole } from '../server/db/appRole';
 import { findOrganization } from '../server/db/statements';
 import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/publish';
 import { issueAuthToken } from '../server/db/tokens';
@@ -45,10 +47,15 @@ const USAGE = `Usage: npm run admin -- <command> [options]
                                                 publish a regulatory disclosure document
   create-staff <email> [--password-stdin]       create a staff user; prints a link to set the
                                                 password, or reads the password from stdin
+  verify-audit                                  walk the audit trail's hash chain; names the
+                                                first row that no longer matches (exit 1)
+  grant-app-role <role>                         as the database owner, after migrating: grant
+                                                the role the portal runs as its tables, the
+                                                audit trail read and append only
 
 Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database; SMTP_URL
 to send the applicant's email (without it the email is printed here).
-Exit codes: 0 done, 1 refused, 2 unusable input.`;
+Exit codes: 0 done, 1 refused (verify-audit: the trail was altered), 2 unusable input.`;
 
 const CLI: Actor = { userId: null, via: 'cli' };
 
@@ -205,7 +212,7 @@ async function createStaff(
     [email.trim(), passwordHash],
   );
   const userId = inserted.rows[0]!.id;
-  await audit(pool, {
+  await recordAuditEvent(pool, {
     action: 'staff.created',
     actorUserId: null,
     subjectUserId: userId,
@@ -221,6 +228,20 @@ async function createStaff(
     `Created staff user ${email}. Send them this link to set their password (valid 24 hours, once):`,
   );
   out(links.verifyEmail(config.publicUrl, email.trim(), token));
+}
+
+/** Walks the audit trail: 0 when every row still matches its hash, 1 naming the first that does not. */
+async function verifyAudit(pool: pg.Pool, out: Out, err: Out): Promise<number> {
+  const report = await verifyAuditChain(pool);
+  if (report.intact) {
+    out(`Audit trail intact: ${report.rows} rows, each matching its hash and the row before.`);
+    return 0;
+  }
+  err(
+    `Audit trail altered at row ${report.seq}${report.id ? ` (id ${report.id})` : ''}: ${report.problem}. ` +
+      `The ${report.rows} rows before it match.`,
+  );
+  return 1;
 }
 
 export async function main(
@@ -253,6 +274,8 @@ export async function main(
     'load-statement': 2,
     'publish-disclosure': 3,
     'create-staff': 1,
+    'verify-audit': 0,
+    'grant-app-role': 1,
   };
   if (values.help) {
     out(USAGE);
@@ -293,6 +316,14 @@ export async function main(
         break;
       case 'create-staff':
         await createStaff(pool, config, args[0]!, values['password-stdin'], out);
+        break;
+      case 'verify-audit':
+        return await verifyAudit(pool, out, err);
+      case 'grant-app-role':
+        if (!/^[a-z_][a-z0-9_$]*$/i.test(args[0]!))
+          throw new UsageError(`Not a role name: ${args[0]}`);
+        await grantAppRole(pool, args[0]!);
+        out(`Granted ${args[0]} the portal's tables; the audit trail only to read and append.`);
         break;
     }
     return 0;

@@ -164,7 +164,8 @@ describe('admin API', () => {
       expect.objectContaining({
         actor_user_id: staff.id,
         subject: c.id,
-        detail: { registrationId: c.registrationId, via: 'api' },
+        registration_id: c.registrationId,
+        detail: { via: 'api' },
       }),
     );
 

@@ -122,10 +122,12 @@ export async function auditRows(t: TestApp, action: string, since = new Date(0))
   const result = await t.pool.query<{
     actor_user_id: string | null;
     subject: string | null;
+    registration_id: string | null;
     detail: Record<string, unknown>;
     at: Date;
   }>(
-    'select actor_user_id, subject, detail, at from audit_log where action = $1 and at >= $2 order by id',
+    `select actor_user_id, subject, registration_id, detail, at from audit_log
+      where action = $1 and at >= $2 order by seq`,
     [action, since],
   );
   return result.rows;

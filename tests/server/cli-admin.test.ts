@@ -84,7 +84,8 @@ describe('npm run admin', () => {
     expect((await auditRows(t, 'registration.approved')).at(-1)).toMatchObject({
       actor_user_id: null,
       subject: customer.id,
-      detail: { registrationId: customer.registrationId, via: 'cli' },
+      registration_id: customer.registrationId,
+      detail: { via: 'cli' },
     });
     const again = await run(['approve', customer.email]);
     expect(again.code).toBe(1);

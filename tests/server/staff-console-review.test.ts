@@ -67,7 +67,8 @@ describe('staff console: review actions and reading a registration', () => {
     expect(t.mailer.outbox().at(-1)).toMatchObject({ to: c.email });
     expect((await auditRows(t, 'registration.changes-requested')).at(-1)).toMatchObject({
       actor_user_id: staff.id,
-      detail: { registrationId: c.registrationId, via: 'console' },
+      registration_id: c.registrationId,
+      detail: { via: 'console' },
     });
     const list = (await staff.client.get(C)).body;
     const waiting = list.slice(list.indexOf("Waiting for the applicant's changes"));

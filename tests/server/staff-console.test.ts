@@ -102,7 +102,8 @@ describe('staff console', () => {
       expect.objectContaining({
         actor_user_id: staff.id,
         subject: customer.id,
-        detail: { registrationId: customer.registrationId, field: '/socialSecurityNumber' },
+        registration_id: customer.registrationId,
+        detail: { field: '/socialSecurityNumber' },
       }),
     ]);
     // Only sensitive answers are "revealed"; anything else is refused.
@@ -214,7 +215,8 @@ describe('staff console', () => {
     expect((await auditRows(t, 'registration.approved')).at(-1)).toMatchObject({
       actor_user_id: staff.id,
       subject: c.id,
-      detail: { registrationId: c.registrationId, via: 'console' },
+      registration_id: c.registrationId,
+      detail: { via: 'console' },
     });
     const list = (await staff.client.get(C)).body;
     const decided = list.slice(list.indexOf('Recent decisions'));

@@ -4,6 +4,7 @@
  */
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
+import type { RegistrationAuditEvent } from '../audit/registrationAuditEvents';
 import type { RegistrationDetail } from '../db/adminQueries';
 import { humanize, type ViewRow, type ViewSection } from './registrationView';
 
@@ -121,6 +122,56 @@ interface DetailContext {
   signedInAs: string;
   notice?: string | undefined;
   error?: string | undefined;
+  /** This registration's audit trail, newest first. */
+  auditEvents: RegistrationAuditEvent[];
+}
+
+/** What each audit action reads as on a registration's page. */
+const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'registration.submitted': 'Submitted',
+  'registration.resubmitted': 'Submitted again (the same answers)',
+  'registration.viewed': 'Viewed in the console',
+  'registration.revealed': 'Revealed a sensitive answer',
+  'registration.document-downloaded': 'Downloaded a document',
+  'registration.changes-requested': 'Requested changes',
+  'registration.approved': 'Approved',
+  'registration.rejected': 'Rejected',
+};
+
+const VIA_LABELS: Record<string, string> = {
+  console: 'staff console',
+  api: 'admin API',
+  cli: 'command line',
+};
+
+function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): string {
+  const who =
+    event.actor.kind === 'staff'
+      ? e(event.actor.email)
+      : event.actor.kind === 'applicant'
+        ? 'the applicant'
+        : 'an operator';
+  const notes: string[] = [];
+  const { via, field, documentId, inline } = event.detail;
+  if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
+  if (typeof field === 'string') {
+    const prompt = ctx.sections.flatMap((s) => s.rows).find((row) => row.pointer === field)?.prompt;
+    notes.push(e(prompt ?? field));
+  }
+  if (typeof documentId === 'string') {
+    const document = ctx.registration.documents.find((d) => d.id === documentId);
+    notes.push(
+      `${document ? e(documentTitle(ctx, document.part)) : 'a document'}${inline === true ? ' (preview)' : ''}`,
+    );
+  }
+  return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(AUDIT_ACTION_LABELS[event.action] ?? event.action)}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
+}
+
+function auditSection(ctx: DetailContext): string {
+  const rows = ctx.auditEvents.map((event) => auditEventRow(ctx, event)).join('');
+  return `<h2 id="audit-heading">Audit trail</h2>
+<p class="muted">Every submission, view, reveal, download and decision on this registration, newest first. The trail cannot be edited; <code>npm run admin -- verify-audit</code> checks it.</p>
+<table class="audit" aria-labelledby="audit-heading"><thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function hidden(name: string, value: string): string {
@@ -274,7 +325,8 @@ ${persons}
 <p class="muted">Each prompt is the wording the customer saw. Sensitive identifiers are masked; revealing one is logged.</p>
 ${sections}
 <h2>Documents</h2>
-${documents}`,
+${documents}
+${auditSection(ctx)}`,
   });
 }
 
@@ -337,6 +389,7 @@ table { border-collapse: collapse; width: 100%; background: #fff; margin-bottom:
 caption { text-align: left; font-weight: 600; font-size: 1.05rem; padding: 12px 0 6px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); }
 table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
+table.audit { font-size: 0.9rem; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
 dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
 dl.facts dd, dl.group dd { margin: 0 0 6px; }

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import type { ReviewStatus } from '../../shared/api/admin';
 import type { Statement } from '../../shared/api/statement';
-import { audit } from '../db/audit';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { saveStatement, type StoredStatement } from '../db/statements';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
@@ -123,11 +123,12 @@ export async function decideRegistration(
         [row.user_id],
       );
     }
-    await audit(db, {
+    await recordAuditEvent(db, {
       action: decision.approved ? 'registration.approved' : 'registration.rejected',
       actorUserId: actor.userId,
       subjectUserId: row.user_id,
-      detail: { registrationId: decision.registrationId, via: actor.via },
+      registrationId: decision.registrationId,
+      detail: { via: actor.via },
     });
     return row;
   });
@@ -160,11 +161,12 @@ export async function requestChanges(
       reviewedBy: actor.userId,
       reason: note,
     });
-    await audit(db, {
+    await recordAuditEvent(db, {
       action: 'registration.changes-requested',
       actorUserId: actor.userId,
       subjectUserId: row.user_id,
-      detail: { registrationId: request.registrationId, via: actor.via },
+      registrationId: request.registrationId,
+      detail: { via: actor.via },
     });
     return row;
   });
@@ -207,7 +209,7 @@ export async function approveUser(
       `update users set details = jsonb_set(details, '{approved}', 'true'::jsonb) where id = $1`,
       [userId],
     );
-    await audit(db, {
+    await recordAuditEvent(db, {
       action: 'user.approved',
       actorUserId: actor.userId,
       subjectUserId: userId,
@@ -246,7 +248,7 @@ export async function decideParticipant(
         where id = $1`,
       [decision.organizationId, status, actor.userId, reason],
     );
-    await audit(db, {
+    await recordAuditEvent(db, {
       action: decision.approved
         ? 'organization.participant-approved'
         : 'organization.participant-rejected',
@@ -273,7 +275,7 @@ export async function resendVerificationEmail(
   await deps.mailer.send(
     verifyEmailMessage(user.email, links.verifyEmail(deps.publicUrl, user.email, token)),
   );
-  await audit(deps.pool, {
+  await recordAuditEvent(deps.pool, {
     action: 'admin.verification-email',
     actorUserId: actor.userId,
     subjectUserId: user.id,
@@ -312,7 +314,7 @@ export async function loadStatement(
       asOf,
       loadedBy: actor.userId,
     });
-    await audit(db, {
+    await recordAuditEvent(db, {
       action: 'statement.loaded',
       actorUserId: actor.userId,
       detail: { organizationId: entry.organizationId, asOf, via: actor.via },

@@ -15,7 +15,8 @@ import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signIn
 import { isUuid } from '../auth/apiSchemas';
 import { safeEqual } from '../auth/tokens';
 import { findRegistrationDocument, getRegistration, listRegistrations } from '../db/adminQueries';
-import { audit } from '../db/audit';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
+import { registrationAuditEvents } from '../audit/registrationAuditEvents';
 import { findUserRowById } from '../db/users';
 import { ClientError } from '../errors';
 import { readDocument, readDocumentPreview } from '../storage/documentStore';
@@ -191,18 +192,19 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         );
       }
       revealed = new Set([options.reveal]);
-      await audit(app.db, {
+      await recordAuditEvent(app.db, {
         action: 'registration.revealed',
         actorUserId: staff(request).id,
         subjectUserId: registration.userId,
-        detail: { registrationId, field: options.reveal },
+        registrationId,
+        detail: { field: options.reveal },
       });
     } else {
-      await audit(app.db, {
+      await recordAuditEvent(app.db, {
         action: 'registration.viewed',
         actorUserId: staff(request).id,
         subjectUserId: registration.userId,
-        detail: { registrationId },
+        registrationId,
       });
     }
     const sections = registrationView(registration.formId, registration.payload, revealed);
@@ -217,6 +219,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         signedInAs: staff(request).email,
         notice: options.notice,
         error: options.error,
+        auditEvents: await registrationAuditEvents(app.db, registrationId),
       }),
     );
   };
@@ -348,12 +351,12 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       const inline =
         rendition !== null ||
         (request.query.inline === '1' && PREVIEWABLE_IMAGES.has(document.contentType));
-      await audit(app.db, {
+      await recordAuditEvent(app.db, {
         action: 'registration.document-downloaded',
         actorUserId: staff(request).id,
         subjectUserId: document.userId,
+        registrationId: document.registrationId,
         detail: {
-          registrationId: document.registrationId,
           documentId: request.params.id,
           ...(inline ? { inline: true } : {}),
         },

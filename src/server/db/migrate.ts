@@ -7,16 +7,22 @@ const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'm
 
 /**
  * Applies every `migrations/NNN-name.sql` not yet applied, each in its own transaction, under an
- * advisory lock so two servers starting together do not race.
+ * advisory lock so two servers starting together do not race. With nothing to apply it creates
+ * nothing, so a role without CREATE (the app role of an external PostgreSQL, README) starts fine.
  */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
   const client = await pool.connect();
   const applied: string[] = [];
   try {
     await client.query('select pg_advisory_lock(727274)');
-    await client.query(
-      'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
+    const exists = await client.query<{ table: string | null }>(
+      `select to_regclass('schema_migrations')::text as table`,
     );
+    if (!exists.rows[0]?.table) {
+      await client.query(
+        'create table schema_migrations (name text primary key, applied_at timestamptz not null default now())',
+      );
+    }
     const done = new Set(
       (await client.query<{ name: string }>('select name from schema_migrations')).rows.map(
         (row) => row.name,

@@ -22,7 +22,7 @@ import {
 } from '../admin/review';
 import { UUID_PATTERN } from '../auth/apiSchemas';
 import { getUserDetail, listOrganizations, listRegistrations, listUsers } from '../db/adminQueries';
-import { audit } from '../db/audit';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { findOrganization, latestStatement } from '../db/statements';
 import { findUserRowById } from '../db/users';
 import { forbidden, notFound, unauthorized } from '../errors';
@@ -106,7 +106,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     const actorUserId = staffOf.get(request);
     if (actorUserId === undefined) return payload; // signed out: nobody to name
     const params = (request.params ?? {}) as Record<string, string>;
-    await audit(app.db, {
+    await recordAuditEvent(app.db, {
       action: 'admin.api',
       actorUserId,
       detail: {

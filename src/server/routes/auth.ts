@@ -30,7 +30,7 @@ import {
   TOO_MANY_ATTEMPTS,
 } from '../auth/routeHelpers';
 import { matchTotp } from '../auth/totp';
-import { audit } from '../db/audit';
+import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { forgetDevices } from '../db/deviceCookies';
@@ -113,7 +113,7 @@ export async function registerAuthRoutes(
     if (!row) {
       try {
         const id = await createUnverifiedUser(app.db, email);
-        await audit(app.db, { action: 'signup', actorUserId: id });
+        await recordAuditEvent(app.db, { action: 'signup', actorUserId: id });
       } catch (error) {
         if ((error as { code?: string }).code !== '23505') throw error; // a concurrent sign-up
       }
@@ -143,7 +143,7 @@ export async function registerAuthRoutes(
           throw badRequest(INVALID_LINK);
         }
         await setPasswordHash(client, row.id, passwordHash, { verify: true });
-        await audit(client, { action: 'email.verified', actorUserId: row.id });
+        await recordAuditEvent(client, { action: 'email.verified', actorUserId: row.id });
         return row.id;
       });
       // This browser has just set the password: its first sign-in is a returning one.
@@ -178,7 +178,7 @@ export async function registerAuthRoutes(
         if (!totpCode) return { authStatus: 'TwoFactorRequired' };
         const step = matchTotp(row.totp_secret, totpCode, lastTotpStep(row));
         if (step === null || !(await acceptTotpStep(app.db, row.id, step))) {
-          await audit(app.db, {
+          await recordAuditEvent(app.db, {
             action: 'signin.failed',
             actorUserId: row.id,
             detail: { reason: 'totp' },
@@ -188,7 +188,7 @@ export async function registerAuthRoutes(
       }
       await reply.startSession(row.id);
       await reply.rememberDevice(row.id);
-      await audit(app.db, { action: 'signin', actorUserId: row.id });
+      await recordAuditEvent(app.db, { action: 'signin', actorUserId: row.id });
       return { authStatus: 'AuthComplete', user: toUser(row) };
     },
   );
@@ -210,10 +210,13 @@ export async function registerAuthRoutes(
     const trusted = !!usable && deviceUser === usable.id;
     const matches = await verifyPassword(password, hash, client, trusted);
     if (!usable || !matches) {
-      await audit(app.db, {
+      // An email without an account is named by its digest, never written out.
+      await recordAuditEvent(app.db, {
         action: 'signin.failed',
         actorUserId: row?.id ?? null,
-        detail: { reason: 'password' },
+        detail: row
+          ? { reason: usable ? 'password' : 'not-verified' }
+          : { reason: 'unknown-email', emailDigest: emailDigest(email) },
       });
       throw new ClientError(401, BAD_CREDENTIALS);
     }
@@ -223,7 +226,7 @@ export async function registerAuthRoutes(
   app.post('/auth/signout', async (request, reply) => {
     const userId = await request.sessionUserId();
     await reply.endSession();
-    if (userId) await audit(app.db, { action: 'signout', actorUserId: userId });
+    if (userId) await recordAuditEvent(app.db, { action: 'signout', actorUserId: userId });
     return {};
   });
 
@@ -240,7 +243,7 @@ export async function registerAuthRoutes(
         const token = await issueAuthToken(app.db, 'reset-password', row.id);
         const link = links.resetPassword(app.config.publicUrl, row.id, token);
         await app.mailer.send(resetPasswordMessage(row.email, link));
-        await audit(app.db, { action: 'password.reset-requested', actorUserId: row.id });
+        await recordAuditEvent(app.db, { action: 'password.reset-requested', actorUserId: row.id });
       });
       return {};
     },
@@ -260,7 +263,7 @@ export async function registerAuthRoutes(
         await setPasswordHash(client, consumed.userId, passwordHash);
         await endAllSessions(client, consumed.userId);
         await forgetDevices(client, consumed.userId);
-        await audit(client, { action: 'password.reset', actorUserId: consumed.userId });
+        await recordAuditEvent(client, { action: 'password.reset', actorUserId: consumed.userId });
       });
       return {};
     },
@@ -335,7 +338,7 @@ function registerInviteAccept(app: FastifyInstance): void {
           });
           await setUserRoles(client, row.id, chosen.length > 0 ? chosen : offered);
           await insertUserDocument(client, row.id, 'photo-id', photo);
-          await audit(client, { action: 'invite.accepted', actorUserId: row.id });
+          await recordAuditEvent(client, { action: 'invite.accepted', actorUserId: row.id });
           return row.id;
         });
       } catch (error) {

@@ -22,7 +22,7 @@ import { validateAnswers } from '../../shared/forms/validateAnswers';
 import { compileFormValidators } from '../../shared/forms/compile';
 import { formValidator } from '../../shared/forms/validators';
 import { userSchema } from '../auth/apiSchemas';
-import { audit } from '../db/audit';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
   findRegistrationOfUser,
   insertRegistration,
@@ -228,10 +228,11 @@ async function register(
         organizationId,
       ],
     );
-    await audit(db, {
+    await recordAuditEvent(db, {
       action: 'registration.submitted',
       actorUserId: userId,
-      detail: { formId, registrationId },
+      registrationId,
+      detail: { formId },
     });
     return { registrationId };
   });
@@ -244,10 +245,11 @@ async function register(
         'You have already submitted a registration. It is awaiting review.',
       );
     }
-    await audit(app.db, {
+    await recordAuditEvent(app.db, {
       action: 'registration.resubmitted',
       actorUserId: userId,
-      detail: { formId, registrationId: outcome.existing.id },
+      registrationId: outcome.existing.id,
+      detail: { formId },
     });
     return { registrationId: outcome.existing.id, repeated: true };
   }

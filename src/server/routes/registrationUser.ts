@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
 import { userSchema } from '../auth/apiSchemas';
 import { readPersonFields } from '../auth/personFields';
-import { audit } from '../db/audit';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertUserDocument } from '../db/documents';
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, setUserDetails, toUser, type UserRow } from '../db/users';
@@ -48,7 +48,7 @@ export function registerRegistrationUserRoutes(
             approved: false,
           });
           await insertUserDocument(client, row.id, 'photo-id', photo);
-          await audit(client, { action: 'registration.user', actorUserId: row.id });
+          await recordAuditEvent(client, { action: 'registration.user', actorUserId: row.id });
         });
       } catch (error) {
         await discardForm(app.config.dataDir, form);

@@ -12,7 +12,7 @@ import { isUuid, totpConfirmBody, userSchema, userSettingsSchema } from '../auth
 import { readPersonFields, readRoles, type PersonFields } from '../auth/personFields';
 import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
-import { audit } from '../db/audit';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
 import { insertUserDocument } from '../db/documents';
 import { issueAuthToken } from '../db/tokens';
@@ -66,7 +66,7 @@ export async function registerUserRoutes(
     if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
     const secret = newTotpSecret();
     await setPendingTotpSecret(app.db, row.id, secret);
-    await audit(app.db, { action: '2fa.enrolment-started', actorUserId: row.id });
+    await recordAuditEvent(app.db, { action: '2fa.enrolment-started', actorUserId: row.id });
     return { secret, otpauthUrl: otpauthUrl(secret, firm.displayName, row.email) };
   });
 
@@ -83,7 +83,7 @@ export async function registerUserRoutes(
           totpCode: 'Wrong code',
         });
       }
-      await audit(app.db, { action: '2fa.enabled', actorUserId: row.id });
+      await recordAuditEvent(app.db, { action: '2fa.enabled', actorUserId: row.id });
       return { enabled: true };
     },
   );
@@ -184,7 +184,7 @@ async function applySetting(
     case 'mark_tutorial_complete':
       await withTransaction(app.db, async (client) => {
         await markTutorialComplete(client, row.id);
-        await audit(client, { action: 'settings.mark_tutorial_complete', actorUserId: row.id });
+        await recordAuditEvent(client, { action: 'settings.mark_tutorial_complete', actorUserId: row.id });
       });
       return;
   }
@@ -210,7 +210,7 @@ async function saveKyc(
       approved: false,
     });
     if (photo) await insertUserDocument(client, row.id, 'photo-id', photo);
-    await audit(client, {
+    await recordAuditEvent(client, {
       action: `settings.${tag}`,
       actorUserId: row.id,
       detail: { fields: Object.keys(person), photoId: !!photo },
@@ -258,7 +258,7 @@ async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartFor
       roles: offered,
       invitedBy: row.id,
     });
-    await audit(client, {
+    await recordAuditEvent(client, {
       action: 'settings.invite_user',
       actorUserId: row.id,
       subjectUserId: invitedId,
@@ -322,7 +322,7 @@ async function setRoles(app: FastifyInstance, row: UserRow, form: MultipartForm)
       throw badRequest('Your organisation needs at least one Administrator.');
     }
     await setUserRoles(client, userId, roles);
-    await audit(client, {
+    await recordAuditEvent(client, {
       action: 'settings.set_roles',
       actorUserId: row.id,
       subjectUserId: userId,

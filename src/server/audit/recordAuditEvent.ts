@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import type { Queryable } from '../db/transaction';
+
+/** The events the audit trail records. */
+export type AuditAction =
+  | 'signup'
+  | 'signin'
+  | 'signin.failed'
+  | 'signout'
+  | 'email.verified'
+  | 'password.reset-requested'
+  | 'password.reset'
+  | '2fa.enrolment-started'
+  | '2fa.enabled'
+  | 'settings.add_kyc'
+  | 'settings.modify_kyc'
+  | 'settings.invite_user'
+  | 'settings.set_roles'
+  | 'settings.mark_tutorial_complete'
+  | 'invite.accepted'
+  | 'registration.user'
+  | 'registration.submitted'
+  | 'registration.resubmitted'
+  // Staff review (admin API, staff console, operator CLI).
+  | 'admin.api'
+  | 'admin.verification-email'
+  | 'registration.viewed'
+  | 'registration.revealed'
+  | 'registration.document-downloaded'
+  | 'registration.approved'
+  | 'registration.rejected'
+  | 'registration.changes-requested'
+  | 'user.approved'
+  | 'organization.participant-approved'
+  | 'organization.participant-rejected'
+  | 'statement.loaded'
+  | 'staff.created';
+
+/** What one audit row says. */
+export interface AuditEvent {
+  action: AuditAction;
+  /** Who acted: a user id, or null for the operator CLI and for a sign-in by nobody known. */
+  actorUserId: string | null;
+  /** The user acted upon, when not the actor (an id, never an email). */
+  subjectUserId?: string | null;
+  /** The registration the event concerns: the staff console lists its events by this. */
+  registrationId?: string | null;
+  /** Ids, counts, flags and fixed words only: never an email, a name, a token, a code or an IP. */
+  detail?: Record<string, string | number | boolean | string[]>;
+}
+
+/**
+ * Appends a row to the audit trail, a hash chain in PostgreSQL (migration 085): the database
+ * numbers the row, links it to the one before and refuses any later change. Pass the client of
+ * the event's transaction where there is one, so the row commits (or rolls back) with what it
+ * records; appends from every instance are serialised on the chain's head row until then.
+ */
+export async function recordAuditEvent(db: Queryable, event: AuditEvent): Promise<void> {
+  await db.query(
+    `insert into audit_log (actor_user_id, action, subject, registration_id, detail)
+     values ($1, $2, $3, $4, $5)`,
+    [
+      event.actorUserId,
+      event.action,
+      event.subjectUserId ?? null,
+      event.registrationId ?? null,
+      event.detail ?? {},
+    ],
+  );
+}
+
+/**
+ * How a failed sign-in names an email that has no account: SHA-256 of the trimmed, lower-cased
+ * address. Never the address itself; an investigator who holds an address can hash it to find
+ * its attempts, and attempts on one address group together.
+ */
+export function emailDigest(email: string): string {
+  return crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+}

@@ -1,0 +1,357 @@
+/**
+ * The audit trail (ASVS 16.3, 16.4.2; CFTC 1.31): one hash chain in PostgreSQL, appended by the
+ * database for every event, refused any change, checked by `npm run admin -- verify-audit`.
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailDigest, recordAuditEvent } from '../../src/server/audit/recordAuditEvent';
+import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
+import { grantAppRole } from '../../src/server/db/appRole';
+import { createPool } from '../../src/server/db/database';
+import {
+  postForm as postConsoleForm,
+  registeredBusiness,
+  registeredCustomer,
+  signedInStaff,
+} from './adminHelpers';
+import { enableTwoFactor, freshClient, lastLink, postForm, signedIn } from './authHelpers';
+import { createTestApp, type TestApp } from './testApp';
+
+const API = '/exchange/api/web';
+const C = '/clearing/admin';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('audit trail', () => {
+  let t: TestApp;
+  let tmp: string;
+
+  /** `npm run admin -- <args>` against this test's database. */
+  const admin = (args: string[]): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/cli/admin.ts', ...args], {
+        env: {
+          ...process.env,
+          DATABASE_URL: t.pool.options.connectionString,
+          DATA_DIR: tmp,
+          NODE_ENV: 'test',
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  /** Every audit row's full text, for checks that nothing personal is in it. */
+  const allRowsText = async () =>
+    (await t.pool.query<{ text: string }>('select a::text as text from audit_log a')).rows
+      .map((row) => row.text)
+      .join('\n');
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-audit-test-'));
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('appends a row for each kind of event, ids only, one chain that verify-audit accepts', async () => {
+    // Sign-ins: success, a wrong password, an email without an account.
+    const customer = await registeredCustomer(t);
+    const anon = freshClient(t.app);
+    const wrong = await anon.post(`${API}/auth/signin`, {
+      email: customer.email,
+      password: 'Not-The-Pass-1',
+    });
+    expect(wrong.statusCode).toBe(401);
+    const stranger = `Nobody.${crypto.randomBytes(3).toString('hex')}@Example.test`;
+    expect(
+      (await anon.post(`${API}/auth/signin`, { email: stranger, password: 'Whatever-1' }))
+        .statusCode,
+    ).toBe(401);
+
+    // Two-factor and password changes.
+    const other = await signedIn(t);
+    await enableTwoFactor(other.client);
+    await anon.post(`${API}/auth/password/reset/request`, {
+      email: other.email,
+      authOrigin: 'Clearing',
+    });
+    const link = lastLink(t, other.email, 'reset-password');
+    const reset = await anon.post(`${API}/auth/password/reset`, {
+      token: link.searchParams.get('access_token'),
+      userId: link.searchParams.get('user_id'),
+      password: 'Brand-New-Pass-9',
+    });
+    expect(reset.statusCode).toBe(200);
+
+    // Staff: view, reveal, download, request changes in the console, approve through the API.
+    const staff = await signedInStaff(t);
+    const page = `${C}/registrations/${customer.registrationId}`;
+    expect((await staff.client.get(page)).statusCode).toBe(200);
+    const reveal = await postConsoleForm(staff.client, `${page}/reveal`, {
+      field: '/socialSecurityNumber',
+    });
+    expect(reveal.statusCode).toBe(200);
+    const document = await t.pool.query<{ id: string }>(
+      `select id from registration_documents where registration_id = $1 and part = 'irsFormW2'`,
+      [customer.registrationId],
+    );
+    const documentId = document.rows[0]!.id;
+    expect((await staff.client.get(`${C}/documents/${documentId}`)).statusCode).toBe(200);
+    const changes = await postConsoleForm(staff.client, `${page}/changes`, {
+      note: 'Please upload a sharper photo of your ID.',
+    });
+    expect(changes.statusCode).toBe(303);
+    const approve = await staff.client.post('/exchange/api/admin/onboarding/kyc-approval', {
+      registrationId: customer.registrationId,
+      approved: true,
+    });
+    expect(approve.statusCode).toBe(200);
+
+    // A role change by an organisation's Administrator.
+    const business = await registeredBusiness(t);
+    const roles = await postForm(business.client, `${API}/user/settings`, [
+      { name: 'tag', value: 'set_roles' },
+      { name: 'user_id', value: business.id },
+      { name: 'role', value: 'Administrator' },
+      { name: 'role', value: 'Trader' },
+    ]);
+    expect(roles.statusCode).toBe(200);
+
+    const rows = (
+      await t.pool.query<{
+        seq: string;
+        action: string;
+        actor_user_id: string | null;
+        subject: string | null;
+        registration_id: string | null;
+        detail: Record<string, unknown>;
+      }>(
+        'select seq, action, actor_user_id, subject, registration_id, detail from audit_log order by seq',
+      )
+    ).rows;
+    const find = (action: string, match: (row: (typeof rows)[number]) => boolean = () => true) =>
+      rows.find((row) => row.action === action && match(row));
+    expect(find('signin', (r) => r.actor_user_id === customer.id)).toBeDefined();
+    expect(find('signin.failed', (r) => r.actor_user_id === customer.id)?.detail).toEqual({
+      reason: 'password',
+    });
+    // An email without an account: its digest, never the address.
+    expect(find('signin.failed', (r) => r.actor_user_id === null)?.detail).toEqual({
+      reason: 'unknown-email',
+      emailDigest: emailDigest(stranger),
+    });
+    expect(emailDigest(stranger)).toBe(emailDigest(` ${stranger.toLowerCase()} `));
+    expect(find('2fa.enrolment-started', (r) => r.actor_user_id === other.id)).toBeDefined();
+    expect(find('2fa.enabled', (r) => r.actor_user_id === other.id)).toBeDefined();
+    expect(find('password.reset', (r) => r.actor_user_id === other.id)).toBeDefined();
+    const ofRegistration = (action: string) =>
+      find(action, (r) => r.registration_id === customer.registrationId);
+    expect(ofRegistration('registration.submitted')?.actor_user_id).toBe(customer.id);
+    expect(ofRegistration('registration.viewed')?.actor_user_id).toBe(staff.id);
+    expect(ofRegistration('registration.revealed')).toMatchObject({
+      actor_user_id: staff.id,
+      subject: customer.id,
+      detail: { field: '/socialSecurityNumber' },
+    });
+    expect(ofRegistration('registration.document-downloaded')?.detail).toEqual({ documentId });
+    expect(ofRegistration('registration.changes-requested')?.detail).toEqual({ via: 'console' });
+    expect(ofRegistration('registration.approved')).toMatchObject({
+      actor_user_id: staff.id,
+      detail: { via: 'api' },
+    });
+    expect(find('settings.set_roles', (r) => r.subject === business.id)?.detail).toEqual({
+      roles: ['Administrator', 'Trader'],
+    });
+    // The chain: numbered without gaps, each row linked to the one before.
+    expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_row, i) => i + 1));
+
+    // Nothing personal beyond ids: no email, name, SSN or date of birth in any row.
+    const text = await allRowsText();
+    for (const secret of [
+      customer.email,
+      stranger,
+      stranger.toLowerCase(),
+      other.email,
+      business.email,
+      String(customer.answers.firstName),
+      String(customer.answers.socialSecurityNumber),
+      String(customer.answers.dateOfBirth),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+
+    const report = await verifyAuditChain(t.pool);
+    expect(report).toEqual({ intact: true, rows: rows.length });
+    const verified = await admin(['verify-audit']);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain(`Audit trail intact: ${rows.length} rows`);
+  });
+
+  it("shows a registration's audit events on its console page", async () => {
+    const customer = await registeredCustomer(t);
+    const staff = await signedInStaff(t);
+    const page = `${C}/registrations/${customer.registrationId}`;
+    await postConsoleForm(staff.client, `${page}/reveal`, { field: '/socialSecurityNumber' });
+    const body = (await staff.client.get(page)).body;
+    const trail = body.slice(body.indexOf('Audit trail'));
+    expect(trail).toContain('Submitted');
+    expect(trail).toContain('Revealed a sensitive answer');
+    expect(trail).toContain('Social Security number');
+    expect(trail).toContain('Viewed in the console');
+    expect(trail).toContain(staff.email);
+    expect(trail).toContain('the applicant');
+    // Another registration's events stay on its own page.
+    const someoneElse = await registeredCustomer(t);
+    const otherPage = (await staff.client.get(`${C}/registrations/${someoneElse.registrationId}`))
+      .body;
+    const otherTrail = otherPage.slice(otherPage.indexOf('Audit trail'));
+    expect(otherTrail).not.toContain('Revealed a sensitive answer');
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE, even to the owner', async () => {
+    await recordAuditEvent(t.pool, { action: 'signout', actorUserId: null });
+    for (const statement of [
+      `update audit_log set action = 'signin' where seq = 1`,
+      'delete from audit_log where seq = 1',
+      'truncate audit_log',
+      'delete from audit_chain_head',
+    ]) {
+      await expect(t.pool.query(statement), statement).rejects.toThrow(/append-only/);
+    }
+    // A caller cannot choose its own place or hash in the chain: the database sets them.
+    await t.pool.query(
+      `insert into audit_log (action, detail, seq, prev_hash, hash) values ('signout', '{}', 1, 'x', 'y')`,
+    );
+    expect((await verifyAuditChain(t.pool)).intact).toBe(true);
+  });
+
+  it('gives the app role of an external PostgreSQL read and append only', async () => {
+    const role = `portal_app_${crypto.randomBytes(4).toString('hex')}`;
+    const password = crypto.randomBytes(12).toString('hex');
+    await t.pool.query(`create role ${role} login password '${password}'`);
+    try {
+      const database = (await t.pool.query<{ db: string }>('select current_database() as db'))
+        .rows[0]!.db;
+      await t.pool.query(`grant connect on database ${database} to ${role}`);
+      await grantAppRole(t.pool, role);
+      const url = new URL(t.pool.options.connectionString!);
+      url.username = role;
+      url.password = password;
+      const app = createPool(url.toString());
+      try {
+        await recordAuditEvent(app, { action: 'signout', actorUserId: null });
+        expect((await app.query('select count(*)::int as n from audit_log')).rows[0].n).toBe(
+          Number((await app.query('select max(seq) as n from audit_log')).rows[0].n),
+        );
+        for (const statement of [
+          `update audit_log set action = 'signin'`,
+          'delete from audit_log',
+          'truncate audit_log',
+          'alter table audit_log disable trigger audit_log_no_update_or_delete',
+        ]) {
+          await expect(app.query(statement), statement).rejects.toMatchObject({
+            code: expect.stringMatching(/^42501$/),
+          });
+        }
+        // The rest of the portal's tables stay writable.
+        await app.query(`update users set tutorial_complete = tutorial_complete where false`);
+      } finally {
+        await app.end();
+      }
+    } finally {
+      await t.pool.query(`drop owned by ${role}`);
+      await t.pool.query(`drop role ${role}`);
+    }
+  });
+
+  it('names the first row that no longer matches after the database is edited around the triggers', async () => {
+    for (let i = 0; i < 3; i++) {
+      await recordAuditEvent(t.pool, { action: 'signout', actorUserId: null });
+    }
+    expect((await verifyAuditChain(t.pool)).intact).toBe(true);
+    const { rows } = await t.pool.query<{ seq: string; id: string }>(
+      'select seq::text, id::text from audit_log a order by a.seq desc limit 1 offset 1',
+    );
+    const target = rows[0]!;
+    // A superuser edits a row with the guard switched off.
+    const tamper = async (sql: string) => {
+      await t.pool.query('alter table audit_log disable trigger audit_log_no_update_or_delete');
+      try {
+        await t.pool.query(sql, [target.seq]);
+      } finally {
+        await t.pool.query('alter table audit_log enable trigger audit_log_no_update_or_delete');
+      }
+    };
+    await tamper(`update audit_log set action = 'signin' where seq = $1`);
+    expect(await verifyAuditChain(t.pool)).toMatchObject({
+      intact: false,
+      seq: Number(target.seq),
+      id: target.id,
+      problem: expect.stringContaining('no longer matches its hash'),
+    });
+    const failed = await admin(['verify-audit']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`Audit trail altered at row ${target.seq} (id ${target.id})`);
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+
+    // Recomputing that row's hash moves the break to the next row, which still links to the old one.
+    await tamper(
+      `update audit_log set hash = audit_hash(prev_hash, audit_canonical(audit_log)) where seq = $1`,
+    );
+    expect(await verifyAuditChain(t.pool)).toMatchObject({
+      intact: false,
+      seq: Number(target.seq) + 1,
+      problem: expect.stringContaining('does not link to the row before'),
+    });
+
+    // A row removed from the middle is named by the gap.
+    await tamper('delete from audit_log where seq = $1');
+    expect(await verifyAuditChain(t.pool)).toMatchObject({
+      intact: false,
+      seq: Number(target.seq) + 1,
+      problem: `row ${target.seq} is missing (the next row is ${Number(target.seq) + 1})`,
+    });
+  });
+
+  it('keeps one chain when two instances append at once', async () => {
+    const second = createPool(t.pool.options.connectionString!);
+    try {
+      await Promise.all(
+        Array.from({ length: 40 }, (_unused, i) =>
+          recordAuditEvent(i % 2 ? second : t.pool, {
+            action: 'signout',
+            actorUserId: null,
+            detail: { n: i },
+          }),
+        ),
+      );
+    } finally {
+      await second.end();
+    }
+    // The earlier test left the chain broken on purpose; this one checks the rows it added.
+    const { rows } = await t.pool.query<{ seq: string; prev_hash: string; hash: string }>(
+      `select seq::text, prev_hash, hash from audit_log
+        where action = 'signout' and detail ? 'n' order by audit_log.seq`,
+    );
+    expect(rows).toHaveLength(40);
+    for (let i = 1; i < rows.length; i++) {
+      expect(Number(rows[i]!.seq)).toBe(Number(rows[i - 1]!.seq) + 1);
+      expect(rows[i]!.prev_hash).toBe(rows[i - 1]!.hash);
+    }
+  });
+});
