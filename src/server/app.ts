@@ -1,7 +1,7 @@
 /**
  * Builds the Fastify instance: plugins first (database, cookies, sessions, CSRF, security
- * headers, multipart with explicit limits and the unread body of an early answer, rate limits),
- * then the API routes, then the web app.
+ * headers, multipart with explicit limits and the unread body of an early answer, rate limits,
+ * health and metrics), then the API routes, then the web app.
  * Tests call `buildApp(...).inject()`; `main.ts` listens.
  */
 import crypto from 'node:crypto';
@@ -26,6 +26,7 @@ import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
 import { answerClientError, errorBodyPlugin } from './plugins/clientErrors';
 import { inputGuardPlugin } from './plugins/inputGuard';
+import { operationsPlugin } from './plugins/operations';
 import { routeTablePlugin } from './plugins/routeTable';
 import { securityHeadersPlugin } from './plugins/securityHeaders';
 import { sessionPlugin } from './plugins/session';
@@ -149,6 +150,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Counters in PostgreSQL: a limit counts requests to every instance on this database.
   await app.register(rateLimit, { global: false, store: postgresRateLimitStore(deps.pool) });
 
+  // Health, readiness and metrics: before the routes, so every route's answers are counted.
+  await app.register(operationsPlugin);
   await notifications.start();
   await registerApiRoutes(app);
   await registerWeb(app);

@@ -14,6 +14,12 @@ export interface ServerConfig {
    * headers say, so per-IP limits cannot be dodged by writing a header.
    */
   trustProxy: string[];
+  /**
+   * Addresses or CIDR ranges `/metrics` answers (`METRICS_ALLOW`, comma-separated; default this
+   * machine only). Judged on the client address as the rest of the app sees it: the socket's
+   * peer, or X-Forwarded-For only from a TRUST_PROXY address.
+   */
+  metricsAllow: string[];
   /** Base of links in emails, e.g. `http://localhost:8080`. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -44,6 +50,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     production,
     trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+    metricsAllow: (env.METRICS_ALLOW ?? '127.0.0.1,::1')
       .split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry !== ''),

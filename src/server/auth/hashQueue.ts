@@ -35,6 +35,11 @@ export class HashQueue {
     readonly trustedSlots = 1,
   ) {}
 
+  /** How many hashes run now (the metrics read it). */
+  get active(): number {
+    return this.running;
+  }
+
   /** How many hashes wait for a turn (tests and the bench watch it). */
   get queued(): number {
     return this.untrustedWaiting + this.trustedLine.length;

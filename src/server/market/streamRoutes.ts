@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The market behind the stream: one simulator across instances (tests seed and drive it). */
     market: MarketFeed;
+    /** How many live-market WebSocket clients this instance serves (the metrics read it). */
+    marketStreamClients: () => number;
   }
 }
 
@@ -34,14 +36,19 @@ export const marketStreamPlugin = fp(
     );
     await market.start();
     app.decorate('market', market);
+    const connections = new Set<StreamConnection>();
+    app.decorate('marketStreamClients', () => connections.size);
     app.addHook('onClose', async () => market.stop());
-    await app.register(streamRoutes, { prefix: '/exchange/api/web', market });
+    await app.register(streamRoutes, { prefix: '/exchange/api/web', market, connections });
   },
   { name: 'market-stream' },
 );
 
-async function streamRoutes(app: FastifyInstance, options: { market: MarketFeed }) {
-  const connections = new Set<StreamConnection>();
+async function streamRoutes(
+  app: FastifyInstance,
+  options: { market: MarketFeed; connections: Set<StreamConnection> },
+) {
+  const { connections } = options;
   const perUser = new Map<string, number>();
   const allowedHosts = new Set([new URL(app.config.publicUrl).host]);
   const admitted = new WeakMap<FastifyRequest, string>();
