@@ -1,21 +1,34 @@
 /**
  * Starts the portal: reads the environment, opens the database (embedded PostgreSQL in DATA_DIR
  * unless DATABASE_URL is set), applies migrations, seeds demo data in development, listens, and
- * shuts down gracefully on SIGINT/SIGTERM.
+ * shuts down gracefully on SIGINT/SIGTERM. A start that fails at any step ends with one sentence
+ * (startupFailure.ts) and exit code 1, never a stack trace.
  */
 import { buildApp } from './app';
 import { warmPdfInspection } from './storage/inspectionThreads';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
-import { DataFolderError } from './db/embeddedPostgres';
 import { readableLogStream } from './logging';
 import { createOutboxMailer } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
 import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
 import { seedDisclosures } from './seed/disclosures';
+import { startupFailureMessage, type StartupStep } from './startupFailure';
 
 const config = readConfig();
 const log = (message: string) => console.log(message);
+
+/** Ends the start with one sentence and a non-zero code (a supervisor such as systemd retries). */
+async function failed(
+  step: StartupStep,
+  error: unknown,
+  cleanup: Array<() => Promise<unknown>>,
+): Promise<never> {
+  console.error(startupFailureMessage(step, error, { host: config.host, port: config.port }));
+  if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(error);
+  for (const close of cleanup) await close().catch(() => {});
+  process.exit(1);
+}
 
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
@@ -26,16 +39,7 @@ const database = await openDatabase({
       log(`[postgres] ${message}`);
     }
   },
-}).catch((error: unknown) => {
-  // One clear line and a non-zero exit (a supervisor such as systemd starts us again); a data
-  // folder PostgreSQL cannot use says what to do, without a stack trace.
-  console.error(
-    error instanceof DataFolderError
-      ? error.message
-      : `The database could not be opened: ${(error as Error).message}`,
-  );
-  process.exit(1);
-});
+}).catch((error: unknown) => failed('database', error, []));
 // DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.
 // Development logs are readable lines (production keeps JSON for log collectors).
 const readable = config.production ? undefined : readableLogStream((line) => console.log(line));
@@ -47,17 +51,24 @@ const mailer = config.smtpUrl
         { summary: `http://localhost:${config.port}/dev/outbox` },
       )
     : createOutboxMailer();
+const closeDatabase = () => database.close();
 const app = await buildApp({
   config,
   pool: database.pool,
   mailer,
   ...(readable ? { logger: { level: config.logLevel, stream: readable } } : {}),
-});
+}).catch((error: unknown) => failed('app', error, [closeDatabase]));
+const closeApp = () => app.close();
 
 let seeded = false;
-if (config.seedDemo) seeded = await seedDemoData(database.pool, config);
-// Sample disclosure documents: a year of them, once, when none are published yet.
-if (config.seedDemo) await seedDisclosures(database.pool, config);
+try {
+  // Several instances may start together on one empty database: both seeds take a lock.
+  if (config.seedDemo) seeded = await seedDemoData(database.pool, config);
+  // Sample disclosure documents: a year of them, once, when none are published yet.
+  if (config.seedDemo) await seedDisclosures(database.pool, config);
+} catch (error) {
+  await failed('seed', error, [closeApp, closeDatabase]);
+}
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -76,7 +87,11 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (error) {
+  await failed('listen', error, [closeApp, closeDatabase]);
+}
 warmPdfInspection();
 const address = `http://localhost:${config.port}/clearing`;
 log(`\n${'='.repeat(64)}\n Clearing member portal: ${address}`);

@@ -184,7 +184,10 @@ async function applySetting(
     case 'mark_tutorial_complete':
       await withTransaction(app.db, async (client) => {
         await markTutorialComplete(client, row.id);
-        await recordAuditEvent(client, { action: 'settings.mark_tutorial_complete', actorUserId: row.id });
+        await recordAuditEvent(client, {
+          action: 'settings.mark_tutorial_complete',
+          actorUserId: row.id,
+        });
       });
       return;
   }

@@ -9,12 +9,15 @@ export { DEMO_SIGN_INS };
 
 /**
  * Seeds the demo accounts into an empty database (development only). Returns whether it seeded.
+ * Under an advisory lock: of several servers starting together on one empty database, one seeds
+ * and the others, once it has committed, find its users and seed nothing.
  */
 export async function seedDemoData(pool: pg.Pool, config: ServerConfig): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const existing = await client.query('select 1 from users limit 1 for update');
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', ['seed:demo']);
+    const existing = await client.query('select 1 from users limit 1');
     if (existing.rowCount) {
       await client.query('rollback');
       return false;
