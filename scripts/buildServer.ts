@@ -1,0 +1,31 @@
+/**
+ * Compiles the server ahead of time (part of `npm run build`), so `npm start` runs plain
+ * JavaScript under `node` instead of transpiling every module through tsx at each start:
+ * src/server/main.ts and what it imports (shared code, schemas) bundled by esbuild into
+ * dist/server/main.js; npm packages stay imports. The files the server reads beside its modules
+ * (the SQL migrations, the demo statement) are copied next to the bundle, where their
+ * `import.meta.url`-relative paths find them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const outDir = path.resolve('dist/server');
+fs.rmSync(outDir, { recursive: true, force: true });
+
+await build({
+  entryPoints: ['src/server/main.ts'],
+  outfile: path.join(outDir, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  packages: 'external',
+  jsx: 'automatic',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
+fs.cpSync('src/server/db/migrations', path.join(outDir, 'migrations'), { recursive: true });
+fs.copyFileSync('src/server/seed/demoStatement.json', path.join(outDir, 'demoStatement.json'));
+console.log(`server compiled into ${path.relative(process.cwd(), outDir)}/main.js`);
