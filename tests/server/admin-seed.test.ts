@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
 import { DEMO_SIGN_INS, seedDemoData } from '../../src/server/seed/demo';
 import { demoStatement } from '../../src/server/seed/demoReview';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
@@ -23,6 +24,32 @@ describe('demo seed for review and the statement', () => {
     expect(await seedDemoData(t.pool, t.config)).toBe(true);
   });
   afterAll(async () => t.close());
+
+  it('records the demo registrations in the audit trail, marked as demo data, one intact chain', async () => {
+    const rows = await t.pool.query<{ action: string; email: string; detail: object }>(
+      `select a.action, u.email, a.detail from audit_log a
+         join registrations r on r.id = a.registration_id join users u on u.id = r.user_id
+        order by a.seq`,
+    );
+    expect(rows.rows).toEqual([
+      {
+        action: 'registration.submitted',
+        email: DEMO_SIGN_INS[0].email,
+        detail: expect.objectContaining({ demo: true }),
+      },
+      {
+        action: 'registration.approved',
+        email: DEMO_SIGN_INS[0].email,
+        detail: { via: 'console', demo: true },
+      },
+      {
+        action: 'registration.submitted',
+        email: DEMO_SIGN_INS[1].email,
+        detail: expect.objectContaining({ demo: true }),
+      },
+    ]);
+    expect((await verifyAuditChain(t.pool)).intact).toBe(true);
+  });
 
   it('gives the approved customer (NCF-100001) the demo statement', async () => {
     const { client, user } = await signIn(t, 'Approved customer');

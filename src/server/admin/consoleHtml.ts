@@ -152,7 +152,7 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
         ? 'the applicant'
         : 'an operator';
   const notes: string[] = [];
-  const { via, field, documentId, inline } = event.detail;
+  const { via, field, documentId, inline, demo } = event.detail;
   if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
   if (typeof field === 'string') {
     const prompt = ctx.sections.flatMap((s) => s.rows).find((row) => row.pointer === field)?.prompt;
@@ -164,6 +164,7 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
       `${document ? e(documentTitle(ctx, document.part)) : 'a document'}${inline === true ? ' (preview)' : ''}`,
     );
   }
+  if (demo === true) notes.push('seeded demo data');
   return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(AUDIT_ACTION_LABELS[event.action] ?? event.action)}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
 }
 

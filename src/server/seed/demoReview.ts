@@ -19,6 +19,7 @@ import { signedDocuments, toPayloadJson } from '../../shared/forms/payload';
 import type { Answers } from '../../shared/forms/schemaTypes';
 import { formValidator } from '../../shared/forms/validators';
 import type { ServerConfig } from '../config';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
 import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
@@ -151,7 +152,21 @@ async function seedRegistration(
     const file = await store(config.dataDir, bytes, path.basename(document.url), 'application/pdf');
     await insertRegistrationDocument(db, registrationId, document.part, file);
   }
+  // The trail records the seed as it happened (now), marked as demo data.
+  await recordAuditEvent(db, {
+    action: 'registration.submitted',
+    actorUserId: ids.userId,
+    registrationId,
+    detail: { formId: 'individual', demo: true },
+  });
   if (decision) {
+    await recordAuditEvent(db, {
+      action: 'registration.approved',
+      actorUserId: decision.reviewerId,
+      subjectUserId: ids.userId,
+      registrationId,
+      detail: { via: 'console', demo: true },
+    });
     await db.query(
       `update registrations set status = 'approved', reviewed_by = $2,
               submitted_at = now() - interval '9 days', reviewed_at = now() - interval '8 days'
