@@ -122,6 +122,11 @@ describe('audit trail', () => {
     });
     expect(approve.statusCode).toBe(200);
 
+    // A rejection from the operator's command line.
+    const rejected = await registeredCustomer(t);
+    const reject = await admin(['reject', rejected.email, 'We could not verify your identity.']);
+    expect(reject.code, reject.stderr).toBe(0);
+
     // A role change by an organisation's Administrator.
     const business = await registeredBusiness(t);
     const roles = await postForm(business.client, `${API}/user/settings`, [
@@ -174,6 +179,9 @@ describe('audit trail', () => {
       actor_user_id: staff.id,
       detail: { via: 'api' },
     });
+    expect(
+      find('registration.rejected', (r) => r.registration_id === rejected.registrationId),
+    ).toMatchObject({ actor_user_id: null, subject: rejected.id, detail: { via: 'cli' } });
     expect(find('settings.set_roles', (r) => r.subject === business.id)?.detail).toEqual({
       roles: ['Administrator', 'Trader'],
     });

@@ -102,6 +102,27 @@ describe('metrics', () => {
     }
   });
 
+  it('keeps probes and scrapes out of the request log', async () => {
+    const lines: string[] = [];
+    const logged = await buildApp({
+      config: t.config,
+      pool: t.pool,
+      mailer: t.mailer,
+      logger: { level: 'info', stream: { write: (line) => lines.push(line) } },
+    });
+    try {
+      for (const url of ['/healthz', '/readyz', '/metrics', '/exchange/api/web/config']) {
+        expect((await logged.inject({ method: 'GET', url })).statusCode).toBe(200);
+      }
+      const requests = lines.filter((line) => line.includes('request completed')).join('\n');
+      expect(requests).toContain('/exchange/api/web/config');
+      for (const probe of ['/healthz', '/readyz', '/metrics'])
+        expect(requests).not.toContain(probe);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('refuses an address METRICS_ALLOW does not name, and a forged X-Forwarded-For', async () => {
     const refused = await metrics(t.app, '10.1.2.3');
     expect(refused.statusCode).toBe(403);
