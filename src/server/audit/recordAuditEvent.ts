@@ -53,7 +53,9 @@ export interface AuditEvent {
  * Appends a row to the audit trail, a hash chain in PostgreSQL (migration 085): the database
  * numbers the row, links it to the one before and refuses any later change. Pass the client of
  * the event's transaction where there is one, so the row commits (or rolls back) with what it
- * records; appends from every instance are serialised on the chain's head row until then.
+ * records; appends from every instance are serialised on the chain's head row until then. Call
+ * it last in a transaction: the head row stays locked until the commit, so a transaction that
+ * audited and then waited for another row lock could deadlock with one holding that row.
  */
 export async function recordAuditEvent(db: Queryable, event: AuditEvent): Promise<void> {
   await db.query(
