@@ -81,7 +81,11 @@ describe('staff console: review actions and reading a registration', () => {
   it('lists documents by their prompts and previews ID images inline', async () => {
     const c = await registeredCustomer(t);
     const page = (await staff.client.get(`${C}/registrations/${c.registrationId}`)).body;
-    const documents = page.slice(page.indexOf('<h2>Documents</h2>'));
+    // The documents section only (the audit trail below it has its own <code>).
+    const documents = page.slice(
+      page.indexOf('<h2>Documents</h2>'),
+      page.indexOf('<h2 id="audit-heading">'),
+    );
     expect(documents).not.toContain('document.agree');
     expect(documents).not.toContain('<code>');
     expect(documents).toContain('I agree to the Terms of Service (signed document)');
