@@ -2,7 +2,8 @@
  * Compiles the server ahead of time (part of `npm run build`), so `npm start` runs plain
  * JavaScript under `node` instead of transpiling every module through tsx at each start:
  * src/server/main.ts and what it imports (shared code, schemas) bundled by esbuild into
- * dist/server/main.js; npm packages stay imports. The files the server reads beside its modules
+ * dist/server/main.js, and the upload inspection thread into dist/server/inspection.worker.js
+ * (where inspectionThreads.ts looks for it); npm packages stay imports. The files the server reads beside its modules
  * (the SQL migrations, the demo statement) are copied next to the bundle, where their
  * `import.meta.url`-relative paths find them.
  */
@@ -14,8 +15,11 @@ const outDir = path.resolve('dist/server');
 fs.rmSync(outDir, { recursive: true, force: true });
 
 await build({
-  entryPoints: ['src/server/main.ts'],
-  outfile: path.join(outDir, 'main.js'),
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'inspection.worker': 'src/server/storage/inspection.worker.ts',
+  },
+  outdir: outDir,
   bundle: true,
   platform: 'node',
   format: 'esm',
