@@ -334,6 +334,14 @@ describe('user calls', () => {
       expect(escalate.statusCode).toBe(400);
       expect(escalate.json().errorMessage).toMatch(/does not include that role/);
 
+      // A common password is refused with the specification's message (DECISIONS "Security").
+      const common = await postForm(invitee, `${API}/auth/invite/accept`, [
+        ...acceptParts(['Trader'], [photo()]).filter((part) => part.name !== 'password_text'),
+        { name: 'password_text', value: 'Password123' },
+      ]);
+      expect(common.statusCode).toBe(400);
+      expect(common.json().errorMessage).toBe('Password is too weak');
+
       const accepted = await postForm(
         invitee,
         `${API}/auth/invite/accept`,

@@ -1,7 +1,9 @@
 /** JSON schemas of the auth and user calls, for Fastify's validation and response serialising. */
 
 const email = { type: 'string', maxLength: 254 } as const;
-const password = { type: 'string', maxLength: 1024 } as const;
+import { PASSWORD_MAX_LENGTH } from '../../shared/rules/password';
+
+const password = { type: 'string', maxLength: PASSWORD_MAX_LENGTH } as const;
 const token = { type: 'string', minLength: 1, maxLength: 256 } as const;
 export const UUID_PATTERN =
   '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

@@ -1,7 +1,7 @@
 import { checkLimitMax } from '../db/rateLimits';
 import type { FastifyRequest } from 'fastify';
 import { emailError } from '../../shared/rules/email';
-import { newPasswordError } from '../../shared/rules/password';
+import { loadCommonPasswords, newPasswordError } from '../../shared/rules/password';
 import { badRequest, ClientError } from '../errors';
 import { hashPassword } from './passwords';
 
@@ -63,13 +63,16 @@ export function checkedEmail(value: string, field = 'email'): string {
   return value.trim();
 }
 
-/** The hash of a new password after the server-side weak-rule check (spec access §5). */
+/**
+ * The hash of a new password after the server-side checks (spec access §5 and DECISIONS
+ * "Security": at least 8 characters, not a common password), whatever the browser checked.
+ */
 export async function newPasswordHash(
   password: string,
   cost: number,
   field = 'password',
 ): Promise<string> {
-  const error = newPasswordError(password);
+  const error = newPasswordError(password, await loadCommonPasswords());
   if (error) throw badRequest(error, { [field]: error });
   return hashPassword(password, cost);
 }
