@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { registerStaffConsole } from './admin/staffConsole';
 import { registerFavicon } from './favicon';
+import { registerSamplePages } from './samplePages';
 
 /**
  * Serves the built customer app under /clearing with history fallback, and the standalone
@@ -71,4 +72,5 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
   app.get('/disclosures', async (_request, reply) =>
     reply.redirect('/clearing/regulation/disclosures'),
   );
+  registerSamplePages(app);
 }
