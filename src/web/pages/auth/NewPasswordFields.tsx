@@ -91,9 +91,12 @@ type PasswordPair = ReturnType<typeof usePasswordPair>;
 export function NewPasswordFields({
   pair,
   showErrors,
+  labels = { password: 'Password', confirm: 'Confirm Password' },
 }: {
   pair: PasswordPair;
   showErrors: boolean;
+  /** The fields' labels where "Password" alone is ambiguous (beside a current password). */
+  labels?: { password: string; confirm: string };
 }) {
   const [visible, setVisible] = useState(false);
   const [touched, setTouched] = useState({ password: false, confirm: false });
@@ -102,7 +105,7 @@ export function NewPasswordFields({
   return (
     <>
       <TextField
-        label="Password"
+        label={labels.password}
         type={type}
         name="password"
         autoComplete="new-password"
@@ -117,7 +120,7 @@ export function NewPasswordFields({
         <PasswordStrengthMeter password={pair.password} commonPasswords={pair.commonPasswords} />
       )}
       <TextField
-        label="Confirm Password"
+        label={labels.confirm}
         type={type}
         name="confirmPassword"
         autoComplete="new-password"

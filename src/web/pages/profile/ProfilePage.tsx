@@ -1,0 +1,104 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { firm } from '../../../shared/config/firm';
+import { useProfile } from '../../api/account';
+import { errorMessageOf } from '../../api/client';
+import { NAVY } from '../../app/theme';
+import { PasswordSection } from './PasswordSection';
+import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
+
+/**
+ * The profile page the header's Profile link opens (/exchange/dashboard/profile, outside
+ * /clearing: a page of its own, reached by a full page load). Name and email, password,
+ * two-factor authentication, active sessions. Signed out, the first call sends the browser to
+ * the sign-in, which brings it back here.
+ */
+export function ProfilePage() {
+  const profile = useProfile();
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <Box
+        component="header"
+        sx={{
+          bgcolor: NAVY,
+          color: '#fff',
+          px: 3,
+          py: 1.5,
+          display: 'flex',
+          gap: 3,
+          alignItems: 'center',
+        }}
+      >
+        <Link
+          href="/clearing/home"
+          color="inherit"
+          underline="none"
+          sx={{ fontWeight: 700, fontSize: '1.25rem' }}
+        >
+          {firm.displayName}
+        </Link>
+        <Box sx={{ flexGrow: 1 }} />
+        <Link href="/clearing/home" color="inherit" underline="hover">
+          Back to clearing
+        </Link>
+        <Link href="/clearing/logout" color="inherit" underline="hover">
+          Logout
+        </Link>
+      </Box>
+      <Box component="main" sx={{ px: 3, py: 4, maxWidth: 1000, width: '100%', mx: 'auto' }}>
+        <Typography variant="h1" gutterBottom>
+          Profile
+        </Typography>
+        {profile.isPending ? (
+          <CircularProgress aria-label="Loading your profile" />
+        ) : profile.isError ? (
+          <Alert severity="error">{errorMessageOf(profile.error)}</Alert>
+        ) : (
+          <Paper variant="outlined" sx={{ p: 3, display: 'grid', gap: 3 }}>
+            <Box component="section" aria-labelledby="details-heading">
+              <Typography variant="h2" id="details-heading" gutterBottom>
+                Your details
+              </Typography>
+              <Box
+                component="dl"
+                sx={{
+                  display: 'grid',
+                  gridTemplateColumns: 'max-content 1fr',
+                  columnGap: 3,
+                  rowGap: 1,
+                  m: 0,
+                }}
+              >
+                <Typography component="dt" color="text.secondary">
+                  Name
+                </Typography>
+                <Typography component="dd" sx={{ m: 0 }}>
+                  {[profile.data.firstName, profile.data.lastName].filter(Boolean).join(' ') ||
+                    'Not given yet (your registration asks for it)'}
+                </Typography>
+                <Typography component="dt" color="text.secondary">
+                  Email
+                </Typography>
+                <Typography component="dd" sx={{ m: 0 }}>
+                  {profile.data.email}
+                </Typography>
+              </Box>
+            </Box>
+            <Divider />
+            <PasswordSection />
+            <Divider />
+            <TwoFactorSection profile={profile.data} />
+            <Divider />
+            <SessionsSection />
+          </Paper>
+        )}
+      </Box>
+    </Box>
+  );
+}
