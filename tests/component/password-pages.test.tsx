@@ -114,10 +114,29 @@ describe('ResetPasswordPage', () => {
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/^Password/), 'Secret-Pass-1');
     await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret-Pass-1');
+    // ASVS 7.4.3: ending every session is offered, ticked.
+    const endSessions = screen.getByRole('checkbox', {
+      name: 'Sign out everywhere I am signed in',
+    });
+    expect(endSessions).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
     expect(sentBodies(fetchMock, 'POST auth/password/reset')).toEqual([
-      { token: 'tok', password: 'Secret-Pass-1', userId: 'u1' },
+      { token: 'tok', password: 'Secret-Pass-1', userId: 'u1', endOtherSessions: true },
+    ]);
+  });
+
+  it('sends the choice to keep the other sessions', async () => {
+    const fetchMock = setup();
+    const { router } = renderApp('/clearing/user/reset-password?access_token=tok&user_id=u1');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Password/), 'Secret-Pass-1');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret-Pass-1');
+    await user.click(screen.getByRole('checkbox', { name: 'Sign out everywhere I am signed in' }));
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
+    expect(sentBodies(fetchMock, 'POST auth/password/reset')).toEqual([
+      { token: 'tok', password: 'Secret-Pass-1', userId: 'u1', endOtherSessions: false },
     ]);
   });
 });
