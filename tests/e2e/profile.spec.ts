@@ -116,12 +116,15 @@ test('sessions listed and ended one by one or all others; password change asks t
   // Browser and system from the user agent (Playwright's desktop Chrome says Windows).
   await expect(sessions.getByText(/^Chrome \d+ on \w+/).first()).toBeVisible();
 
+  // Ending a session asks for the password again (ASVS 7.5.2).
   await sessions.getByRole('button', { name: /IP address 203\.0\.113\.7/ }).click();
+  await confirmPassword(page, PASSWORD);
   await expect(sessions.getByRole('row')).toHaveCount(3);
   expect(await stillSignedIn(abroad.context)).toBe(false);
   expect(await stillSignedIn(office.context)).toBe(true);
 
   await page.getByRole('button', { name: 'Sign out other sessions' }).click();
+  await confirmPassword(page, PASSWORD);
   await expect(page.getByText('Signed out of 1 other session.')).toBeVisible();
   await expect(sessions.getByRole('row')).toHaveCount(2);
   expect(await stillSignedIn(office.context)).toBe(false);

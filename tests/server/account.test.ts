@@ -77,6 +77,7 @@ describe('the profile page’s calls', () => {
       ['/user/password', { currentPassword: 1 }],
       ['/user/password', { currentPassword: 'a', newPassword: 'b' }],
       ['/user/passkeys/options', {}],
+      ['/user/sessions/end-others', {}],
       ['/user/passkeys', { name: 'x', response: 'nope' }],
       ['/auth/signin/passkey', { response: {} }],
     ] as const) {
@@ -127,19 +128,28 @@ describe('the profile page’s calls', () => {
       // No hash or token leaves the server: the ids are the public ones.
       expect(JSON.stringify(listed)).not.toMatch(/id_hash|user_agent/);
 
-      // Per-session sign-out: the office session ends, the others go on.
-      const ended = await laptop.request('DELETE', `${API}/user/sessions/${safari.id}`);
+      // Per-session sign-out, after the password again (ASVS 7.5.2): the office session ends,
+      // the others go on.
+      const end = (id: string, password = user.password) =>
+        laptop.request('DELETE', `${API}/user/sessions/${id}`, { json: { password } });
+      const unconfirmed = await end(safari.id, 'Wrong-Pass-1');
+      expect(unconfirmed.json().errorMessage).toBe('Password is wrong');
+      expect((await office.get(`${API}/user`)).statusCode).toBe(200);
+      const ended = await end(safari.id);
       expect(ended.json()).toEqual({ endedSessions: 1 });
       expect((await office.get(`${API}/user`)).statusCode).toBe(401);
       expect((await abroad.get(`${API}/user`)).statusCode).toBe(200);
-      const again = await laptop.request('DELETE', `${API}/user/sessions/${safari.id}`);
-      expect(again.statusCode).toBe(404);
+      expect((await end(safari.id)).statusCode).toBe(404);
       // This browser's own session is ended by Logout, not here.
-      const own = await laptop.request('DELETE', `${API}/user/sessions/${listed[0].id}`);
-      expect(own.statusCode).toBe(400);
+      expect((await end(listed[0].id)).statusCode).toBe(400);
 
-      // Sign out other sessions.
-      const others = await laptop.post(`${API}/user/sessions/end-others`);
+      // Sign out other sessions, after the password again.
+      const refused = await laptop.post(`${API}/user/sessions/end-others`, { password: 'Nope-1' });
+      expect(refused.json().errorMessage).toBe('Password is wrong');
+      expect((await abroad.get(`${API}/user`)).statusCode).toBe(200);
+      const others = await laptop.post(`${API}/user/sessions/end-others`, {
+        password: user.password,
+      });
       expect(others.json()).toEqual({ endedSessions: 1 });
       expect((await abroad.get(`${API}/user`)).statusCode).toBe(401);
       expect((await laptop.get(`${API}/user/sessions`)).json().sessions).toHaveLength(1);
@@ -150,7 +160,13 @@ describe('the profile page’s calls', () => {
       const alice = await signedIn(t);
       const bob = await signedIn(t);
       const bobSession = (await bob.client.get(`${API}/user/sessions`)).json().sessions[0];
-      const attempt = await alice.client.request('DELETE', `${API}/user/sessions/${bobSession.id}`);
+      const attempt = await alice.client.request(
+        'DELETE',
+        `${API}/user/sessions/${bobSession.id}`,
+        {
+          json: { password: alice.password },
+        },
+      );
       expect(attempt.statusCode).toBe(404);
       expect((await bob.client.get(`${API}/user`)).statusCode).toBe(200);
     });

@@ -75,7 +75,9 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     };
   });
 
-  app.delete<{ Params: { id: string } }>(
+  // Viewing sessions needs the session; ending one needs the password again (ASVS 7.5.2), so a
+  // borrowed, still signed-in browser cannot throw the owner out of their other sessions.
+  app.delete<{ Params: { id: string }; Body: PasswordConfirmation }>(
     '/user/sessions/:id',
     {
       schema: {
@@ -84,7 +86,9 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
           properties: { id: { type: 'string', pattern: UUID_PATTERN } },
           required: ['id'],
         },
+        body: passwordConfirmationBody,
       },
+      config: perMinute(RATE_LIMITS.reauth),
     },
     async (request): Promise<SessionsEnded> => {
       const row = await currentRow(request);
@@ -92,6 +96,7 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
       if (current.some((session) => session.current && session.public_id === request.params.id)) {
         throw badRequest('This is the session you are using. Use Logout to end it.');
       }
+      await confirmPassword(app, row, request.body.password, request);
       const ended = await withTransaction(app.db, async (client) => {
         if (!(await endSessionById(client, row.id, request.params.id))) return false;
         await audit(client, {
@@ -106,11 +111,16 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     },
   );
 
-  app.post('/user/sessions/end-others', async (request): Promise<SessionsEnded> => {
-    const row = await currentRow(request);
-    const endedSessions = await endOthers(row.id, request);
-    return { endedSessions };
-  });
+  app.post<{ Body: PasswordConfirmation }>(
+    '/user/sessions/end-others',
+    { schema: { body: passwordConfirmationBody }, config: perMinute(RATE_LIMITS.reauth) },
+    async (request): Promise<SessionsEnded> => {
+      const row = await currentRow(request);
+      await confirmPassword(app, row, request.body.password, request);
+      const endedSessions = await endOthers(row.id, request);
+      return { endedSessions };
+    },
+  );
 
   /** Ends every other session of the user, recorded in the audit log when there were any. */
   async function endOthers(userId: string, request: FastifyRequest): Promise<number> {

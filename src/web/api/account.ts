@@ -41,13 +41,16 @@ function useAccountMutation<Variables, Result>(call: (variables: Variables) => P
 }
 
 export const useEndSession = () =>
-  useAccountMutation((id: string) =>
-    apiFetch<SessionsEnded>(`user/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  useAccountMutation(({ id, password }: { id: string; password: string }) =>
+    apiFetch<SessionsEnded>(`user/sessions/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      body: { password },
+    }),
   );
 
 export const useEndOtherSessions = () =>
-  useAccountMutation(() =>
-    apiFetch<SessionsEnded>('user/sessions/end-others', { method: 'POST', body: {} }),
+  useAccountMutation((password: string) =>
+    apiFetch<SessionsEnded>('user/sessions/end-others', { method: 'POST', body: { password } }),
   );
 
 export const useChangePassword = () =>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,7 +11,10 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEndOtherSessions, useEndSession, useSessions } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
+import { ConfirmPasswordDialog } from './ConfirmPasswordDialog';
 import { formatMoment } from './formatMoment';
+
+type Ending = { action: string; run: (password: string) => Promise<unknown> } | null;
 
 /**
  * Active sessions: each browser signed in to the account, what it is, where it signed in from (as
@@ -23,7 +27,9 @@ export function SessionsSection() {
   const endOthers = useEndOtherSessions();
   const list = sessions.data?.sessions ?? [];
   const others = list.filter((session) => !session.current).length;
-  const failure = endOne.error ?? endOthers.error ?? sessions.error;
+  const failure = sessions.error;
+  // Ending sessions asks for the password again (ASVS 7.5.2).
+  const [ending, setEnding] = useState<Ending>(null);
   return (
     <Box component="section" aria-labelledby="sessions-heading">
       <Typography variant="h2" id="sessions-heading" gutterBottom>
@@ -60,7 +66,12 @@ export function SessionsSection() {
                   <Button
                     size="small"
                     disabled={endOne.isPending}
-                    onClick={() => endOne.mutate(session.id)}
+                    onClick={() =>
+                      setEnding({
+                        action: `sign out ${session.device} (${session.place})`,
+                        run: (password) => endOne.mutateAsync({ id: session.id, password }),
+                      })
+                    }
                     aria-label={`Sign out ${session.device}, ${session.place}`}
                   >
                     Sign out
@@ -86,10 +97,24 @@ export function SessionsSection() {
         variant="outlined"
         sx={{ mt: 2 }}
         disabled={others === 0 || endOthers.isPending}
-        onClick={() => endOthers.mutate()}
+        onClick={() =>
+          setEnding({
+            action: 'sign out your other sessions',
+            run: (password) => endOthers.mutateAsync(password),
+          })
+        }
       >
         Sign out other sessions
       </Button>
+      <ConfirmPasswordDialog
+        open={ending !== null}
+        action={ending?.action ?? ''}
+        onClose={() => setEnding(null)}
+        onConfirm={async (password) => {
+          await ending?.run(password);
+          setEnding(null);
+        }}
+      />
     </Box>
   );
 }
