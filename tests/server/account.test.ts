@@ -414,4 +414,65 @@ describe('the profile page’s calls', () => {
     expect(withPasskey.json()).toEqual(unknown.json());
     expect(withPasskey.cookies.map((c) => c.name)).not.toContain(PASSKEY_SIGNIN_COOKIE);
   });
+
+  describe('email change', () => {
+    it('asks for the password, confirms from the new address, tells the old one', async () => {
+      const { client, password, email, id } = await signedIn(t);
+      const newEmail = uniqueEmail('moved');
+      const wrong = await client.post(`${API}/user/email`, { password: 'Nope-Pass-1', newEmail });
+      expect(wrong.json().errorMessage).toBe('Password is wrong');
+      const same = await client.post(`${API}/user/email`, { password, newEmail: email });
+      expect(same.statusCode).toBe(400);
+      const bad = await client.post(`${API}/user/email`, { password, newEmail: 'not-an-email' });
+      expect(bad.json().errorMessage).toBe('Invalid email');
+
+      const asked = await client.post(`${API}/user/email`, { password, newEmail });
+      expect(asked.json()).toEqual({});
+      // Nothing changes until the new address confirms.
+      expect((await client.get(`${API}/user/profile`)).json().email).toBe(email);
+      const notice = t.mailer
+        .outbox()
+        .filter((m) => m.to === email)
+        .at(-1)!;
+      expect(notice.subject).toMatch(/change of your .* sign-in email was requested/);
+      expect(notice.text).not.toContain(newEmail);
+      const link = lastLink(t, newEmail, 'access_token');
+      expect(link.pathname).toBe('/exchange/dashboard/profile');
+      const token = link.searchParams.get('access_token');
+
+      // The link works in any browser, once.
+      const elsewhere = freshClient(t.app);
+      const confirmed = await elsewhere.post(`${API}/auth/email/confirm`, { token });
+      expect(confirmed.json()).toEqual({ email: newEmail });
+      const reused = await elsewhere.post(`${API}/auth/email/confirm`, { token });
+      expect(reused.statusCode).toBe(400);
+      expect((await client.get(`${API}/user/profile`)).json().email).toBe(newEmail);
+      const signin = (address: string) =>
+        freshClient(t.app).post(`${API}/auth/signin`, { email: address, password });
+      expect((await signin(newEmail)).statusCode).toBe(200);
+      expect((await signin(email)).statusCode).toBe(401);
+      expect(
+        t.mailer
+          .outbox()
+          .filter((m) => m.to === email)
+          .at(-1)!.subject,
+      ).toMatch(/sign-in email has changed/);
+      expect(await auditCount('email.changed', id)).toBe(1);
+    });
+
+    it('answers the same for an address that has an account, and changes nothing', async () => {
+      const { client, password, email } = await signedIn(t);
+      const other = await createVerifiedUser(t);
+      const asked = await client.post(`${API}/user/email`, { password, newEmail: other.email });
+      expect(asked.json()).toEqual({});
+      const toOther = t.mailer
+        .outbox()
+        .filter((m) => m.to === other.email)
+        .at(-1)!;
+      expect(toOther.subject).toMatch(/already has a .* account/);
+      expect(toOther.links).toEqual([]);
+      expect(toOther.text).not.toContain(email);
+      expect((await client.get(`${API}/user/profile`)).json().email).toBe(email);
+    });
+  });
 });

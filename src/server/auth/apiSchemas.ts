@@ -55,6 +55,10 @@ export const totpConfirmBody = body({ totpCode }, ['totpCode']);
 /** Re-authentication (ASVS 7.5.1): the password again. */
 export const passwordConfirmationBody = body({ password }, ['password']);
 
+export const changeEmailBody = body({ password, newEmail: email }, ['password', 'newEmail']);
+
+export const confirmEmailBody = body({ token }, ['token']);
+
 export const changePasswordBody = body(
   { currentPassword: password, newPassword: password, endOtherSessions: { type: 'boolean' } },
   ['currentPassword', 'newPassword', 'endOtherSessions'],

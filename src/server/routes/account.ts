@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {
+  ChangeEmailBody,
   ChangePasswordBody,
+  ConfirmEmailBody,
   PasskeyCreationOptions,
   PasskeyRegistrationBody,
   PasswordConfirmation,
@@ -9,21 +11,37 @@ import type {
   SessionsEnded,
 } from '../../shared/api/account';
 import {
+  changeEmailBody,
   changePasswordBody,
+  confirmEmailBody,
   passkeyRegistrationBody,
   passwordConfirmationBody,
   UUID_PATTERN,
 } from '../auth/apiSchemas';
 import { passkeyRegistrationOptions, registerPasskey, relyingParty } from '../auth/passkeys';
-import { confirmPassword, newPasswordHash, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
+import {
+  checkedEmail,
+  confirmPassword,
+  INVALID_LINK,
+  newPasswordHash,
+  perMinute,
+  RATE_LIMITS,
+} from '../auth/routeHelpers';
 import { describeDevice, describePlace } from '../auth/sessionDevice';
 import { audit } from '../db/audit';
 import { forgetDevices } from '../db/deviceCookies';
 import { deletePasskey, listPasskeys } from '../db/passkeys';
 import { endOtherSessions, endSessionById, listLiveSessions } from '../db/sessions';
 import { withTransaction } from '../db/transaction';
-import { findUserRowById, setPasswordHash, type UserRow } from '../db/users';
-import { badRequest, notFound, unauthorized } from '../errors';
+import { consumeAuthToken, issueAuthToken } from '../db/tokens';
+import { findUserRowByEmail, findUserRowById, setPasswordHash, type UserRow } from '../db/users';
+import {
+  confirmEmailMessage,
+  emailChangeNoticeMessage,
+  emailInUseMessage,
+  links,
+} from '../mail/templates';
+import { badRequest, ClientError, notFound, unauthorized } from '../errors';
 
 /**
  * The profile page's calls (DECISIONS "Security"): who the user is, their password, passkeys and
@@ -223,6 +241,70 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
       });
       if (!removed) throw notFound('That passkey has already been removed.');
       return {};
+    },
+  );
+
+  // A new sign-in email (ASVS 7.5.1: the password again). It takes effect only when the new
+  // address confirms it; the answer is the same whether or not that address has an account.
+  app.post<{ Body: ChangeEmailBody }>(
+    '/user/email',
+    { schema: { body: changeEmailBody }, config: perMinute(RATE_LIMITS.resetRequest) },
+    async (request): Promise<Record<string, never>> => {
+      const row = await currentRow(request);
+      await confirmPassword(app, row, request.body.password, request);
+      const newEmail = checkedEmail(request.body.newEmail, 'newEmail');
+      if (newEmail.toLowerCase() === row.email.toLowerCase()) {
+        throw badRequest('That is already your email.', { newEmail: 'Already yours' });
+      }
+      await audit(app.db, { action: 'email.change-requested', actorUserId: row.id });
+      app.backgroundJobs.run('change-email', async () => {
+        if (await findUserRowByEmail(app.db, newEmail)) {
+          await app.mailer.send(emailInUseMessage(newEmail));
+        } else {
+          const token = await issueAuthToken(app.db, 'change-email', row.id, { newEmail });
+          const link = links.confirmEmail(app.config.publicUrl, token);
+          await app.mailer.send(confirmEmailMessage(newEmail, link));
+        }
+        await app.mailer.send(emailChangeNoticeMessage(row.email, false));
+      });
+      return {};
+    },
+  );
+}
+
+/**
+ * POST auth/email/confirm: the link mailed to a new address makes it the account's email. The
+ * token alone suffices (the change was asked for with the password; the link proves the mailbox),
+ * so it works in a browser that is not signed in.
+ */
+export async function registerEmailConfirmation(app: FastifyInstance): Promise<void> {
+  app.post<{ Body: ConfirmEmailBody }>(
+    '/auth/email/confirm',
+    { schema: { body: confirmEmailBody }, config: perMinute(RATE_LIMITS.verify) },
+    async (request): Promise<{ email: string }> => {
+      try {
+        const changed = await withTransaction(app.db, async (client) => {
+          const consumed = await consumeAuthToken(client, 'change-email', request.body.token);
+          const newEmail = consumed?.data.newEmail;
+          if (!consumed || typeof newEmail !== 'string') throw badRequest(INVALID_LINK);
+          const before = await findUserRowById(client, consumed.userId);
+          if (!before) throw badRequest(INVALID_LINK);
+          await client.query('update users set email = $2 where id = $1', [
+            consumed.userId,
+            newEmail,
+          ]);
+          await audit(client, { action: 'email.changed', actorUserId: consumed.userId });
+          return { oldEmail: before.email, newEmail };
+        });
+        await app.mailer.send(emailChangeNoticeMessage(changed.oldEmail, true));
+        return { email: changed.newEmail };
+      } catch (error) {
+        // Another account took the address after the link was sent.
+        if ((error as { code?: string }).code === '23505') {
+          throw new ClientError(409, 'That email now belongs to another account.');
+        }
+        throw error;
+      }
     },
   );
 }
