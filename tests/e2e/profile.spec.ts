@@ -238,6 +238,33 @@ test('passkey: added from the profile with a virtual authenticator, then the sig
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
 });
 
+test('email change: the password again, then the link mailed to the new address', async ({
+  page,
+}) => {
+  const email = await newAccount(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  await page.goto(PROFILE);
+  await page.getByRole('button', { name: 'Change email' }).click();
+  const form = page.getByRole('form', { name: 'Change email' });
+  const newEmail = uniqueEmail('moved');
+  await form.getByLabel('New email').fill(newEmail);
+  await form.getByLabel('Your password').fill('Not-My-Pass-1');
+  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(form.getByLabel('Your password')).toHaveAccessibleDescription('Password is wrong');
+  await form.getByLabel('Your password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+
+  await page.goto(await linkFromOutbox(page.request, newEmail, PROFILE));
+  await expect(page.getByText(`Your sign-in email is now ${newEmail}.`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${PROFILE}$`));
+  await logOut(page);
+  await signIn(page, newEmail, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+});
+
 test('header and footer outside links answer sample pages', async ({ page }) => {
   await page.goto('/clearing/signin');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click();

@@ -4,6 +4,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  ChangeEmailBody,
   ChangePasswordBody,
   PasskeyCreationOptions,
   PasskeyRegistrationBody,
@@ -92,3 +93,14 @@ export const useRemovePasskey = () =>
 /** POST auth/signin/passkey: the sign-in's second step answered with a passkey. */
 export const signInWithPasskey = (body: PasskeySigninBody) =>
   apiFetch<SigninResult>('auth/signin/passkey', { method: 'POST', body });
+
+/** POST user/email: a link goes to the new address; nothing changes until it is opened. */
+export const useChangeEmail = () =>
+  useMutation({
+    mutationFn: (body: ChangeEmailBody) =>
+      apiFetch<Record<string, never>>('user/email', { method: 'POST', body }),
+  });
+
+/** POST auth/email/confirm: the emailed link's token makes the new address the sign-in email. */
+export const confirmEmail = (token: string) =>
+  apiFetch<{ email: string }>('auth/email/confirm', { method: 'POST', body: { token } });

@@ -6,9 +6,12 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { firm } from '../../../shared/config/firm';
-import { useProfile } from '../../api/account';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { confirmEmail, useProfile } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
 import { NAVY } from '../../app/theme';
+import { EmailSection } from './EmailSection';
 import { PasswordSection } from './PasswordSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
@@ -20,6 +23,39 @@ import { TwoFactorSection } from './TwoFactorSection';
  * the sign-in, which brings it back here.
  */
 export function ProfilePage() {
+  // A link mailed to a new address lands here with its token: confirmed first (it needs no
+  // session), then the token leaves the address bar, then the profile loads as usual.
+  const [emailToken] = useState(() =>
+    new URLSearchParams(window.location.search).get('access_token'),
+  );
+  const confirmation = useQuery({
+    queryKey: ['confirm-email', emailToken],
+    queryFn: () => confirmEmail(emailToken!),
+    enabled: emailToken !== null,
+    staleTime: Infinity,
+  });
+  useEffect(() => {
+    if (emailToken) window.history.replaceState(null, '', window.location.pathname);
+  }, [emailToken]);
+  if (emailToken && confirmation.isPending) return <CircularProgress aria-label="Confirming" />;
+  return (
+    <ProfileLayout
+      notice={
+        confirmation.isSuccess ? (
+          <Alert severity="success" sx={{ mb: 2 }}>
+            Your sign-in email is now {confirmation.data.email}.
+          </Alert>
+        ) : confirmation.isError ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {errorMessageOf(confirmation.error)}
+          </Alert>
+        ) : null
+      }
+    />
+  );
+}
+
+function ProfileLayout({ notice }: { notice: ReactNode }) {
   const profile = useProfile();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -55,6 +91,7 @@ export function ProfilePage() {
         <Typography variant="h1" gutterBottom>
           Profile
         </Typography>
+        {notice}
         {profile.isPending ? (
           <CircularProgress aria-label="Loading your profile" />
         ) : profile.isError ? (
@@ -89,6 +126,7 @@ export function ProfilePage() {
                   {profile.data.email}
                 </Typography>
               </Box>
+              <EmailSection />
             </Box>
             <Divider />
             <PasswordSection />
