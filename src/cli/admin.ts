@@ -9,7 +9,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
-import { passwordStrength } from '../shared/rules/password';
+import { loadCommonPasswords, passwordStrength } from '../shared/rules/password';
 import {
   approveUser,
   decideRegistration,
@@ -199,9 +199,9 @@ async function createStaff(
   let password: string | null = null;
   if (passwordFromStdin) {
     password = await readStdin();
-    if (passwordStrength(password) !== 'strong') {
+    if (passwordStrength(password, await loadCommonPasswords()) !== 'strong') {
       throw new UsageError(
-        'A staff password needs 8+ characters with lowercase, uppercase, a digit and one of !@#$%^&*.',
+        'A staff password needs 8+ characters with lowercase, uppercase, a digit and one of !@#$%^&*, and must not be a common password.',
       );
     }
   }

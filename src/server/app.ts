@@ -142,7 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(csrfPlugin, { secureCookies });
   await app.register(inputGuardPlugin);
   await app.register(errorBodyPlugin);
-  await app.register(securityHeadersPlugin, { captcha: deps.config.recaptchaSiteKey !== '' });
+  await app.register(securityHeadersPlugin, {
+    captcha: deps.config.recaptchaSiteKey !== '',
+    hsts: secureCookies,
+  });
   await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
   // An answer sent mid-upload still reaches the browser: the rest of the body is read first.
   await app.register(unreadBodyPlugin, { multipartBodyLimit: MULTIPART_BODY_LIMIT });

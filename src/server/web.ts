@@ -4,6 +4,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { registerStaffConsole } from './admin/staffConsole';
 import { registerFavicon } from './favicon';
+import { registerSamplePages } from './samplePages';
+
+/** The exchange's profile page, which the standalone portal answers itself. */
+export const PROFILE_PATH = '/exchange/dashboard/profile';
 
 /**
  * Serves the built customer app under /clearing with history fallback, and the standalone
@@ -35,8 +39,8 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     index: false,
   });
 
-  const sendApp = (reply: FastifyReply) => {
-    if (!fs.existsSync(indexFile)) {
+  const sendApp = (reply: FastifyReply, page = 'index.html') => {
+    if (!fs.existsSync(path.join(webDir, page)) || !fs.existsSync(indexFile)) {
       return reply
         .code(503)
         .type('text/plain')
@@ -46,7 +50,7 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     // year-long cache-control, which sendFile would otherwise add).
     return reply
       .header('cache-control', 'no-store')
-      .sendFile('index.html', webDir, { cacheControl: false });
+      .sendFile(page, webDir, { cacheControl: false });
   };
 
   await registerStaffConsole(app);
@@ -67,8 +71,11 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     const query = new URLSearchParams(request.query as Record<string, string>).toString();
     return reply.redirect(`/clearing/signin${query ? `?${query}` : ''}`);
   });
+  // The Profile link's page (DECISIONS): a page of its own in the build, outside /clearing.
+  app.get(PROFILE_PATH, async (_request, reply) => sendApp(reply, 'profile.html'));
   app.get('/fcm/*', async (_request, reply) => reply.redirect('/clearing/home'));
   app.get('/disclosures', async (_request, reply) =>
     reply.redirect('/clearing/regulation/disclosures'),
   );
+  registerSamplePages(app);
 }

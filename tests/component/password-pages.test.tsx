@@ -41,10 +41,15 @@ describe('VerifyEmailPage', () => {
     expect(confirm).toHaveAccessibleDescription('Confirm password');
     await user.type(password, 'abcdef');
     expect(password).toHaveAccessibleDescription('Password is too weak');
-    await user.type(password, 'G1');
+    await user.type(password, 'Gq4');
     await user.type(confirm, 'other');
     expect(password).not.toHaveAccessibleDescription();
     expect(confirm).toHaveAccessibleDescription('Passwords must match');
+    // 8 characters and two classes, but one of the most common passwords (DECISIONS "Security").
+    await user.clear(password);
+    await user.type(password, 'Password1');
+    await waitFor(() => expect(password).toHaveAccessibleDescription('Password is too weak'));
+    expect(screen.getByText('Password strength: weak')).toBeInTheDocument();
   });
 
   it('shows the strength meter and toggles password visibility', async () => {
@@ -55,6 +60,9 @@ describe('VerifyEmailPage', () => {
     await user.type(password, 'abc');
     expect(screen.getByText('Password strength: weak')).toBeInTheDocument();
     await user.type(password, 'Def1');
+    // 7 characters: the spec's weak rule passes, the 8-character minimum does not.
+    expect(screen.getByText('Password strength: weak')).toBeInTheDocument();
+    await user.type(password, 'q');
     expect(screen.getByText('Password strength: medium')).toBeInTheDocument();
     await user.type(password, '!x');
     expect(screen.getByText('Password strength: strong')).toBeInTheDocument();
@@ -75,13 +83,13 @@ describe('VerifyEmailPage', () => {
     const fetchMock = setup();
     const { router } = renderApp('/clearing/user/verify-email?email=a%40b.co&access_token=tok');
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText(/^Password/), 'Secret123');
-    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123');
+    await user.type(await screen.findByLabelText(/^Password/), 'Secret-Pass-1');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret-Pass-1');
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
     expect(new URLSearchParams(router.state.location.search).get('notice')).toBe('verified');
     expect(sentBodies(fetchMock, 'POST auth/verify-email')).toEqual([
-      { token: 'tok', password: 'Secret123', email: 'a@b.co' },
+      { token: 'tok', password: 'Secret-Pass-1', email: 'a@b.co' },
     ]);
   });
 });
@@ -104,12 +112,31 @@ describe('ResetPasswordPage', () => {
     const fetchMock = setup();
     const { router } = renderApp('/clearing/user/reset-password?access_token=tok&user_id=u1');
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText(/^Password/), 'Secret123');
-    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret123');
+    await user.type(await screen.findByLabelText(/^Password/), 'Secret-Pass-1');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret-Pass-1');
+    // ASVS 7.4.3: ending every session is offered, ticked.
+    const endSessions = screen.getByRole('checkbox', {
+      name: 'Sign out everywhere I am signed in',
+    });
+    expect(endSessions).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
     expect(sentBodies(fetchMock, 'POST auth/password/reset')).toEqual([
-      { token: 'tok', password: 'Secret123', userId: 'u1' },
+      { token: 'tok', password: 'Secret-Pass-1', userId: 'u1', endOtherSessions: true },
+    ]);
+  });
+
+  it('sends the choice to keep the other sessions', async () => {
+    const fetchMock = setup();
+    const { router } = renderApp('/clearing/user/reset-password?access_token=tok&user_id=u1');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Password/), 'Secret-Pass-1');
+    await user.type(screen.getByLabelText(/^Confirm Password/), 'Secret-Pass-1');
+    await user.click(screen.getByRole('checkbox', { name: 'Sign out everywhere I am signed in' }));
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/clearing/signin'));
+    expect(sentBodies(fetchMock, 'POST auth/password/reset')).toEqual([
+      { token: 'tok', password: 'Secret-Pass-1', userId: 'u1', endOtherSessions: false },
     ]);
   });
 });

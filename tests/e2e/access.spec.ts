@@ -66,7 +66,13 @@ test.describe('access flows', () => {
       'aria-valuetext',
       'weak',
     );
+    // 7 characters pass the specification's weak rule, but not the 8-character minimum.
     await password.fill('abcdef1');
+    await expect(page.getByRole('progressbar', { name: 'Password strength' })).toHaveAttribute(
+      'aria-valuetext',
+      'weak',
+    );
+    await password.fill('abcdefq1');
     await expect(page.getByRole('progressbar', { name: 'Password strength' })).toHaveAttribute(
       'aria-valuetext',
       'medium',
@@ -113,10 +119,12 @@ test.describe('access flows', () => {
     await signUpAndVerify(page, email);
     await signIn(page, email, PASSWORD);
     await expect(page).toHaveURL(/\/clearing\/registration$/);
-    // Turn 2FA on through the API, as no 2FA screens are built (access §2).
+    // Turn 2FA on through the API: the clearing app shows no 2FA screens (access §2); the
+    // profile page's are tested in profile.spec.ts.
     const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')!.value;
     const enrol = await page.request.post('/exchange/api/web/user/2fa', {
       headers: { 'x-csrf-token': csrf },
+      data: { password: PASSWORD },
     });
     const { secret } = (await enrol.json()) as { secret: string };
     const confirm = await page.request.patch('/exchange/api/web/user/2fa', {

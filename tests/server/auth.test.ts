@@ -402,7 +402,7 @@ describe('auth calls', () => {
 
       const step1 = await fresh.post(`${API}/auth/signin`, { email, password });
       expect(step1.statusCode).toBe(200);
-      expect(step1.json()).toEqual({ authStatus: 'TwoFactorRequired' });
+      expect(step1.json()).toEqual({ authStatus: 'TwoFactorRequired', methods: ['totp'] });
       expect(fresh.cookies.has(SESSION_COOKIE)).toBe(false);
 
       const code = totpCode(secret);

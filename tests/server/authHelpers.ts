@@ -73,8 +73,8 @@ export async function signedIn(t: TestApp, email = uniqueEmail()) {
 }
 
 /** Turns 2FA on for a signed-in client; returns the secret. */
-export async function enableTwoFactor(client: TestClient): Promise<string> {
-  const start = await client.post('/exchange/api/web/user/2fa');
+export async function enableTwoFactor(client: TestClient, password = PASSWORD): Promise<string> {
+  const start = await client.post('/exchange/api/web/user/2fa', { password });
   const { secret } = start.json() as { secret: string };
   // Confirm with the previous step's code, so the current step is still free for sign-in tests.
   const confirm = await client.request('PATCH', '/exchange/api/web/user/2fa', {

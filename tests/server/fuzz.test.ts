@@ -280,6 +280,8 @@ describe('fuzzing every route', () => {
   beforeAll(async () => {
     webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-fuzz-web-'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title>');
+    // A build has two pages: the app and the profile page (vite.config.ts).
+    fs.writeFileSync(path.join(webDir, 'profile.html'), '<!doctype html><title>profile</title>');
     fs.mkdirSync(path.join(webDir, 'assets'));
     t = await createTestApp({ webDir });
     // A customer with a registration and a staff member, so signed-in routes reach their logic.

@@ -96,9 +96,17 @@ describe('user calls', () => {
 
   describe('two-factor enrolment', () => {
     it('starts pending, refuses a wrong code, enables with the right one, refuses a second start', async () => {
-      const { client } = await signedIn(t);
+      const { client, password } = await signedIn(t);
       expect((await client.get(`${API}/user/2fa/state`)).json()).toEqual({ enabled: false });
-      const start = await client.post(`${API}/user/2fa`);
+      // Re-authentication (ASVS 7.5.1): no password, or a wrong one, starts nothing.
+      expect((await client.post(`${API}/user/2fa`)).statusCode).toBe(400);
+      const wrongPassword = await client.post(`${API}/user/2fa`, { password: 'Wrong-Pass-1' });
+      expect(wrongPassword.statusCode).toBe(400);
+      expect(wrongPassword.json()).toEqual({
+        errorMessage: 'Password is wrong',
+        errors: { password: 'Password is wrong' },
+      });
+      const start = await client.post(`${API}/user/2fa`, { password });
       expect(start.statusCode).toBe(200);
       const { secret, otpauthUrl } = start.json();
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -120,7 +128,7 @@ describe('user calls', () => {
       expect(accepted.statusCode).toBe(200);
       expect((await client.get(`${API}/user/2fa/state`)).json()).toEqual({ enabled: true });
 
-      const again = await client.post(`${API}/user/2fa`);
+      const again = await client.post(`${API}/user/2fa`, { password });
       expect(again.statusCode).toBe(409);
     });
 
@@ -138,8 +146,8 @@ describe('user calls', () => {
     });
 
     it('refuses the same code replayed for confirmation', async () => {
-      const { client } = await signedIn(t);
-      const { secret } = (await client.post(`${API}/user/2fa`)).json();
+      const { client, password } = await signedIn(t);
+      const { secret } = (await client.post(`${API}/user/2fa`, { password })).json();
       const code = totpCode(secret);
       // Record the current step as used, as a sign-in with this code would.
       await t.pool.query(`update users set totp_last_step = $1 where totp_secret = $2`, [
@@ -152,6 +160,8 @@ describe('user calls', () => {
 
     it('needs a session', async () => {
       expect((await freshClient(t.app).post(`${API}/user/2fa`)).statusCode).toBe(401);
+      const remove = await freshClient(t.app).request('DELETE', `${API}/user/2fa`, { json: {} });
+      expect(remove.statusCode).toBe(401);
     });
   });
 
@@ -334,6 +344,14 @@ describe('user calls', () => {
       expect(escalate.statusCode).toBe(400);
       expect(escalate.json().errorMessage).toMatch(/does not include that role/);
 
+      // A common password is refused with the specification's message (DECISIONS "Security").
+      const common = await postForm(invitee, `${API}/auth/invite/accept`, [
+        ...acceptParts(['Trader'], [photo()]).filter((part) => part.name !== 'password_text'),
+        { name: 'password_text', value: 'Password123' },
+      ]);
+      expect(common.statusCode).toBe(400);
+      expect(common.json().errorMessage).toBe('Password is too weak');
+
       const accepted = await postForm(
         invitee,
         `${API}/auth/invite/accept`,
@@ -498,6 +516,6 @@ describe('user calls', () => {
     const { client, email, password } = await signedIn(t);
     await enableTwoFactor(client);
     const response = await freshClient(t.app).post(`${API}/auth/signin`, { email, password });
-    expect(response.json()).toEqual({ authStatus: 'TwoFactorRequired' });
+    expect(response.json()).toEqual({ authStatus: 'TwoFactorRequired', methods: ['totp'] });
   });
 });

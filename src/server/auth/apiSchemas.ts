@@ -1,7 +1,9 @@
 /** JSON schemas of the auth and user calls, for Fastify's validation and response serialising. */
 
 const email = { type: 'string', maxLength: 254 } as const;
-const password = { type: 'string', maxLength: 1024 } as const;
+import { PASSWORD_MAX_LENGTH } from '../../shared/rules/password';
+
+const password = { type: 'string', maxLength: PASSWORD_MAX_LENGTH } as const;
 const token = { type: 'string', minLength: 1, maxLength: 256 } as const;
 export const UUID_PATTERN =
   '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
@@ -31,7 +33,13 @@ export const resetRequestBody = body(
 );
 
 export const resetBody = body(
-  { token, password, userId: { type: 'string', pattern: UUID_PATTERN } },
+  {
+    token,
+    password,
+    userId: { type: 'string', pattern: UUID_PATTERN },
+    // ASVS 7.4.3: end every session of the account (the default) or keep them.
+    endOtherSessions: { type: 'boolean' },
+  },
   ['token', 'password', 'userId'],
 );
 
@@ -43,6 +51,37 @@ const totpCode = { type: 'string', maxLength: 6 } as const;
 export const signinBody = body({ email, password, totpCode }, ['email', 'password']);
 
 export const totpConfirmBody = body({ totpCode }, ['totpCode']);
+
+/** Re-authentication (ASVS 7.5.1): the password again. */
+export const passwordConfirmationBody = body({ password }, ['password']);
+
+export const changeEmailBody = body({ password, newEmail: email }, ['password', 'newEmail']);
+
+export const confirmEmailBody = body({ token }, ['token']);
+
+export const changePasswordBody = body(
+  { currentPassword: password, newPassword: password, endOtherSessions: { type: 'boolean' } },
+  ['currentPassword', 'newPassword', 'endOtherSessions'],
+);
+
+/** A WebAuthn answer as @simplewebauthn/browser hands it over; the library checks its inside. */
+const webauthnResponse = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', maxLength: 1024 },
+    rawId: { type: 'string', maxLength: 1024 },
+    type: { type: 'string', maxLength: 32 },
+    response: { type: 'object' },
+  },
+  required: ['id', 'rawId', 'type', 'response'],
+} as const;
+
+export const passkeyRegistrationBody = body(
+  { name: { type: 'string', maxLength: 64 }, response: webauthnResponse },
+  ['name', 'response'],
+);
+
+export const passkeySigninBody = body({ response: webauthnResponse }, ['response']);
 
 export const emptyObject = { type: 'object', additionalProperties: false, properties: {} } as const;
 
@@ -81,7 +120,13 @@ export const userSchema = {
 
 export const signinResult = {
   type: 'object',
-  properties: { authStatus: { type: 'string' }, user: userSchema },
+  properties: {
+    authStatus: { type: 'string' },
+    user: userSchema,
+    methods: { type: 'array', items: { type: 'string' } },
+    // The library's options, passed through whole.
+    passkeyOptions: { type: 'object', additionalProperties: true },
+  },
   required: ['authStatus'],
 } as const;
 

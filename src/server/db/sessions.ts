@@ -1,17 +1,35 @@
 import type pg from 'pg';
 import { hashToken, newToken } from '../auth/tokens';
+import type { Queryable } from './transaction';
 
 /** Sessions end after this long without a request (OWASP ASVS 7.3.1) … */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 /** … and at the latest this long after sign-in (ASVS 7.3.2). */
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
-/** Creates a session and returns the cookie value; only its hash is stored. */
-export async function createSession(pool: pg.Pool, userId: string): Promise<string> {
+/** The longest user agent kept with a session (enough to name the browser and system). */
+const USER_AGENT_MAX = 512;
+
+/**
+ * Creates a session and returns the cookie value; only its hash is stored, with the browser's
+ * user agent and address so the account's owner can recognise it among their active sessions.
+ */
+export async function createSession(
+  pool: pg.Pool,
+  userId: string,
+  client: { userAgent?: string | undefined; ip?: string | undefined } = {},
+): Promise<string> {
   const token = newToken();
   await pool.query(
-    `insert into sessions (id_hash, user_id, expires_at) values ($1, $2, now() + $3 * interval '1 millisecond')`,
-    [hashToken(token), userId, SESSION_ABSOLUTE_MS],
+    `insert into sessions (id_hash, user_id, expires_at, user_agent, ip)
+     values ($1, $2, now() + $3 * interval '1 millisecond', $4, $5)`,
+    [
+      hashToken(token),
+      userId,
+      SESSION_ABSOLUTE_MS,
+      client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      client.ip ?? null,
+    ],
   );
   return token;
 }
@@ -61,4 +79,56 @@ export async function deleteSession(pool: pg.Pool, token: string): Promise<void>
 /** Ends every session of a user (after a password reset). */
 export async function deleteUserSessions(pool: pg.Pool, userId: string): Promise<void> {
   await pool.query('delete from sessions where user_id = $1', [userId]);
+}
+
+/** A live session of a user, as the profile page lists it. */
+export interface SessionRow {
+  public_id: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  current: boolean;
+}
+
+/** A user's live sessions, the one holding `currentIdHash` marked, most recently seen first. */
+export async function listLiveSessions(
+  db: Queryable,
+  userId: string,
+  currentIdHash: string | null,
+): Promise<SessionRow[]> {
+  const result = await db.query<SessionRow>(
+    `select s.public_id, s.user_agent, s.ip, s.created_at, s.last_seen_at,
+            s.id_hash = $2 as current
+       from sessions s where s.user_id = $1 and ${LIVE_SESSION_SQL}
+      order by (s.id_hash = $2) desc, s.last_seen_at desc`,
+    [userId, currentIdHash ?? ''],
+  );
+  return result.rows;
+}
+
+/** Ends one session of a user by its public id; false when it is not theirs (or gone). */
+export async function endSessionById(
+  db: Queryable,
+  userId: string,
+  publicId: string,
+): Promise<boolean> {
+  const result = await db.query('delete from sessions where user_id = $1 and public_id = $2', [
+    userId,
+    publicId,
+  ]);
+  return result.rowCount === 1;
+}
+
+/** Ends every session of a user but the one holding `keepIdHash`; answers how many ended. */
+export async function endOtherSessions(
+  db: Queryable,
+  userId: string,
+  keepIdHash: string | null,
+): Promise<number> {
+  const result = await db.query('delete from sessions where user_id = $1 and id_hash <> $2', [
+    userId,
+    keepIdHash ?? '',
+  ]);
+  return result.rowCount ?? 0;
 }

@@ -135,6 +135,15 @@ export async function setPendingTotpSecret(
   );
 }
 
+/** Turns the authenticator app off and forgets its secret. */
+export async function clearTotp(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    `update users set totp_secret = null, totp_enabled = false, totp_last_step = null
+      where id = $1`,
+    [userId],
+  );
+}
+
 /**
  * Records `step` as the user's last accepted TOTP step, and turns 2FA on when `enable`. Answers
  * false when that step (or a later one) was already used: RFC 6238 allows each code once, and

@@ -13,6 +13,9 @@ export const links = {
     `${publicUrl}/clearing/user/reset-password?access_token=${encodeURIComponent(token)}&user_id=${encodeURIComponent(userId)}`,
   invite: (publicUrl: string, organizationId: string, email: string, token: string) =>
     `${publicUrl}/clearing/user/accept-invite?access_token=${encodeURIComponent(token)}&organization_id=${encodeURIComponent(organizationId)}&email=${encodeURIComponent(email)}`,
+  /** The profile page confirms a new email from the link mailed to it. */
+  confirmEmail: (publicUrl: string, token: string) =>
+    `${publicUrl}/exchange/dashboard/profile?access_token=${encodeURIComponent(token)}`,
   signIn: (publicUrl: string) => `${publicUrl}/clearing/signin`,
   home: (publicUrl: string) => `${publicUrl}/clearing/home`,
 };
@@ -134,6 +137,48 @@ export function registrationRejectedMessage(
       `${greeting(firstName)}\n\nWe are sorry: your application was not accepted.\n\n` +
       `Reason: ${reason}\n\nIf you have questions, contact us at ${firm.supportEmail} or ` +
       `${firm.supportPhone}.` +
+      signature,
+  };
+}
+
+/** To the new address: the link that makes it the account's email. */
+export function confirmEmailMessage(to: string, link: string): Message {
+  return {
+    to,
+    subject: `Confirm your new email for ${firm.displayName}`,
+    text:
+      `Open this link to make this address your ${firm.displayName} sign-in email (it works once, for 1 hour):\n\n${link}\n\n` +
+      `If you did not ask for this, ignore this email; nothing changes.` +
+      signature,
+  };
+}
+
+/** To a new address that already has an account: nothing changes, and no account is named. */
+export function emailInUseMessage(to: string): Message {
+  return {
+    to,
+    subject: `This email already has a ${firm.displayName} account`,
+    text:
+      `Someone asked to use this address as the email of another ${firm.displayName} account. ` +
+      `It already has an account of its own, so nothing changes. If it was you, sign in with this ` +
+      `address instead, or contact support.` +
+      signature,
+  };
+}
+
+/** To the old address: a change of sign-in email was asked for, or made. */
+export function emailChangeNoticeMessage(to: string, done: boolean): Message {
+  return {
+    to,
+    subject: done
+      ? `Your ${firm.displayName} sign-in email has changed`
+      : `A change of your ${firm.displayName} sign-in email was requested`,
+    text:
+      (done
+        ? `Your account's sign-in email is no longer this address.`
+        : `A change of your account's sign-in email was requested after your password was given. ` +
+          `It takes effect only when the new address confirms it.`) +
+      ` If this was not you, reset your password at once and contact support.` +
       signature,
   };
 }

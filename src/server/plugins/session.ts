@@ -83,7 +83,10 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
   app.decorateReply('startSession', async function (this: FastifyReply, userId: string) {
     const old = this.request.cookies[SESSION_COOKIE];
     if (old) await deleteSession(app.db, old);
-    const token = await createSession(app.db, userId);
+    const token = await createSession(app.db, userId, {
+      userAgent: this.request.headers['user-agent'],
+      ip: this.request.ip,
+    });
     sessionCache.set(this.request, Promise.resolve(userId));
     this.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
   });

@@ -1,9 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { PasskeySigninBody } from '../../shared/api/account';
 import type {
   AuthCheck,
   ResetBody,
   ResetRequestBody,
   SigninRequest,
+  SecondFactor,
   SigninResult,
   SignupRequest,
   VerifyEmailBody,
@@ -12,6 +14,7 @@ import { emailError } from '../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../shared/rules/password';
 import {
   authCheck,
+  passkeySigninBody,
   resetBody,
   resetRequestBody,
   signinBody,
@@ -29,7 +32,10 @@ import {
   RATE_LIMITS,
   TOO_MANY_ATTEMPTS,
 } from '../auth/routeHelpers';
+import { passkeySigninOptions, relyingParty, verifyPasskeySignin } from '../auth/passkeys';
 import { matchTotp } from '../auth/totp';
+import { CHALLENGE_TTL_MS, listPasskeys } from '../db/passkeys';
+import { DEVICE_COOKIE_PATH } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
@@ -64,12 +70,17 @@ import {
 
 const BAD_CREDENTIALS = 'Invalid email or password.';
 const BAD_TOTP = 'The two-factor code is not right. Please try again with a new code.';
+const BAD_PASSKEY =
+  'The passkey could not be verified. Please sign in again and use your passkey or a code.';
+/** The sign-in's waiting passkey challenge (its handle; the challenge stays in the database). */
+export const PASSKEY_SIGNIN_COOKIE = 'clearing_passkey_signin';
 
 /** Sign-up, sign-in, sign-out, verification, password reset, invitations (spec access §7). */
 export async function registerAuthRoutes(
   app: FastifyInstance,
   options: { checkOnly?: boolean },
 ): Promise<void> {
+  const rp = relyingParty(app.config.publicUrl);
   app.get('/auth/signin', { schema: { response: { 200: authCheck } } }, async (request) => {
     const userId = await request.sessionUserId();
     const row = userId ? await findUserRowById(app.db, userId) : null;
@@ -174,9 +185,11 @@ export async function registerAuthRoutes(
       if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
       // A browser that signed in to this account before (its device cookie) is hashed first.
       const row = await checkCredentials(email, password, request.ip, request.deviceUserId());
-      if (row.totp_enabled && row.totp_secret) {
-        if (!totpCode) return { authStatus: 'TwoFactorRequired' };
-        const step = matchTotp(row.totp_secret, totpCode, lastTotpStep(row));
+      const totp = row.totp_enabled && !!row.totp_secret;
+      const hasPasskeys = (await listPasskeys(app.db, row.id)).length > 0;
+      if (totp || hasPasskeys) {
+        if (!totpCode) return secondFactorStep(row, totp, reply);
+        const step = totp ? matchTotp(row.totp_secret!, totpCode, lastTotpStep(row)) : null;
         if (step === null || !(await acceptTotpStep(app.db, row.id, step))) {
           await recordAuditEvent(app.db, {
             action: 'signin.failed',
@@ -186,10 +199,64 @@ export async function registerAuthRoutes(
           throw new ClientError(401, BAD_TOTP);
         }
       }
-      await reply.startSession(row.id);
-      await reply.rememberDevice(row.id);
-      await recordAuditEvent(app.db, { action: 'signin', actorUserId: row.id });
-      return { authStatus: 'AuthComplete', user: toUser(row) };
+      return completeSignin(row, reply, totp || hasPasskeys ? 'totp' : 'password');
+    },
+  );
+
+  /** The password was right; the account asks for a second factor: a code, or a passkey. */
+  async function secondFactorStep(
+    row: UserRow,
+    totp: boolean,
+    reply: FastifyReply,
+  ): Promise<SigninResult> {
+    const methods: SecondFactor[] = totp ? ['totp'] : [];
+    const passkey = await passkeySigninOptions(app.db, rp, row.id);
+    if (!passkey) return { authStatus: 'TwoFactorRequired', methods };
+    // The waiting challenge is this browser's alone: its handle travels in a short-lived cookie
+    // sent only to the sign-in routes, never in a page.
+    reply.setCookie(PASSKEY_SIGNIN_COOKIE, passkey.handle, {
+      path: DEVICE_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: app.config.publicUrl.startsWith('https://'),
+      maxAge: CHALLENGE_TTL_MS / 1000,
+    });
+    return {
+      authStatus: 'TwoFactorRequired',
+      methods: [...methods, 'passkey'],
+      passkeyOptions: passkey.options,
+    };
+  }
+
+  async function completeSignin(
+    row: UserRow,
+    reply: FastifyReply,
+    method: 'password' | 'totp' | 'passkey',
+  ): Promise<SigninResult> {
+    await reply.startSession(row.id);
+    await reply.rememberDevice(row.id);
+    await recordAuditEvent(app.db, { action: 'signin', actorUserId: row.id, detail: { method } });
+    return { authStatus: 'AuthComplete', user: toUser(row) };
+  }
+
+  // The sign-in's second step with a passkey: the answer to the challenge the first step set.
+  app.post<{ Body: PasskeySigninBody }>(
+    '/auth/signin/passkey',
+    {
+      schema: { body: passkeySigninBody, response: { 200: signinResult } },
+      config: perMinute(RATE_LIMITS.signin),
+    },
+    async (request, reply): Promise<SigninResult> => {
+      const handle = request.cookies[PASSKEY_SIGNIN_COOKIE];
+      reply.clearCookie(PASSKEY_SIGNIN_COOKIE, { path: DEVICE_COOKIE_PATH });
+      const verified = handle
+        ? await verifyPasskeySignin(app.db, rp, handle, request.body.response)
+        : null;
+      const row = verified ? await findUserRowById(app.db, verified.userId) : null;
+      if (!row) {
+        throw new ClientError(401, BAD_PASSKEY);
+      }
+      return completeSignin(row, reply, 'passkey');
     },
   );
 
@@ -253,7 +320,7 @@ export async function registerAuthRoutes(
     '/auth/password/reset',
     { schema: { body: resetBody }, config: perMinute(RATE_LIMITS.reset) },
     async (request) => {
-      const { token, password, userId } = request.body;
+      const { token, password, userId, endOtherSessions = true } = request.body;
       const passwordHash = await newPasswordHash(password, app.config.passwordCost);
       await withTransaction(app.db, async (client) => {
         const consumed = await consumeAuthToken(client, 'reset-password', token);
@@ -261,9 +328,18 @@ export async function registerAuthRoutes(
           throw badRequest(INVALID_LINK);
         }
         await setPasswordHash(client, consumed.userId, passwordHash);
-        await endAllSessions(client, consumed.userId);
-        await forgetDevices(client, consumed.userId);
-        await recordAuditEvent(client, { action: 'password.reset', actorUserId: consumed.userId });
+        // ASVS 7.4.3: the page offers to end every session (ticked unless the user unticks it);
+        // the browsers that knew the old password are then no longer trusted to sign in first.
+        if (endOtherSessions) {
+          await endAllSessions(client, consumed.userId);
+          await forgetDevices(client, consumed.userId);
+        }
+        // Last in the transaction: the audit chain's head row stays locked until the commit.
+        await recordAuditEvent(client, {
+          action: 'password.reset',
+          actorUserId: consumed.userId,
+          detail: { endOtherSessions },
+        });
       });
       return {};
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { marketStreamPlugin } from '../market/streamRoutes';
+import { registerAccountRoutes, registerEmailConfirmation } from './account';
 import { registerAdminRoutes } from './admin';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
@@ -15,6 +16,8 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerConfigRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerAccountRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerEmailConfirmation, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerLeiRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   SETTINGS_TAGS,
   type SettingsTag,
@@ -8,9 +8,16 @@ import {
   type UserSettings,
 } from '../../shared/api/auth';
 import { firm } from '../../shared/config/firm';
-import { isUuid, totpConfirmBody, userSchema, userSettingsSchema } from '../auth/apiSchemas';
+import type { PasswordConfirmation } from '../../shared/api/account';
+import {
+  isUuid,
+  passwordConfirmationBody,
+  totpConfirmBody,
+  userSchema,
+  userSettingsSchema,
+} from '../auth/apiSchemas';
 import { readPersonFields, readRoles, type PersonFields } from '../auth/personFields';
-import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
+import { checkedEmail, confirmPassword, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
@@ -19,6 +26,7 @@ import { issueAuthToken } from '../db/tokens';
 import { withTransaction, type Queryable } from '../db/transaction';
 import {
   acceptTotpStep,
+  clearTotp,
   createUnverifiedUser,
   findUserRowByEmail,
   findUserRowById,
@@ -60,15 +68,44 @@ export async function registerUserRoutes(
     return { enabled: row.totp_enabled };
   });
 
-  // Starts enrolment: a new pending secret; 2FA stays off until PATCH confirms a code.
-  app.post('/user/2fa', async (request): Promise<TwoFactorEnrolment> => {
-    const row = await currentRow(request);
-    if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
-    const secret = newTotpSecret();
-    await setPendingTotpSecret(app.db, row.id, secret);
-    await recordAuditEvent(app.db, { action: '2fa.enrolment-started', actorUserId: row.id });
-    return { secret, otpauthUrl: otpauthUrl(secret, firm.displayName, row.email) };
-  });
+  // Starts enrolment: a new pending secret; 2FA stays off until PATCH confirms a code. Changing
+  // how the user signs in asks for the password again (ASVS 7.5.1).
+  app.post<{ Body: PasswordConfirmation }>(
+    '/user/2fa',
+    {
+      schema: { body: passwordConfirmationBody },
+      config: perMinute(RATE_LIMITS.reauth),
+      onRequest: signedInOnly,
+    },
+    async (request): Promise<TwoFactorEnrolment> => {
+      const row = await currentRow(request);
+      if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
+      await confirmPassword(app, row, request.body.password, request);
+      const secret = newTotpSecret();
+      await setPendingTotpSecret(app.db, row.id, secret);
+      await recordAuditEvent(app.db, { action: '2fa.enrolment-started', actorUserId: row.id });
+      return { secret, otpauthUrl: otpauthUrl(secret, firm.displayName, row.email) };
+    },
+  );
+
+  // Turns the authenticator app off (the password again, ASVS 7.5.1).
+  app.delete<{ Body: PasswordConfirmation }>(
+    '/user/2fa',
+    {
+      schema: { body: passwordConfirmationBody },
+      config: perMinute(RATE_LIMITS.reauth),
+      onRequest: signedInOnly,
+    },
+    async (request): Promise<TwoFactorState> => {
+      const row = await currentRow(request);
+      await confirmPassword(app, row, request.body.password, request);
+      await withTransaction(app.db, async (client) => {
+        await clearTotp(client, row.id);
+        await recordAuditEvent(client, { action: '2fa.disabled', actorUserId: row.id });
+      });
+      return { enabled: false };
+    },
+  );
 
   app.patch<{ Body: { totpCode: string } }>(
     '/user/2fa',
@@ -96,6 +133,11 @@ export async function registerUserRoutes(
 
   registerSettingsUpdate(app, currentRow);
   registerRegistrationUserRoutes(app, currentRow);
+}
+
+/** A signed-out caller gets 401 before its body is looked at (security decided on the route). */
+async function signedInOnly(request: FastifyRequest): Promise<void> {
+  await request.requireUserId();
 }
 
 /** A user's settings; Administrators also see their organisation's members. */

@@ -1,4 +1,5 @@
 /** Request and response shapes of the auth and user calls (spec: access §3, §7). */
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 
 export type AuthOrigin = 'Clearing';
 export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
@@ -23,6 +24,8 @@ export interface ResetBody {
   token: string;
   password: string;
   userId: string;
+  /** End every session of the account (ASVS 7.4.3); true when absent. */
+  endOtherSessions?: boolean;
 }
 
 export interface VerifyEmailBody {
@@ -74,8 +77,18 @@ export interface User {
   review?: ApplicationReview | null;
 }
 
+/** The second factors a TwoFactorRequired sign-in accepts. */
+export type SecondFactor = 'totp' | 'passkey';
+
 export type SigninResult =
-  { authStatus: 'TwoFactorRequired' } | { authStatus: 'AuthComplete'; user: User };
+  | {
+      authStatus: 'TwoFactorRequired';
+      /** What this account can answer with (absent from older servers: a code). */
+      methods?: SecondFactor[];
+      /** For `navigator.credentials.get`, when the account has passkeys. */
+      passkeyOptions?: PublicKeyCredentialRequestOptionsJSON;
+    }
+  | { authStatus: 'AuthComplete'; user: User };
 
 export type AuthCheck =
   { status: 'Authenticated'; isNorthstarClearingStaff: boolean } | { status: 'NotAuthenticated' };

@@ -1,46 +1,30 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { firm } from '../../shared/config/firm';
+import { firm, type SiteLink } from '../../shared/config/firm';
 import { NAVY } from './theme';
 
-interface FooterLink {
-  label: string;
-  href: string;
-}
+const { siteLinks: site } = firm;
 
 /** Every static link of business §2.6, grouped; all are plain anchors (full page loads). */
-export const FOOTER_GROUPS: { title: string; links: FooterLink[] }[] = [
+export const FOOTER_GROUPS: { title: string; links: SiteLink[] }[] = [
   {
     title: 'Company',
-    links: [
-      { label: 'Home', href: '/' },
-      { label: 'About', href: '/about' },
-      { label: 'Help', href: '/help' },
-      { label: 'News', href: '/news' },
-      { label: 'Jobs', href: '/jobs' },
-    ],
+    links: [{ label: 'Home', href: '/' }, site.about, site.help, site.news, site.jobs],
   },
   {
     title: 'Products',
     links: [
-      {
-        label: 'Perpetual Bitcoin Centi Futures',
-        href: '/exchange/products/perpetual-bitcoin-centi-futures/',
-      },
-      { label: 'Bitcoin Futures', href: '/exchange/products/bitcoin-futures/' },
-      { label: 'Bitcoin Options', href: '/exchange/products/bitcoin-options/' },
-      { label: 'Deci Bitcoin Futures', href: '/exchange/products/deci-bitcoin-futures/' },
-      { label: 'Hashrate Petahash Futures', href: '/exchange/products/hashrate-petahash-futures/' },
+      site.perpetualBitcoinCentiFutures,
+      site.bitcoinFutures,
+      site.bitcoinOptions,
+      site.deciBitcoinFutures,
+      site.hashratePetahashFutures,
     ],
   },
   {
     title: 'Exchange',
-    links: [
-      { label: 'Exchange', href: '/exchange/' },
-      { label: 'Exchange Docs', href: '/exchange/docs/' },
-      { label: 'Exchange Regulation', href: '/exchange/regulation/' },
-    ],
+    links: [site.exchange, site.exchangeDocs, site.exchangeRegulation],
   },
   {
     title: 'Clearing',
@@ -51,11 +35,7 @@ export const FOOTER_GROUPS: { title: string; links: FooterLink[] }[] = [
   },
   {
     title: 'Legal',
-    links: [
-      { label: 'Disclosures', href: '/disclosures' },
-      { label: 'Privacy Policy', href: '/privacy' },
-      { label: 'Terms of Use', href: '/terms' },
-    ],
+    links: [{ label: 'Disclosures', href: '/disclosures' }, site.privacyPolicy, site.termsOfUse],
   },
 ];
 

@@ -10,12 +10,12 @@ import { firm } from '../../shared/config/firm';
 import { ADMIN_SITE_URL } from './session';
 import { NAVY } from './theme';
 
-/** Links to the exchange's other sites: plain anchors, so the browser loads them in full. */
+/** Links to the exchange's other sites (the firm's configuration): plain anchors, full loads. */
 export const HEADER_LINKS = [
-  { label: 'Products', href: '/exchange/products/' },
-  { label: 'About', href: '/about' },
-  { label: 'Docs', href: '/exchange/docs/' },
-  { label: 'Help', href: '/help' },
+  firm.siteLinks.products,
+  firm.siteLinks.about,
+  firm.siteLinks.docs,
+  firm.siteLinks.help,
 ] as const;
 /** The exchange's profile page (outside /clearing: full page load). */
 export const PROFILE_URL = '/exchange/dashboard/profile';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   confirmPasswordError,
+  loadCommonPasswords,
   newPasswordError,
   passwordStrength,
   type PasswordStrength,
@@ -19,8 +20,14 @@ const METER: Record<PasswordStrength, { value: number; color: 'error' | 'warning
 };
 
 /** The strength meter of access §5: weak, medium or strong. */
-export function PasswordStrengthMeter({ password }: { password: string }) {
-  const strength = passwordStrength(password);
+export function PasswordStrengthMeter({
+  password,
+  commonPasswords,
+}: {
+  password: string;
+  commonPasswords?: ReadonlySet<string>;
+}) {
+  const strength = passwordStrength(password, commonPasswords);
   const { value, color } = METER[strength];
   return (
     <Box sx={{ mt: 0.5 }}>
@@ -39,12 +46,32 @@ export function PasswordStrengthMeter({ password }: { password: string }) {
   );
 }
 
+/**
+ * The common-password list, once its chunk has loaded (undefined until then, and if it cannot
+ * load: the server checks it anyway).
+ */
+function useCommonPasswords(): ReadonlySet<string> | undefined {
+  const [list, setList] = useState<ReadonlySet<string>>();
+  useEffect(() => {
+    let live = true;
+    loadCommonPasswords().then(
+      (loaded) => live && setList(loaded),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return list;
+}
+
 /** State of a new password and its confirmation, with the messages of access §5. */
 export function usePasswordPair() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
+  const commonPasswords = useCommonPasswords();
   const errors = {
-    password: newPasswordError(password),
+    password: newPasswordError(password, commonPasswords),
     confirm: confirmPasswordError(password, confirm),
   };
   return {
@@ -52,6 +79,7 @@ export function usePasswordPair() {
     confirm,
     setPassword,
     setConfirm,
+    commonPasswords,
     errors,
     valid: !errors.password && !errors.confirm,
   };
@@ -63,9 +91,12 @@ type PasswordPair = ReturnType<typeof usePasswordPair>;
 export function NewPasswordFields({
   pair,
   showErrors,
+  labels = { password: 'Password', confirm: 'Confirm Password' },
 }: {
   pair: PasswordPair;
   showErrors: boolean;
+  /** The fields' labels where "Password" alone is ambiguous (beside a current password). */
+  labels?: { password: string; confirm: string };
 }) {
   const [visible, setVisible] = useState(false);
   const [touched, setTouched] = useState({ password: false, confirm: false });
@@ -74,7 +105,7 @@ export function NewPasswordFields({
   return (
     <>
       <TextField
-        label="Password"
+        label={labels.password}
         type={type}
         name="password"
         autoComplete="new-password"
@@ -85,9 +116,11 @@ export function NewPasswordFields({
         helperText={show('password') ? pair.errors.password : undefined}
         required
       />
-      {pair.password && <PasswordStrengthMeter password={pair.password} />}
+      {pair.password && (
+        <PasswordStrengthMeter password={pair.password} commonPasswords={pair.commonPasswords} />
+      )}
       <TextField
-        label="Confirm Password"
+        label={labels.confirm}
         type={type}
         name="confirmPassword"
         autoComplete="new-password"

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import { useResetPassword } from '../../api/reset-password';
 import { signInPath } from '../../app/session';
@@ -27,13 +29,15 @@ function ResetPasswordForm({ token, userId }: { token: string; userId: string })
   const reset = useResetPassword();
   const pair = usePasswordPair();
   const [submitted, setSubmitted] = useState(false);
+  // ASVS 7.4.3: a reset offers to end every session (a reset often follows a lost password).
+  const [endSessions, setEndSessions] = useState(true);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
     if (!pair.valid) return;
     reset.mutate(
-      { token, password: pair.password, userId },
+      { token, password: pair.password, userId, endOtherSessions: endSessions },
       { onSuccess: () => void navigate(signInPath('password-reset'), { replace: true }) },
     );
   }
@@ -43,6 +47,15 @@ function ResetPasswordForm({ token, userId }: { token: string; userId: string })
       <Typography color="text.secondary">Enter and confirm your new password.</Typography>
       <form noValidate onSubmit={onSubmit}>
         <NewPasswordFields pair={pair} showErrors={submitted} />
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={endSessions}
+              onChange={(event) => setEndSessions(event.target.checked)}
+            />
+          }
+          label="Sign out everywhere I am signed in"
+        />
         <SubmitWithFailure
           label="Reset Password"
           pending={reset.isPending}

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { User } from '../../../shared/api/auth';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SigninResult, User } from '../../../shared/api/auth';
 import { SIGN_IN_NOTICE_PARAM, signInNoticeText } from '../../../shared/api/signInNotices';
 import { emailError } from '../../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
@@ -15,6 +15,8 @@ import { browserLocation, EXCHANGE_SIGN_IN_PATH, errorMessageOf } from '../../ap
 import { currentUserQueryKey } from '../../api/get-current-user';
 import { useRequestPasswordReset } from '../../api/request-password-reset';
 import { useSignIn } from '../../api/sign-in';
+import { signInWithPasskey } from '../../api/account';
+import { PROFILE_URL } from '../../app/Header';
 import { ADMIN_SITE_URL, postSignInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
 import { AuthTextField } from './AuthTextField';
@@ -27,6 +29,8 @@ const InfoToast = lazy(() =>
 /** 2FA code length (access §9). */
 export const TOTP_MAX_LENGTH = 6;
 export const TOTP_REQUIRED_MESSAGE = 'Enter your 2FA code';
+export const PASSKEY_NOT_USED_MESSAGE =
+  'The passkey was not used. Please sign in again and use your passkey or a code.';
 export const RESET_RECEIVED_MESSAGE =
   "We received your request. If an account exists for that email, you'll receive a link to reset your password.";
 
@@ -59,18 +63,45 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [totpCode, setTotpCode] = useState('');
-  const [twoFactorRequired, setTwoFactorRequired] = useState(false);
+  // The second step the server asked for: a code, a passkey, or either (access §4, DECISIONS).
+  const [secondFactor, setSecondFactor] = useState<SecondFactorStep | null>(null);
   const [submitted, setSubmitted] = useState(false);
+  const twoFactorRequired = secondFactor !== null;
+  // Servers that name no methods ask for a code, as the specification's step does.
+  const codeAsked = secondFactor !== null && (secondFactor.methods ?? ['totp']).includes('totp');
+  const passkeyOptions = secondFactor?.passkeyOptions;
+  const passkey = useMutation({
+    mutationFn: async () => {
+      if (!passkeyOptions) throw new Error(PASSKEY_NOT_USED_MESSAGE);
+      // Loaded on use: the sign-in route's bundle carries no WebAuthn code.
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const response = await startAuthentication({ optionsJSON: passkeyOptions }).catch(() => {
+        throw new Error(PASSKEY_NOT_USED_MESSAGE);
+      });
+      return signInWithPasskey({ response });
+    },
+    onSuccess: (result) => {
+      if (result.authStatus === 'AuthComplete') complete(result.user);
+    },
+    // The challenge is spent either way: back to the password, which asks anew.
+    onError: () => setSecondFactor(null),
+  });
 
   const errors = {
     email: emailError(email),
     password: password ? null : PASSWORD_MESSAGES.signinRequired,
-    totpCode: twoFactorRequired && !totpCode.trim() ? TOTP_REQUIRED_MESSAGE : null,
+    totpCode: codeAsked && !totpCode.trim() ? TOTP_REQUIRED_MESSAGE : null,
   };
 
   function complete(user: User) {
     if (user.isNorthstarClearingStaff) {
       browserLocation.assign(ADMIN_SITE_URL);
+      return;
+    }
+    // The profile page is outside this app (a full page load), and the only such place a
+    // sign-in returns to.
+    if (redirect === PROFILE_URL) {
+      browserLocation.assign(PROFILE_URL);
       return;
     }
     queryClient.setQueryData(currentUserQueryKey, user);
@@ -81,16 +112,21 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
     event.preventDefault();
     setSubmitted(true);
     if (errors.email || errors.password || errors.totpCode) return;
+    if (twoFactorRequired && !codeAsked) {
+      passkey.mutate();
+      return;
+    }
+    passkey.reset();
     signIn.mutate(
       {
         email: email.trim(),
         password,
-        ...(twoFactorRequired ? { totpCode: totpCode.trim() } : {}),
+        ...(codeAsked ? { totpCode: totpCode.trim() } : {}),
       },
       {
         onSuccess: (result) => {
           if (result.authStatus === 'TwoFactorRequired') {
-            setTwoFactorRequired(true);
+            setSecondFactor(result);
             setSubmitted(false);
           } else {
             complete(result.user);
@@ -99,6 +135,8 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
       },
     );
   }
+
+  const failure = passkey.isError ? passkey.error : signIn.isError ? signIn.error : null;
 
   return (
     <AuthCard title="Sign In">
@@ -127,7 +165,7 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
           helperText={submitted ? errors.password : undefined}
           required
         />
-        {twoFactorRequired && (
+        {codeAsked && (
           <AuthTextField
             label="2FA Code"
             name="totpCode"
@@ -144,10 +182,23 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
             inputProps={{ maxLength: TOTP_MAX_LENGTH, inputMode: 'numeric' }}
           />
         )}
-        {signIn.isError && (
+        {passkeyOptions && (
+          <Button
+            type="button"
+            variant={codeAsked ? 'outlined' : 'contained'}
+            fullWidth
+            size="large"
+            sx={{ mt: 2 }}
+            disabled={passkey.isPending}
+            onClick={() => passkey.mutate()}
+          >
+            {codeAsked ? 'Use a passkey instead' : 'Use your passkey'}
+          </Button>
+        )}
+        {failure && (
           <Alert severity="error" sx={{ mt: 1 }}>
             <AlertTitle>Login Failed</AlertTitle>
-            {errorMessageOf(signIn.error)}
+            {errorMessageOf(failure)}
             <Box sx={{ mt: 1 }}>
               Exchange users: please sign in at the{' '}
               <Link href={EXCHANGE_SIGN_IN_PATH}>exchange sign-in page</Link>.
@@ -179,6 +230,8 @@ function SignInForm({ redirect, onForgot }: { redirect: string | null; onForgot:
     </AuthCard>
   );
 }
+
+type SecondFactorStep = Extract<SigninResult, { authStatus: 'TwoFactorRequired' }>;
 
 function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const request = useRequestPasswordReset();

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { firm, type SiteLink } from '../shared/config/firm';
+import { escapeHtml as e } from './admin/consoleHtml';
+
+/**
+ * The firm's other sites (Products, About, Docs, Help, Privacy Policy, Terms of Use, …) stand
+ * outside the portal. The standalone portal answers each link of the firm's configuration that is
+ * a path on this host with a short page clearly marked as a sample, as the sample PDFs are, so a
+ * newcomer following the header or footer never meets a raw error. A link the firm points at a
+ * full URL is not served here.
+ */
+export function registerSamplePages(app: FastifyInstance): void {
+  const served = new Set<string>();
+  for (const link of Object.values(firm.siteLinks) as SiteLink[]) {
+    if (!link.href.startsWith('/') || link.href.startsWith('//')) continue;
+    // `/exchange/docs/` and `/exchange/docs` are the same page to a reader.
+    const path = link.href.length > 1 ? link.href.replace(/\/$/, '') : link.href;
+    for (const variant of [path, `${path}/`]) {
+      if (served.has(variant)) continue;
+      served.add(variant);
+      app.get(variant, async (_request, reply) =>
+        reply.type('text/html; charset=utf-8').send(samplePage(link.label)),
+      );
+    }
+  }
+}
+
+export const SAMPLE_NOTICE = 'Sample page: the firm running this portal replaces it with its own.';
+
+function samplePage(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${e(title)} (sample) · ${e(firm.displayName)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<style>
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0b1f3a;background:#f5f7fa}
+header{background:#0b1f3a;color:#fff;padding:14px 24px;font-weight:700;font-size:1.15rem}
+header a{color:inherit;text-decoration:none}
+main{max-width:720px;margin:32px auto;padding:0 24px}
+.sample{border:2px dashed #b45309;background:#fff7ed;color:#7c2d12;padding:12px 16px;border-radius:6px;font-weight:600}
+a{color:#1d4ed8}
+</style>
+</head>
+<body>
+<header><a href="/clearing">${e(firm.displayName)}</a></header>
+<main>
+<p class="sample" role="note">${e(SAMPLE_NOTICE)}</p>
+<h1>${e(title)}</h1>
+<p>This page stands in for ${e(firm.displayName)}'s ${e(title)} page, which lives outside the
+clearing member portal.</p>
+<p><a href="/clearing">Back to the clearing portal</a> · Questions:
+<a href="mailto:${e(firm.supportEmail)}">${e(firm.supportEmail)}</a> · ${e(firm.supportPhone)}</p>
+</main>
+</body>
+</html>`;
+}

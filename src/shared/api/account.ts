@@ -1,0 +1,83 @@
+/** Request and response shapes of the profile page's calls (DECISIONS "Security"). */
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
+
+export const ACCOUNT_API = '/exchange/api/web';
+
+export interface PasskeySummary {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** GET user/profile: who the user is and how they sign in. */
+export interface Profile {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** An authenticator app (TOTP) is on. */
+  totpEnabled: boolean;
+  passkeys: PasskeySummary[];
+}
+
+/** One live session, as GET user/sessions lists it. */
+export interface SessionSummary {
+  id: string;
+  /** This browser's own session. */
+  current: boolean;
+  /** Browser and system, from the user agent ("Chrome 131 on Linux"). */
+  device: string;
+  /** Where it signed in from, as honestly as the portal knows (no geolocation database). */
+  place: string;
+  signedInAt: string;
+  lastSeenAt: string;
+}
+
+export interface SessionList {
+  sessions: SessionSummary[];
+}
+
+/** POST user/password: the current password, the new one, and whether to end other sessions. */
+export interface ChangePasswordBody {
+  currentPassword: string;
+  newPassword: string;
+  endOtherSessions: boolean;
+}
+
+/** How many other sessions a change ended. */
+export interface SessionsEnded {
+  endedSessions: number;
+}
+
+/** Calls that change how the user signs in ask for the password again (ASVS 7.5.1). */
+export interface PasswordConfirmation {
+  password: string;
+}
+
+export type PasskeyOptionsBody = PasswordConfirmation;
+
+export interface PasskeyRegistrationBody {
+  name: string;
+  response: RegistrationResponseJSON;
+}
+
+export type PasskeyCreationOptions = PublicKeyCredentialCreationOptionsJSON;
+
+/** POST auth/signin/passkey: the answer of the passkey the sign-in's second step asked for. */
+export interface PasskeySigninBody {
+  response: AuthenticationResponseJSON;
+}
+
+/** POST user/email: a new address, confirmed from a link mailed there. */
+export interface ChangeEmailBody {
+  password: string;
+  newEmail: string;
+}
+
+export interface ConfirmEmailBody {
+  token: string;
+}

@@ -1,0 +1,106 @@
+/**
+ * The profile page's calls (src/server/routes/account.ts, user/2fa): fetchers, query options and
+ * hooks, one per endpoint as in the rest of `api/`.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ChangeEmailBody,
+  ChangePasswordBody,
+  PasskeyCreationOptions,
+  PasskeyRegistrationBody,
+  PasskeySigninBody,
+  Profile,
+  SessionList,
+  SessionsEnded,
+} from '../../shared/api/account';
+import type { SigninResult, TwoFactorEnrolment, TwoFactorState } from '../../shared/api/auth';
+import { apiFetch } from './client';
+
+export const profileQueryKey = ['profile'] as const;
+export const sessionsQueryKey = ['sessions'] as const;
+
+export const getProfile = () => apiFetch<Profile>('user/profile');
+export const profileQueryOptions = () =>
+  queryOptions({ queryKey: profileQueryKey, queryFn: getProfile });
+export const useProfile = () => useQuery(profileQueryOptions());
+
+export const getSessions = () => apiFetch<SessionList>('user/sessions');
+export const useSessions = () => useQuery({ queryKey: sessionsQueryKey, queryFn: getSessions });
+
+/** A mutation that refreshes the profile and the sessions once it has run. */
+function useAccountMutation<Variables, Result>(call: (variables: Variables) => Promise<Result>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+        queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
+      ]);
+    },
+  });
+}
+
+export const useEndSession = () =>
+  useAccountMutation(({ id, password }: { id: string; password: string }) =>
+    apiFetch<SessionsEnded>(`user/sessions/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      body: { password },
+    }),
+  );
+
+export const useEndOtherSessions = () =>
+  useAccountMutation((password: string) =>
+    apiFetch<SessionsEnded>('user/sessions/end-others', { method: 'POST', body: { password } }),
+  );
+
+export const useChangePassword = () =>
+  useAccountMutation((body: ChangePasswordBody) =>
+    apiFetch<SessionsEnded>('user/password', { method: 'POST', body }),
+  );
+
+/** POST user/2fa: a new pending secret, after the password again. */
+export const startTotpEnrolment = (password: string) =>
+  apiFetch<TwoFactorEnrolment>('user/2fa', { method: 'POST', body: { password } });
+
+export const useConfirmTotp = () =>
+  useAccountMutation((totpCode: string) =>
+    apiFetch<TwoFactorState>('user/2fa', { method: 'PATCH', body: { totpCode } }),
+  );
+
+export const useDisableTotp = () =>
+  useAccountMutation((password: string) =>
+    apiFetch<TwoFactorState>('user/2fa', { method: 'DELETE', body: { password } }),
+  );
+
+export const passkeyCreationOptions = (password: string) =>
+  apiFetch<PasskeyCreationOptions>('user/passkeys/options', {
+    method: 'POST',
+    body: { password },
+  });
+
+export const addPasskey = (body: PasskeyRegistrationBody) =>
+  apiFetch<Profile['passkeys'][number]>('user/passkeys', { method: 'POST', body });
+
+export const useRemovePasskey = () =>
+  useAccountMutation(({ id, password }: { id: string; password: string }) =>
+    apiFetch<Record<string, never>>(`user/passkeys/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      body: { password },
+    }),
+  );
+
+/** POST auth/signin/passkey: the sign-in's second step answered with a passkey. */
+export const signInWithPasskey = (body: PasskeySigninBody) =>
+  apiFetch<SigninResult>('auth/signin/passkey', { method: 'POST', body });
+
+/** POST user/email: a link goes to the new address; nothing changes until it is opened. */
+export const useChangeEmail = () =>
+  useMutation({
+    mutationFn: (body: ChangeEmailBody) =>
+      apiFetch<Record<string, never>>('user/email', { method: 'POST', body }),
+  });
+
+/** POST auth/email/confirm: the emailed link's token makes the new address the sign-in email. */
+export const confirmEmail = (token: string) =>
+  apiFetch<{ email: string }>('auth/email/confirm', { method: 'POST', body: { token } });

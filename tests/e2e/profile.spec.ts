@@ -1,0 +1,282 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { totpCode } from '../../src/server/auth/totp';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { SIGN_IN_NOTICES } from '../../src/shared/api/signInNotices';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  linkFromOutbox,
+  test,
+  uniqueEmail,
+} from './support';
+
+const PASSWORD = 'Lantern-Quay-48';
+const NEW_PASSWORD = 'Harbour-Kite-93';
+const PROFILE = '/exchange/dashboard/profile';
+const [, pending] = DEMO_SIGN_INS;
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/clearing/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** A new account, verified through the emailed link (a new user's password is theirs to change). */
+async function newAccount(page: Page): Promise<string> {
+  const email = uniqueEmail('profile');
+  await page.goto('/clearing');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
+  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm Password').fill(PASSWORD);
+  await page.getByRole('button', { name: /set password/i }).click();
+  await expect(page).toHaveURL(/\/clearing\/signin/);
+  return email;
+}
+
+/** Another browser signed in to the account, its requests from `address` (via the proxy). */
+async function otherBrowser(browser: Browser, email: string, address: string) {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': address } });
+  const page = await context.newPage();
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  return { context, page };
+}
+
+async function logOut(page: Page) {
+  await page.goto('/clearing/logout');
+  await expect(page).toHaveURL(/\/clearing\/signin/);
+}
+
+async function confirmPassword(page: Page, password: string) {
+  const dialog = page.getByRole('dialog', { name: 'Confirm your password' });
+  await dialog.getByLabel('Your password').fill(password);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  return dialog;
+}
+
+async function stillSignedIn(context: BrowserContext): Promise<boolean> {
+  const page = await context.newPage();
+  await page.goto('/clearing/registration');
+  await expect(page).toHaveURL(/\/clearing\/(registration|signin)/);
+  const signedIn = page.url().includes('/registration');
+  await page.close();
+  return signedIn;
+}
+
+test('the header’s Profile link loads the profile page in full, with name and email', async ({
+  page,
+}) => {
+  await signIn(page, pending.email, pending.password);
+  await expect(page).toHaveURL(/\/clearing\/home$/);
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  await expect(page).toHaveURL(new RegExp(`${PROFILE}$`));
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+  await expect(page.getByText(pending.email)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  // The clearing app itself still shows no two-factor screens (access §2).
+  await page.getByRole('link', { name: 'Back to clearing' }).click();
+  await expect(page).toHaveURL(/\/clearing\/home$/);
+  await expect(page.getByText(/authenticator app|passkey/i)).toHaveCount(0);
+});
+
+test('signed out, the profile page sends to the sign-in, which comes back to it', async ({
+  page,
+}) => {
+  await page.goto(PROFILE);
+  await expect(page).toHaveURL(/\/clearing\/signin/);
+  await expect(page.getByText(SIGN_IN_NOTICES.unauthenticated)).toBeVisible();
+  await page.getByLabel('Email').fill(pending.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(pending.password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${PROFILE}$`));
+});
+
+test('sessions listed and ended one by one or all others; password change asks the current one', async ({
+  page,
+  browser,
+}) => {
+  const email = await newAccount(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  const abroad = await otherBrowser(browser, email, '203.0.113.7');
+  const office = await otherBrowser(browser, email, '192.168.4.20');
+
+  await page.goto(PROFILE);
+  const sessions = page.getByRole('table', { name: 'Active sessions' });
+  await expect(sessions.getByRole('row')).toHaveCount(4); // a header and three sessions
+  await expect(sessions.getByText('This browser')).toBeVisible();
+  await expect(sessions.getByText('IP address 203.0.113.7')).toBeVisible();
+  await expect(sessions.getByText('Local network (192.168.4.20)')).toBeVisible();
+  // Browser and system from the user agent (Playwright's desktop Chrome says Windows).
+  await expect(sessions.getByText(/^Chrome \d+ on \w+/).first()).toBeVisible();
+
+  // Ending a session asks for the password again (ASVS 7.5.2).
+  await sessions.getByRole('button', { name: /IP address 203\.0\.113\.7/ }).click();
+  await confirmPassword(page, PASSWORD);
+  await expect(sessions.getByRole('row')).toHaveCount(3);
+  expect(await stillSignedIn(abroad.context)).toBe(false);
+  expect(await stillSignedIn(office.context)).toBe(true);
+
+  await page.getByRole('button', { name: 'Sign out other sessions' }).click();
+  await confirmPassword(page, PASSWORD);
+  await expect(page.getByText('Signed out of 1 other session.')).toBeVisible();
+  await expect(sessions.getByRole('row')).toHaveCount(2);
+  expect(await stillSignedIn(office.context)).toBe(false);
+
+  // Password change: the current password is asked, the rules are the new-password page's.
+  const again = await otherBrowser(browser, email, '198.51.100.4');
+  await page.reload();
+  await page.getByLabel('Current password').fill('Not-My-Pass-1');
+  await page.getByLabel(/^New password/).fill('Password123');
+  await page.getByLabel('Confirm new password').fill('Password123');
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(page.getByLabel(/^New password/)).toHaveAccessibleDescription(
+    'Password is too weak',
+  );
+  await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
+  await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(page.getByLabel('Current password')).toHaveAccessibleDescription(
+    'Password is wrong',
+  );
+  await page.getByLabel('Current password').fill(PASSWORD);
+  await expect(page.getByLabel('Sign out of all my other sessions')).toBeChecked();
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(
+    page.getByText('Your password has been changed. 1 other session was signed out.'),
+  ).toBeVisible();
+  expect(await stillSignedIn(again.context)).toBe(false);
+  await Promise.all([abroad.context.close(), office.context.close(), again.context.close()]);
+
+  await logOut(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page.getByText('Login Failed')).toBeVisible();
+  await signIn(page, email, NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+});
+
+test('authenticator app: set up from the profile after the password, then the sign-in asks for its code', async ({
+  page,
+}) => {
+  const email = await newAccount(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  await page.goto(PROFILE);
+
+  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+  const dialog = await confirmPassword(page, 'Not-My-Pass-1');
+  await expect(dialog.getByLabel('Your password')).toHaveAccessibleDescription('Password is wrong');
+  await confirmPassword(page, PASSWORD);
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const secret = (await page.getByLabel('Setup key').textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  // The previous step's code (accepted for clock drift), so the current one is left for sign-in.
+  await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+  await page.getByRole('button', { name: 'Turn On' }).click();
+  await expect(page.getByRole('button', { name: 'Turn off authenticator app' })).toBeVisible();
+
+  await logOut(page);
+  await signIn(page, email, PASSWORD);
+  const code = page.getByLabel('2FA Code');
+  await expect(code).toBeVisible();
+  await code.fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+});
+
+test('passkey: added from the profile with a virtual authenticator, then the sign-in’s second step', async ({
+  page,
+}) => {
+  // Chromium's own virtual authenticator (CDP WebAuthn domain): a platform passkey that answers
+  // at once, user verified.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const email = await newAccount(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  await page.goto(PROFILE);
+
+  await page.getByLabel('Passkey name').fill('Test laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await confirmPassword(page, PASSWORD);
+  await expect(page.getByText('Passkey “Test laptop” added.')).toBeVisible();
+  const list = page.getByRole('list', { name: 'Your passkeys' });
+  await expect(list.getByText('Test laptop')).toBeVisible();
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+
+  await logOut(page);
+  await signIn(page, email, PASSWORD);
+  // A passkey-only account: no code field, the passkey answers the second step.
+  await expect(page.getByLabel('2FA Code')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Use your passkey' }).click();
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(after.credentials[0]!.signCount).toBeGreaterThan(0);
+
+  // Removing it asks for the password again.
+  await page.goto(PROFILE);
+  await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+  await expect(page.getByRole('dialog', { name: 'Confirm your password' })).toBeVisible();
+  await confirmPassword(page, PASSWORD);
+  await expect(page.getByText('No passkeys yet.')).toBeVisible();
+});
+
+test('email change: the password again, then the link mailed to the new address', async ({
+  page,
+}) => {
+  const email = await newAccount(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  await page.goto(PROFILE);
+  await page.getByRole('button', { name: 'Change email' }).click();
+  const form = page.getByRole('form', { name: 'Change email' });
+  const newEmail = uniqueEmail('moved');
+  await form.getByLabel('New email').fill(newEmail);
+  await form.getByLabel('Your password').fill('Not-My-Pass-1');
+  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(form.getByLabel('Your password')).toHaveAccessibleDescription('Password is wrong');
+  await form.getByLabel('Your password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+
+  await page.goto(await linkFromOutbox(page.request, newEmail, PROFILE));
+  await expect(page.getByText(`Your sign-in email is now ${newEmail}.`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${PROFILE}$`));
+  await logOut(page);
+  await signIn(page, newEmail, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+});
+
+test('header and footer outside links answer sample pages', async ({ page }) => {
+  await page.goto('/clearing/signin');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { name: 'About', level: 1 })).toBeVisible();
+  await expect(page.getByRole('note')).toHaveText(/Sample page/);
+  await page.getByRole('link', { name: 'Back to the clearing portal' }).click();
+  await expect(page).toHaveURL(/\/clearing/);
+  for (const name of ['Privacy Policy', 'Terms of Use']) {
+    await page.goto('/clearing/signin');
+    await page.getByRole('contentinfo').getByRole('link', { name, exact: true }).click();
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+    await expect(page.getByRole('note')).toHaveText(/Sample page/);
+  }
+});

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifiedUser, freshClient, lastLink, uniqueEmail } from './authHelpers';
+import { createTestApp, type TestApp } from './testApp';
+
+const API = '/exchange/api/web';
+/** 100 characters, every one of them significant. */
+const LONG = 'The quick brown fox 7 jumps over the lazy dog; '.repeat(3).slice(0, 100);
+
+describe('new passwords (DECISIONS "Security": 8+ characters, not common, 64+ kept whole)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  async function verifyToken(email: string) {
+    const client = freshClient(t.app);
+    await client.post(`${API}/auth/signup`, { email, authOrigin: 'Clearing' });
+    return { client, token: lastLink(t, email, 'verify-email').searchParams.get('access_token') };
+  }
+
+  it('refuses, on verification, a password under 8 characters and a common one, with the spec’s message', async () => {
+    const email = uniqueEmail();
+    const { client, token } = await verifyToken(email);
+    // 'abcde1' passes the specification's own weak rule (6 characters, two classes).
+    for (const password of ['abcde1', 'Abcde1!', 'Password1', 'qwerty123', 'Iloveyou2']) {
+      const refused = await client.post(`${API}/auth/verify-email`, { token, email, password });
+      expect(refused.statusCode, password).toBe(400);
+      expect(refused.json().errorMessage).toBe('Password is too weak');
+    }
+    // The token was not used up by the refusals.
+    const accepted = await client.post(`${API}/auth/verify-email`, {
+      token,
+      email,
+      password: 'Lantern-Quay-48',
+    });
+    expect(accepted.statusCode).toBe(200);
+  });
+
+  it('keeps a 100-character password whole: it signs in, and cut to 64 or 72 it does not', async () => {
+    const email = uniqueEmail();
+    const { client, token } = await verifyToken(email);
+    expect(
+      (await client.post(`${API}/auth/verify-email`, { token, email, password: LONG })).statusCode,
+    ).toBe(200);
+    const signin = (password: string) =>
+      freshClient(t.app).post(`${API}/auth/signin`, { email, password });
+    expect((await signin(LONG)).json().authStatus).toBe('AuthComplete');
+    // 72 bytes is where bcrypt stops reading; 64 what some forms cap at.
+    for (const cut of [LONG.slice(0, 64), LONG.slice(0, 72), LONG.slice(0, 99)]) {
+      expect((await signin(cut)).statusCode).toBe(401);
+    }
+  });
+
+  it('applies the same rules to a password reset, and keeps a long one whole', async () => {
+    const user = await createVerifiedUser(t);
+    const client = freshClient(t.app);
+    await client.post(`${API}/auth/password/reset/request`, {
+      email: user.email,
+      authOrigin: 'Clearing',
+    });
+    const token = lastLink(t, user.email, 'reset-password').searchParams.get('access_token');
+    for (const password of ['Abc123', 'Password123']) {
+      const refused = await client.post(`${API}/auth/password/reset`, {
+        token,
+        userId: user.id,
+        password,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().errorMessage).toBe('Password is too weak');
+    }
+    const reset = await client.post(`${API}/auth/password/reset`, {
+      token,
+      userId: user.id,
+      password: LONG,
+    });
+    expect(reset.statusCode).toBe(200);
+    const signin = (password: string) =>
+      freshClient(t.app).post(`${API}/auth/signin`, { email: user.email, password });
+    expect((await signin(LONG)).statusCode).toBe(200);
+    expect((await signin(LONG.slice(0, 64))).statusCode).toBe(401);
+  });
+});
