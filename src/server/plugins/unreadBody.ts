@@ -68,7 +68,8 @@ function afterAnswer(response: ServerResponse, then: () => void): void {
 
 /** Half-close (our FIN after the answer), keep reading for `LINGER_MS`, then close. */
 function lingeringClose(socket: Socket): void {
-  if (socket.destroyed) return;
+  // inject()'s stand-in socket has no end(): there is no connection to close.
+  if (socket.destroyed || typeof socket.end !== 'function') return;
   socket.end();
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
