@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadForm } from '../../src/shared/forms/loadForm';
+import { deref } from '../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
 import { compileFormValidators } from '../../src/shared/forms/compile';
@@ -34,6 +35,12 @@ function registrationMessage(key: string, value: unknown): string {
   const error = validateAnswers('business', answers).errors.find((e) => e.path === `/${key}`);
   if (!error) throw new Error(`the business form accepts ${key} = ${JSON.stringify(value)}`);
   return error.message;
+}
+
+/** The business registration's prompt of an answer (its user step). */
+function registrationPrompt(key: string): string {
+  const schema = loadForm('business').schema;
+  return deref(schema.properties![key]!, schema).title!;
 }
 
 interface PersonAnswers {
@@ -210,10 +217,12 @@ describe('person fields outside the registrations', () => {
           'phoneNumber',
           registrationMessage('phoneNumber', '2125550142'),
         ],
+        // A GIF is refused by its content, before validation, as the registration's upload
+        // refuses it: named by the same prompt (issue 20's one image rule, JPEG/PNG/WebP/HEIC).
         [
           { photo: { filename: 'id.gif', contentType: 'image/gif', data: gif } },
           'photoId',
-          registrationMessage('photoId', { name: 'id.gif', type: 'image/gif', size: gif.length }),
+          `The file for ${registrationPrompt('photoId')} must be an image or a PDF.`,
         ],
       ];
       for (const [change, key, message] of refusals) {

@@ -11,7 +11,7 @@ import type { Answers } from '../../shared/forms/schemaTypes';
 import type { FileReference } from '../../shared/forms/types';
 import { validateAnswers } from '../../shared/forms/validateAnswers';
 import { formValidator } from '../../shared/forms/validators';
-import { badRequest } from '../errors';
+import { badRequest, ClientError } from '../errors';
 import type { FileRule, MultipartForm } from '../storage/multipartForm';
 import type { StoredFile } from '../storage/uploads';
 
@@ -63,6 +63,17 @@ export function personFileRules(parts: PersonParts): Record<string, FileRule> {
   const accept = photo['x-file'];
   if (!accept) throw new Error('The person form’s photoId is not a file answer');
   return { [parts.photoId]: { accept, label: photo.title ?? parts.photoId } };
+}
+
+/**
+ * A refused photo ID file (not an image or PDF, too large, empty), as the multipart reader throws
+ * it, also as a field error on its part, as a registration reports it on its answer.
+ */
+export function withPhotoFieldError(error: unknown, parts: PersonParts): unknown {
+  if (!(error instanceof ClientError) || error.errors) return error;
+  const label = personFileRules(parts)[parts.photoId]?.label;
+  if (!label || !error.message.includes(`for ${label} `)) return error;
+  return new ClientError(error.statusCode, error.message, { [parts.photoId]: error.message });
 }
 
 /**

@@ -53,6 +53,7 @@ import { ROLES, type Role } from '../../shared/api/auth';
 import { isUuid } from '../auth/apiSchemas';
 import {
   personFileRules,
+  withPhotoFieldError,
   preparePersonForm,
   readPerson,
   readRoles,
@@ -290,6 +291,8 @@ function registerInviteAccept(app: FastifyInstance): void {
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
         files,
+      }).catch((error: unknown) => {
+        throw withPhotoFieldError(error, SNAKE_CASE_PARTS);
       });
       let userId: string;
       try {

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
 import { userSchema } from '../auth/apiSchemas';
-import { ANSWER_PARTS, personFileRules, preparePersonForm, readPerson } from '../auth/personFields';
+import {
+  ANSWER_PARTS,
+  personFileRules,
+  preparePersonForm,
+  readPerson,
+  withPhotoFieldError,
+} from '../auth/personFields';
 import { audit } from '../db/audit';
 import { insertUserDocument } from '../db/documents';
 import { withTransaction } from '../db/transaction';
@@ -34,6 +40,8 @@ export function registerRegistrationUserRoutes(
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
         files,
+      }).catch((error: unknown) => {
+        throw withPhotoFieldError(error, ANSWER_PARTS);
       });
       try {
         const { details: person, photo } = readPerson(form, ANSWER_PARTS);

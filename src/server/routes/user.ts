@@ -11,6 +11,7 @@ import { firm } from '../../shared/config/firm';
 import { isUuid, totpConfirmBody, userSchema, userSettingsSchema } from '../auth/apiSchemas';
 import {
   personFileRules,
+  withPhotoFieldError,
   preparePersonForm,
   readPerson,
   readRoles,
@@ -139,6 +140,8 @@ function registerSettingsUpdate(app: FastifyInstance, currentRow: CurrentRow): v
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
         files,
+      }).catch((error: unknown) => {
+        throw withPhotoFieldError(error, SNAKE_CASE_PARTS);
       });
       let keepFiles = false;
       try {
