@@ -5,6 +5,7 @@ import { firm } from '../../src/shared/config/firm';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import { loadForm } from '../../src/shared/forms/loadForm';
 import { deref } from '../../src/shared/forms/schemaWalk';
+import { IMAGE_ACCEPT } from '../../src/web/forms/widgets/ImageUploadWidget';
 import {
   currentLocation,
   currentUserHandler,
@@ -92,7 +93,8 @@ describe('AcceptInvitePage', { timeout: 60_000 }, () => {
       'placeholder',
       (person.uiSchema.phoneNumber as Record<string, string>)['ui:placeholder'],
     );
-    expect(photoInput()).toHaveAttribute('accept', 'image/*,.heic,.heif');
+    // The business wizard's photo ID: an image, or a scan as a PDF.
+    expect(photoInput()).toHaveAttribute('accept', `${IMAGE_ACCEPT},application/pdf`);
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Accept Invitation');
   });
 
