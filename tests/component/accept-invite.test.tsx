@@ -119,7 +119,7 @@ describe('AcceptInvitePage', { timeout: 60_000 }, () => {
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
 
-  it('refuses what the registration refuses: a script-tag name, a national phone number', async () => {
+  it('refuses what the registration refuses: a script-tag name, a phone number too short', async () => {
     setup();
     renderApp(VALID_PATH);
     const user = userEvent.setup();
@@ -132,14 +132,15 @@ describe('AcceptInvitePage', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(field('firstName')).toHaveAccessibleDescription(nameRule.invalidCharacters),
     );
+    // The phone widget puts a missing '+' in itself; a number too short is refused by the rule.
     const phone = field('phoneNumber');
-    await paste(user, phone, '2125550142');
+    await paste(user, phone, '+1');
     await user.tab();
     const phoneRule = deref(person.schema.properties!.phoneNumber!, person.schema)['x-phone'] as {
-      international: string;
+      tooShort: string;
     };
     await waitFor(() =>
-      expect(phone).toHaveAccessibleDescription(new RegExp(escaped(phoneRule.international))),
+      expect(phone).toHaveAccessibleDescription(new RegExp(escaped(phoneRule.tooShort))),
     );
   });
 

@@ -97,9 +97,10 @@ test.describe('invitation', () => {
     await firstName.blur();
     await expect(page.getByText(rule('firstName', 'x-name', 'invalidCharacters'))).toBeVisible();
     const phone = page.getByRole('textbox', { name: prompt('phoneNumber') });
-    await phone.fill('2125550142');
+    // The phone widget puts a missing '+' in itself; a number too short is refused by the rule.
+    await phone.fill('+1');
     await phone.blur();
-    await expect(page.getByText(rule('phoneNumber', 'x-phone', 'international'))).toBeVisible();
+    await expect(page.getByText(rule('phoneNumber', 'x-phone', 'tooShort'))).toBeVisible();
     // A file that is no image (its first bytes say so), named as an ID photo.
     const photo = page.locator('input[type="file"]');
     await photo.setInputFiles({
