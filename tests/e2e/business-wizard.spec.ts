@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Page } from '@playwright/test';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
-import { firm } from '../../src/shared/config/firm';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import type { JsonSchema } from '../../src/shared/forms/schemaTypes';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
+import { bundledSchema, promptIn } from './formFiles';
 import { signUpAndSignIn } from './individualForm';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
 
@@ -22,21 +23,13 @@ interface RawStep {
   sections: { title?: string; fields: string[] }[];
 }
 type Step = RawStep & { signaturePrompt: string };
-interface SchemaNode {
-  title?: string;
-  properties?: Record<string, SchemaNode>;
-  allOf?: { then?: SchemaNode }[];
-  'x-signatures'?: Record<string, { prompt: string }>;
-}
 /** Steps, prompts and messages come from the schema files, as the wizard shows them. */
 const ui = JSON.parse(fs.readFileSync('schemas/business/business.ui.json', 'utf8')) as {
   'ui:steps': RawStep[];
   affiliatedPersons: { 'ui:options': { addLabel: string } };
   lei: { 'ui:options': { foundText: string } };
 };
-const schema = JSON.parse(
-  fs.readFileSync('schemas/business/business.schema.json', 'utf8'),
-) as SchemaNode;
+const schema = bundledSchema('business');
 const steps: Step[] = ui['ui:steps'].map((step) => ({
   ...step,
   signaturePrompt: step.signature
@@ -44,14 +37,7 @@ const steps: Step[] = ui['ui:steps'].map((step) => ({
     : step.signaturePrompt!,
 }));
 const [userStep, businessStep, confirmStep] = steps as [Step, Step, Step];
-const prompt = (node: SchemaNode, key: string) => {
-  const title = [
-    node.properties?.[key],
-    ...(node.allOf ?? []).map((p) => p.then?.properties?.[key]),
-  ].find((p) => p?.title)?.title;
-  if (!title) throw new Error(`no prompt for ${key}`);
-  return title.replaceAll('{firm}', firm.displayName);
-};
+const prompt = (node: JsonSchema, key: string) => promptIn(schema, node, key);
 
 async function openWizard(page: Page, email: string) {
   await signUpAndSignIn(page, email);

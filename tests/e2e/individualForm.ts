@@ -1,28 +1,12 @@
-import fs from 'node:fs';
 import { expect, type Page } from '@playwright/test';
-import { firm } from '../../src/shared/config/firm';
+import { bundledSchema, promptIn } from './formFiles';
 import { linkFromOutbox } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 
-interface SchemaNode {
-  title?: string;
-  properties?: Record<string, SchemaNode>;
-  allOf?: { then?: SchemaNode; else?: SchemaNode }[];
-}
-/** Prompts come from the schema file, as the form shows them ({firm} filled in). */
-const schema = JSON.parse(
-  fs.readFileSync('schemas/individual/individual.schema.json', 'utf8'),
-) as SchemaNode;
-export const prompt = (key: string) => {
-  const conditional = schema.allOf?.flatMap((part) => [
-    part.then?.properties?.[key],
-    part.else?.properties?.[key],
-  ]);
-  const title = [schema.properties?.[key], ...(conditional ?? [])].find((p) => p?.title)?.title;
-  if (!title) throw new Error(`no prompt for ${key}`);
-  return title.replaceAll('{firm}', firm.displayName);
-};
+/** Prompts come from the schema files, as the form shows them ({firm} filled in). */
+const schema = bundledSchema('individual');
+export const prompt = (key: string) => promptIn(schema, schema, key);
 
 export async function signUpAndSignIn(page: Page, email: string) {
   await page.goto('/clearing/signup');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileFormValidators } from '../../src/shared/forms/compile';
 import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
+import { deref } from '../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
@@ -93,7 +94,7 @@ describe('POST registration/individual', () => {
     // Prompts come from the schema titles.
     const schema = loadForm('individual').schema;
     expect(row.payload.userInfo.firstName).toEqual({
-      prompt: schema.properties!.firstName!.title,
+      prompt: deref(schema.properties!.firstName!, schema).title,
       value: 'Jane',
     });
     expect(Object.keys(row.payload.individualInfo)).toContain('details');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadForm } from '../../src/shared/forms/loadForm';
+import { deref } from '../../src/shared/forms/schemaWalk';
 import { postForm, registeredBusiness, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';
 
@@ -68,7 +69,7 @@ describe('staff console: a business registration', () => {
     const html = (await staff.client.get(detailUrl())).body;
     const documents = html.slice(html.indexOf('<h2>Documents</h2>'));
     expect(documents).toContain(`>${schema.properties!.certificateOfInc!.title}</a>`);
-    expect(documents).toContain(`>${schema.properties!.photoId!.title}</a>`);
+    expect(documents).toContain(`>${deref(schema.properties!.photoId!, schema).title}</a>`);
     expect(documents).toContain(
       `>${schema.properties!.agreeTermsOfService!.title} (signed document)</a>`,
     );

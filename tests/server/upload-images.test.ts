@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadForm } from '../../src/shared/forms/loadForm';
+import { deref } from '../../src/shared/forms/schemaWalk';
 import { signedInStaff } from './adminHelpers';
 import { freshClient, lastLink, postForm, signedIn, uniqueEmail, type Part } from './authHelpers';
 import { IndividualRegistration, storedFiles } from './registrationHelpers';
@@ -18,6 +19,10 @@ const C = '/clearing/admin';
 // libheif's encoder from id-front.png (see tests/unit/forms/fileType.test.ts).
 const heic = fs.readFileSync('tests/fixtures/files/id-front.heic');
 const avif = fs.readFileSync('tests/fixtures/files/id-front.avif');
+const personPhotoPrompt = () => {
+  const person = loadForm('person').schema;
+  return deref(person.properties!.photoId!, person).title!;
+};
 const REFUSED_MESSAGE = (label: string) =>
   `The file for ${label} must be an image (JPEG, PNG, WebP or HEIC).`;
 
@@ -170,7 +175,11 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
     for (const [kind, bytes] of Object.entries(refused)) {
       const response = await send(bytes);
       expect(response.statusCode, kind).toBe(400);
-      expect(response.json().errorMessage, kind).toBe(REFUSED_MESSAGE('photo ID'));
+      // These paths ask the person form's photo ID, the business wizard's: an image or a PDF
+      // (issue 16 §6), named by its prompt as the registration names it.
+      expect(response.json().errorMessage, kind).toBe(
+        `The file for ${personPhotoPrompt()} must be an image or a PDF.`,
+      );
     }
   });
 });

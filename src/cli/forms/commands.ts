@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { checkFixture, checkForms, type Problem } from '../../shared/forms/checkForms';
 import { compileFormValidators } from '../../shared/forms/compile';
+import { FixtureError, fixtureAnswers } from '../../shared/forms/fixtures';
 import { availableFormIds, isFormId, loadForm, setFormSources } from '../../shared/forms/loadForm';
 import { PayloadError, toPayloadJson } from '../../shared/forms/payload';
 import { fieldsInOrder } from '../../shared/forms/schemaWalk';
@@ -112,7 +113,7 @@ interface AnswersFile {
   fixture?: { content: unknown };
 }
 
-function readAnswers(file: string): AnswersFile {
+function readAnswers(file: string, formId: FormId): AnswersFile {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -128,15 +129,23 @@ function readAnswers(file: string): AnswersFile {
   if (!isPlainObject(content)) {
     throw new UsageError(`${file} must hold a JSON object of answers ({"firstName": "Jane", …})`);
   }
-  if (isPlainObject(content.answers) && Array.isArray(content.expectedErrors)) {
-    return { answers: content.answers, fixture: { content } };
+  if (Array.isArray(content.expectedErrors)) {
+    try {
+      return {
+        answers: fixtureAnswers(formId, loadForm(formId).example, content),
+        fixture: { content },
+      };
+    } catch (error) {
+      if (error instanceof FixtureError) throw new UsageError(`${file}: ${error.message}`);
+      throw error;
+    }
   }
   return { answers: content };
 }
 
 export function runValidate(root: string, formId: string, file: string, json: boolean): number {
   const form = prepareForm(root, formId);
-  const { answers, fixture } = readAnswers(file);
+  const { answers, fixture } = readAnswers(file, form);
   const result = validateAnswers(form, answers);
   if (json) {
     out(JSON.stringify({ valid: result.valid, errors: result.errors }, null, 2));
@@ -148,7 +157,7 @@ export function runValidate(root: string, formId: string, file: string, json: bo
       f.schema.title,
     ]),
   );
-  if (fixture) out(`${file} is a fixture: validating its "answers".`);
+  if (fixture) out(`${file} is a fixture: validating the answers it stands for.`);
   if (result.valid) out(`${file}: valid ${form} answers.`);
   else {
     const n = result.errors.length;
@@ -171,7 +180,7 @@ export function runValidate(root: string, formId: string, file: string, json: bo
 
 export function runPayload(root: string, formId: string, file: string): number {
   const form = prepareForm(root, formId);
-  const { answers } = readAnswers(file);
+  const { answers } = readAnswers(file, form);
   const { valid, errors } = validateAnswers(form, answers);
   try {
     out(JSON.stringify(toPayloadJson(form, answers), null, 2));

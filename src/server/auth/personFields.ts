@@ -1,56 +1,124 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { ROLES, type Role } from '../../shared/api/auth';
-import { badRequest } from '../errors';
-import type { MultipartForm } from '../storage/multipartForm';
+/**
+ * A person's own details outside a registration (invite accept, registration/user, the KYC
+ * settings tags), checked with the person form's compiled validator (schemas/person): the same
+ * name, phone and photo ID rules, and the same messages, as the registrations that ask them.
+ */
+import { PERSON_PARTS, ROLES, type PersonAnswer, type Role } from '../../shared/api/auth';
+import { compileFormValidators } from '../../shared/forms/compile';
+import { loadForm } from '../../shared/forms/loadForm';
+import { deref, fromPointer } from '../../shared/forms/schemaWalk';
+import type { Answers } from '../../shared/forms/schemaTypes';
+import type { FileReference } from '../../shared/forms/types';
+import { validateAnswers } from '../../shared/forms/validateAnswers';
+import { formValidator } from '../../shared/forms/validators';
+import { badRequest, ClientError } from '../errors';
+import type { FileRule, MultipartForm } from '../storage/multipartForm';
+import type { StoredFile } from '../storage/uploads';
 
-/** A person's KYC basics as a form sends them (names differ between calls). */
+const PERSON_FORM = 'person';
+const TEXT_ANSWERS = ['firstName', 'lastName', 'phoneNumber'] as const;
+
+/** The part names a call reads the person's answers from. */
+export type PersonParts = Record<PersonAnswer, string>;
+/** Invite accept and the KYC settings tags (spec access §3). */
+export const SNAKE_CASE_PARTS: PersonParts = PERSON_PARTS;
+/** registration/user: the answers' own names. */
+export const ANSWER_PARTS: PersonParts = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  phoneNumber: 'phoneNumber',
+  photoId: 'photoId',
+};
+
+/** A person's KYC basics as stored in the user's details. */
 export interface PersonFields {
   firstName?: string;
   lastName?: string;
   phoneNumber?: string;
 }
 
-const MAX_NAME = 100;
+/** What a call sent: the text answers it gave and the checked photo ID file, if any. */
+export interface PersonSubmission {
+  details: PersonFields;
+  photo?: StoredFile;
+}
 
-/** A phone number in international form (`+12125550142`); national US numbers are accepted too. */
-export function normalizePhone(value: string): string | null {
-  const parsed = parsePhoneNumberFromString(value, 'US');
-  return parsed?.isValid() ? parsed.number : null;
+/** Compiles the person form's validator once per process (call when registering the routes). */
+export function preparePersonForm(): void {
+  try {
+    formValidator(PERSON_FORM);
+  } catch {
+    compileFormValidators([PERSON_FORM]);
+  }
 }
 
 /**
- * Reads first name, last name and phone from a form under the given field names, checking each
- * one given; with `required` all three must be present. Throws a 400 listing every bad field.
+ * The file rule of the photo ID part, from the schema: what it accepts (`x-file`) and its prompt,
+ * which names it in a refusal ('The file for Government-issued photo ID … must be …'), as the
+ * registration's upload does.
  */
-export function readPersonFields(
+export function personFileRules(parts: PersonParts): Record<string, FileRule> {
+  const form = loadForm(PERSON_FORM);
+  const photo = deref(form.schema.properties?.photoId ?? {}, form.schema);
+  const accept = photo['x-file'];
+  if (!accept) throw new Error('The person form’s photoId is not a file answer');
+  return { [parts.photoId]: { accept, label: photo.title ?? parts.photoId } };
+}
+
+/**
+ * A refused photo ID file (not an image or PDF, too large, empty), as the multipart reader throws
+ * it, also as a field error on its part, as a registration reports it on its answer.
+ */
+export function withPhotoFieldError(error: unknown, parts: PersonParts): unknown {
+  if (!(error instanceof ClientError) || error.errors) return error;
+  const label = personFileRules(parts)[parts.photoId]?.label;
+  if (!label || !error.message.includes(`for ${label} `)) return error;
+  return new ClientError(error.statusCode, error.message, { [parts.photoId]: error.message });
+}
+
+/**
+ * Reads the person's answers from the form under `parts` and validates them with the person
+ * form. Answers named in `optional` may be left out (modify_kyc: any; add_kyc: the photo);
+ * whatever is given must pass. Throws a 400 whose `errorMessage` is the schema's message of the
+ * first problem (in form order) and whose `errors` give every problem by part name.
+ */
+export function readPerson(
   form: MultipartForm,
-  names: { firstName: string; lastName: string; phoneNumber: string },
-  options: { required: boolean },
-): PersonFields {
-  const errors: Record<string, string> = {};
-  const result: PersonFields = {};
-  for (const key of ['firstName', 'lastName'] as const) {
-    const value = form.field(names[key]);
-    if (!value) {
-      if (options.required) errors[names[key]] = 'Required';
-    } else if (value.length > MAX_NAME) {
-      errors[names[key]] = `At most ${MAX_NAME} characters`;
-    } else {
-      result[key] = value;
-    }
+  parts: PersonParts,
+  options: { optional?: readonly PersonAnswer[] } = {},
+): PersonSubmission {
+  const answers: Answers = {};
+  const details: PersonFields = {};
+  for (const key of TEXT_ANSWERS) {
+    const value = form.field(parts[key]);
+    if (value) answers[key] = details[key] = value;
   }
-  const phone = form.field(names.phoneNumber);
-  if (!phone) {
-    if (options.required) errors[names.phoneNumber] = 'Required';
-  } else {
-    const normalized = normalizePhone(phone);
-    if (normalized) result.phoneNumber = normalized;
-    else errors[names.phoneNumber] = 'Invalid phone number';
+  const photo = form.files.get(parts.photoId);
+  if (photo) {
+    // The stored file, not the client's word, says what the file is (as for a registration).
+    answers.photoId = {
+      name: photo.originalName,
+      type: photo.contentType,
+      size: photo.size,
+    } satisfies FileReference;
   }
-  if (Object.keys(errors).length > 0) {
-    throw badRequest('Please correct the highlighted fields.', errors);
+  const optional = new Set<string>(options.optional ?? []);
+  const problems = validateAnswers(PERSON_FORM, answers).errors.filter(({ path }) => {
+    const key = fromPointer(path)[0] ?? '';
+    return !(optional.has(key) && answers[key] === undefined);
+  });
+  const [first] = problems;
+  if (first) {
+    const partOf = (path: string) => {
+      const key = fromPointer(path)[0] as PersonAnswer | undefined;
+      return key && key in parts ? parts[key] : path;
+    };
+    throw badRequest(
+      first.message,
+      Object.fromEntries(problems.map(({ path, message }) => [partOf(path), message])),
+    );
   }
-  return result;
+  return { details, photo };
 }
 
 /** Checks a list of role names against ROLES (DECISIONS: Administrator, Trader, Viewer). */

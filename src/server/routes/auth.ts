@@ -57,7 +57,14 @@ import {
 } from '../db/users';
 import { ROLES, type Role } from '../../shared/api/auth';
 import { isUuid } from '../auth/apiSchemas';
-import { readPersonFields, readRoles } from '../auth/personFields';
+import {
+  personFileRules,
+  withPhotoFieldError,
+  preparePersonForm,
+  readPerson,
+  readRoles,
+  SNAKE_CASE_PARTS,
+} from '../auth/personFields';
 import { insertUserDocument } from '../db/documents';
 import { badRequest, ClientError } from '../errors';
 import { discardForm, readMultipartForm } from '../storage/multipartForm';
@@ -354,13 +361,17 @@ export async function registerAuthRoutes(
  * choose among the invited roles (or send none to take them all), never add one.
  */
 function registerInviteAccept(app: FastifyInstance): void {
+  preparePersonForm();
+  const files = personFileRules(SNAKE_CASE_PARTS);
   app.post(
     '/auth/invite/accept',
     { config: perMinute(RATE_LIMITS.inviteAccept) },
     async (request, reply) => {
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
-        files: { photo_id: { accept: 'image', label: 'photo ID' } },
+        files,
+      }).catch((error: unknown) => {
+        throw withPhotoFieldError(error, SNAKE_CASE_PARTS);
       });
       let userId: string;
       try {
@@ -368,13 +379,8 @@ function registerInviteAccept(app: FastifyInstance): void {
         const organizationId = form.field('organization_id');
         if (!token || !isUuid(organizationId)) throw badRequest(INVALID_LINK);
         const email = checkedEmail(form.field('email') ?? '');
-        const person = readPersonFields(
-          form,
-          { firstName: 'first_name', lastName: 'last_name', phoneNumber: 'phone_number' },
-          { required: true },
-        );
-        const photo = form.files.get('photo_id');
-        if (!photo) throw badRequest('Please attach a photo ID.', { photo_id: 'Required' });
+        // The person form's rules and messages, as the business wizard's user step has them.
+        const { details: person, photo } = readPerson(form, SNAKE_CASE_PARTS);
         const chosen = readRoles(form.all('role'));
         const passwordHash = await newPasswordHash(
           form.field('password_text') ?? '',
@@ -413,7 +419,7 @@ function registerInviteAccept(app: FastifyInstance): void {
             approved: false,
           });
           await setUserRoles(client, row.id, chosen.length > 0 ? chosen : offered);
-          await insertUserDocument(client, row.id, 'photo-id', photo);
+          await insertUserDocument(client, row.id, 'photo-id', photo!);
           await recordAuditEvent(client, { action: 'invite.accepted', actorUserId: row.id });
           return row.id;
         });

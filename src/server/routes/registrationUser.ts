@@ -1,22 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
 import { userSchema } from '../auth/apiSchemas';
-import { readPersonFields } from '../auth/personFields';
+import {
+  ANSWER_PARTS,
+  personFileRules,
+  preparePersonForm,
+  readPerson,
+  withPhotoFieldError,
+} from '../auth/personFields';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertUserDocument } from '../db/documents';
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, setUserDetails, toUser, type UserRow } from '../db/users';
-import { badRequest, ClientError } from '../errors';
+import { ClientError } from '../errors';
 import { discardForm, readMultipartForm } from '../storage/multipartForm';
 
 /**
  * POST registration/user (form data firstName, lastName, phoneNumber, photoId): the signed-in
- * user's own details, pending review. Answers the updated user.
+ * user's own details, pending review, checked with the person form (the business wizard's user
+ * step: same rules, same messages). Answers the updated user.
  */
 export function registerRegistrationUserRoutes(
   app: FastifyInstance,
   currentRow: (request: { requireUserId(): Promise<string> }) => Promise<UserRow>,
 ): void {
+  preparePersonForm();
+  const files = personFileRules(ANSWER_PARTS);
   app.post(
     '/registration/user',
     { schema: { response: { 200: userSchema } } },
@@ -30,16 +39,12 @@ export function registerRegistrationUserRoutes(
       }
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
-        files: { photoId: { accept: 'image', label: 'photo ID' } },
+        files,
+      }).catch((error: unknown) => {
+        throw withPhotoFieldError(error, ANSWER_PARTS);
       });
       try {
-        const person = readPersonFields(
-          form,
-          { firstName: 'firstName', lastName: 'lastName', phoneNumber: 'phoneNumber' },
-          { required: true },
-        );
-        const photo = form.files.get('photoId');
-        if (!photo) throw badRequest('Please attach a photo ID.', { photoId: 'Required' });
+        const { details: person, photo } = readPerson(form, ANSWER_PARTS);
         await withTransaction(app.db, async (client) => {
           await setUserDetails(client, row.id, {
             firstName: person.firstName!,
@@ -47,7 +52,7 @@ export function registerRegistrationUserRoutes(
             phoneNumber: person.phoneNumber!,
             approved: false,
           });
-          await insertUserDocument(client, row.id, 'photo-id', photo);
+          await insertUserDocument(client, row.id, 'photo-id', photo!);
           await recordAuditEvent(client, { action: 'registration.user', actorUserId: row.id });
         });
       } catch (error) {

@@ -16,7 +16,15 @@ import {
   userSchema,
   userSettingsSchema,
 } from '../auth/apiSchemas';
-import { readPersonFields, readRoles, type PersonFields } from '../auth/personFields';
+import {
+  personFileRules,
+  withPhotoFieldError,
+  preparePersonForm,
+  readPerson,
+  readRoles,
+  SNAKE_CASE_PARTS,
+  type PersonFields,
+} from '../auth/personFields';
 import { checkedEmail, confirmPassword, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
@@ -157,7 +165,6 @@ export async function settingsOf(app: FastifyInstance, row: UserRow): Promise<Us
 
 type CurrentRow = (request: { requireUserId(): Promise<string> }) => Promise<UserRow>;
 
-const KYC_FIELDS = { firstName: 'first_name', lastName: 'last_name', phoneNumber: 'phone_number' };
 const KYC_TAGS: SettingsTag[] = ['add_kyc', 'modify_kyc'];
 
 /**
@@ -165,6 +172,8 @@ const KYC_TAGS: SettingsTag[] = ['add_kyc', 'modify_kyc'];
  * change. A photo_id is accepted only with the KYC tags.
  */
 function registerSettingsUpdate(app: FastifyInstance, currentRow: CurrentRow): void {
+  preparePersonForm();
+  const files = personFileRules(SNAKE_CASE_PARTS);
   app.post(
     '/user/settings',
     { schema: { response: { 200: userSettingsSchema } } },
@@ -172,7 +181,9 @@ function registerSettingsUpdate(app: FastifyInstance, currentRow: CurrentRow): v
       const row = await currentRow(request);
       const form = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
-        files: { photo_id: { accept: 'image', label: 'photo ID' } },
+        files,
+      }).catch((error: unknown) => {
+        throw withPhotoFieldError(error, SNAKE_CASE_PARTS);
       });
       let keepFiles = false;
       try {
@@ -207,16 +218,18 @@ async function applySetting(
           'Your details are already on file. Use modify_kyc to change them.',
         );
       }
-      const person = readPersonFields(form, KYC_FIELDS, { required: true });
-      await saveKyc(app, row, tag, person, form.files.get('photo_id'));
+      // Spec access §3: add_kyc's photo_id is optional; the rest is required.
+      const { details, photo } = readPerson(form, SNAKE_CASE_PARTS, { optional: ['photoId'] });
+      await saveKyc(app, row, tag, details, photo);
       return;
     }
     case 'modify_kyc': {
       if (!row.details) throw badRequest('There are no details to change yet. Use add_kyc first.');
-      const person = readPersonFields(form, KYC_FIELDS, { required: false });
-      const photo = form.files.get('photo_id');
-      if (Object.keys(person).length === 0 && !photo) throw badRequest('Nothing to change.');
-      await saveKyc(app, row, tag, person, photo);
+      const { details, photo } = readPerson(form, SNAKE_CASE_PARTS, {
+        optional: ['firstName', 'lastName', 'phoneNumber', 'photoId'],
+      });
+      if (Object.keys(details).length === 0 && !photo) throw badRequest('Nothing to change.');
+      await saveKyc(app, row, tag, details, photo);
       return;
     }
     case 'invite_user':

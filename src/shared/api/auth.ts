@@ -121,6 +121,19 @@ export const SETTINGS_TAGS = [
 ] as const;
 export type SettingsTag = (typeof SETTINGS_TAGS)[number];
 
+/**
+ * The person form's answers (schemas/person) as the form-data calls name their parts: invite
+ * accept and the KYC settings tags in snake case (access spec §3); `registration/user` uses the
+ * answers' own names. A 400 from those calls keys its field errors by these part names.
+ */
+export const PERSON_PARTS = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  phoneNumber: 'phone_number',
+  photoId: 'photo_id',
+} as const;
+export type PersonAnswer = keyof typeof PERSON_PARTS;
+
 /** A user is "registered" once both their own details and their organisation exist. */
 export function hasRegistered(user: Pick<User, 'details' | 'orgDetails'>): boolean {
   return user.details !== null && user.orgDetails !== null;

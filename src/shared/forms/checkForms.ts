@@ -4,6 +4,7 @@
  */
 import { availableFormIds, loadForm } from './loadForm';
 import { compileFormValidator } from './compile';
+import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from './keywords';
 import { prefillValue } from './prefill';
 import { allProperties, deref, fromPointer, isLeaf, objectItemsOf, toPointer } from './schemaWalk';
@@ -23,7 +24,7 @@ export interface Problem {
   message: string;
 }
 
-/** A fixture file: answers and exactly the messages they must produce. */
+/** A fixture file: the example's answers patched (or whole answers) and exactly their messages. */
 export interface Fixture {
   file: string;
   content: unknown;
@@ -291,18 +292,21 @@ const formatErrors = (errors: AnswerError[]) =>
 const sortErrors = (errors: AnswerError[]) =>
   [...errors].sort((a, b) => `${a.path}\n${a.message}`.localeCompare(`${b.path}\n${b.message}`));
 
-/** A fixture yields exactly its expected messages (order aside). */
+/**
+ * A fixture yields exactly its expected messages (order aside); a patch that no longer applies
+ * to the example is named in one sentence.
+ */
 export function checkFixture(formId: FormId, fixture: Fixture): Problem[] {
   const { file, content } = fixture;
-  if (
-    !isPlainObject(content) ||
-    !isPlainObject(content.answers) ||
-    !Array.isArray(content.expectedErrors)
-  ) {
-    return [{ file, pointer: '', message: 'a fixture needs "answers" and "expectedErrors"' }];
+  let answers;
+  try {
+    answers = fixtureAnswers(formId, loadForm(formId).example, content);
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error;
+    return [{ file, pointer: error.pointer, message: error.message }];
   }
-  const expected = sortErrors(content.expectedErrors as AnswerError[]);
-  const actual = sortErrors(validateAnswers(formId, content.answers).errors);
+  const expected = sortErrors(expectedErrorsOf(content));
+  const actual = sortErrors(validateAnswers(formId, answers).errors);
   if (JSON.stringify(expected) === JSON.stringify(actual)) return [];
   return [
     {

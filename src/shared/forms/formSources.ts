@@ -7,6 +7,7 @@ import address from '../../../schemas/common/address.schema.json';
 import affiliatedPerson from '../../../schemas/common/affiliated-person.schema.json';
 import date from '../../../schemas/common/date.schema.json';
 import file from '../../../schemas/common/file.schema.json';
+import person from '../../../schemas/common/person.schema.json';
 import phone from '../../../schemas/common/phone.schema.json';
 import ssn from '../../../schemas/common/ssn.schema.json';
 import yesNo from '../../../schemas/common/yes-no.schema.json';
@@ -19,6 +20,9 @@ import businessUi from '../../../schemas/business/business.ui.json';
 import individualExample from '../../../schemas/individual/individual.example.json';
 import individualSchema from '../../../schemas/individual/individual.schema.json';
 import individualUi from '../../../schemas/individual/individual.ui.json';
+import personExample from '../../../schemas/person/person.example.json';
+import personSchema from '../../../schemas/person/person.schema.json';
+import personUi from '../../../schemas/person/person.ui.json';
 import type { CommonSchemas, FormFiles } from './bundleForm';
 import type { FormId } from './types';
 
@@ -27,6 +31,7 @@ export const COMMON_SCHEMAS: CommonSchemas = {
   'affiliated-person.schema.json': affiliatedPerson,
   'date.schema.json': date,
   'file.schema.json': file,
+  'person.schema.json': person,
   'phone.schema.json': phone,
   'ssn.schema.json': ssn,
   'yes-no.schema.json': yesNo,
@@ -40,4 +45,5 @@ export const FORM_SOURCES: Partial<Record<FormId, FormFiles>> = {
     uiSchema: affiliatedPersonUi,
     example: affiliatedPersonExample,
   },
+  person: { schema: personSchema, uiSchema: personUi, example: personExample },
 };

@@ -17,8 +17,6 @@ export const HEADER_LINKS = [
   firm.siteLinks.docs,
   firm.siteLinks.help,
 ] as const;
-/** The exchange's profile page (outside /clearing: full page load). */
-export const PROFILE_URL = '/exchange/dashboard/profile';
 
 // Only signed-in users have the menu: its popover code stays off the sign-in route's bundle.
 const ProfileMenu = lazy(() =>

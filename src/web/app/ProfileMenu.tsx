@@ -4,8 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import AccountCircle from '@mui/icons-material/AccountCircle';
-import { PROFILE_URL } from './Header';
-import { ADMIN_SITE_URL } from './session';
+import { ADMIN_SITE_URL, PROFILE_URL } from './session';
 
 /** The profile dropdown: Profile, Clearing Admin (staff only), Logout (access §2). */
 export function ProfileMenu({ staff, showProfile }: { staff: boolean; showProfile: boolean }) {

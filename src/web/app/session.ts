@@ -18,6 +18,8 @@ export const VERIFIED_MESSAGE = SIGN_IN_NOTICES.verified;
 export const PASSWORD_RESET_MESSAGE = SIGN_IN_NOTICES['password-reset'];
 /** The staff console, a separate server-rendered site: always reached by a full page load. */
 export const ADMIN_SITE_URL = '/clearing/admin';
+/** The exchange's profile page (outside /clearing: full page load). */
+export const PROFILE_URL = '/exchange/dashboard/profile';
 
 const sessionEndHandlers = new Set<() => void>();
 

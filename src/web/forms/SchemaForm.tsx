@@ -137,7 +137,12 @@ export function SchemaForm(props: SchemaFormProps) {
   useLayoutEffect(() => submitAreaSlot.set(children));
   // A wizard's step: the root object draws only its sections (see ObjectFieldTemplate).
   const [step] = useState(() => session.currentStep());
-  const formContext = useMemo(() => ({ engine, session, step }), [engine, session, step]);
+  // SchemaForm itself travels in the context: the dialog list draws its item form with it
+  // (importing it would close the circle SchemaForm → field registry → DialogListField).
+  const formContext = useMemo(
+    () => ({ engine, session, step, SchemaForm }),
+    [engine, session, step],
+  );
   const formRef = useRef<Form<Answers>>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const latest = useRef(props);

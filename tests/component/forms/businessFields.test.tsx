@@ -9,6 +9,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import type { LeiRecord } from '../../../src/shared/api/lei';
 import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { deref } from '../../../src/shared/forms/schemaWalk';
+import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
 import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
@@ -37,11 +39,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const prompt = (key: string) => (schema.properties![key] as RJSFSchema).title!;
+const prompt = (key: string) =>
+  deref(schema.properties![key] as JsonSchema, schema as JsonSchema).title!;
 const personPrompt = (key: string) => {
-  const person = loadForm('affiliated-person').schema as RJSFSchema;
-  const definition = (person.$defs as Record<string, RJSFSchema>).affiliatedPerson!;
-  return (definition.properties![key] as RJSFSchema).title!;
+  const person = loadForm('affiliated-person').schema;
+  const definition = person.$defs!.affiliatedPerson!;
+  return deref(definition.properties![key]!, person).title!;
 };
 const personMessage = (answers: Answers, pointer: string) =>
   validateAnswers('affiliated-person', answers).errors.find((e) => e.path === pointer)!.message;

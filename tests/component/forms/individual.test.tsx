@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { deref } from '../../../src/shared/forms/schemaWalk';
+import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
 import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
@@ -27,8 +29,10 @@ beforeAll(() => {
   };
 });
 
-const prompt = (key: string) =>
-  (props.schema.properties![key] as RJSFSchema | undefined)?.title ?? key;
+const prompt = (key: string) => {
+  const property = props.schema.properties![key] as JsonSchema | undefined;
+  return (property && deref(property, props.schema as JsonSchema).title) ?? key;
+};
 const messageFor = (answers: Answers, pointer: string) =>
   validateAnswers('individual', answers).errors.find((e) => e.path === pointer)!.message;
 

@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../src/shared/forms/answers';
+import { deref } from '../../../src/shared/forms/schemaWalk';
+import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
 import { compileFormValidators } from '../../../src/shared/forms/compile';
 import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
@@ -89,7 +91,7 @@ describe('views of a session', { timeout: 30_000 }, () => {
     const onEdit = vi.fn();
     render(<SchemaReview session={session} onEdit={onEdit} />);
     const prompt = (key: string) =>
-      (business.schema.properties![key] as { title: string } | undefined)!.title;
+      deref(business.schema.properties![key] as JsonSchema, business.schema as JsonSchema).title!;
     const answer = (question: string) =>
       screen.getByText(question, { selector: 'dt' }).nextElementSibling?.textContent;
     expect(answer(prompt('bizName'))).toBe('Granite Ridge Mining Co.');

@@ -47,7 +47,9 @@ export function title(...path: string[]): string {
         part.else?.properties?.[key] as RJSFSchema | undefined,
       ]),
     ];
-    node = candidates.find((candidate) => candidate?.title || candidate?.properties) as Node;
+    node = candidates.find(
+      (candidate) => candidate?.title || candidate?.properties || candidate?.$ref,
+    ) as Node;
     if (node?.$ref) node = { ...resolve(node.$ref), ...node } as Node;
   }
   if (!node?.title) throw new Error(`no title at ${path.join('.')}`);

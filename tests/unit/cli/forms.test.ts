@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureAnswers } from '../../../src/shared/forms/fixtures';
 import { loadForm } from '../../../src/shared/forms/loadForm';
+import type { Answers } from '../../../src/shared/forms/schemaTypes';
 import type { PayloadJson } from '../../../src/shared/forms/payload';
 
 const projectRoot = path.resolve(__dirname, '../../..');
@@ -56,9 +58,13 @@ function badRoot(): string {
     { recursive: true },
   );
   const schemaFile = path.join(root, 'schemas/individual/individual.schema.json');
-  editJson(schemaFile, ['properties', 'lastName', 'title'], undefined);
-  // A limit without its message: users would read Ajv's English default.
-  editJson(schemaFile, ['properties', 'lastName', 'errorMessage'], undefined);
+  // A question without a prompt, and a limit without its message (users would read Ajv's
+  // English default): the last name written out in the form instead of the common one.
+  editJson(schemaFile, ['properties', 'lastName'], {
+    type: 'string',
+    maxLength: 100,
+    'x-section': 'userInfo',
+  });
   const uiFile = path.join(root, 'schemas/individual/individual.ui.json');
   editJson(uiFile, ['nickname'], { 'ui:placeholder': 'Jimmy' });
   editJson(uiFile, ['firstName', 'ui:widget'], 'sparkles');
@@ -81,7 +87,7 @@ function badRoot(): string {
 function individualOnlyRoot(): string {
   const root = path.join(tmp, 'individual-only');
   fs.cpSync(path.join(projectRoot, 'schemas'), path.join(root, 'schemas'), { recursive: true });
-  for (const formId of ['business', 'affiliated-person']) {
+  for (const formId of ['business', 'affiliated-person', 'person']) {
     fs.rmSync(path.join(root, 'schemas', formId), { recursive: true, force: true });
   }
   return root;
@@ -99,8 +105,9 @@ function rewordedRepo(): string {
   git('init', '--quiet');
   git('add', 'schemas');
   git('commit', '--quiet', '-m', 'Schemas as shipped');
-  const schemaFile = path.join(root, 'schemas/individual/individual.schema.json');
-  editJson(schemaFile, ['properties', 'firstName', 'title'], 'Given name');
+  // The prompt is worded once for every form that asks a first name (schemas/common/person).
+  const schemaFile = path.join(root, 'schemas/common/person.schema.json');
+  editJson(schemaFile, ['$defs', 'firstName', 'title'], 'Given name');
   git('commit', '--quiet', '-am', 'Reword the first-name prompt');
   return root;
 }
@@ -114,7 +121,7 @@ beforeAll(async () => {
   const malformed = path.join(tmp, 'malformed.json');
   fs.writeFileSync(malformed, '{"firstName": "Jane",');
   const answersOnly = path.join(tmp, 'bad-ssn.json');
-  const { answers } = readJson(ssnFixture) as { answers: unknown };
+  const answers = fixtureAnswers('individual', readJson(example) as Answers, readJson(ssnFixture));
   fs.writeFileSync(answersOnly, JSON.stringify(answers));
   const started: Record<string, Promise<Run>> = {
     checkGood: forms('check'),
@@ -136,7 +143,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('forms check', () => {
   it('passes the project schemas and fixtures (exit 0)', () => {
     const run = runs.checkGood!;
-    expect(run.stdout).toMatch(/^OK: 3 forms \(individual, business, affiliated-person\)/);
+    expect(run.stdout).toMatch(/^OK: 4 forms \(individual, business, affiliated-person, person\)/);
     expect(run.code).toBe(0);
   });
 
@@ -211,7 +218,7 @@ describe('forms wording', () => {
     const run = runs.wordingSince!;
     expect(run.stdout).toContain('since HEAD~1 (1)');
     expect(run.stdout).toContain(
-      '| changed | schemas/individual/individual.schema.json | /properties/firstName/title | ' +
+      '| changed | schemas/common/person.schema.json | /$defs/firstName/title | ' +
         'prompt | First name | Given name |',
     );
     expect(run.code).toBe(0);
@@ -220,7 +227,9 @@ describe('forms wording', () => {
   it('--at <schema hash> finds the commit and shows the wording then', () => {
     const run = runs.wordingAt!;
     expect(run.stdout).toMatch(/the individual form at commit \w+ [\d-]+ Schemas as shipped/);
-    expect(run.stdout).toContain('| /properties/firstName/title | prompt | First name |');
+    expect(run.stdout).toContain(
+      '| schemas/common/person.schema.json | /$defs/firstName/title | prompt | First name |',
+    );
     expect(run.code).toBe(0);
   });
 });

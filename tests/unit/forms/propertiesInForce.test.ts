@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { omitHiddenAnswers } from '../../../src/shared/forms/answers';
 import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { fixtureAnswers } from '../../../src/shared/forms/fixtures';
 import { loadForm } from '../../../src/shared/forms/loadForm';
 import { objectItemsOf, propertiesInForce, resolveFor } from '../../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
@@ -20,9 +21,8 @@ describe('propertiesInForce', () => {
       const validator = formValidator(formId);
       const dir = path.join(fixturesDir, formId);
       for (const name of fs.readdirSync(dir)) {
-        const { answers } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as {
-          answers: Answers;
-        };
+        const content: unknown = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+        const answers = fixtureAnswers(formId, form.example, content);
         const keys = (data: unknown, schema = form.schema) => ({
           fast: Object.keys(propertiesInForce(validator, schema, form.schema, data)).sort(),
           rjsf: Object.keys(

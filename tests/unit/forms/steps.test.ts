@@ -4,6 +4,7 @@ import { wordingOf } from '../../../src/cli/forms/wording';
 import { promptsDraftsCannotKeep } from '../../../src/shared/forms/answers';
 import { checkForms } from '../../../src/shared/forms/checkForms';
 import { loadForm } from '../../../src/shared/forms/loadForm';
+import { deref } from '../../../src/shared/forms/schemaWalk';
 import { stepFields, stepProblems, stepsOf } from '../../../src/shared/forms/steps';
 
 describe('steps as data', () => {
@@ -73,7 +74,8 @@ describe('answers a draft cannot keep', () => {
       affiliatedPersons: [{ firstName: 'Daniel' }],
     });
     const schema = loadForm('business').schema as { properties: Record<string, { title: string }> };
-    expect(prompts).toContain(schema.properties.photoId!.title);
+    // The photo ID's prompt is worded once, in schemas/common/person.schema.json.
+    expect(prompts).toContain(deref(schema.properties.photoId!, schema).title);
     expect(prompts).toContain(schema.properties.agreeTermsOfService!.title);
     expect(prompts).not.toContain(schema.properties.corporateOrgChart!.title);
     // Asked only when the user is not an authorized signatory.

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState, type ComponentType } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -25,7 +25,9 @@ import { isFormId } from '../../../shared/forms/loadForm';
 import type { FormId } from '../../../shared/forms/types';
 import { validateAnswers } from '../../../shared/forms/validateAnswers';
 import { formValidator, type FormValidator } from '../../../shared/forms/validators';
-import { SchemaForm, type Answers } from '../SchemaForm';
+import { formComponentOf } from '../engine';
+import type { SchemaFormProps } from '../SchemaForm';
+import type { Answers } from '../session';
 import { stringOption } from '../widgets/a11y';
 
 /** One column of the list: its heading and the answers of a row it shows, joined by a space. */
@@ -141,11 +143,13 @@ export function DialogListField(props: FieldProps) {
     rawErrors,
     onChange,
     onBlur,
+    registry,
   } = props;
   const options = getUiOptions(uiSchema) as Record<string, unknown>;
   const formOption = typeof options.form === 'string' ? options.form : '';
   const formId = isFormId(formOption) ? formOption : undefined;
-  const ready = !!formId && !!registeredValidator(formId);
+  const SchemaForm = formComponentOf(registry);
+  const ready = !!formId && !!registeredValidator(formId) && !!SchemaForm;
   if (formId && !ready) warnOnce(formId);
   const rows: Row[] = Array.isArray(formData) ? (formData as Row[]) : [];
   const id = fieldPathId.$id;
@@ -278,9 +282,10 @@ export function DialogListField(props: FieldProps) {
           {addLabel}
         </Button>
       ) : null}
-      {formId && ready && editing ? (
+      {formId && ready && SchemaForm && editing ? (
         <ItemDialog
           key={editing.session}
+          SchemaForm={SchemaForm}
           formId={formId}
           initial={editing.index === null ? undefined : rows[editing.index]}
           saveLabel={stringOption(options, 'saveLabel', 'Save')}
@@ -371,6 +376,8 @@ const ListRow = memo(
 );
 
 interface ItemDialogProps {
+  /** The page's form component (from the registry's formContext). */
+  SchemaForm: ComponentType<SchemaFormProps>;
   formId: FormId;
   initial: Row | undefined;
   saveLabel: string;
@@ -381,6 +388,7 @@ interface ItemDialogProps {
 
 /** The dialog's form: the named form in SchemaForm, no draft of its own (the list's form keeps one). */
 function ItemDialog({
+  SchemaForm,
   formId,
   initial,
   saveLabel,

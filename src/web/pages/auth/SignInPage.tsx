@@ -16,7 +16,7 @@ import { currentUserQueryKey } from '../../api/get-current-user';
 import { useRequestPasswordReset } from '../../api/request-password-reset';
 import { useSignIn } from '../../api/sign-in';
 import { signInWithPasskey } from '../../api/account';
-import { PROFILE_URL } from '../../app/Header';
+import { PROFILE_URL } from '../../app/session';
 import { ADMIN_SITE_URL, postSignInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
 import { AuthTextField } from './AuthTextField';

@@ -37,6 +37,7 @@ const PRECOMPILED: Partial<Record<FormId, () => Promise<unknown>>> = {
   individual: () => import('virtual:form-validators/individual'),
   business: () => import('virtual:form-validators/business'),
   'affiliated-person': () => import('virtual:form-validators/affiliated-person'),
+  person: () => import('virtual:form-validators/person'),
 };
 
 function FormList() {

@@ -1,0 +1,144 @@
+/**
+ * Fixtures are the example plus a JSON Patch (issue 16 §7): adding a required question touches
+ * the example and only the fixtures about that question, and a patch that no longer applies is
+ * named in one sentence with its file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { diskTree, readFixtures, readFormSources } from '../../../src/cli/forms/readFormFiles';
+import { checkFixture, checkForms, type Problem } from '../../../src/shared/forms/checkForms';
+import { compileFormValidators } from '../../../src/shared/forms/compile';
+import { FixtureError, fixtureAnswers } from '../../../src/shared/forms/fixtures';
+import { COMMON_SCHEMAS, FORM_SOURCES } from '../../../src/shared/forms/formSources';
+import { loadForm, setFormSources } from '../../../src/shared/forms/loadForm';
+import type { Answers } from '../../../src/shared/forms/schemaTypes';
+
+const projectRoot = path.resolve(__dirname, '../../..');
+const readJson = (file: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+const writeJson = (file: string, value: unknown) =>
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+
+/** The problems `forms check` finds in the schemas and fixtures under `root`. */
+function check(root: string): Problem[] {
+  const tree = diskTree(root);
+  const { sources } = readFormSources(tree);
+  setFormSources(sources);
+  return checkForms(readFixtures(tree).fixtures);
+}
+
+// Compiling every form twice takes seconds on a busy shared machine.
+describe('fixtures as patches of the example', { timeout: 120_000 }, () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fixtures-'));
+  afterAll(() => {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS });
+    compileFormValidators();
+  });
+
+  it('a new required question of the affiliated person touches its examples and only the fixtures about it', () => {
+    fs.cpSync(path.join(projectRoot, 'schemas'), path.join(tmp, 'schemas'), { recursive: true });
+    fs.cpSync(
+      path.join(projectRoot, 'tests/fixtures/forms'),
+      path.join(tmp, 'tests/fixtures/forms'),
+      { recursive: true },
+    );
+    expect(check(tmp)).toEqual([]);
+
+    // Compliance adds a required question to the affiliated person (shared by the dialog's form
+    // and each person of the business form)...
+    const commonFile = path.join(tmp, 'schemas/common/affiliated-person.schema.json');
+    const common = readJson(commonFile) as {
+      $defs: { affiliatedPerson: Record<string, Record<string, unknown>> };
+    };
+    const person = common.$defs.affiliatedPerson;
+    person.properties!.citizenship = {
+      type: 'string',
+      title: 'Country of citizenship',
+      maxLength: 100,
+      'x-section': 'ownership',
+      errorMessage: { maxLength: 'Country of citizenship must be at most 100 characters' },
+    };
+    (person.required as unknown as string[]).push('citizenship');
+    (person.errorMessage!.required as Record<string, string>).citizenship =
+      'Must provide country of citizenship';
+    writeJson(commonFile, common);
+    const uiFile = path.join(tmp, 'schemas/affiliated-person/affiliated-person.ui.json');
+    const ui = readJson(uiFile) as { 'ui:order': string[] };
+    ui['ui:order'].push('citizenship');
+    writeJson(uiFile, ui);
+    const stale = check(tmp);
+    expect(stale.map((p) => p.file)).toContain(
+      'schemas/affiliated-person/affiliated-person.example.json',
+    );
+
+    // ...and answers it in the examples, the only answers files written in full.
+    const personExampleFile = path.join(
+      tmp,
+      'schemas/affiliated-person/affiliated-person.example.json',
+    );
+    writeJson(personExampleFile, { ...readJson(personExampleFile), citizenship: 'US' });
+    const businessExampleFile = path.join(tmp, 'schemas/business/business.example.json');
+    const business = readJson(businessExampleFile) as { affiliatedPersons: Answers[] };
+    business.affiliatedPersons = business.affiliatedPersons.map((p) => ({
+      ...p,
+      citizenship: 'US',
+    }));
+    writeJson(businessExampleFile, business);
+
+    const problems = check(tmp);
+    // What still disagrees is about the new question: forms that list every required message
+    // of a blank person, and persons a fixture adds whole.
+    expect(problems.map((p) => p.file).sort()).toEqual(FIXTURES_ABOUT_THE_PERSON);
+    for (const problem of problems) {
+      expect(problem.message).toContain('Must provide country of citizenship');
+    }
+    const total = readFixtures(diskTree(tmp)).fixtures.length;
+    expect(total - problems.length).toBeGreaterThan(120);
+  });
+
+  it('names a fixture whose patch no longer applies to the example, in one sentence', () => {
+    setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS });
+    compileFormValidators();
+    const file = 'tests/fixtures/forms/individual/renamed-answer.json';
+    const content = {
+      description: 'Written before secondaryPhoneNumber was renamed.',
+      patch: [
+        { op: 'replace', path: '/lastName', value: 'Okoro' },
+        { op: 'remove', path: '/secondaryPhone' },
+      ],
+      expectedErrors: [],
+    };
+    expect(checkFixture('individual', { file, content })).toEqual([
+      {
+        file,
+        pointer: '/patch/1',
+        message:
+          'patch operation 2 (remove /secondaryPhone) no longer applies to ' +
+          'schemas/individual/individual.example.json: the example has no answer at that path',
+      },
+    ]);
+    expect(() => fixtureAnswers('individual', loadForm('individual').example, content)).toThrow(
+      FixtureError,
+    );
+  });
+
+  it('applies a patch to a copy: the example stays as it is', () => {
+    const example = loadForm('person').example;
+    const before = JSON.stringify(example);
+    const answers = fixtureAnswers('person', example, {
+      patch: [{ op: 'replace', path: '/firstName', value: 'Ife' }],
+      expectedErrors: [],
+    });
+    expect(answers.firstName).toBe('Ife');
+    expect(JSON.stringify(example)).toBe(before);
+  });
+});
+
+const FIXTURES_ABOUT_THE_PERSON = [
+  'tests/fixtures/forms/affiliated-person/blank-form.json',
+  'tests/fixtures/forms/business/affiliated-persons-item-errors.json',
+  'tests/fixtures/forms/business/affiliated-persons-too-many.json',
+];
