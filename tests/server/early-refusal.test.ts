@@ -8,6 +8,7 @@ import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { multipart, signedIn, uniqueEmail, type Part } from './authHelpers';
 import { IndividualRegistration, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
+import { testForm } from '../forms';
 
 const API = '/exchange/api/web';
 /** Larger than what loopback's socket buffers hold: a server that stops reading stalls it. */
@@ -165,13 +166,13 @@ describe('an early refusal of a large multipart request', () => {
   async function individualBody(email: string, files: Record<string, Buffer>) {
     const blob = (bytes: Buffer, type: string) => new Blob([new Uint8Array(bytes)], { type });
     const documents = Object.fromEntries(
-      signedDocuments('individual').map((d) => [
+      signedDocuments(testForm('individual')).map((d) => [
         d.url,
         blob(files['document']!, 'application/pdf'),
       ]),
     );
     const form = toPayload(
-      'individual',
+      testForm('individual'),
       registration.answersFor(email),
       {
         '/photoId': blob(files['/photoId']!, 'image/png'),

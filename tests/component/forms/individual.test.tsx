@@ -2,13 +2,12 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
 import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { field } from './helpers';
+import { testForm } from '../../forms';
 
 /** The engine's individual form rendered by SchemaForm: prompts and messages come from it. */
 let props: {
@@ -18,23 +17,24 @@ let props: {
 };
 
 beforeAll(() => {
-  compileFormValidators(['individual']);
-  const form = loadForm('individual');
+  const form = testForm('individual');
   props = {
     schema: form.schema as RJSFSchema,
     uiSchema: form.uiSchema,
-    validator: createRjsfValidator('individual'),
+    validator: createRjsfValidator(testForm('individual')),
   };
 });
 
 const prompt = (key: string) =>
   (props.schema.properties![key] as RJSFSchema | undefined)?.title ?? key;
 const messageFor = (answers: Answers, pointer: string) =>
-  validateAnswers('individual', answers).errors.find((e) => e.path === pointer)!.message;
+  validateAnswers(testForm('individual'), answers).errors.find((e) => e.path === pointer)!.message;
 
 function renderIndividual() {
   const user = userEvent.setup();
-  render(<SchemaForm formId="individual" {...props} onSubmit={vi.fn()} />);
+  render(
+    <SchemaForm formId="individual" form={testForm('individual')} {...props} onSubmit={vi.fn()} />,
+  );
   return { user };
 }
 
@@ -68,7 +68,7 @@ describe('the individual form in SchemaForm', { timeout: 30_000 }, () => {
   it('starts every yes/no question and choice unanswered, and asks for them on submit', async () => {
     const user = userEvent.setup();
     render(
-      <SchemaForm formId="individual" {...props} onSubmit={vi.fn()}>
+      <SchemaForm formId="individual" form={testForm('individual')} {...props} onSubmit={vi.fn()}>
         <button type="submit">Send</button>
       </SchemaForm>,
     );

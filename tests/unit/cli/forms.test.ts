@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import type { PayloadJson } from '../../../src/shared/forms/payload';
+import { testForm } from '../../forms';
 
 const projectRoot = path.resolve(__dirname, '../../..');
 const example = path.join(projectRoot, 'schemas/individual/individual.example.json');
@@ -125,7 +125,7 @@ beforeAll(async () => {
     validMalformed: forms('validate', 'individual', malformed),
     validUnknownForm: forms('validate', 'business', example, '--root', individualOnlyRoot()),
     wordingSince: forms('wording', '--since', 'HEAD~1', '--root', repo),
-    wordingAt: forms('wording', '--at', loadForm('individual').hash, '--root', repo),
+    wordingAt: forms('wording', '--at', testForm('individual').hash, '--root', repo),
     payload: forms('payload', 'individual', example),
   };
   for (const [name, run] of Object.entries(started)) runs[name] = await run;
@@ -136,7 +136,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('forms check', () => {
   it('passes the project schemas and fixtures (exit 0)', () => {
     const run = runs.checkGood!;
-    expect(run.stdout).toMatch(/^OK: 3 forms \(individual, business, affiliated-person\)/);
+    expect(run.stdout).toMatch(/^OK: 3 forms \(affiliated-person, business, individual\)/);
     expect(run.code).toBe(0);
   });
 
@@ -230,7 +230,7 @@ describe('forms payload', () => {
     const run = runs.payload!;
     const payload = JSON.parse(run.stdout) as PayloadJson;
     expect(payload.formId).toBe('individual');
-    expect(payload.schemaHash).toBe(loadForm('individual').hash);
+    expect(payload.schemaHash).toBe(testForm('individual').hash);
     expect(payload.parts.userInfo?.firstName).toEqual({ prompt: 'First name', value: 'Jane' });
     expect(payload.files).toContainEqual(
       expect.objectContaining({ part: 'photoId', name: 'license-front.jpg' }),
