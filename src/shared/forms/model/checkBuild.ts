@@ -153,6 +153,12 @@ export function buildProblem(error: unknown): string {
   }
   const unresolved =
     /can't resolve reference (\S+)/.exec(text) ?? /Unresolved reference (\S+)/.exec(text);
+  if (unresolved && !unresolved[1]!.startsWith('#')) {
+    return (
+      `the reference ${unresolved[1]} points outside the form: refer to a definition of the form ` +
+      '(#/$defs/<name>) or of a common file (../common/<file>.schema.json#/$defs/<name>)'
+    );
+  }
   if (unresolved) {
     return `the reference ${unresolved[1]} points to no definition (write #/$defs/<name> of a definition the form has)`;
   }
