@@ -30,6 +30,13 @@ export function deref(schema: JsonSchema, root: JsonSchema): JsonSchema {
     if (!target) throw new Error(`Unresolved reference ${current.$ref}`);
     const { $ref: _ref, ...siblings } = current;
     current = { ...target, ...siblings };
+    // Questions beside a reference add to the target's (JSON Schema applies both).
+    if (target.properties && siblings.properties) {
+      current.properties = { ...target.properties, ...siblings.properties };
+    }
+    if (Array.isArray(target.required) && Array.isArray(siblings.required)) {
+      current.required = [...new Set([...target.required, ...siblings.required])];
+    }
   }
   return current;
 }
