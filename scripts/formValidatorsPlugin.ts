@@ -1,22 +1,28 @@
 /**
- * Vite plugin: precompiled form validators as virtual modules, at build and in the dev server.
+ * Vite plugin: the forms of schemas/ as virtual modules, at build and in the dev server.
  *
- *   import 'virtual:form-validators/individual';   // registers the individual form's validator
+ *   import individual from 'virtual:forms/individual';  // the compiled form (CompiledForm)
+ *   import { formIds, importForm } from 'virtual:forms'; // every form folder, loaded on demand
  *
- * Each module is Ajv standalone code generated from the schema files (src/shared/forms/
- * standalone.ts) with its `require(…)` calls turned into ES imports; the rule keywords' code
- * imports `virtual:form-rules` (src/shared/forms/ruleAdapters.ts). Saving a schema file
- * regenerates the module and reloads the page.
+ * A form's module carries its bundled files and Ajv standalone code generated from them
+ * (src/shared/forms/standalone.ts), its `require(…)` calls turned into ES imports; the rule
+ * keywords' code imports `virtual:form-rules` (src/shared/forms/ruleAdapters.ts). Forms are
+ * discovered from the folders under schemas/ (src/shared/forms/model/formFiles.ts): a new folder
+ * is a new module with no code change. Saving a schema file regenerates the modules and reloads.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
-import { bundleForm, type CommonSchemas } from '../src/shared/forms/bundleForm';
+import { bundleForm } from '../src/shared/forms/bundleForm';
+import { nestedFormIds } from '../src/shared/forms/model/compiledForm';
+import { diskTree } from '../src/shared/forms/model/compileNode';
+import { readFormSources, type FormSources } from '../src/shared/forms/model/formFiles';
 import { RULES_MODULE_ID } from '../src/shared/forms/ruleAdapters';
 import { precompiledFormModule } from '../src/shared/forms/standalone';
 
-const PREFIX = 'virtual:form-validators/';
+const INDEX = 'virtual:forms';
+const PREFIX = `${INDEX}/`;
+const RESOLVED_INDEX = '\0' + INDEX;
 const RESOLVED_PREFIX = '\0' + PREFIX;
 const RESOLVED_RULES = '\0' + RULES_MODULE_ID;
 
@@ -24,61 +30,61 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const schemasDir = path.join(projectRoot, 'schemas');
 const formsDir = path.join(projectRoot, 'src/shared/forms');
 
-const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
-
-function readCommons(): CommonSchemas {
-  const dir = path.join(schemasDir, 'common');
-  return Object.fromEntries(
-    fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith('.schema.json'))
-      .map((name) => [name, readJson(path.join(dir, name))]),
-  );
-}
-
-/**
- * The forms a uiSchema draws inside this one (`ui:options.form` of a `dialogList` field: the
- * affiliated-person dialog of the business form), so importing a form's module registers theirs
- * too and a page never names them.
- */
-export function nestedFormIds(uiSchema: unknown): string[] {
-  const found = new Set<string>();
-  const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach(walk);
-    if (!node || typeof node !== 'object') return;
-    const record = node as Record<string, unknown>;
-    const options = record['ui:options'] as Record<string, unknown> | undefined;
-    if (record['ui:field'] && typeof options?.form === 'string') found.add(options.form);
-    Object.values(record).forEach(walk);
-  };
-  walk(uiSchema);
-  return [...found];
+/** The form files on disk now; a file that does not read is the module's error. */
+function readSources(): { sources: FormSources; problems: string[] } {
+  const { sources, problems } = readFormSources(diskTree(projectRoot));
+  return { sources, problems: problems.map((p) => `${p.file}: ${p.message}`) };
 }
 
 /** The module source for one form, from the files on disk now. */
-export function formValidatorsModule(formId: string): string {
-  const dir = path.join(schemasDir, formId);
-  const uiSchema = readJson(path.join(dir, `${formId}.ui.json`));
-  const form = bundleForm(
-    { schema: readJson(path.join(dir, `${formId}.schema.json`)), uiSchema, example: {} },
-    readCommons(),
+export function formModule(formId: string): string {
+  const { sources, problems } = readSources();
+  const files = sources.forms[formId];
+  if (!files) {
+    throw new Error(
+      `No form ${formId} under schemas/${problems.length ? `:\n${problems.join('\n')}` : ''}`,
+    );
+  }
+  const bundled = bundleForm(files, sources.commons);
+  const nested = Object.fromEntries(
+    nestedFormIds(bundled.uiSchema)
+      .filter((id) => id !== formId)
+      .map((id) => [id, `${PREFIX}${id}`]),
   );
-  const nested = nestedFormIds(uiSchema)
-    .filter((id) => id !== formId)
-    .map((id) => `import '${PREFIX}${id}';\n`)
-    .join('');
-  return (
-    nested +
-    precompiledFormModule(formId, form.schema, {
-      precompiled: path.join(formsDir, 'precompiled.ts'),
-    })
+  return precompiledFormModule(formId, bundled, {
+    precompiled: path.join(formsDir, 'model/precompiledForm.ts'),
+    nested,
+  });
+}
+
+/** The index module: every form's id and title, and a loader importing its module on demand. */
+export function formIndexModule(): string {
+  const { sources } = readSources();
+  const ids = Object.keys(sources.forms).sort();
+  const titles = Object.fromEntries(
+    ids.map((id) => {
+      const schema = sources.forms[id]!.schema as { title?: unknown };
+      return [id, typeof schema.title === 'string' ? schema.title : id];
+    }),
   );
+  const loaders = ids
+    .map((id) => `  ${JSON.stringify(id)}: () => import(${JSON.stringify(PREFIX + id)}),`)
+    .join('\n');
+  return [
+    `export const formIds = ${JSON.stringify(ids)};`,
+    `export const formTitles = ${JSON.stringify(titles)};`,
+    `const loaders = {\n${loaders}\n};`,
+    'export function importForm(id) {',
+    '  const load = Object.prototype.hasOwnProperty.call(loaders, id) ? loaders[id] : undefined;',
+    '  return load ? load().then((module) => module.default) : Promise.resolve(undefined);',
+    '}',
+  ].join('\n');
 }
 
 export function formValidatorsPlugin(): Plugin {
   let server: ViteDevServer | undefined;
   return {
-    name: 'form-validators',
+    name: 'forms',
     config: () => ({
       // The helpers standalone code imports, pre-bundled up front so the dev server never
       // discovers them late and reloads.
@@ -95,7 +101,7 @@ export function formValidatorsPlugin(): Plugin {
       devServer.watcher.add(schemasDir);
     },
     resolveId(id) {
-      if (id.startsWith(PREFIX)) return '\0' + id;
+      if (id === INDEX || id.startsWith(PREFIX)) return '\0' + id;
       if (id === RULES_MODULE_ID) return RESOLVED_RULES;
       return null;
     },
@@ -106,15 +112,21 @@ export function formValidatorsPlugin(): Plugin {
         const rules = JSON.stringify(path.join(formsDir, 'ruleAdapters.ts'));
         return `export * from ${rules};\nimport * as rules from ${rules};\nexport default rules;`;
       }
+      if (id === RESOLVED_INDEX) {
+        this.addWatchFile(schemasDir);
+        return formIndexModule();
+      }
       if (!id.startsWith(RESOLVED_PREFIX)) return null;
       const formId = id.slice(RESOLVED_PREFIX.length);
       this.addWatchFile(path.join(schemasDir, formId, `${formId}.schema.json`));
-      return formValidatorsModule(formId);
+      return formModule(formId);
     },
     handleHotUpdate({ file }) {
       if (!server || !file.startsWith(schemasDir) || !file.endsWith('.json')) return;
       for (const module of server.moduleGraph.idToModuleMap.values()) {
-        if (module.id?.startsWith(RESOLVED_PREFIX)) server.moduleGraph.invalidateModule(module);
+        if (module.id === RESOLVED_INDEX || module.id?.startsWith(RESOLVED_PREFIX)) {
+          server.moduleGraph.invalidateModule(module);
+        }
       }
       server.ws.send({ type: 'full-reload' });
       return [];

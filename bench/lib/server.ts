@@ -13,8 +13,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { compileFormValidators } from '../../src/shared/forms/compile';
-import { loadForm } from '../../src/shared/forms/loadForm';
+import { benchForm } from './validation';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import type { BenchFile } from './files';
@@ -205,7 +204,7 @@ async function submissionBody(
   files: BenchFile[],
   documents: Record<string, Blob>,
 ): Promise<{ data: Buffer; type: string }> {
-  const answers = structuredClone(loadForm('individual').example) as Answers;
+  const answers = structuredClone(benchForm('individual').example) as Answers;
   answers.primaryEmailAddress = email;
   const blobs: Record<string, Blob> = {};
   for (const file of files) {
@@ -214,7 +213,7 @@ async function submissionBody(
       type: file.type,
     });
   }
-  const form = toPayload('individual', answers, blobs, documents);
+  const form = toPayload(benchForm('individual'), answers, blobs, documents);
   const request = new Request('http://localhost/', { method: 'POST', body: form });
   return {
     data: Buffer.from(await request.arrayBuffer()),
@@ -309,11 +308,10 @@ export async function serverFigures(options: {
     await context.close();
   }
 
-  compileFormValidators(['individual']);
   const users = [];
   for (let i = 0; i < USERS; i++) users.push(await signedInUser(port, i));
   const documents: Record<string, Blob> = {};
-  for (const document of signedDocuments('individual')) {
+  for (const document of signedDocuments(benchForm('individual'))) {
     const file = path.join(options.projectRoot, 'assets/pdfs', path.basename(document.url));
     documents[document.url] = new Blob([new Uint8Array(fs.readFileSync(file))], {
       type: 'application/pdf',

@@ -10,13 +10,21 @@ import addFormats from 'ajv-formats';
 import type { RJSFSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { AJV_OPTIONS } from '../../src/shared/forms/ajvConfig';
-import { compileFormValidators } from '../../src/shared/forms/compile';
+import { compileFormsOnDisk, compileValidator } from '../../src/shared/forms/model/compileNode';
 import { addProjectKeywords } from '../../src/shared/forms/keywords';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
-import { formValidator } from '../../src/shared/forms/validators';
+import type { CompiledForm } from '../../src/shared/forms/model/compiledForm';
+
+/** The project's forms as the server compiles them (on first use). */
+let forms: ReadonlyMap<string, CompiledForm> | undefined;
+export function benchForm(id: string): CompiledForm {
+  forms ??= compileFormsOnDisk(process.cwd());
+  const form = forms.get(id);
+  if (!form) throw new Error(`No form ${id} under schemas/`);
+  return form;
+}
 
 const REPEATS = 1000;
 
@@ -46,14 +54,14 @@ export interface NodeValidation {
 }
 
 export function nodeValidation(): NodeValidation {
-  const form = loadForm('individual');
+  const form = benchForm('individual');
   const schema = form.schema as RJSFSchema;
   const valid = structuredClone(form.example) as Answers;
   const blank: Answers = {};
-  const compileMs = once(() => compileFormValidators(['individual']));
-  const validator = formValidator('individual');
-  const firstValid = once(() => validateAnswers('individual', valid));
-  const check = validateAnswers('individual', valid);
+  const compileMs = once(() => compileValidator(form.schema));
+  const validator = benchForm('individual').validator;
+  const firstValid = once(() => validateAnswers(benchForm('individual'), valid));
+  const check = validateAnswers(benchForm('individual'), valid);
   if (!check.valid) throw new Error(`example answers invalid: ${JSON.stringify(check.errors)}`);
 
   const ajv = new Ajv({ ...AJV_OPTIONS, strict: false });
@@ -64,13 +72,13 @@ export function nodeValidation(): NodeValidation {
   return {
     compileMs,
     firstValid,
-    repeatedValid: repeated(() => validateAnswers('individual', valid)),
-    repeatedBlank: repeated(() => validateAnswers('individual', blank)),
+    repeatedValid: repeated(() => validateAnswers(benchForm('individual'), valid)),
+    repeatedBlank: repeated(() => validateAnswers(benchForm('individual'), blank)),
     rawValid: repeated(() => validator.rawValidation<ErrorObject>(schema, valid)),
     rawBlank: repeated(() => validator.rawValidation<ErrorObject>(schema, blank)),
     plainValid: repeated(() => plain(valid)),
     plainBlank: repeated(() => plain(blank)),
-    blankErrors: validateAnswers('individual', blank).errors.length,
+    blankErrors: validateAnswers(benchForm('individual'), blank).errors.length,
   };
 }
 
@@ -98,8 +106,7 @@ export interface BusinessFigures {
  * stock rjsf with ajv-errors; and serializing them with 20 PDFs of 1 MB (no base64).
  */
 export function businessFigures(persons = 50): BusinessFigures {
-  compileFormValidators(['business']);
-  const form = loadForm('business');
+  const form = benchForm('business');
   const example = structuredClone(form.example) as Answers;
   const examplePersons = example.affiliatedPersons as Answers[];
   const valid: Answers = {
@@ -109,7 +116,7 @@ export function businessFigures(persons = 50): BusinessFigures {
     })),
   };
   const blank: Answers = { affiliatedPersons: Array.from({ length: persons }, () => ({})) };
-  const check = validateAnswers('business', valid);
+  const check = validateAnswers(benchForm('business'), valid);
   if (!check.valid) throw new Error(`business answers invalid: ${JSON.stringify(check.errors)}`);
 
   // Stock: rjsf's own validator with ajv-errors (and the project's rule keywords, so it can read
@@ -138,7 +145,7 @@ export function businessFigures(persons = 50): BusinessFigures {
     files[`/${key}`] = new Blob([pdf], { type: 'application/pdf' });
   }
   const documents: Record<string, Blob> = {};
-  for (const document of signedDocuments('business')) {
+  for (const document of signedDocuments(benchForm('business'))) {
     documents[document.url] = new Blob([pdf], { type: 'application/pdf' });
   }
   // 8 answers' files + 5 signed documents = 13; pad to 20 with repeated documents' bytes in
@@ -146,7 +153,7 @@ export function businessFigures(persons = 50): BusinessFigures {
   const extra = pdfCount - Object.keys(files).length - Object.keys(documents).length;
   const extraBlobs = Array.from({ length: Math.max(0, extra) }, () => new Blob([pdf]));
   const build = () => {
-    const data = toPayload('business', withFiles, files, documents);
+    const data = toPayload(benchForm('business'), withFiles, files, documents);
     extraBlobs.forEach((blob, i) => data.append(`extra.${i}`, blob, `extra-${i}.pdf`));
     return data;
   };
@@ -168,9 +175,9 @@ export function businessFigures(persons = 50): BusinessFigures {
 
   return {
     persons,
-    repeatedValid: repeated(() => validateAnswers('business', valid)),
-    repeatedBlank: repeated(() => validateAnswers('business', blank)),
-    blankErrors: validateAnswers('business', blank).errors.length,
+    repeatedValid: repeated(() => validateAnswers(benchForm('business'), valid)),
+    repeatedBlank: repeated(() => validateAnswers(benchForm('business'), blank)),
+    blankErrors: validateAnswers(benchForm('business'), blank).errors.length,
     stockValid: repeatedFew(() => stock.validateFormData(valid, stockSchema), 100),
     stockBlank: repeatedFew(() => stock.validateFormData(blank, stockSchema), 20),
     pdfCount,

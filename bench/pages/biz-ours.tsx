@@ -4,14 +4,14 @@
  * 50 persons listed, the precompiled validators of the business form (whose module registers
  * the affiliated-person form's too).
  */
-import 'virtual:form-validators/business';
+import businessForm from 'virtual:forms/business';
 import type { RJSFSchema } from '@rjsf/utils';
 import { createRjsfValidator } from '../../src/shared/forms/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
 import { FormSession } from '../../src/web/forms/session';
 import { mount } from './probe';
 import { Frame } from './shared';
-import { BUSINESS_FORM_ID, businessAnswers, businessSchema, oursUiSchema } from './business';
+import { businessAnswers, businessSchema, oursUiSchema } from './business';
 
 const schema = businessSchema as RJSFSchema;
 
@@ -42,10 +42,11 @@ document.addEventListener(
   },
   { capture: true },
 );
-const validator = createRjsfValidator(BUSINESS_FORM_ID);
+const validator = createRjsfValidator(businessForm);
 const initialAnswers = businessAnswers();
 const session = new FormSession({
   formId: 'bench-business',
+  form: businessForm,
   schema,
   uiSchema: oursUiSchema,
   validator,

@@ -4,11 +4,11 @@
  * versions of schema and uiSchema for B1.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { loadForm } from '../../src/shared/forms/loadForm';
+import businessForm from 'virtual:forms/business';
 import type { Answers, JsonSchema } from '../../src/shared/forms/schemaTypes';
 
 export const BUSINESS_FORM_ID = 'business';
-const form = loadForm(BUSINESS_FORM_ID);
+const form = businessForm;
 export const PERSONS = 50;
 
 /** The user step's fields (section userInfo), left out of the Business Details step. */

@@ -12,23 +12,20 @@
  * `?mode=breakdown`: where that cold first call goes: the first raw Ajv call, then the first
  * answer preparation (condition resolution), then the first full `validateAnswers`.
  */
-import 'virtual:form-validators/individual';
+import individualForm from 'virtual:forms/individual';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { RJSFSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { AJV_OPTIONS, RJSF_VALIDATOR_OPTIONS } from '../../src/shared/forms/ajvConfig';
 import { addProjectKeywords } from '../../src/shared/forms/keywords';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { prepareAnswers, validateAnswers } from '../../src/shared/forms/validateAnswers';
-import { validatorWarmedUp } from '../../src/shared/forms/precompiled';
-import { formValidator } from '../../src/shared/forms/validators';
+import { validatorWarmedUp } from '../../src/shared/forms/model/precompiledForm';
 import './probe';
 
-const FORM_ID = 'individual';
-const form = loadForm(FORM_ID);
+const form = individualForm;
 const schema = form.schema as RJSFSchema;
 const valid = structuredClone(form.example) as Answers;
 const blank: Answers = {};
@@ -87,15 +84,15 @@ async function payloadFigures() {
     answers[name] = { name: `${name}.bin`, type: blob.type, size: blob.size };
   }
   const documents = Object.fromEntries(
-    signedDocuments(FORM_ID).map((d) => [d.url, randomBlob(30_000, 'application/pdf')]),
+    signedDocuments(form).map((d) => [d.url, randomBlob(30_000, 'application/pdf')]),
   );
   const fileBytes = Object.values(files).reduce((sum, blob) => sum + blob.size, 0);
 
-  const first = once(() => toPayload(FORM_ID, answers, files, documents));
+  const first = once(() => toPayload(form, answers, files, documents));
   const times: number[] = [];
   let payload: FormData | undefined;
   for (let i = 0; i < 10; i++) {
-    times.push(once(() => (payload = toPayload(FORM_ID, answers, files, documents))));
+    times.push(once(() => (payload = toPayload(form, answers, files, documents))));
   }
   let blobParts = 0;
   let blobBytes = 0;
@@ -138,21 +135,21 @@ async function payloadFigures() {
 
 async function precompiled() {
   // The first validation a user triggers: after load, once the idle-time warm-up has run.
-  await validatorWarmedUp(FORM_ID);
-  const validator = formValidator(FORM_ID);
-  const firstValid = once(() => validateAnswers(FORM_ID, valid));
-  const firstBlank = once(() => validateAnswers(FORM_ID, blank));
+  await validatorWarmedUp(form);
+  const validator = form.validator;
+  const firstValid = once(() => validateAnswers(form, valid));
+  const firstBlank = once(() => validateAnswers(form, blank));
   const check = {
-    valid: validateAnswers(FORM_ID, valid).valid,
-    blankErrors: validateAnswers(FORM_ID, blank).errors.length,
+    valid: validateAnswers(form, valid).valid,
+    blankErrors: validateAnswers(form, blank).errors.length,
   };
   const plain = plainAjv();
   const figures = {
     firstValid,
     firstBlank,
     check,
-    repeatedValid: repeated(() => validateAnswers(FORM_ID, valid)),
-    repeatedBlank: repeated(() => validateAnswers(FORM_ID, blank)),
+    repeatedValid: repeated(() => validateAnswers(form, valid)),
+    repeatedBlank: repeated(() => validateAnswers(form, blank)),
     rawValid: repeated(() => validator.rawValidation<ErrorObject>(schema, valid)),
     rawBlank: repeated(() => validator.rawValidation<ErrorObject>(schema, blank)),
     plainValid: repeated(() => plain(valid)),
@@ -172,16 +169,16 @@ function lazy() {
 }
 
 function breakdown() {
-  const validator = formValidator(FORM_ID);
+  const validator = form.validator;
   return {
     firstRaw: once(() => validator.rawValidation(schema, valid)),
     firstPrepare: once(() => prepareAnswers(form.schema, valid)),
-    firstValidate: once(() => validateAnswers(FORM_ID, valid)),
+    firstValidate: once(() => validateAnswers(form, valid)),
   };
 }
 
 function cold() {
-  return { firstValid: once(() => validateAnswers(FORM_ID, valid)) };
+  return { firstValid: once(() => validateAnswers(form, valid)) };
 }
 
 function report(result: Promise<unknown>) {

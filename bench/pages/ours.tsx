@@ -2,7 +2,6 @@
  * OURS: the engine's SchemaForm exactly as IndividualRegistrationPage sets it up (stable schema
  * and uiSchema, the precompiled validator, the files store), prefilled with the example answers.
  */
-import 'virtual:form-validators/individual';
 import type { RJSFSchema } from '@rjsf/utils';
 import { createRjsfValidator } from '../../src/shared/forms/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
@@ -14,7 +13,7 @@ const uiSchema = {
   ...form.uiSchema,
   'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
 };
-const validator = createRjsfValidator(FORM_ID);
+const validator = createRjsfValidator(form);
 const initialAnswers = exampleAnswers({ withFiles: false });
 
 mount(

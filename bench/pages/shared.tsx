@@ -5,12 +5,12 @@ import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import { ThemeProvider } from '@mui/material/styles';
 import { theme } from '../../src/web/app/theme';
-import { loadForm } from '../../src/shared/forms/loadForm';
+import individualForm from 'virtual:forms/individual';
 import { deref, fieldsInOrder } from '../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 
 export const FORM_ID = 'individual';
-export const form = loadForm(FORM_ID);
+export const form = individualForm;
 
 /** Pointers of the file answers ('/photoId'); their bytes are attached by the driver. */
 export const FILE_POINTERS = fieldsInOrder(form.schema, form.uiSchema)

@@ -35,6 +35,8 @@ import { registerApiRoutes } from './routes';
 import { registerSpoolCleanup } from './storage/documentStore';
 import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './storage/uploadLimits';
 import { registerWeb } from './web';
+import { portalForms } from './forms';
+import type { FormCatalog } from '../shared/forms/model/compileNode';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +46,8 @@ declare module 'fastify' {
     config: ServerConfig;
     mailer: Mailer;
     backgroundJobs: BackgroundJobs;
+    /** The compiled forms of schemas/, by form id (src/server/forms.ts). */
+    forms: FormCatalog;
   }
 }
 
@@ -51,6 +55,8 @@ export interface AppDeps {
   config: ServerConfig;
   pool: pg.Pool;
   mailer: Mailer;
+  /** The forms to serve; the folders of schemas/ when not given. */
+  forms?: FormCatalog;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -87,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => notifications.close());
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
+  app.decorate('forms', deps.forms ?? portalForms());
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
   app.addHook('onClose', async () => app.backgroundJobs.idle());
   logOneLinePerRequest(app);

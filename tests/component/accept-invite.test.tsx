@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { firm } from '../../src/shared/config/firm';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
-import { loadForm } from '../../src/shared/forms/loadForm';
+import { testForm } from '../forms';
 import { deref } from '../../src/shared/forms/schemaWalk';
 import { IMAGE_ACCEPT } from '../../src/web/forms/widgets/ImageUploadWidget';
 import {
@@ -22,7 +22,7 @@ const PASSWORD = 'Secret123!';
 type User = ReturnType<typeof userEvent.setup>;
 
 /** The page draws the person form: its prompts, placeholders and messages, read from the files. */
-const person = loadForm('person');
+const person = testForm('person');
 const prompt = (key: string) => deref(person.schema.properties![key]!, person.schema).title!;
 const required = (person.schema.errorMessage as { required: Record<string, string> }).required;
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

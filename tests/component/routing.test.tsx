@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { User } from '../../src/shared/api/auth';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { browserLocation } from '../../src/web/api/client';
 import { ACCOUNT_TYPE_STORAGE_KEY } from '../../src/web/pages/registration/RegistrationChoicePage';
 import {
@@ -13,6 +12,7 @@ import {
   renderApp,
   unregisteredUser,
 } from './renderApp';
+import { testForm } from '../forms';
 
 function signedIn(user: User | null) {
   mockApi({ 'GET user': currentUserHandler(user), 'GET config': () => new Response('{}') });
@@ -105,7 +105,7 @@ describe('routing guards (access §2)', () => {
     signedIn(unregisteredUser());
     const { router } = renderApp('/clearing/registration/business');
     // The wizard's heading is its schema's title.
-    const title = loadForm('business').schema.title!;
+    const title = testForm('business').schema.title!;
     // A lazy page that loads the form engine: slow under jsdom on a shared machine.
     expect(await screen.findByRole('heading', { name: title }, { timeout: 15_000 })).toBeVisible();
     expect(router.state.location.pathname).toBe('/clearing/registration/business');

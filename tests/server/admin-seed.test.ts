@@ -5,6 +5,7 @@ import { demoStatement } from '../../src/server/seed/demoReview';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
 import { freshClient } from './authHelpers';
 import { createTestApp, type TestApp } from './testApp';
+import { testForm } from '../forms';
 
 async function signIn(t: TestApp, label: string) {
   const demo = DEMO_SIGN_INS.find((d) => d.label === label)!;
@@ -79,7 +80,7 @@ describe('demo seed for review and the statement', () => {
     const registration = rows.rows[0];
     expect(registration.status).toBe('pending');
     expect(registration.documents).toBe(8);
-    expect(validateAnswers('individual', registration.answers)).toEqual({
+    expect(validateAnswers(testForm('individual'), registration.answers)).toEqual({
       valid: true,
       errors: [],
     });

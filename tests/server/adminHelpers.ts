@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import { compileFormValidators } from '../../src/shared/forms/compile';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { pngBytes, signedIn } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
+import { testForm } from '../forms';
 
 const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
 
@@ -29,11 +28,10 @@ async function encode(form: FormData) {
  * endpoint; answers are the schema's example with `overrides`.
  */
 export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
-  compileFormValidators(['individual']);
   const customer = await signedIn(t);
   const png = await pngBytes();
   const answers: Answers = {
-    ...(structuredClone(loadForm('individual').example) as Answers),
+    ...(structuredClone(testForm('individual').example) as Answers),
     primaryEmailAddress: customer.email,
     photoId: { name: 'front.png', type: 'image/png', size: png.length },
     photoIdBack: { name: 'back.png', type: 'image/png', size: png.length },
@@ -43,10 +41,10 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
   const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
   const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
   const form = toPayload(
-    'individual',
+    testForm('individual'),
     answers,
     { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() },
-    Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdfBlob()])),
+    Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()])),
   );
   const { payload, contentType } = await encode(form);
   const response = await customer.client.request(
@@ -79,12 +77,11 @@ const BUSINESS_FILES = [
  * a signatory, with `overrides`) through the real endpoint.
  */
 export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
-  compileFormValidators(['business']);
   const customer = await signedIn(t);
   const png = await pngBytes();
   const pdfRef = (name: string) => ({ name, type: 'application/pdf', size: samplePdf.length });
   const answers: Answers = {
-    ...(structuredClone(loadForm('business').example) as Answers),
+    ...(structuredClone(testForm('business').example) as Answers),
     email: customer.email,
     photoId: { name: 'passport.png', type: 'image/png', size: png.length },
     signerAuthorization: 'yes',
@@ -97,10 +94,10 @@ export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
     ...Object.fromEntries(BUSINESS_FILES.map((key) => [`/${key}`, pdfBlob()])),
   };
   const form = toPayload(
-    'business',
+    testForm('business'),
     answers,
     files,
-    Object.fromEntries(signedDocuments('business').map((d) => [d.url, pdfBlob()])),
+    Object.fromEntries(signedDocuments(testForm('business')).map((d) => [d.url, pdfBlob()])),
   );
   const { payload, contentType } = await encode(form);
   const response = await customer.client.request(

@@ -19,14 +19,13 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../../src/server/plugins/routeTable';
-import { compileFormValidators } from '../../src/shared/forms/compile';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload, toPayloadJson } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
 import { pngBytes, signedIn } from './authHelpers';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
+import { testForm } from '../forms';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -425,22 +424,21 @@ describe('fuzzing every route', () => {
 
   const REGISTRATIONS = Math.ceil(RUNS / 200); // each carries eight checked files: costly
   it(`sends ${REGISTRATIONS} mutated individual registrations: wrong types, missing and extra answers, no 5xx`, async () => {
-    compileFormValidators(['individual']);
     const png = await pngBytes();
     const pdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
     const answers: Answers = {
-      ...(structuredClone(loadForm('individual').example) as Answers),
+      ...(structuredClone(testForm('individual').example) as Answers),
       photoId: { name: 'front.png', type: 'image/png', size: png.length },
       photoIdBack: { name: 'back.png', type: 'image/png', size: png.length },
       irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: pdf.length },
     };
-    const sections = toPayloadJson('individual', answers).parts as Record<
+    const sections = toPayloadJson(testForm('individual'), answers).parts as Record<
       string,
       Record<string, unknown>
     >;
     const blob = (bytes: Buffer, type: string) => new Blob([new Uint8Array(bytes)], { type });
     const valid = toPayload(
-      'individual',
+      testForm('individual'),
       answers,
       {
         '/photoId': blob(png, 'image/png'),
@@ -448,7 +446,7 @@ describe('fuzzing every route', () => {
         '/irsFormW2': blob(pdf, 'application/pdf'),
       },
       Object.fromEntries(
-        signedDocuments('individual').map((d) => [d.url, blob(pdf, 'application/pdf')]),
+        signedDocuments(testForm('individual')).map((d) => [d.url, blob(pdf, 'application/pdf')]),
       ),
     );
     const mutation = fc.record({

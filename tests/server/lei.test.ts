@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { leiRecordPath } from '../../src/shared/api/lei';
 import {
   FakeLeiRegistry as FakeRegistry,
@@ -9,6 +8,7 @@ import {
 } from '../fakes/leiRegistry';
 import { signedIn } from './authHelpers';
 import { createTestApp, type TestApp } from './testApp';
+import { testForm } from '../forms';
 
 describe('GET lei-records/{lei}', () => {
   const registry = new FakeRegistry();
@@ -56,7 +56,7 @@ describe('GET lei-records/{lei}', () => {
     const broken = US_LEI.slice(0, 18) + '13';
     const response = await client.get(leiRecordPath(broken));
     expect(response.statusCode).toBe(400);
-    const messages = loadForm('business').schema.properties!.lei!['x-lei'] as Record<
+    const messages = testForm('business').schema.properties!.lei!['x-lei'] as Record<
       string,
       string
     >;

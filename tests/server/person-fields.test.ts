@@ -8,11 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadForm } from '../../src/shared/forms/loadForm';
+import { testForm } from '../forms';
 import { deref } from '../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
-import { compileFormValidators } from '../../src/shared/forms/compile';
 import {
   freshClient,
   lastLink,
@@ -30,16 +29,17 @@ const SCRIPT_NAME = '<script>alert(1)</script>';
 
 /** What the business registration says of `value` as the answer `key` (its user step). */
 function registrationMessage(key: string, value: unknown): string {
-  compileFormValidators(['business']);
-  const answers: Answers = { ...loadForm('business').example, [key]: value };
-  const error = validateAnswers('business', answers).errors.find((e) => e.path === `/${key}`);
+  const answers: Answers = { ...testForm('business').example, [key]: value };
+  const error = validateAnswers(testForm('business'), answers).errors.find(
+    (e) => e.path === `/${key}`,
+  );
   if (!error) throw new Error(`the business form accepts ${key} = ${JSON.stringify(value)}`);
   return error.message;
 }
 
 /** The business registration's prompt of an answer (its user step). */
 function registrationPrompt(key: string): string {
-  const schema = loadForm('business').schema;
+  const schema = testForm('business').schema;
   return deref(schema.properties![key]!, schema).title!;
 }
 
@@ -264,7 +264,7 @@ describe('person fields outside the registrations', () => {
     const caller = await routes[1]!.prepare();
     const response = await caller.send({ ...valid(), phoneNumber: '' });
     expect(response.statusCode).toBe(400);
-    const required = loadForm('business').schema.errorMessage as {
+    const required = testForm('business').schema.errorMessage as {
       required: Record<string, string>;
     };
     expect(response.json()).toEqual({

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFormValidators } from '../../src/shared/forms/compile';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
+import { testForm } from '../forms';
 
 const URL_BUSINESS = '/exchange/api/web/registration/business';
 const samplePdf = new Uint8Array(fs.readFileSync('assets/pdfs/terms-of-service.pdf'));
@@ -29,7 +28,7 @@ const FILE_ANSWERS = [
 /** The example answers, with file references matching the bytes sent; a scanned ID as a PDF. */
 function businessAnswers(email: string): Answers {
   const answers: Answers = {
-    ...structuredClone(loadForm('business').example),
+    ...structuredClone(testForm('business').example),
     email,
     photoId: { name: 'passport.png', type: 'image/png', size: png.length },
     signerAuthorization: 'no',
@@ -45,8 +44,10 @@ function filesFor(answers: Answers, overrides: Record<string, Blob> = {}): Recor
 }
 
 function businessForm(answers: Answers, overrides: Record<string, Blob> = {}): FormData {
-  const documents = Object.fromEntries(signedDocuments('business').map((d) => [d.url, pdfBlob()]));
-  return toPayload('business', answers, filesFor(answers, overrides), documents);
+  const documents = Object.fromEntries(
+    signedDocuments(testForm('business')).map((d) => [d.url, pdfBlob()]),
+  );
+  return toPayload(testForm('business'), answers, filesFor(answers, overrides), documents);
 }
 
 async function submit(client: TestClient, form: FormData) {
@@ -76,7 +77,6 @@ async function countFor(t: TestApp, userId: string) {
 describe('POST registration/business', () => {
   let t: TestApp;
   beforeAll(async () => {
-    compileFormValidators(['business']);
     png = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#556677' } })
       .png()
       .toBuffer();
@@ -111,7 +111,7 @@ describe('POST registration/business', () => {
     );
     const row = registration.rows[0];
     expect(row.form_id).toBe('business');
-    expect(row.schema_hash).toBe(loadForm('business').hash);
+    expect(row.schema_hash).toBe(testForm('business').hash);
     expect(row.kind).toBe('business');
     expect(row.name).toBe('Granite Ridge Mining Co.');
     expect(row.payload.clearingRegistration.userInfo.email.value).toBe(email);
@@ -136,7 +136,11 @@ describe('POST registration/business', () => {
     );
     const parts = documents.rows.map((d: { part: string }) => d.part).sort();
     expect(parts).toEqual(
-      ['photoId', ...FILE_ANSWERS, ...signedDocuments('business').map((d) => d.part)].sort(),
+      [
+        'photoId',
+        ...FILE_ANSWERS,
+        ...signedDocuments(testForm('business')).map((d) => d.part),
+      ].sort(),
     );
 
     const counts = await countFor(t, id);
@@ -191,7 +195,7 @@ describe('POST registration/business', () => {
       businessForm(businessAnswers(email), { '/certificateOfInc': pngBlob() }),
     );
     expect(response.statusCode).toBe(400);
-    const prompt = loadForm('business').schema.properties!.certificateOfInc!.title!;
+    const prompt = testForm('business').schema.properties!.certificateOfInc!.title!;
     const message = `The file for ${prompt} is not a readable PDF.`;
     expect(response.json()).toEqual({
       errorMessage: message,
@@ -213,7 +217,9 @@ describe('POST registration/business', () => {
     const counts = await countFor(t, id);
     expect(counts.registrations).toBe(1);
     expect(counts.persons).toBe(2);
-    expect(counts.documents).toBe(1 + FILE_ANSWERS.length + signedDocuments('business').length);
+    expect(counts.documents).toBe(
+      1 + FILE_ANSWERS.length + signedDocuments(testForm('business')).length,
+    );
     const organizations = await t.pool.query(
       `select count(*)::int as n from organizations where name = 'Granite Ridge Mining Co.'
          and id in (select organization_id from users where id = $1)`,
@@ -259,7 +265,7 @@ describe('POST registration/business', () => {
       ...businessAnswers(email),
       signerAuthorization: 'yes',
       nfaBylaw1101: {
-        ...(loadForm('business').example.nfaBylaw1101 as Answers),
+        ...(testForm('business').example.nfaBylaw1101 as Answers),
         notCftcOrNfaMember: false,
       },
     };
@@ -300,7 +306,7 @@ describe('POST registration/business', () => {
     const { client } = await signedIn(t);
     const form = new FormData();
     form.append('formId', 'individual');
-    form.append('schemaHash', loadForm('business').hash);
+    form.append('schemaHash', testForm('business').hash);
     form.append('clearingRegistration', '{}');
     const response = await submit(client, form);
     expect(response.statusCode).toBe(400);

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFormValidators } from '../../src/shared/forms/compile';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import { deref } from '../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
@@ -10,6 +8,7 @@ import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';
 import type { TestClient } from './testApp';
+import { testForm } from '../forms';
 
 const URL_INDIVIDUAL = '/exchange/api/web/registration/individual';
 const samplePdf = new Uint8Array(fs.readFileSync('assets/pdfs/terms-of-service.pdf'));
@@ -19,7 +18,7 @@ const pdfBlob = () => new Blob([samplePdf], { type: 'application/pdf' });
 const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
 
 function answersFor(email: string): Answers {
-  const example = structuredClone(loadForm('individual').example) as Answers;
+  const example = structuredClone(testForm('individual').example) as Answers;
   return {
     ...example,
     primaryEmailAddress: email,
@@ -30,7 +29,7 @@ function answersFor(email: string): Answers {
 }
 
 function documentsBlobs(): Record<string, Blob> {
-  return Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdfBlob()]));
+  return Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()]));
 }
 
 /** Encodes FormData as a multipart body, the way a browser would send it. */
@@ -52,7 +51,7 @@ async function submit(client: TestClient, form: FormData) {
 
 function validForm(answers: Answers, overrides: Record<string, Blob> = {}): FormData {
   return toPayload(
-    'individual',
+    testForm('individual'),
     answers,
     { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob(), ...overrides },
     documentsBlobs(),
@@ -63,7 +62,6 @@ function validForm(answers: Answers, overrides: Record<string, Blob> = {}): Form
 describe('POST registration/individual', () => {
   let t: TestApp;
   beforeAll(async () => {
-    compileFormValidators(['individual']);
     png = await sharp({
       create: { width: 32, height: 20, channels: 3, background: '#8899aa' },
     })
@@ -87,12 +85,12 @@ describe('POST registration/individual', () => {
     );
     const row = stored.rows[0];
     expect(row.form_id).toBe('individual');
-    expect(row.schema_hash).toBe(loadForm('individual').hash);
+    expect(row.schema_hash).toBe(testForm('individual').hash);
     expect(row.status).toBe('pending');
     expect(row.submitted_from_ip).toBeTruthy();
     expect(row.answers.socialSecurityNumber).toBe('123-45-6789');
     // Prompts come from the schema titles.
-    const schema = loadForm('individual').schema;
+    const schema = testForm('individual').schema;
     expect(row.payload.userInfo.firstName).toEqual({
       prompt: deref(schema.properties!.firstName!, schema).title,
       value: 'Jane',
@@ -110,10 +108,10 @@ describe('POST registration/individual', () => {
         'photoId',
         'photoIdBack',
         'irsFormW2',
-        ...signedDocuments('individual').map((d) => d.part),
+        ...signedDocuments(testForm('individual')).map((d) => d.part),
       ]),
     );
-    expect(documents.rowCount).toBe(3 + signedDocuments('individual').length);
+    expect(documents.rowCount).toBe(3 + signedDocuments(testForm('individual')).length);
     expect(documents.rows.find((d: { part: string }) => d.part === 'photoId').content_type).toBe(
       'image/png',
     );
@@ -149,7 +147,7 @@ describe('POST registration/individual', () => {
     const response = await submit(client, validForm(answersFor(email), { '/photoId': exe }));
     expect(response.statusCode).toBe(400);
     // Issue 11: the message names the field by its prompt, never by its key.
-    const prompt = loadForm('individual').schema.properties!.photoId!.title!;
+    const prompt = testForm('individual').schema.properties!.photoId!.title!;
     expect(response.json().errorMessage).toBe(
       `The file for ${prompt} must be an image (JPEG, PNG, WebP or HEIC).`,
     );
@@ -194,7 +192,7 @@ describe('POST registration/individual', () => {
       'select count(*)::int as n from registration_documents d join registrations r on r.id = d.registration_id where r.user_id = $1',
       [id],
     );
-    expect(documents.rows[0].n).toBe(3 + signedDocuments('individual').length);
+    expect(documents.rows[0].n).toBe(3 + signedDocuments(testForm('individual')).length);
   });
 
   it('refuses a different second submission with 409', async () => {
@@ -221,7 +219,7 @@ describe('POST registration/individual', () => {
     form.delete('irsFormW2');
     const response = await submit(client, form);
     expect(response.statusCode).toBe(400);
-    const prompt = loadForm('individual').schema.properties!.irsFormW2!.title!;
+    const prompt = testForm('individual').schema.properties!.irsFormW2!.title!;
     expect(response.json().errorMessage).toBe(`The file for ${prompt} is missing from the upload.`);
     expect(response.json().errorMessage).not.toMatch(/irsFormW2/);
 
@@ -269,7 +267,7 @@ describe('POST registration/individual', () => {
     const { client } = await signedIn(t);
     const form = new FormData();
     form.append('formId', 'individual');
-    form.append('schemaHash', loadForm('individual').hash);
+    form.append('schemaHash', testForm('individual').hash);
     form.append('userInfo', '{not json');
     form.append('individualInfo', '{}');
     const response = await submit(client, form);

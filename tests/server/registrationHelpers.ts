@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { compileFormValidators } from '../../src/shared/forms/compile';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { spoolDir } from '../../src/server/storage/uploads';
 import type { TestApp, TestClient } from './testApp';
+import { testForm } from '../forms';
 
 export const URL_INDIVIDUAL = '/exchange/api/web/registration/individual';
 export const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
@@ -33,7 +32,6 @@ export class IndividualRegistration {
   private constructor(readonly png: Buffer) {}
 
   static async create(): Promise<IndividualRegistration> {
-    compileFormValidators(['individual']);
     const png = await sharp({
       create: { width: 32, height: 20, channels: 3, background: '#8899aa' },
     })
@@ -43,7 +41,7 @@ export class IndividualRegistration {
   }
 
   answersFor(email: string): Answers {
-    const example = structuredClone(loadForm('individual').example) as Answers;
+    const example = structuredClone(testForm('individual').example) as Answers;
     return {
       ...example,
       primaryEmailAddress: email,
@@ -57,9 +55,11 @@ export class IndividualRegistration {
   form(email: string, files: Record<string, Blob> = {}): FormData {
     const pdf = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
     const png = () => new Blob([new Uint8Array(this.png)], { type: 'image/png' });
-    const documents = Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdf()]));
+    const documents = Object.fromEntries(
+      signedDocuments(testForm('individual')).map((d) => [d.url, pdf()]),
+    );
     return toPayload(
-      'individual',
+      testForm('individual'),
       this.answersFor(email),
       { '/photoId': png(), '/photoIdBack': png(), '/irsFormW2': pdf(), ...files },
       documents,
@@ -83,7 +83,7 @@ export class IndividualRegistration {
 
   /** How many files a submission carries: the three file answers and each signed document. */
   get fileCount(): number {
-    return 3 + signedDocuments('individual').length;
+    return 3 + signedDocuments(testForm('individual')).length;
   }
 
   async submit(client: TestClient, email: string, files: Record<string, Blob> = {}) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { deref } from '../../src/shared/forms/schemaWalk';
 import { postForm, registeredBusiness, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';
+import { testForm } from '../forms';
 
 const C = '/clearing/admin';
 
@@ -11,7 +11,7 @@ describe('staff console: a business registration', () => {
   let staff: Awaited<ReturnType<typeof signedInStaff>>;
   let business: Awaited<ReturnType<typeof registeredBusiness>>;
   const detailUrl = () => `${C}/registrations/${business.registrationId}`;
-  const schema = loadForm('business').schema;
+  const schema = testForm('business').schema;
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadForm } from '../../src/shared/forms/loadForm';
 import { deref } from '../../src/shared/forms/schemaWalk';
+import { testForm } from '../forms';
 import { signedInStaff } from './adminHelpers';
 import { freshClient, lastLink, postForm, signedIn, uniqueEmail, type Part } from './authHelpers';
 import { IndividualRegistration, storedFiles } from './registrationHelpers';
@@ -20,7 +20,7 @@ const C = '/clearing/admin';
 const heic = fs.readFileSync('tests/fixtures/files/id-front.heic');
 const avif = fs.readFileSync('tests/fixtures/files/id-front.avif');
 const personPhotoPrompt = () => {
-  const person = loadForm('person').schema;
+  const person = testForm('person').schema;
   return deref(person.properties!.photoId!, person).title!;
 };
 const REFUSED_MESSAGE = (label: string) =>
@@ -87,7 +87,7 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
 
   it('refuses AVIF, GIF and TIFF photo IDs on the registration form, storing nothing', async () => {
     const { client, email } = await signedIn(t);
-    const label = loadForm('individual').schema.properties!.photoId!.title!;
+    const label = testForm('individual').schema.properties!.photoId!.title!;
     for (const [kind, bytes] of Object.entries(refused)) {
       const before = await storedFiles(t);
       const response = await registration.submit(client, email, {

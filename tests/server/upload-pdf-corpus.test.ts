@@ -6,13 +6,13 @@
  * links) are stored byte for byte; documents no viewer opens are refused as unreadable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadForm } from '../../src/shared/forms/loadForm';
+import { testForm } from '../forms';
 import { hostilePdfs, legitimatePdfs, unreadablePdfs } from '../fixtures/pdf/corpus';
 import { signedIn } from './authHelpers';
 import { IndividualRegistration, storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';
 
-const W2 = loadForm('individual').schema.properties!.irsFormW2!.title!;
+const W2 = testForm('individual').schema.properties!.irsFormW2!.title!;
 const ACTIVE = `The file for ${W2} contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.`;
 const UNREADABLE = `The file for ${W2} is not a readable PDF.`;
 

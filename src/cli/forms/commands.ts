@@ -3,13 +3,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkFixture, checkForms, type Problem } from '../../shared/forms/checkForms';
-import { compileFormValidators } from '../../shared/forms/compile';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import { compileForms } from '../../shared/forms/model/compileNode';
 import { FixtureError, fixtureAnswers } from '../../shared/forms/fixtures';
-import { availableFormIds, isFormId, loadForm, setFormSources } from '../../shared/forms/loadForm';
 import { PayloadError, toPayloadJson } from '../../shared/forms/payload';
 import { fieldsInOrder } from '../../shared/forms/schemaWalk';
 import { isPlainObject, type Answers } from '../../shared/forms/schemaTypes';
-import type { FormId } from '../../shared/forms/types';
 import { validateAnswers } from '../../shared/forms/validateAnswers';
 import { findSchemaVersion } from './findSchemaVersion';
 import {
@@ -58,12 +57,15 @@ export function runCheck(root: string): number {
   const tree = diskTree(root);
   const read = readFormSources(tree);
   const { fixtures, problems: fixtureProblems } = readFixtures(tree);
-  setFormSources(read.sources);
   const pdfs = path.join(root, 'assets', 'pdfs');
   const assetFiles = fs.existsSync(pdfs)
     ? fs.readdirSync(pdfs).map((name) => `/assets/pdfs/${name}`)
     : undefined;
-  const checked = checkForms(fixtures, assetFiles ? { assetFiles } : {});
+  const { problems: checked, forms: compiled } = checkForms(
+    read.sources,
+    fixtures,
+    assetFiles ? { assetFiles } : {},
+  );
   const problems = [...read.problems, ...fixtureProblems, ...checked].map((p) => ({
     ...p,
     file: fromCwd(root, p.file),
@@ -72,7 +74,7 @@ export function runCheck(root: string): number {
     printProblems(problems);
     return 1;
   }
-  const forms = availableFormIds();
+  const forms = [...compiled.keys()];
   out(
     `OK: ${forms.length} form${forms.length === 1 ? '' : 's'} (${forms.join(', ')}) compile, ` +
       `have their prompts, messages, uiSchema and example right; ` +
@@ -81,30 +83,36 @@ export function runCheck(root: string): number {
   return 0;
 }
 
-/** Loads the schema files from disk and compiles the one form; exit 2 when unusable. */
-function prepareForm(root: string, formId: string): FormId {
+/** Reads the schema files from disk and compiles the one form (and those it draws); exit 2 when unusable. */
+function prepareForm(root: string, formId: string): CompiledForm {
   const { sources, problems } = readFormSources(diskTree(root));
-  setFormSources(sources);
-  const available = availableFormIds();
-  if (!isFormId(formId) || !available.includes(formId)) {
-    const notYet = isFormId(formId) ? ` (schemas/${formId}/ does not exist yet)` : '';
+  const available = Object.keys(sources.forms).sort();
+  if (!sources.forms[formId]) {
+    const own = problems.filter((p) => p.file.startsWith(`schemas/${formId}/`));
+    if (own.length > 0) {
+      throw new UsageError(
+        `the ${formId} form's schema files do not load (run \`npm run forms -- check\`):\n` +
+          own.map((p) => `${p.file}: ${p.message}`).join('\n'),
+      );
+    }
     throw new UsageError(
-      `unknown form "${formId}"${notYet}; available forms: ${available.join(', ') || 'none'}`,
+      `unknown form "${formId}" (no folder schemas/${formId}/ with ${formId}.schema.json); ` +
+        `available forms: ${available.join(', ') || 'none'}`,
     );
   }
-  const own = problems.filter(
-    (p) => p.file.startsWith(`schemas/${formId}/`) || p.file.startsWith('schemas/common/'),
-  );
-  try {
-    if (own.length > 0) throw new Error(own.map((p) => `${p.file}: ${p.message}`).join('\n'));
-    compileFormValidators([formId]);
-  } catch (error) {
+  const compiled = compileForms(sources, [formId]);
+  const form = compiled.forms.get(formId);
+  const own = [
+    ...problems.filter((p) => p.file.startsWith('schemas/common/')),
+    ...compiled.problems,
+  ];
+  if (!form || own.length > 0) {
     throw new UsageError(
       `the ${formId} form's schema files do not load (run \`npm run forms -- check\`):\n` +
-        (error as Error).message,
+        own.map((p) => `${p.file}: ${p.message}`).join('\n'),
     );
   }
-  return formId;
+  return form;
 }
 
 interface AnswersFile {
@@ -113,7 +121,7 @@ interface AnswersFile {
   fixture?: { content: unknown };
 }
 
-function readAnswers(file: string, formId: FormId): AnswersFile {
+function readAnswers(file: string, form: CompiledForm): AnswersFile {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -132,7 +140,7 @@ function readAnswers(file: string, formId: FormId): AnswersFile {
   if (Array.isArray(content.expectedErrors)) {
     try {
       return {
-        answers: fixtureAnswers(formId, loadForm(formId).example, content),
+        answers: fixtureAnswers(form.id, form.example, content),
         fixture: { content },
       };
     } catch (error) {
@@ -152,16 +160,13 @@ export function runValidate(root: string, formId: string, file: string, json: bo
     return result.valid ? 0 : 1;
   }
   const prompts = new Map(
-    fieldsInOrder(loadForm(form).schema, loadForm(form).uiSchema).map((f) => [
-      f.pointer,
-      f.schema.title,
-    ]),
+    fieldsInOrder(form.schema, form.uiSchema).map((f) => [f.pointer, f.schema.title]),
   );
   if (fixture) out(`${file} is a fixture: validating the answers it stands for.`);
-  if (result.valid) out(`${file}: valid ${form} answers.`);
+  if (result.valid) out(`${file}: valid ${form.id} answers.`);
   else {
     const n = result.errors.length;
-    out(`${file}: ${n} problem${n === 1 ? '' : 's'} with these ${form} answers`);
+    out(`${file}: ${n} problem${n === 1 ? '' : 's'} with these ${form.id} answers`);
     for (const { path: pointer, message } of result.errors) {
       const prompt = prompts.get(pointer);
       out(`  ${pointer || '(form)'}${prompt ? ` (${prompt})` : ''}\n    ${message}`);
@@ -192,7 +197,7 @@ export function runPayload(root: string, formId: string, file: string): number {
   if (!valid) {
     console.error(
       `Note: these answers are not valid (${errors.length} problems; ` +
-        `see \`npm run forms -- validate ${form} ${file}\`); the portal would not send them.`,
+        `see \`npm run forms -- validate ${form.id} ${file}\`); the portal would not send them.`,
     );
   }
   return 0;
@@ -214,7 +219,7 @@ function describeCommit(root: string, commit: string): string {
 }
 
 /** The wording of a tree, limited to `formId`'s files (and the common ones) when given. */
-function wordingAt(tree: FileTree, formId?: FormId) {
+function wordingAt(tree: FileTree, formId?: string) {
   const entries = readWording(tree);
   if (!formId) return entries;
   const common = new Set(commonFiles(tree));

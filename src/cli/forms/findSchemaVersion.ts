@@ -5,22 +5,21 @@
  */
 import { execFileSync } from 'node:child_process';
 import { bundleForm } from '../../shared/forms/bundleForm';
-import type { FormId } from '../../shared/forms/types';
 import { diskTree, gitTree, readFormSources, type FileTree } from './readFormFiles';
 
 export interface SchemaVersion {
   /** The commit id, or `undefined` for the working tree (not committed yet). */
   commit: string | undefined;
-  formId: FormId;
+  formId: string;
   tree: FileTree;
 }
 
-function hashesOf(tree: FileTree): Map<string, FormId> {
+function hashesOf(tree: FileTree): Map<string, string> {
   const { sources } = readFormSources(tree);
-  const hashes = new Map<string, FormId>();
+  const hashes = new Map<string, string>();
   for (const [formId, files] of Object.entries(sources.forms)) {
     try {
-      hashes.set(bundleForm(files, sources.commons).hash, formId as FormId);
+      hashes.set(bundleForm(files, sources.commons).hash, formId);
     } catch {
       // a revision whose files did not bundle was never served
     }

@@ -4,7 +4,7 @@
  * answered, even after a form is reworded). Sensitive identifiers (`x-sensitive` in the schema,
  * or by name when the form is unknown) come masked unless revealed.
  */
-import { isFormId, loadForm } from '../../shared/forms/loadForm';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { fieldsInOrder, objectItemsOf, toPointer } from '../../shared/forms/schemaWalk';
 import { isPlainObject, type JsonSchema } from '../../shared/forms/schemaTypes';
 import { countryName, regionName } from './placeNames';
@@ -66,7 +66,7 @@ interface FormInfo {
   itemFields: Map<string, { order: Map<string, number>; schemas: Map<string, JsonSchema> }>;
 }
 
-function formInfo(formId: string): FormInfo {
+function formInfo(form: CompiledForm | undefined): FormInfo {
   const info: FormInfo = {
     order: new Map(),
     schemas: new Map(),
@@ -74,13 +74,8 @@ function formInfo(formId: string): FormInfo {
     sectionNames: new Map(),
     itemFields: new Map(),
   };
-  if (!isFormId(formId)) return info;
-  let form;
-  try {
-    form = loadForm(formId);
-  } catch {
-    return info; // a form whose schema files are gone: shown from the payload alone
-  }
+  // A form whose schema folder is gone: shown from the payload alone.
+  if (!form) return info;
   fieldsInOrder(form.schema, form.uiSchema).forEach((field, index) => {
     info.order.set(field.pointer, index);
     info.schemas.set(field.pointer, field.schema);
@@ -269,11 +264,11 @@ function recordRow(
  * `revealed` holds the pointers of sensitive answers to show in full.
  */
 export function registrationView(
-  formId: string,
+  form: CompiledForm | undefined,
   payload: Record<string, unknown>,
   revealed: ReadonlySet<string> = new Set(),
 ): ViewSection[] {
-  const info = formInfo(formId);
+  const info = formInfo(form);
   const sections: { heading: string; rows: ViewRow[]; rank: number }[] = [];
   const walk = (node: Record<string, unknown>, path: string[]) => {
     const nodePointer = toPointer(path);

@@ -182,7 +182,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     let revealed = new Set<string>();
     if (options.reveal) {
       const sensitive = sensitivePointers(
-        registrationView(registration.formId, registration.payload),
+        registrationView(app.forms.get(registration.formId), registration.payload),
       );
       if (!sensitive.has(options.reveal)) {
         return html(
@@ -207,7 +207,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         registrationId,
       });
     }
-    const sections = registrationView(registration.formId, registration.payload, revealed);
+    const sections = registrationView(
+      app.forms.get(registration.formId),
+      registration.payload,
+      revealed,
+    );
     return html(
       reply,
       options.code ?? 200,

@@ -4,14 +4,13 @@
  * name, phone and photo ID rules, and the same messages, as the registrations that ask them.
  */
 import { PERSON_PARTS, ROLES, type PersonAnswer, type Role } from '../../shared/api/auth';
-import { compileFormValidators } from '../../shared/forms/compile';
-import { loadForm } from '../../shared/forms/loadForm';
 import { deref, fromPointer } from '../../shared/forms/schemaWalk';
 import type { Answers } from '../../shared/forms/schemaTypes';
 import type { FileReference } from '../../shared/forms/types';
 import { validateAnswers } from '../../shared/forms/validateAnswers';
-import { formValidator } from '../../shared/forms/validators';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { badRequest, ClientError } from '../errors';
+import { portalForms } from '../forms';
 import type { FileRule, MultipartForm } from '../storage/multipartForm';
 import type { StoredFile } from '../storage/uploads';
 
@@ -43,13 +42,16 @@ export interface PersonSubmission {
   photo?: StoredFile;
 }
 
-/** Compiles the person form's validator once per process (call when registering the routes). */
+/** The person form (schemas/person), compiled once per process with the portal's forms. */
+function personForm(): CompiledForm {
+  const form = portalForms().get(PERSON_FORM);
+  if (!form) throw new Error('schemas/person is missing: the person fields have no form');
+  return form;
+}
+
+/** Compiles the person form once per process (call when registering the routes). */
 export function preparePersonForm(): void {
-  try {
-    formValidator(PERSON_FORM);
-  } catch {
-    compileFormValidators([PERSON_FORM]);
-  }
+  personForm();
 }
 
 /**
@@ -58,7 +60,7 @@ export function preparePersonForm(): void {
  * registration's upload does.
  */
 export function personFileRules(parts: PersonParts): Record<string, FileRule> {
-  const form = loadForm(PERSON_FORM);
+  const form = personForm();
   const photo = deref(form.schema.properties?.photoId ?? {}, form.schema);
   const accept = photo['x-file'];
   if (!accept) throw new Error('The person form’s photoId is not a file answer');
@@ -103,7 +105,7 @@ export function readPerson(
     } satisfies FileReference;
   }
   const optional = new Set<string>(options.optional ?? []);
-  const problems = validateAnswers(PERSON_FORM, answers).errors.filter(({ path }) => {
+  const problems = validateAnswers(personForm(), answers).errors.filter(({ path }) => {
     const key = fromPointer(path)[0] ?? '';
     return !(optional.has(key) && answers[key] === undefined);
   });

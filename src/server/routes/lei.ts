@@ -1,7 +1,7 @@
 import { checkLimitMax } from '../db/rateLimits';
 import type { FastifyInstance } from 'fastify';
 import type { LeiRecord } from '../../shared/api/lei';
-import { loadForm } from '../../shared/forms/loadForm';
+import { fieldsInOrder } from '../../shared/forms/schemaWalk';
 import { leiProblem } from '../../shared/rules/lei';
 import { ClientError } from '../errors';
 import { cachedLeiRecord, cacheLeiRecord, fetchLeiRecord, RegistryError } from '../lei/registry';
@@ -9,10 +9,18 @@ import { cachedLeiRecord, cacheLeiRecord, fetchLeiRecord, RegistryError } from '
 /** Lookups per IP and minute: a person types one LEI, maybe a few; the registry allows ~60. */
 const LOOKUPS_PER_MINUTE = 20;
 
-/** The schema's message for each reason an LEI is malformed (the wording lives in schemas/). */
-function leiMessages(): Record<string, string> {
-  const property = loadForm('business').schema.properties?.lei;
-  return (property?.['x-lei'] ?? {}) as Record<string, string>;
+/**
+ * The schema's message for each reason an LEI is malformed (the wording lives in schemas/): the
+ * first `x-lei` rule of any form's answers (the business form's LEI).
+ */
+function leiMessages(forms: FastifyInstance['forms']): Record<string, string> {
+  for (const form of forms.values()) {
+    for (const field of fieldsInOrder(form.schema, form.uiSchema)) {
+      const rule = field.schema['x-lei'];
+      if (rule && typeof rule === 'object') return rule as Record<string, string>;
+    }
+  }
+  return {};
 }
 
 const leiRecordSchema = {
@@ -53,7 +61,7 @@ export async function registerLeiRoutes(app: FastifyInstance): Promise<void> {
       const lei = request.params.lei.trim().toUpperCase();
       const problem = leiProblem(lei);
       if (problem) {
-        const message = leiMessages()[problem] ?? 'Invalid LEI';
+        const message = leiMessages(app.forms)[problem] ?? 'Invalid LEI';
         throw new ClientError(400, message, { '/lei': message });
       }
       let record = await cachedLeiRecord(app.db, lei);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
 import { canonicalJson } from '../../shared/forms/bundleForm';
-import { loadForm } from '../../shared/forms/loadForm';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import {
   fromPayload,
   signedDocuments,
@@ -17,10 +17,8 @@ import {
   type Answers,
   type RegistrationAnnotation,
 } from '../../shared/forms/schemaTypes';
-import type { FileReference, FormId } from '../../shared/forms/types';
+import type { FileReference } from '../../shared/forms/types';
 import { validateAnswers } from '../../shared/forms/validateAnswers';
-import { compileFormValidators } from '../../shared/forms/compile';
-import { formValidator } from '../../shared/forms/validators';
 import { userSchema } from '../auth/apiSchemas';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
@@ -42,16 +40,15 @@ export interface RegistrationResult {
   user: User;
 }
 
-/** The forms a customer registers with, each at `registration/<form-id>`. */
-const REGISTRATION_FORMS = ['individual', 'business'] as const satisfies readonly FormId[];
-
 const resultSchema = {
   type: 'object',
   properties: { registrationId: { type: 'string' }, user: userSchema },
 } as const;
 
 /**
- * POST registration/individual and registration/business: the multipart prompt+value payload of
+ * POST registration/<form-id> for every form whose schema declares `x-registration` (today
+ * individual and business; a new registration type is a schema folder with that annotation): the
+ * multipart prompt+value payload of
  * the form, one handler for both, driven by the form's annotations (`x-registration`: the new
  * organisation's kind and name, which answers become the user's details, the affiliated persons).
  * Files stream to storage and are checked by content; answers a condition hides are dropped and
@@ -61,11 +58,11 @@ const resultSchema = {
  * identical submission stores nothing twice; a failed one stores nothing.
  */
 export async function registerRegistrationRoutes(app: FastifyInstance): Promise<void> {
-  for (const formId of REGISTRATION_FORMS) {
-    ensureValidator(formId);
-    const parts = formParts(formId);
+  for (const compiled of app.forms.values()) {
+    if (!compiled.registration) continue;
+    const parts = formParts(compiled, compiled.registration);
     app.post(
-      `/registration/${formId}`,
+      `/registration/${compiled.id}`,
       { schema: { response: { 200: resultSchema, 201: resultSchema } } },
       async (request, reply) => {
         const userId = await request.requireUserId();
@@ -78,7 +75,7 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           throw withFieldError(error, parts);
         });
         try {
-          const outcome = await register(app, request.ip, formId, parts, row, form);
+          const outcome = await register(app, request.ip, parts, row, form);
           const user = toUser((await findUserRowById(app.db, userId))!);
           if (!outcome.repeated) {
             // DECISIONS: the applicant is told by email that the registration was received.
@@ -108,12 +105,13 @@ type UserRow = NonNullable<Awaited<ReturnType<typeof findUserRowById>>>;
 type Form = Awaited<ReturnType<typeof readMultipartForm>>;
 
 /** The answers of a submission as the server keeps them: decoded, shown, prefilled, validated. */
-function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string): Answers {
+function readAnswers(parts: FormParts, form: Form, email: string): Answers {
+  const { compiled } = parts;
   const fields = textFields(form, parts.textParts);
-  if (fields.formId !== formId) {
+  if (fields.formId !== compiled.id) {
     throw new ClientError(400, `This submission is not ${parts.article} registration.`);
   }
-  if (fields.schemaHash !== loadForm(formId).hash) {
+  if (fields.schemaHash !== compiled.hash) {
     throw new ClientError(
       409,
       'The registration form has changed since you opened it. Please reload the page and submit again.',
@@ -122,7 +120,7 @@ function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string
   let decoded: Answers;
   try {
     // Spaces at the ends of a text answer mean nothing (a pasted ' 10118 ' is 10118).
-    decoded = trimAnswers(formId, fromPayload(formId, fields).answers);
+    decoded = trimAnswers(compiled, fromPayload(compiled, fields).answers);
   } catch {
     throw new ClientError(400, 'The registration could not be read. Please try again.');
   }
@@ -137,8 +135,8 @@ function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string
     }
   }
   // DECISIONS: answers a condition hides are not answers; the signed-in email is the user's.
-  const answers = withReadOnlyPrefill(formId, omitHiddenAnswers(formId, decoded), { email });
-  const { valid, errors } = validateAnswers(formId, answers);
+  const answers = withReadOnlyPrefill(compiled, omitHiddenAnswers(compiled, decoded), { email });
+  const { valid, errors } = validateAnswers(compiled, answers);
   if (!valid) {
     throw new ClientError(
       422,
@@ -152,18 +150,18 @@ function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string
 async function register(
   app: FastifyInstance,
   ip: string,
-  formId: FormId,
   parts: FormParts,
   row: UserRow,
   form: Form,
 ): Promise<{ registrationId: string; repeated: boolean }> {
   const userId = row.id;
-  const answers = readAnswers(formId, parts, form, row.email);
+  const formId = parts.compiled.id;
+  const answers = readAnswers(parts, form, row.email);
   await dropHiddenFiles(app, parts, answers, form);
   checkFilesMatchAnswers(parts, answers, form.files);
   let payload;
   try {
-    payload = toPayloadJson(formId, answers);
+    payload = toPayloadJson(parts.compiled, answers);
   } catch (error) {
     if (error instanceof PayloadError) {
       throw new ClientError(422, error.message, { [error.pointer]: error.message });
@@ -201,7 +199,7 @@ async function register(
       userId,
       organizationId,
       formId,
-      schemaHash: loadForm(formId).hash,
+      schemaHash: parts.compiled.hash,
       answers,
       payload: payload.parts,
       submissionHash,
@@ -277,6 +275,7 @@ async function dropHiddenFiles(
 
 /** What a form's multipart payload may carry, read from its schema once at start. */
 interface FormParts {
+  compiled: CompiledForm;
   /** Every file part: the file answers and the signed documents. */
   fileRules: Record<string, FileRule>;
   /** The file answers' parts (`photoId`). */
@@ -289,10 +288,7 @@ interface FormParts {
   article: string;
 }
 
-function formParts(formId: FormId): FormParts {
-  const form = loadForm(formId);
-  const registration = form.schema['x-registration'];
-  if (!registration) throw new Error(`Form ${formId} has no x-registration`);
+function formParts(form: CompiledForm, registration: RegistrationAnnotation): FormParts {
   const fileRules: Record<string, FileRule> = {};
   for (const [key, schema] of Object.entries(allProperties(form.schema, form.schema))) {
     const kind = schema['x-file'];
@@ -300,7 +296,7 @@ function formParts(formId: FormId): FormParts {
     if (kind) fileRules[key] = { accept: kind, label: schema.title ?? key };
   }
   const answerFiles = Object.keys(fileRules);
-  const documents = signedDocuments(formId);
+  const documents = signedDocuments(form);
   for (const document of documents) {
     fileRules[document.part] = { accept: 'pdf', label: document.title };
   }
@@ -308,6 +304,7 @@ function formParts(formId: FormId): FormParts {
   const sectionParts = new Set(Object.values(sections).map((pointer) => pointer.split('/')[1]!));
   const kind = registration.organizationKind;
   return {
+    compiled: form,
     fileRules,
     answerFiles,
     documents,
@@ -368,14 +365,5 @@ function checkFilesMatchAnswers(
     if (signed && !files.has(document.part)) {
       throw new ClientError(400, `The signed document ${document.title} is missing.`);
     }
-  }
-}
-
-/** Compiles a form's validator once per process (Node compiles at start; the browser never does). */
-function ensureValidator(formId: FormId): void {
-  try {
-    formValidator(formId);
-  } catch {
-    compileFormValidators([formId]);
   }
 }

@@ -12,12 +12,11 @@ import type pg from 'pg';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import type { Statement } from '../../shared/api/statement';
-import { compileFormValidators } from '../../shared/forms/compile';
 import { canonicalJson } from '../../shared/forms/bundleForm';
-import { loadForm } from '../../shared/forms/loadForm';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { signedDocuments, toPayloadJson } from '../../shared/forms/payload';
 import type { Answers } from '../../shared/forms/schemaTypes';
-import { formValidator } from '../../shared/forms/validators';
+import { portalForms } from '../forms';
 import type { ServerConfig } from '../config';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
@@ -45,9 +44,16 @@ interface Person {
   employerName: string;
 }
 
+/** The form the demo people registered with: the demo data are its answers. */
+function individualForm(): CompiledForm {
+  const form = portalForms().get('individual');
+  if (!form) throw new Error('The demo data need the individual form (schemas/individual/)');
+  return form;
+}
+
 /** Answers of the individual form for a demo person, on the schema's own example. */
 export function demoAnswers(person: Person, files: Record<string, StoredFile>): Answers {
-  const example = structuredClone(loadForm('individual').example) as Answers;
+  const example = structuredClone(individualForm().example) as Answers;
   const reference = (part: string) => ({
     name: files[part]!.originalName,
     type: files[part]!.contentType,
@@ -124,17 +130,13 @@ async function seedRegistration(
   };
   const answers = demoAnswers(person, files);
   for (const key of Object.keys(answers)) if (answers[key] === undefined) delete answers[key];
-  try {
-    formValidator('individual');
-  } catch {
-    compileFormValidators(['individual']);
-  }
-  const payload = toPayloadJson('individual', answers);
+  const form = individualForm();
+  const payload = toPayloadJson(form, answers);
   const registrationId = await insertRegistration(db, {
     userId: ids.userId,
     organizationId: ids.organizationId,
     formId: 'individual',
-    schemaHash: loadForm('individual').hash,
+    schemaHash: form.hash,
     answers,
     payload: payload.parts,
     submissionHash: crypto
@@ -147,7 +149,7 @@ async function seedRegistration(
   for (const [part, file] of Object.entries(files)) {
     await insertRegistrationDocument(db, registrationId, part, file);
   }
-  for (const document of signedDocuments('individual')) {
+  for (const document of signedDocuments(form)) {
     const bytes = fs.readFileSync(path.resolve(`.${document.url}`));
     const file = await store(config.dataDir, bytes, path.basename(document.url), 'application/pdf');
     await insertRegistrationDocument(db, registrationId, document.part, file);

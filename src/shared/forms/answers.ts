@@ -1,16 +1,16 @@
 /** What leaves the form: answers hidden by a failing condition, and what a browser draft keeps. */
-import { loadForm } from './loadForm';
+import type { CompiledForm, FormValidator } from './model/compiledForm';
 import {
   allProperties,
-  deref,
+  childSchema,
   isLeaf,
+  itemSchemaAt,
+  listItemsAnswered,
   objectItemsOf,
-  propertiesInForce,
+  partsInForce,
   resolveFor,
 } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
-import type { FormId } from './types';
-import { formValidator, type FormValidator } from './validators';
 
 function keepShown(
   validator: FormValidator,
@@ -19,23 +19,31 @@ function keepShown(
   answers: Answers,
 ): Answers {
   const out: Answers = {};
-  for (const [key, child] of Object.entries(propertiesInForce(validator, schema, root, answers))) {
-    if (!(key in answers)) continue;
-    const value = answers[key];
-    const childSchema = deref(child, root);
-    const items = Array.isArray(value) ? objectItemsOf(childSchema, root) : undefined;
-    if (!isLeaf(childSchema) && isPlainObject(value)) {
-      out[key] = keepShown(validator, root, childSchema, value);
-    } else if (items && Array.isArray(value)) {
-      // Each item of a list of objects (an affiliated person) under its own conditions.
-      out[key] = value.map((item: unknown) =>
-        isPlainObject(item) ? keepShown(validator, root, items, item) : item,
-      );
-    } else {
-      out[key] = value;
-    }
+  const parts = partsInForce(validator, schema, root, answers);
+  for (const [key, value] of Object.entries(answers)) {
+    const childSchema_ = childSchema(parts, key, root);
+    if (!childSchema_) continue;
+    out[key] = keepShownValue(validator, root, childSchema_, value);
   }
   return out;
+}
+
+/** An answer with what its own conditions hide left out (an object's, each list item's). */
+function keepShownValue(
+  validator: FormValidator,
+  root: JsonSchema,
+  schema: JsonSchema,
+  value: unknown,
+): unknown {
+  if (!isLeaf(schema) && isPlainObject(value)) return keepShown(validator, root, schema, value);
+  if (Array.isArray(value) && listItemsAnswered(schema, root)) {
+    // Each item of a list of records (an affiliated person) under its own conditions.
+    return value.map((item: unknown, index) => {
+      const itemSchema = itemSchemaAt(schema, index, root);
+      return itemSchema ? keepShownValue(validator, root, itemSchema, item) : item;
+    });
+  }
+  return value;
 }
 
 /**
@@ -43,9 +51,8 @@ function keepShown(
  * number of dependents after "married" turned to no) and unknown keys are left out. Applied
  * before validation on submit and before building the payload.
  */
-export function omitHiddenAnswers(formId: FormId, answers: Answers): Answers {
-  const form = loadForm(formId);
-  return keepShown(formValidator(formId), form.schema, form.schema, answers);
+export function omitHiddenAnswers(form: CompiledForm, answers: Answers): Answers {
+  return keepShown(form.validator, form.schema, form.schema, answers);
 }
 
 /** Answers never kept in a browser draft: files, agreements (`const: true`) and sensitive ones. */
@@ -75,8 +82,7 @@ function draftSafe(root: JsonSchema, schema: JsonSchema, answers: Answers): Answ
  * The answers a browser draft may hold (DECISIONS): without files, agreements and fields marked
  * `x-sensitive` (SSN, date of birth, passport numbers). Needs no validator.
  */
-export function draftSafeAnswers(formId: FormId, answers: Answers): Answers {
-  const form = loadForm(formId);
+export function draftSafeAnswers(form: CompiledForm, answers: Answers): Answers {
   return draftSafe(form.schema, form.schema, answers);
 }
 
@@ -85,9 +91,8 @@ export function draftSafeAnswers(formId: FormId, answers: Answers): Answers {
  * (required files and agreements, sensitive answers such as an affiliated person's SSN, named
  * 'Affiliated person 1: SSN'): what a user must give again after a draft is restored.
  */
-export function promptsDraftsCannotKeep(formId: FormId, answers: Answers): string[] {
-  const form = loadForm(formId);
-  const validator = formValidator(formId);
+export function promptsDraftsCannotKeep(form: CompiledForm, answers: Answers): string[] {
+  const validator = form.validator;
   const root = form.schema;
   const out: string[] = [];
   const walk = (schema: JsonSchema, value: Answers, prefix: string) => {
@@ -121,8 +126,8 @@ export function promptsDraftsCannotKeep(formId: FormId, answers: Answers): strin
  * (`ui:widget: password`) keep every character. The browser's inputs trim on paste and on
  * leaving a field; the server trims again before validating, whatever sent the answers.
  */
-export function trimAnswers(formId: FormId, answers: Answers): Answers {
-  return trimmed(answers, loadForm(formId).uiSchema) as Answers;
+export function trimAnswers(form: CompiledForm, answers: Answers): Answers {
+  return trimmed(answers, form.uiSchema) as Answers;
 }
 
 function trimmed(value: unknown, ui: unknown): unknown {

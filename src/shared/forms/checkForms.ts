@@ -2,27 +2,22 @@
  * The schema contract, shared by the contract test and the `forms check` CLI: pure, given the
  * files' contents, returns every problem with its file and JSON pointer.
  */
-import { availableFormIds, loadForm } from './loadForm';
-import { compileFormValidator } from './compile';
+import type { CompiledForm } from './model/compiledForm';
+import { buildProblem, checkBrowserBuild, checkUnsupported } from './model/checkBuild';
+import { compileForms } from './model/compileNode';
+import type { FormSources, Problem } from './model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from './keywords';
 import { prefillValue } from './prefill';
 import { allProperties, deref, fromPointer, isLeaf, objectItemsOf, toPointer } from './schemaWalk';
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { AnswerError, FormId } from './types';
+import type { AnswerError } from './types';
 import { validateAnswers } from './validateAnswers';
 import { stepProblems, stepsOf } from './steps';
-import { registerFormValidator } from './validators';
 import { FIELD_NAMES } from './fieldNames';
 import { WIDGET_NAMES } from './widgetNames';
 
-export interface Problem {
-  /** The file, relative to the project root. */
-  file: string;
-  /** Where in the file ('' = the whole file). */
-  pointer: string;
-  message: string;
-}
+export type { Problem };
 
 /** A fixture file: the example's answers patched (or whole answers) and exactly their messages. */
 export interface Fixture {
@@ -30,16 +25,16 @@ export interface Fixture {
   content: unknown;
 }
 
-const schemaFile = (formId: FormId) => `schemas/${formId}/${formId}.schema.json`;
-const uiFile = (formId: FormId) => `schemas/${formId}/${formId}.ui.json`;
-const exampleFile = (formId: FormId) => `schemas/${formId}/${formId}.example.json`;
+const schemaFile = (formId: string) => `schemas/${formId}/${formId}.schema.json`;
+const uiFile = (formId: string) => `schemas/${formId}/${formId}.ui.json`;
+const exampleFile = (formId: string) => `schemas/${formId}/${formId}.example.json`;
 
 /**
  * Every leaf question has a prompt and a payload section, inside a list's items too (each
  * affiliated person's answers): an item's fields sit in the item's own sections, which need not
  * be the form's.
  */
-function checkSchema(formId: FormId, root: JsonSchema): Problem[] {
+function checkSchema(formId: string, root: JsonSchema): Problem[] {
   const problems: Problem[] = [];
   const file = schemaFile(formId);
   const walk = (schema: JsonSchema, keys: string[], inItem = false) => {
@@ -70,7 +65,7 @@ function checkSchema(formId: FormId, root: JsonSchema): Problem[] {
 }
 
 /** Every uiSchema key names a real property, every widget and field is in its registry list. */
-function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
+function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
   const problems: Problem[] = [];
   const file = uiFile(formId);
   const walk = (schema: JsonSchema, node: UiSchema, keys: string[]) => {
@@ -105,7 +100,7 @@ function checkUi(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
 }
 
 /** A wizard's steps: titled, labelled, and every top-level question in exactly one step. */
-function checkSteps(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
+function checkSteps(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
   const steps = stepsOf(ui, root);
   if (!steps) return [];
   const names = Object.keys(allProperties(root, root));
@@ -116,7 +111,7 @@ function checkSteps(formId: FormId, root: JsonSchema, ui: UiSchema): Problem[] {
 }
 
 /** Every rule keyword gives a message for each reason (Ajv's meta-schema checks that too). */
-function checkRuleMessages(formId: FormId, root: JsonSchema): Problem[] {
+function checkRuleMessages(formId: string, root: JsonSchema): Problem[] {
   const problems: Problem[] = [];
   const visit = (node: unknown, keys: string[]) => {
     if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...keys, String(i)]));
@@ -143,6 +138,19 @@ function checkRuleMessages(formId: FormId, root: JsonSchema): Problem[] {
 
 /** The validation keywords whose failure a user can meet, so each needs its message. */
 const MESSAGE_KEYWORDS = [
+  'type',
+  'required',
+  'uniqueItems',
+  'dependencies',
+  'dependentRequired',
+  'not',
+  'minProperties',
+  'maxProperties',
+  'propertyNames',
+  'contains',
+  'minContains',
+  'maxContains',
+  'anyOf',
   'pattern',
   'minLength',
   'maxLength',
@@ -166,24 +174,36 @@ const MESSAGE_KEYWORDS = [
  * of rule keywords are not checked. Pointers are in the bundled form: common definitions sit
  * under `/$defs/<name>`.
  */
-function checkKeywordMessages(formId: FormId, root: JsonSchema): Problem[] {
+function checkKeywordMessages(formId: string, root: JsonSchema): Problem[] {
   const problems: Problem[] = [];
+  const defaults = root['x-messages'] ?? {};
   const visit = (node: unknown, keys: string[]) => {
     if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...keys, String(i)]));
     if (!isPlainObject(node)) return;
     const message = node.errorMessage;
-    const isOption = keys.at(-2) === 'oneOf';
-    for (const keyword of MESSAGE_KEYWORDS) {
-      if (!(keyword in node) || (keyword === 'const' && isOption)) continue;
+    const isOption = keys.at(-2) === 'oneOf' || keys.at(-2) === 'anyOf';
+    const reported = MESSAGE_KEYWORDS.filter((keyword) => {
+      if (!(keyword in node) || (keyword === 'const' && isOption)) return false;
+      if (keyword === 'required') return Array.isArray(node.required) && node.required.length > 0;
+      // A choice's options say what each value means; a wrong type or a value outside them
+      // is the choice's own message.
+      if (keyword === 'type' && isOption) return false;
+      return true;
+    });
+    // `additionalProperties: false` and `additionalItems: false` refuse what the form never asks.
+    if (node.additionalProperties === false) reported.push('additionalProperties' as never);
+    if (node.additionalItems === false) reported.push('additionalItems' as never);
+    for (const keyword of reported) {
       if (typeof message === 'string' || (isPlainObject(message) && keyword in message)) continue;
+      if (defaults[keyword]) continue;
       problems.push({
         file: schemaFile(formId),
         pointer: toPointer([...keys, keyword]),
-        message: `no errorMessage for ${keyword}`,
+        message: `no errorMessage for ${keyword} (give one here, or a default for the form in x-messages at its root)`,
       });
     }
     for (const [key, value] of Object.entries(node)) {
-      const skipped = ['if', 'errorMessage', 'default', 'examples'].includes(key);
+      const skipped = ['if', 'errorMessage', 'default', 'examples', 'const', 'enum'].includes(key);
       if (!skipped && !key.startsWith('x-')) visit(value, [...keys, key]);
     }
   };
@@ -199,7 +219,7 @@ function checkKeywordMessages(formId: FormId, root: JsonSchema): Problem[] {
  * `x-registration` names answers, `x-prefill` a known source, and a build-time check
  * (`x-submission-required`) sits on an answer the form can ask, inside list items too.
  */
-function checkDocuments(formId: FormId, root: JsonSchema, assetFiles?: string[]): Problem[] {
+function checkDocuments(formId: string, root: JsonSchema, assetFiles?: string[]): Problem[] {
   const problems: Problem[] = [];
   const file = schemaFile(formId);
   const checkUrl = (url: unknown, pointer: string) => {
@@ -296,17 +316,17 @@ const sortErrors = (errors: AnswerError[]) =>
  * A fixture yields exactly its expected messages (order aside); a patch that no longer applies
  * to the example is named in one sentence.
  */
-export function checkFixture(formId: FormId, fixture: Fixture): Problem[] {
+export function checkFixture(form: CompiledForm, fixture: Fixture): Problem[] {
   const { file, content } = fixture;
   let answers;
   try {
-    answers = fixtureAnswers(formId, loadForm(formId).example, content);
+    answers = fixtureAnswers(form.id, form.example, content);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
     return [{ file, pointer: error.pointer, message: error.message }];
   }
   const expected = sortErrors(expectedErrorsOf(content));
-  const actual = sortErrors(validateAnswers(formId, answers).errors);
+  const actual = sortErrors(validateAnswers(form, answers).errors);
   if (JSON.stringify(expected) === JSON.stringify(actual)) return [];
   return [
     {
@@ -318,42 +338,58 @@ export function checkFixture(formId: FormId, fixture: Fixture): Problem[] {
 }
 
 /**
- * Checks every available form (compiling it in strict mode and registering the validator) and
- * the given fixtures; `assetFiles` (`/assets/pdfs/….pdf`) lets it check that named documents exist (`tests/fixtures/forms/<form-id>/*.json`, form id from the folder).
+ * Checks every form of `sources` (compiling each in strict mode) and the given fixtures
+ * (`tests/fixtures/forms/<form-id>/*.json`, form id from the folder); `assetFiles`
+ * (`/assets/pdfs/….pdf`) lets it check that named documents exist. A form that does not compile
+ * is reported and the others checked regardless; the compiled forms come back with the problems.
  */
 export function checkForms(
+  sources: FormSources,
   fixtures: Fixture[] = [],
   options: { assetFiles?: string[] } = {},
-): Problem[] {
-  const problems: Problem[] = [];
-  const compiled = new Set<FormId>();
-  for (const formId of availableFormIds()) {
-    let form;
+): { problems: Problem[]; forms: Map<string, CompiledForm> } {
+  const compiled = compileForms(sources);
+  const { forms } = compiled;
+  const problems = compiled.problems.map((problem) => ({
+    ...problem,
+    message: buildProblem(compiled.errors.get(fromPointer(`/${problem.file}`).at(-2) ?? '')),
+  }));
+  for (const [formId, form] of forms) {
     try {
-      form = loadForm(formId);
-      registerFormValidator(formId, compileFormValidator(formId));
-      compiled.add(formId);
+      problems.push(...checkForm(formId, form, options.assetFiles));
     } catch (error) {
-      problems.push({ file: schemaFile(formId), pointer: '', message: String(error) });
-      continue;
+      // One form's unforeseen fault is its problem; the other forms are checked regardless.
+      problems.push({ file: schemaFile(formId), pointer: '', message: buildProblem(error) });
     }
+  }
+  for (const fixture of fixtures) {
+    const formId = fromPointer(`/${fixture.file}`).at(-2) ?? '';
+    const form = forms.get(formId);
+    if (!form) {
+      problems.push({ file: fixture.file, pointer: '', message: `no form ${formId}` });
+    } else {
+      problems.push(...checkFixture(form, fixture));
+    }
+  }
+  return { problems, forms };
+}
+
+/** Every check of one compiled form. */
+function checkForm(formId: string, form: CompiledForm, assetFiles?: string[]): Problem[] {
+  const problems = checkUnsupported(formId, form.schema);
+  // What the walker cannot follow is said once; the other checks would trip on it.
+  if (problems.length > 0) return problems;
+  problems.push(...checkBrowserBuild(formId, form));
+  {
     problems.push(...checkSchema(formId, form.schema));
     problems.push(...checkRuleMessages(formId, form.schema));
     problems.push(...checkKeywordMessages(formId, form.schema));
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
-    problems.push(...checkDocuments(formId, form.schema, options.assetFiles));
+    problems.push(...checkDocuments(formId, form.schema, assetFiles));
     problems.push(...checkSteps(formId, form.schema, form.uiSchema));
-    const example = validateAnswers(formId, form.example);
+    const example = validateAnswers(form, form.example);
     for (const error of example.errors) {
       problems.push({ file: exampleFile(formId), pointer: error.path, message: error.message });
-    }
-  }
-  for (const fixture of fixtures) {
-    const formId = fromPointer(`/${fixture.file}`).at(-2) as FormId;
-    if (!compiled.has(formId)) {
-      problems.push({ file: fixture.file, pointer: '', message: `no form ${formId}` });
-    } else {
-      problems.push(...checkFixture(formId, fixture));
     }
   }
   return problems;

@@ -59,6 +59,8 @@ export const RULE_KEYWORDS: Record<
  * - `x-submission-required`: the message thrown when building the payload without this answer.
  * - `x-also-in`: further payload sections repeating this answer (`["userInfo"]`).
  * - `x-prefill`: where the browser prefills a value from (`user.email`).
+ * - `x-messages` (form root): the message of each validation keyword (`type`, `required`…) where
+ *   a question has no `errorMessage` of its own for it; users never read Ajv's English.
  * - `x-send-as`: the value the payload carries instead of the answer: a map from answer to value
  *   (`{"direct": true, "indirect": false}`) or `"iso-date"` (MM/DD/YYYY answered, yyyy-MM-dd sent).
  */
@@ -129,6 +131,11 @@ export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
     metaSchema: { type: 'array', items: { type: 'string' } },
   },
   { keyword: 'x-prefill', schemaType: 'string' },
+  {
+    keyword: 'x-messages',
+    schemaType: 'object',
+    metaSchema: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+  },
   {
     keyword: 'x-send-as',
     schemaType: ['string', 'object'],

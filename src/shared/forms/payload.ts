@@ -15,20 +15,24 @@
 import { parseUsDate } from '../rules/date';
 import { unstorableTextPath } from '../rules/storableText';
 import { omitHiddenAnswers } from './answers';
-import { loadForm, type LoadedForm } from './loadForm';
+import type { CompiledForm } from './model/compiledForm';
 import {
-  allProperties,
+  childSchema,
   deref,
   fieldsInOrder,
   fromPointer,
   isLeaf,
+  itemSchemaAt,
+  listItemsAnswered,
   objectItemsOf,
+  objectParts,
+  partsInForce,
   propertiesInForce,
+  sectionsOf,
   toPointer,
 } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
-import type { FileReference, FormId } from './types';
-import { formValidator } from './validators';
+import type { FileReference } from './types';
 
 export interface PayloadEntry {
   prompt: string;
@@ -58,7 +62,7 @@ export interface SignedDocument {
 
 /** The payload as data (what `toPayload` encodes as FormData; what `forms payload` prints). */
 export interface PayloadJson {
-  formId: FormId;
+  formId: string;
   schemaHash: string;
   /** Top-level sections by part name (`userInfo`, `individualInfo`). */
   parts: Record<string, Record<string, unknown>>;
@@ -110,46 +114,62 @@ function answeredValue(schema: JsonSchema, sent: unknown): unknown {
   return sent;
 }
 
-/** One item of a list of objects: its answers as entries, grouped by their `x-section`. */
-function itemEntry(
-  root: JsonSchema,
-  items: JsonSchema,
-  item: unknown,
-  keys: string[],
-  prompt: string,
-): PayloadEntry {
-  if (!isPlainObject(item)) return { prompt, value: item };
-  const properties = allProperties(items, root);
-  const loose: Record<string, PayloadEntry> = {};
-  const sections: Record<string, Record<string, PayloadEntry>> = {};
-  for (const [key, child] of Object.entries(item)) {
-    const schema = properties[key];
-    if (!schema) continue;
-    const section = schema['x-section'];
-    const target = section ? (sections[section] ??= {}) : loose;
-    target[key] = entry(root, schema, child, [...keys, key]);
-  }
-  return { prompt, value: { ...loose, ...sections } };
+/** The prompt of an answer: its title; for a key the user named (additional answers), with it. */
+function promptOf(schema: JsonSchema, key: string, declared: boolean): string {
+  if (declared) return schema.title ?? key;
+  return schema.title ? `${schema.title} (${key})` : key;
 }
 
-function entry(root: JsonSchema, schema: JsonSchema, value: unknown, keys: string[]): PayloadEntry {
+/** The answers of an object in force for its value, each as its entry, in the value's order. */
+function objectEntries(
+  form: CompiledForm,
+  schema: JsonSchema,
+  value: Record<string, unknown>,
+  keys: string[],
+  sectioned: boolean,
+): Record<string, unknown> {
+  const parts = partsInForce(form.validator, schema, form.schema, value);
+  const loose: Record<string, PayloadEntry> = {};
+  const sections: Record<string, Record<string, PayloadEntry>> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const childSchema_ = childSchema(parts, key, form.schema);
+    if (!childSchema_ || child === undefined) continue;
+    const declared = parts.some((part) => part.properties?.[key] !== undefined);
+    const section = sectioned ? childSchema_['x-section'] : undefined;
+    const target = section ? (sections[section] ??= {}) : loose;
+    target[key] = entry(form, childSchema_, child, [...keys, key], declared);
+  }
+  return { ...loose, ...sections };
+}
+
+function entry(
+  form: CompiledForm,
+  schema: JsonSchema,
+  value: unknown,
+  keys: string[],
+  declared = true,
+): PayloadEntry {
+  const root = form.schema;
   const out: PayloadEntry = {
-    prompt: schema.title ?? keys.at(-1) ?? '',
+    prompt: promptOf(schema, keys.at(-1) ?? '', declared),
     value: sentValue(schema, value),
   };
-  const items = objectItemsOf(schema, root);
-  if (items && Array.isArray(value)) {
-    const name = items.title ?? out.prompt;
-    out.value = value.map((item: unknown, index) =>
-      itemEntry(root, items, item, [...keys, String(index)], `${name} ${index + 1}`),
-    );
+  if (Array.isArray(value) && listItemsAnswered(schema, root)) {
+    // A list of records (affiliated persons) or a tuple: one entry per item, prompted with the
+    // item's own title or the list's item name and position; a record's answers grouped by
+    // their `x-section` (an ownership section for each person).
+    out.value = value.map((item: unknown, index) => {
+      const itemSchema = itemSchemaAt(schema, index, root) ?? {};
+      const name = `${itemSchema.title ?? out.prompt} ${index + 1}`;
+      const itemKeys = [...keys, String(index)];
+      if (!isLeaf(itemSchema) && isPlainObject(item)) {
+        return { prompt: name, value: objectEntries(form, itemSchema, item, itemKeys, true) };
+      }
+      const tuple = Array.isArray(deref(schema, root).items);
+      return entry(form, tuple ? itemSchema : { ...itemSchema, title: name }, item, itemKeys);
+    });
   } else if (!isLeaf(schema) && isPlainObject(value)) {
-    const properties = allProperties(schema, root);
-    out.value = Object.fromEntries(
-      Object.entries(value)
-        .filter(([key]) => properties[key])
-        .map(([key, child]) => [key, entry(root, properties[key]!, child, [...keys, key])]),
-    );
+    out.value = objectEntries(form, schema, value, keys, false);
   }
   const option = deref(schema, root).oneOf?.find((choice) => choice.const === value);
   if (option?.title) out.label = option.title;
@@ -172,26 +192,25 @@ function place(
   return node;
 }
 
-function sectionPointer(form: LoadedForm, section: string | undefined, pointer: string): string {
-  const sections = form.schema['x-sections'] ?? {};
-  const target = section && sections[section];
-  if (!target) throw new Error(`Field ${pointer} of form ${form.formId} has no payload section`);
+function sectionPointer(form: CompiledForm, section: string | undefined, pointer: string): string {
+  const sections = sectionsOf(form.schema);
+  const target = section ? sections[section] : Object.values(sections)[0];
+  if (!target) throw new Error(`Field ${pointer} of form ${form.id} has no payload section`);
   return target;
 }
 
 /** The multipart part of the document a section's signature signs. */
 const signaturePart = (section: string) => `document.signature.${section}`;
 
-const documentsCache = new Map<string, SignedDocument[]>();
+const documentsCache = new WeakMap<CompiledForm, SignedDocument[]>();
 
 /**
  * The signed documents of a form: each agreement's PDF (`x-document`) and each signature's
  * (`x-signatures`), what the browser fetches and passes to `toPayload`. Blank forms the user
  * downloads (`x-template`) are not among them: the user uploads them signed, as answers.
  */
-export function signedDocuments(formId: FormId): SignedDocument[] {
-  const form = loadForm(formId);
-  const cached = documentsCache.get(form.hash);
+export function signedDocuments(form: CompiledForm): SignedDocument[] {
+  const cached = documentsCache.get(form);
   if (cached) return cached;
   const agreements = fieldsInOrder(form.schema, form.uiSchema)
     .filter((field) => field.schema['x-document'])
@@ -210,12 +229,12 @@ export function signedDocuments(formId: FormId): SignedDocument[] {
       url: signature.document!,
     }));
   const documents = [...agreements, ...signatures];
-  documentsCache.set(form.hash, documents);
+  documentsCache.set(form, documents);
   return documents;
 }
 
 /** Who signs: the user's name as the form's `x-registration` names it. */
-function signerName(form: LoadedForm, answers: Answers): string {
+function signerName(form: CompiledForm, answers: Answers): string {
   const details = form.schema['x-registration']?.userDetails;
   if (!details) return '';
   return [answers[details.firstName], answers[details.lastName]]
@@ -229,11 +248,11 @@ function signerName(form: LoadedForm, answers: Answers): string {
  * country, §5.6): `x-submission-required` of each item under its own conditions, the message
  * prefixed with the item's name and position like a validation message.
  */
-function checkItems(form: LoadedForm, schema: JsonSchema, value: unknown, keys: string[]): void {
+function checkItems(form: CompiledForm, schema: JsonSchema, value: unknown, keys: string[]): void {
   const items = objectItemsOf(schema, form.schema);
   if (!items || !Array.isArray(value)) return;
   const name = items.title ?? schema.title ?? keys.at(-1) ?? '';
-  const validator = formValidator(form.formId);
+  const validator = form.validator;
   value.forEach((item: unknown, index) => {
     if (!isPlainObject(item)) return;
     const inForce = propertiesInForce(validator, items, form.schema, item);
@@ -258,45 +277,51 @@ const isMissing = (value: unknown) =>
  * field's `x-submission-required` message.
  */
 export function toPayloadJson(
-  formId: FormId,
+  form: CompiledForm,
   answers: Answers,
   files?: Record<string, Blob>,
 ): PayloadJson {
-  const form = loadForm(formId);
-  const shown = omitHiddenAnswers(formId, answers);
+  const shown = omitHiddenAnswers(form, answers);
   const payload: PayloadJson = {
-    formId,
+    formId: form.id,
     schemaHash: form.hash,
     parts: {},
     files: [],
-    documents: signedDocuments(formId),
+    documents: signedDocuments(form),
   };
   // The schema in force for these answers: a `x-submission-required` inside a `then` counts only
   // when its condition holds.
-  const inForce = propertiesInForce(formValidator(formId), form.schema, form.schema, shown);
-  for (const field of fieldsInOrder(form.schema, form.uiSchema)) {
-    const key = field.keys[0]!;
-    const property = inForce[key];
-    if (field.keys.length !== 1 || !property) continue;
+  const parts = partsInForce(form.validator, form.schema, form.schema, shown);
+  const inForce = propertiesInForce(form.validator, form.schema, form.schema, shown);
+  const ordered = fieldsInOrder(form.schema, form.uiSchema)
+    .filter((field) => field.keys.length === 1)
+    .map((field) => field.keys[0]!);
+  // The form's questions in form order, then answers to keys the user named (additional ones).
+  const keys = [...new Set([...ordered, ...Object.keys(shown)])];
+  for (const key of keys) {
+    const declared = inForce[key] !== undefined;
+    const property = childSchema(parts, key, form.schema);
+    if (!property || (!declared && ordered.includes(key))) continue;
+    const pointer = toPointer([key]);
     const value = shown[key];
     const present = !isMissing(value);
-    const blob = files?.[field.pointer];
-    const required = deref(property, form.schema)['x-submission-required'];
-    const bytesMissing = files !== undefined && field.schema['x-file'] && !(blob && blob.size > 0);
+    const blob = files?.[pointer];
+    const required = property['x-submission-required'];
+    const bytesMissing = files !== undefined && property['x-file'] && !(blob && blob.size > 0);
     if (required !== undefined && (!present || bytesMissing)) {
-      throw new PayloadError(required, field.pointer);
+      throw new PayloadError(required, pointer);
     }
     if (!present) continue;
-    checkItems(form, field.schema, value, field.keys);
-    const item = entry(form.schema, field.schema, value, field.keys);
-    for (const section of [field.schema['x-section'], ...(field.schema['x-also-in'] ?? [])]) {
-      place(payload.parts, sectionPointer(form, section, field.pointer))[key] = item;
+    checkItems(form, property, value, [key]);
+    const item = entry(form, property, value, [key], declared);
+    for (const section of [property['x-section'], ...(property['x-also-in'] ?? [])]) {
+      place(payload.parts, sectionPointer(form, section, pointer))[key] = item;
     }
-    if (field.schema['x-file'] && isPlainObject(value)) {
+    if (property['x-file'] && isPlainObject(value)) {
       const reference = value as unknown as FileReference;
       payload.files.push({
-        part: partName(field.keys),
-        pointer: field.pointer,
+        part: partName([key]),
+        pointer,
         name: reference.name,
         type: reference.type,
         size: reference.size,
@@ -320,12 +345,12 @@ export function toPayloadJson(
  * /assets/pdfs) under `document.<agreement>`.
  */
 export function toPayload(
-  formId: FormId,
+  compiled: CompiledForm,
   answers: Answers,
   files: Record<string, Blob>,
   documents: Record<string, Blob>,
 ): FormData {
-  const payload = toPayloadJson(formId, answers, files);
+  const payload = toPayloadJson(compiled, answers, files);
   const form = new FormData();
   form.append('formId', payload.formId);
   form.append('schemaHash', payload.schemaHash);
@@ -344,12 +369,16 @@ export function toPayload(
 }
 
 export interface DecodedPayload {
-  formId: FormId;
+  formId: string;
   schemaHash: string;
   answers: Answers;
   /** The prompt sent with each answer, by answer pointer. */
   prompts: Record<string, string>;
 }
+
+/** A payload entry: `{prompt, value}`. */
+const isEntry = (item: unknown): item is { prompt?: unknown; value: unknown } =>
+  isPlainObject(item) && 'value' in item;
 
 function decode(
   root: JsonSchema,
@@ -358,13 +387,16 @@ function decode(
   keys: string[],
   prompts: Record<string, string>,
 ): unknown {
-  if (!isPlainObject(item) || !('value' in item)) return undefined;
+  if (!isEntry(item)) return undefined;
   if (typeof item.prompt === 'string') prompts[toPointer(keys)] = item.prompt;
-  const items = objectItemsOf(schema, root);
-  if (items && Array.isArray(item.value)) {
-    return item.value.map((element: unknown, index) =>
-      decodeObject(root, items, element, [...keys, String(index)], prompts, true),
-    );
+  if (Array.isArray(item.value) && listItemsAnswered(schema, root)) {
+    return item.value.map((element: unknown, index) => {
+      const itemSchema = itemSchemaAt(schema, index, root) ?? {};
+      const itemKeys = [...keys, String(index)];
+      if (!isLeaf(itemSchema))
+        return decodeObject(root, itemSchema, element, itemKeys, prompts, true);
+      return decode(root, itemSchema, element, itemKeys, prompts);
+    });
   }
   if (isLeaf(schema) || !isPlainObject(item.value)) return answeredValue(schema, item.value);
   return decodeObject(root, schema, item, keys, prompts, false);
@@ -379,16 +411,18 @@ function decodeObject(
   prompts: Record<string, string>,
   sectioned: boolean,
 ): unknown {
-  if (!isPlainObject(item) || !('value' in item)) return undefined;
+  if (!isEntry(item)) return undefined;
   if (typeof item.prompt === 'string') prompts[toPointer(keys)] = item.prompt;
   if (!isPlainObject(item.value)) return item.value;
-  const properties = allProperties(schema, root);
+  // Every part the object may have (the decoder cannot know yet which branch the answers take;
+  // the server then drops what the answers do not show and validates).
+  const parts = objectParts(schema, root);
   const out: Answers = {};
   const take = (entries: Record<string, unknown>) => {
     for (const [key, child] of Object.entries(entries)) {
-      const childSchema = properties[key];
-      if (childSchema) {
-        const value = decode(root, childSchema, child, [...keys, key], prompts);
+      const childSchema_ = childSchema(parts, key, root);
+      if (childSchema_ && isEntry(child)) {
+        const value = decode(root, childSchema_, child, [...keys, key], prompts);
         if (value !== undefined) out[key] = value;
       } else if (sectioned && isPlainObject(child) && !('value' in child)) {
         take(child); // a section of the item (`ownership`)
@@ -404,10 +438,9 @@ function decodeObject(
  * fields. Unknown keys are ignored; the caller validates the answers with `validateAnswers`.
  * Throws on a missing or malformed section part.
  */
-export function fromPayload(formId: FormId, fields: Record<string, string>): DecodedPayload {
-  const form = loadForm(formId);
+export function fromPayload(form: CompiledForm, fields: Record<string, string>): DecodedPayload {
   const root = form.schema;
-  const sections = root['x-sections'] ?? {};
+  const sections = sectionsOf(root);
   const partNames = [...new Set(Object.values(sections).map((p) => fromPointer(p)[0]!))];
   const parts: Record<string, unknown> = {};
   for (const name of partNames) {
@@ -418,7 +451,7 @@ export function fromPayload(formId: FormId, fields: Record<string, string>): Dec
     const unstorable = unstorableTextPath(parts[name]);
     if (unstorable !== null) throw new Error(`Unstorable text in ${name} at ${unstorable}`);
   }
-  const properties = allProperties(root, root);
+  const rootParts = objectParts(root, root);
   const answers: Answers = {};
   const prompts: Record<string, string> = {};
   for (const pointer of Object.values(sections)) {
@@ -426,11 +459,11 @@ export function fromPayload(formId: FormId, fields: Record<string, string>): Dec
     for (const key of fromPointer(pointer)) node = isPlainObject(node) ? node[key] : undefined;
     if (!isPlainObject(node)) continue;
     for (const [key, item] of Object.entries(node)) {
-      const schema = properties[key];
-      if (!schema || key in answers) continue;
+      const schema = childSchema(rootParts, key, root);
+      if (!schema || key in answers || !isEntry(item)) continue;
       const value = decode(root, schema, item, [key], prompts);
       if (value !== undefined) answers[key] = value;
     }
   }
-  return { formId, schemaHash: fields.schemaHash ?? '', answers, prompts };
+  return { formId: form.id, schemaHash: fields.schemaHash ?? '', answers, prompts };
 }

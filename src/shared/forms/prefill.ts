@@ -3,10 +3,9 @@
  * browser shows them (read-only where the schema says `readOnly`); the server puts them in again
  * over whatever arrived, so a read-only answer is always the signed-in user's.
  */
-import { loadForm } from './loadForm';
+import type { CompiledForm } from './model/compiledForm';
 import { fieldsInOrder } from './schemaWalk';
 import type { Answers } from './schemaTypes';
-import type { FormId } from './types';
 
 /** What a prefill may come from: the signed-in user. */
 export interface PrefillSource {
@@ -19,8 +18,7 @@ export function prefillValue(source: string, user: PrefillSource): string | unde
 }
 
 /** The top-level fields a form prefills, with their source and whether the user may change them. */
-function prefilledFields(formId: FormId): { key: string; source: string; readOnly: boolean }[] {
-  const form = loadForm(formId);
+function prefilledFields(form: CompiledForm): { key: string; source: string; readOnly: boolean }[] {
   return fieldsInOrder(form.schema, form.uiSchema)
     .filter((field) => field.keys.length === 1 && typeof field.schema['x-prefill'] === 'string')
     .map((field) => ({
@@ -34,9 +32,9 @@ function prefilledFields(formId: FormId): { key: string; source: string; readOnl
  * The answers a form starts with for this user: `{email: 'jane@example.com'}` for the business
  * form. Merge them over a restored draft (`{...draft, ...prefillAnswers(…)}`).
  */
-export function prefillAnswers(formId: FormId, user: PrefillSource): Answers {
+export function prefillAnswers(form: CompiledForm, user: PrefillSource): Answers {
   const out: Answers = {};
-  for (const field of prefilledFields(formId)) {
+  for (const field of prefilledFields(form)) {
     const value = prefillValue(field.source, user);
     if (value !== undefined) out[field.key] = value;
   }
@@ -45,12 +43,12 @@ export function prefillAnswers(formId: FormId, user: PrefillSource): Answers {
 
 /** The answers with every read-only prefilled answer set from the user (server side). */
 export function withReadOnlyPrefill(
-  formId: FormId,
+  form: CompiledForm,
   answers: Answers,
   user: PrefillSource,
 ): Answers {
   const out = { ...answers };
-  for (const field of prefilledFields(formId)) {
+  for (const field of prefilledFields(form)) {
     const value = prefillValue(field.source, user);
     if (field.readOnly && value !== undefined) out[field.key] = value;
   }

@@ -17,23 +17,21 @@ import {
   type UiSchema as RjsfUiSchema,
   type ValidationData,
 } from '@rjsf/utils';
-import { loadForm } from './loadForm';
+import type { CompiledForm, FormValidator } from './model/compiledForm';
 import { fieldsInOrder, fromPointer } from './schemaWalk';
 import type { Answers } from './schemaTypes';
-import type { AnswerError, FormId } from './types';
+import type { AnswerError } from './types';
 import { validateAnswers } from './validateAnswers';
-import { formValidator, type FormValidator } from './validators';
 
 type Data = Record<string, unknown>;
 
 /** rjsf's error list and ErrorSchema for our errors; titles from the form when given. */
 export function toRjsfErrors(
   errors: AnswerError[],
-  formId?: FormId,
+  form?: CompiledForm,
 ): { errors: RJSFValidationError[]; errorSchema: ErrorSchema<Data> } {
   const titles = new Map<string, string>();
-  if (formId) {
-    const form = loadForm(formId);
+  if (form) {
     for (const field of fieldsInOrder(form.schema, form.uiSchema)) {
       if (field.schema.title) titles.set(field.pointer, field.schema.title);
     }
@@ -73,8 +71,17 @@ export function fromErrorSchema(errorSchema: ErrorSchema<Data>, path = ''): Answ
  * `validateAnswers` (our messages, one per field, moved to the missing field, no generic if/then
  * errors); `isValid` (condition resolution) and `rawValidation` use the registered validator.
  */
-export function createRjsfValidator(formId: FormId): FormValidator {
-  const base = formValidator(formId);
+export function createRjsfValidator(form: CompiledForm): FormValidator {
+  let validator = rjsfValidators.get(form);
+  if (!validator) rjsfValidators.set(form, (validator = rjsfValidatorOf(form)));
+  return validator;
+}
+
+/** One per form, so a dialog and its page share the same object (rjsf caches by identity). */
+const rjsfValidators = new WeakMap<CompiledForm, FormValidator>();
+
+function rjsfValidatorOf(form: CompiledForm): FormValidator {
+  const base = form.validator;
   return {
     validateFormData(
       formData: Data | undefined,
@@ -83,8 +90,8 @@ export function createRjsfValidator(formId: FormId): FormValidator {
       transformErrors?: ErrorTransformer<Data, RJSFSchema>,
       uiSchema?: RjsfUiSchema<Data, RJSFSchema>,
     ): ValidationData<Data> {
-      const result = validateAnswers(formId, (formData ?? {}) as Answers);
-      let { errors } = toRjsfErrors(result.errors, formId);
+      const result = validateAnswers(form, (formData ?? {}) as Answers);
+      let { errors } = toRjsfErrors(result.errors, form);
       if (transformErrors) errors = transformErrors(errors, uiSchema);
       const errorSchema = toErrorSchema<Data>(errors);
       if (!customValidate) return { errors, errorSchema };

@@ -33,6 +33,7 @@ export interface JsonSchema {
   'x-submission-required'?: string;
   'x-also-in'?: string[];
   'x-send-as'?: 'iso-date' | Record<string, string | number | boolean>;
+  'x-messages'?: Record<string, string>;
 }
 
 /** `x-registration` (form root): what a stored registration makes of the answers. */

@@ -4,17 +4,41 @@
  */
 import { retrieveSchema, type RJSFSchema } from '@rjsf/utils';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { FormValidator } from './validators';
+import type { FormValidator } from './model/compiledForm';
 
-/** Follows a local `#/$defs/…` reference (one level of siblings merged over the target). */
+/** A JSON pointer inside the bundled schema (`#/$defs/address`, `#/definitions/x`), or undefined. */
+function pointerTarget(ref: string, root: JsonSchema): JsonSchema | undefined {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const key of fromPointer(ref.slice(1))) {
+    node = Array.isArray(node) ? node[Number(key)] : isPlainObject(node) ? node[key] : undefined;
+  }
+  return isPlainObject(node) ? (node as JsonSchema) : undefined;
+}
+
+/**
+ * Follows a local reference (`#/$defs/…`, `#/definitions/…`, any `#/` pointer), siblings
+ * merged over the target; a chain of references is followed, a cycle of bare references (which
+ * no answer could satisfy) stops with an error. `forms check` refuses any other reference.
+ */
 export function deref(schema: JsonSchema, root: JsonSchema): JsonSchema {
-  const ref = schema.$ref;
-  if (!ref) return schema;
-  const name = ref.replace(/^#\/\$defs\//, '');
-  const target = root.$defs?.[name];
-  if (!target) throw new Error(`Unresolved reference ${ref}`);
-  const { $ref: _ref, ...siblings } = schema;
-  return { ...deref(target, root), ...siblings };
+  let current = schema;
+  for (let hops = 0; current.$ref !== undefined; hops++) {
+    if (hops > 32) throw new Error(`Reference cycle at ${schema.$ref}`);
+    const target = pointerTarget(current.$ref, root);
+    if (!target) throw new Error(`Unresolved reference ${current.$ref}`);
+    const { $ref: _ref, ...siblings } = current;
+    current = { ...target, ...siblings };
+    // Questions beside a reference add to the target's (JSON Schema applies both).
+    if (target.properties && siblings.properties) {
+      current.properties = { ...target.properties, ...siblings.properties };
+    }
+    if (Array.isArray(target.required) && Array.isArray(siblings.required)) {
+      current.required = [...new Set([...target.required, ...siblings.required])];
+    }
+  }
+  return current;
 }
 
 /** The schema in force for `data`: conditions resolved, references followed. */
@@ -33,16 +57,17 @@ export function resolveFor(
   return deref(resolved, root);
 }
 
-const SIMPLE_CONDITION_KEYS = new Set(['required', 'properties', '$comment']);
+const SIMPLE_CONDITION_KEYS = new Set(['required', 'properties', '$comment', 'type']);
 
 /**
  * A condition of the kind the forms use (`required`, and per property `const`, `enum`,
  * `exclusiveMinimum`, `minimum`), decided without Ajv; undefined for anything else. JSON Schema's
  * rules: an absent property passes its sub-schema, a number keyword passes a non-number.
  */
-function simpleCondition(condition: JsonSchema, data: unknown): boolean | undefined {
+export function simpleCondition(condition: JsonSchema, data: unknown): boolean | undefined {
   if (!isPlainObject(data)) return undefined;
   for (const key of Object.keys(condition)) if (!SIMPLE_CONDITION_KEYS.has(key)) return undefined;
+  if (condition.type !== undefined && condition.type !== 'object') return undefined;
   for (const key of condition.required ?? []) if (data[key] === undefined) return false;
   for (const [key, rule] of Object.entries(condition.properties ?? {})) {
     if (data[key] === undefined) continue;
@@ -89,24 +114,25 @@ export function propertiesInForce(
   root: JsonSchema,
   data: unknown,
 ): Record<string, JsonSchema> {
-  const resolved = deref(schema, root);
-  const out: Record<string, JsonSchema> = { ...(resolved.properties ?? {}) };
-  const add = (part: JsonSchema | undefined) => {
-    for (const [key, child] of Object.entries(part?.properties ?? {})) {
+  const out: Record<string, JsonSchema> = {};
+  for (const part of partsInForce(validator, schema, root, data)) {
+    for (const [key, child] of Object.entries(part.properties ?? {})) {
       out[key] = out[key] ? { ...out[key], ...child } : child;
     }
-  };
-  for (const part of [resolved, ...(resolved.allOf ?? [])]) {
-    if (part !== resolved && !part.if) add(part);
-    if (!part.if) continue;
-    add(conditionHolds(validator, part.if, root, data) ? part.then : part.else);
   }
   return out;
 }
 
 /** A file reference or any non-object schema is one answer; objects hold answers. */
 export function isLeaf(schema: JsonSchema): boolean {
-  return schema.type !== 'object' || schema['x-file'] !== undefined;
+  if (schema['x-file'] !== undefined) return true;
+  if (schema.type !== undefined) return schema.type !== 'object';
+  // No type: an object when it says what properties it has (rjsf draws it as one).
+  return !(
+    schema.properties ||
+    schema.patternProperties ||
+    isPlainObject(schema.additionalProperties)
+  );
 }
 
 /** The schema of each item of a list (references followed), or undefined when not a list. */
@@ -114,6 +140,43 @@ export function itemsOf(schema: JsonSchema, root: JsonSchema): JsonSchema | unde
   const resolved = deref(schema, root);
   if (resolved.type !== 'array' || !isPlainObject(resolved.items)) return undefined;
   return deref(resolved.items as JsonSchema, root);
+}
+
+/**
+ * The schema of item `index` of a list: a tuple's own (`items` as an array, then
+ * `additionalItems`), or the list's `items`; references followed.
+ */
+export function itemSchemaAt(
+  schema: JsonSchema,
+  index: number,
+  root: JsonSchema,
+): JsonSchema | undefined {
+  const resolved = deref(schema, root);
+  if (Array.isArray(resolved.items)) {
+    const own = resolved.items[index];
+    if (isPlainObject(own)) return deref(own as JsonSchema, root);
+    const more = resolved.additionalItems;
+    return isPlainObject(more) ? deref(more as JsonSchema, root) : undefined;
+  }
+  return isPlainObject(resolved.items) ? deref(resolved.items as JsonSchema, root) : undefined;
+}
+
+/**
+ * Whether a list's items are answers of their own (each sent with its prompt): a tuple's, or
+ * records' (an affiliated person). A list of plain values (a multi-select) is one answer.
+ */
+export function listItemsAnswered(schema: JsonSchema, root: JsonSchema): boolean {
+  const resolved = deref(schema, root);
+  if (resolved.type !== 'array' && resolved.items === undefined) return false;
+  if (Array.isArray(resolved.items)) return true;
+  const items = itemSchemaAt(resolved, 0, root);
+  return !!items && !isLeaf(items);
+}
+
+/** The payload sections of a form: its `x-sections`, or one section `answers` when it has none. */
+export function sectionsOf(root: JsonSchema): Record<string, string> {
+  const sections = root['x-sections'];
+  return sections && Object.keys(sections).length > 0 ? sections : { answers: '/answers' };
 }
 
 /** The item schema of a list whose items are objects holding answers (affiliated persons). */
@@ -140,20 +203,156 @@ export function allProperties(schema: JsonSchema, root: JsonSchema): Record<stri
 }
 
 function collectProperties(schema: JsonSchema, root: JsonSchema): Record<string, JsonSchema> {
-  const resolved = deref(schema, root);
   const out: Record<string, JsonSchema> = {};
-  const add = (part: JsonSchema | undefined) => {
-    if (!part) return;
+  for (const part of objectParts(schema, root)) {
     for (const [key, child] of Object.entries(part.properties ?? {})) {
       out[key] = out[key] ? { ...deref(child, root), ...out[key] } : deref(child, root);
     }
-  };
-  add(resolved);
-  for (const part of [resolved, ...(resolved.allOf ?? [])]) {
-    add(part.then);
-    add(part.else);
   }
   return out;
+}
+
+/**
+ * Every part of an object schema whose properties it may show, whatever the answers: itself,
+ * its `allOf` parts, both branches of each `if`, every `oneOf`/`anyOf` option, every schema
+ * dependency (`dependencies`, `dependentSchemas`), references followed, each part once.
+ */
+export function objectParts(schema: JsonSchema, root: JsonSchema): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const seen = new Set<JsonSchema>();
+  const visit = (part: unknown) => {
+    if (!isPlainObject(part)) return;
+    const resolved = deref(part as JsonSchema, root);
+    if (seen.has(part as JsonSchema) || out.length > 500) return;
+    seen.add(part as JsonSchema);
+    out.push(resolved);
+    for (const child of subSchemas(resolved)) visit(child);
+  };
+  visit(schema);
+  return out;
+}
+
+/** The parts an object schema is made of beyond its own properties (combinators, conditions). */
+function subSchemas(schema: JsonSchema): unknown[] {
+  const dependencies = [
+    ...Object.values(isPlainObject(schema.dependencies) ? schema.dependencies : {}),
+    ...Object.values(isPlainObject(schema.dependentSchemas) ? schema.dependentSchemas : {}),
+  ].filter((value) => !Array.isArray(value));
+  return [
+    ...(schema.allOf ?? []),
+    ...(Array.isArray(schema.anyOf) ? schema.anyOf : []),
+    ...(schema.oneOf ?? []).filter((option) => !isChoiceOption(option)),
+    schema.then,
+    schema.else,
+    ...dependencies,
+  ];
+}
+
+/** An option of a choice (`{const, title}`) rather than a part of an object. */
+const isChoiceOption = (option: JsonSchema) =>
+  option.const !== undefined && !option.properties && !option.required;
+
+/** The schema of an answer at `key` of an object: a property, a pattern, or additional ones. */
+export function childSchema(
+  parts: readonly JsonSchema[],
+  key: string,
+  root: JsonSchema,
+): JsonSchema | undefined {
+  for (const part of parts) {
+    const property = part.properties?.[key];
+    if (property) return deref(property, root);
+  }
+  for (const part of parts) {
+    for (const [pattern, child] of Object.entries(patternPropertiesOf(part))) {
+      if (safeRegExp(pattern)?.test(key)) return deref(child, root);
+    }
+  }
+  for (const part of parts) {
+    if (isPlainObject(part.additionalProperties)) {
+      return deref(part.additionalProperties as JsonSchema, root);
+    }
+  }
+  return undefined;
+}
+
+const patternPropertiesOf = (schema: JsonSchema): Record<string, JsonSchema> =>
+  isPlainObject(schema.patternProperties)
+    ? (schema.patternProperties as Record<string, JsonSchema>)
+    : {};
+
+const regExps = new Map<string, RegExp | undefined>();
+function safeRegExp(pattern: string): RegExp | undefined {
+  if (!regExps.has(pattern)) {
+    let compiled: RegExp | undefined;
+    try {
+      compiled = new RegExp(pattern, 'u');
+    } catch {
+      compiled = undefined;
+    }
+    regExps.set(pattern, compiled);
+  }
+  return regExps.get(pattern);
+}
+
+/**
+ * The parts of an object schema in force for `data` (rjsf's `retrieveSchema` in spirit): the
+ * schema, its `allOf` parts, the `then` or `else` of each `if` as it holds, the `oneOf`/`anyOf`
+ * option the answers match (the first valid one; else the one sharing most answered keys), the
+ * schema dependencies of answered keys. References followed; each part once.
+ */
+export function partsInForce(
+  validator: FormValidator,
+  schema: JsonSchema,
+  root: JsonSchema,
+  data: unknown,
+): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const seen = new Set<JsonSchema>();
+  const answers = isPlainObject(data) ? data : {};
+  const visit = (part: unknown) => {
+    if (!isPlainObject(part) || seen.has(part as JsonSchema) || out.length > 500) return;
+    seen.add(part as JsonSchema);
+    const resolved = deref(part as JsonSchema, root);
+    out.push(resolved);
+    (resolved.allOf ?? []).forEach(visit);
+    if (resolved.if) {
+      visit(conditionHolds(validator, resolved.if, root, data) ? resolved.then : resolved.else);
+    }
+    for (const options of [resolved.oneOf, resolved.anyOf]) {
+      if (!Array.isArray(options)) continue;
+      const parts = options.filter((option: JsonSchema) => !isChoiceOption(option));
+      if (parts.length > 0) visit(matchingOption(validator, parts, root, answers));
+    }
+    for (const dependencies of [resolved.dependencies, resolved.dependentSchemas]) {
+      if (!isPlainObject(dependencies)) continue;
+      for (const [key, dependency] of Object.entries(dependencies)) {
+        if (answers[key] !== undefined && !Array.isArray(dependency)) visit(dependency);
+      }
+    }
+  };
+  visit(schema);
+  return out;
+}
+
+/** The option answers are for: the first they satisfy, else the one naming most of their keys. */
+function matchingOption(
+  validator: FormValidator,
+  options: JsonSchema[],
+  root: JsonSchema,
+  answers: Record<string, unknown>,
+): JsonSchema | undefined {
+  const valid = options.find((option) => conditionHolds(validator, option, root, answers));
+  if (valid) return valid;
+  let best: JsonSchema | undefined;
+  let bestScore = -1;
+  for (const option of options) {
+    const parts = objectParts(option, root);
+    const score = Object.keys(answers).filter((key) =>
+      parts.some((part) => part.properties?.[key] !== undefined),
+    ).length;
+    if (score > bestScore) [best, bestScore] = [option, score];
+  }
+  return best;
 }
 
 /** Orders keys as `ui:order` does (a `*` entry takes the unlisted ones; without it they go last). */
@@ -190,6 +389,9 @@ export function fieldsInOrder(
 ): FieldInfo[] {
   const out: FieldInfo[] = [];
   const walk = (schema: JsonSchema, ui: UiSchema | undefined, keys: string[]) => {
+    // A recursive schema (a tree of records) shows fields as deep as answers go; listed up to
+    // a depth no form's questions reach.
+    if (keys.length > MAX_FIELD_DEPTH) return;
     const properties = allProperties(schema, root);
     for (const key of orderKeys(Object.keys(properties), ui)) {
       const child = properties[key]!;
@@ -203,6 +405,8 @@ export function fieldsInOrder(
   walk(start, uiSchema, []);
   return out;
 }
+
+const MAX_FIELD_DEPTH = 12;
 
 export function toPointer(keys: readonly string[]): string {
   return keys.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');

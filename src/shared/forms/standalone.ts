@@ -1,12 +1,13 @@
 /**
  * Ahead-of-time validators for the browser: Ajv standalone code for a form (with the sub-schemas
  * rjsf checks when resolving if/then, via rjsf's `compileSchemaValidatorsCode`), turned into an
- * ES module that registers itself. Used by the Vite plugin at build time and by the dev server;
+ * ES module exporting the compiled form. Used by the Vite plugin at build time and by the dev server;
  * the browser then never compiles a schema, so the page's CSP needs no `unsafe-eval`.
  */
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import type { RJSFSchema } from '@rjsf/utils';
 import { RJSF_VALIDATOR_OPTIONS } from './ajvConfig';
+import type { BundledForm } from './bundleForm';
 import type { JsonSchema } from './schemaTypes';
 
 /** Ajv's standalone CommonJS output as an ES module body: `require("x")` become imports. */
@@ -39,21 +40,35 @@ export function commonJsToEsm(
   ].join('\n');
 }
 
+/** Ajv standalone code (CommonJS) of a form's validator functions, as the browser runs them. */
+export function standaloneValidatorCode(schema: JsonSchema): string {
+  return compileSchemaValidatorsCode(schema as RJSFSchema, RJSF_VALIDATOR_OPTIONS);
+}
+
 /**
- * The ES module for one form: `export default` the validator functions by schema hash, and
- * register them (`registerPrecompiled`) on import. `forms` is the module id of
- * src/shared/forms/precompiled.ts as the importer resolves it.
+ * The ES module of one form (`virtual:forms/<form-id>`): `export default` the compiled form, its
+ * bundled files inlined and its validator functions precompiled. `ids.precompiled` is the module
+ * id of src/shared/forms/model/precompiledForm.ts as the importer resolves it; `nested` the
+ * module ids of the forms it draws inside it, by form id.
  */
 export function precompiledFormModule(
   formId: string,
-  schema: JsonSchema,
-  ids: { precompiled: string; resolve?: (id: string) => string },
+  bundled: BundledForm,
+  ids: {
+    precompiled: string;
+    resolve?: (id: string) => string;
+    nested?: Record<string, string>;
+  },
 ): string {
-  const code = compileSchemaValidatorsCode(schema as RJSFSchema, RJSF_VALIDATOR_OPTIONS);
+  const nested = Object.entries(ids.nested ?? {});
+  const files = { schema: bundled.schema, uiSchema: bundled.uiSchema, example: bundled.example };
   return [
-    `import { registerPrecompiled } from ${JSON.stringify(ids.precompiled)};`,
-    commonJsToEsm(code, ids.resolve),
-    `registerPrecompiled(${JSON.stringify(formId)}, validateFns);`,
-    'export default validateFns;',
+    `import { precompiledForm } from ${JSON.stringify(ids.precompiled)};`,
+    ...nested.map(([, id], index) => `import nested${index} from ${JSON.stringify(id)};`),
+    commonJsToEsm(standaloneValidatorCode(bundled.schema), ids.resolve),
+    // JSON.parse of a string literal is faster for engines to load than the same object literal.
+    `const bundled = { ...JSON.parse(${JSON.stringify(JSON.stringify(files))}), hash: ${JSON.stringify(bundled.hash)} };`,
+    `const nested = { ${nested.map(([formId], index) => `${JSON.stringify(formId)}: nested${index}`).join(', ')} };`,
+    `export default precompiledForm(${JSON.stringify(formId)}, bundled, validateFns, nested);`,
   ].join('\n');
 }

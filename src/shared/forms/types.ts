@@ -3,9 +3,6 @@
  * plus uiSchema pair in `schemas/<form-id>/`; *answers* are its form data.
  */
 
-export const FORM_IDS = ['individual', 'business', 'affiliated-person', 'person'] as const;
-export type FormId = (typeof FORM_IDS)[number];
-
 /** A file answer: the bytes travel beside the answers, never inside them (DECISIONS). */
 export interface FileReference {
   name: string;

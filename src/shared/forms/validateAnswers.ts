@@ -12,7 +12,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
-import { loadForm } from './loadForm';
+import type { CompiledForm } from './model/compiledForm';
 import {
   allProperties,
   fieldsInOrder,
@@ -23,8 +23,7 @@ import {
   toPointer,
 } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { FormId, ValidationResult } from './types';
-import { formValidator } from './validators';
+import type { ValidationResult } from './types';
 
 /** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
 function isBlank(value: unknown): boolean {
@@ -91,9 +90,14 @@ interface RawError {
   message: string;
 }
 
-function translate(error: ErrorObject): RawError[] {
+function translate(error: ErrorObject, defaults: Record<string, string>): RawError[] {
   if (error.keyword === 'if') return [];
-  const message = error.message ?? 'Invalid answer';
+  // A keyword without its own errorMessage takes the form's default (`x-messages`), never
+  // Ajv's English: `forms check` requires one or the other for every keyword that can fail.
+  const message =
+    (error.keyword === 'errorMessage' ? error.message : defaults[error.keyword]) ??
+    error.message ??
+    '';
   if (error.keyword === 'errorMessage') {
     const originals = (error.params as { errors?: ErrorObject[] }).errors ?? [];
     const missing = originals.find((original) => original.keyword === 'required');
@@ -215,16 +219,16 @@ function formLayout(schema: JsonSchema, uiSchema: UiSchema): Layout {
   return layout;
 }
 
-/** Validates answers against a form with its registered validator. */
-export function validateAnswers(formId: FormId, answers: Answers): ValidationResult {
-  const form = loadForm(formId);
-  const validator = formValidator(formId);
+/** Validates answers against a form with its validator: the same messages everywhere. */
+export function validateAnswers(form: CompiledForm, answers: Answers): ValidationResult {
+  const validator = form.validator;
   const prepared = prepareAnswers(form.schema, answers);
   const { errors = [] } = validator.rawValidation<ErrorObject>(form.schema as RJSFSchema, prepared);
   const layout = formLayout(form.schema, form.uiSchema);
 
   const byField = new Map<string, { message: string; rank: number[] }>();
-  for (const error of errors.flatMap(translate)) {
+  const defaults = form.schema['x-messages'] ?? {};
+  for (const error of errors.flatMap((each) => translate(each, defaults))) {
     const { path, prefix, rank } = locatePath(error.path, layout);
     if (!byField.has(path)) byField.set(path, { message: prefix + error.message, rank });
   }

@@ -1,7 +1,17 @@
 /** Modules the Vite plugin (scripts/formValidatorsPlugin.ts) provides to the browser. */
-declare module 'virtual:form-validators/*' {
-  import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
-  /** The form's precompiled validator functions; importing the module also registers them. */
-  const validateFns: ValidatorFunctions;
-  export default validateFns;
+declare module 'virtual:forms/*' {
+  import type { CompiledForm } from './model/compiledForm';
+  /** The form of schemas/<form-id>/, with its precompiled validator. */
+  const form: CompiledForm;
+  export default form;
+}
+
+declare module 'virtual:forms' {
+  import type { CompiledForm } from './model/compiledForm';
+  /** Every form folder under schemas/, by id. */
+  export const formIds: string[];
+  /** Each form's schema title (its id when untitled). */
+  export const formTitles: Record<string, string>;
+  /** The form's module, loaded on demand; undefined for an unknown id. */
+  export function importForm(id: string): Promise<CompiledForm | undefined>;
 }

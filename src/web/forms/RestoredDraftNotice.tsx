@@ -2,7 +2,6 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import { promptsDraftsCannotKeep } from '../../shared/forms/answers';
-import { isFormId } from '../../shared/forms/loadForm';
 import type { FormSession } from './session';
 
 /**
@@ -11,8 +10,8 @@ import type { FormSession } from './session';
  */
 export function RestoredDraftNotice({ session }: { session: FormSession }) {
   const [prompts] = useState(() =>
-    session.restored && isFormId(session.formId)
-      ? promptsDraftsCannotKeep(session.formId, session.answers())
+    session.restored && session.form
+      ? promptsDraftsCannotKeep(session.form, session.answers())
       : [],
   );
   const [open, setOpen] = useState(session.restored);

@@ -21,7 +21,7 @@ import {
   type ValidatorType,
 } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../shared/forms/answers';
-import { availableFormIds, isFormId } from '../../shared/forms/loadForm';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { draftSafe } from './drafts';
 import { parsePointer, ValueStore } from './engine';
 import { errorIds, mergeErrorSchemas } from './errors';
@@ -42,6 +42,8 @@ const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
 export interface SchemaFormProps {
   /** Names the form: the draft key is 'clearing.draft.<formId>'. */
   formId: string;
+  /** The compiled form drawn (its drafts, the forms its dialogs draw), when it is one. */
+  form?: CompiledForm;
   /** Keep the same object between renders (a new one rebuilds the form). */
   schema: RJSFSchema;
   /** Keep the same object between renders. */
@@ -96,6 +98,7 @@ export interface SchemaFormProps {
 export function SchemaForm(props: SchemaFormProps) {
   const {
     formId,
+    form: compiled,
     schema,
     uiSchema,
     validator,
@@ -117,6 +120,7 @@ export function SchemaForm(props: SchemaFormProps) {
       props.session ??
       new FormSession({
         formId,
+        form: compiled,
         schema,
         uiSchema,
         validator,
@@ -124,7 +128,7 @@ export function SchemaForm(props: SchemaFormProps) {
         initial: formData,
         idPrefix,
         persistence: keepDraft
-          ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(formId, schema, uiSchema))
+          ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(compiled, schema, uiSchema))
           : undefined,
       }),
   );
@@ -277,13 +281,11 @@ export function SchemaForm(props: SchemaFormProps) {
 }
 
 function defaultDraftFilter(
-  formId: string,
+  form: CompiledForm | undefined,
   schema: RJSFSchema,
   uiSchema: UiSchema | undefined,
 ): (answers: Answers) => Answers {
-  if (isFormId(formId) && availableFormIds().includes(formId)) {
-    return (answers) => draftSafeAnswers(formId, answers);
-  }
+  if (form) return (answers) => draftSafeAnswers(form, answers);
   return (answers) => draftSafe(schema, uiSchema, answers);
 }
 

@@ -7,6 +7,7 @@ import {
   type UiSchema,
   type ValidatorType,
 } from '@rjsf/utils';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { canonicalJson } from '../../shared/forms/bundleForm';
 import { stepFields, stepsOf, type FormStep } from '../../shared/forms/steps';
 import { clearDraft, createDraftSaver, loadDraft } from './drafts';
@@ -75,6 +76,8 @@ export interface ErrorEntry {
 
 export interface FormSessionOptions {
   formId: string;
+  /** The compiled form the session answers (drafts, review and dialogs read it), when it has one. */
+  form?: CompiledForm;
   schema: RJSFSchema;
   uiSchema?: UiSchema;
   validator: ValidatorType<Answers>;
@@ -96,6 +99,7 @@ export interface FormSessionOptions {
  */
 export class FormSession {
   readonly formId: string;
+  readonly form: CompiledForm | undefined;
   readonly schema: RJSFSchema;
   readonly uiSchema: UiSchema | undefined;
   readonly validator: ValidatorType<Answers>;
@@ -131,6 +135,7 @@ export class FormSession {
 
   constructor(options: FormSessionOptions) {
     this.formId = options.formId;
+    this.form = options.form;
     this.schema = options.schema;
     this.uiSchema = options.uiSchema;
     this.validator = options.validator;

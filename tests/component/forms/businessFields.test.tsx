@@ -8,10 +8,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import type { LeiRecord } from '../../../src/shared/api/lei';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
 import { deref } from '../../../src/shared/forms/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
 import { stepsOf } from '../../../src/shared/forms/steps';
@@ -19,6 +17,7 @@ import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { FormSession } from '../../../src/web/forms/session';
 import { json, mockApi } from '../renderApp';
 import { field } from './helpers';
+import { testForm } from '../../forms';
 
 let schema: RJSFSchema;
 let uiSchema: Record<string, unknown>;
@@ -26,8 +25,7 @@ let example: Answers;
 let persons: Answers[];
 
 beforeAll(() => {
-  compileFormValidators(['business', 'affiliated-person']);
-  const form = loadForm('business');
+  const form = testForm('business');
   schema = form.schema as RJSFSchema;
   uiSchema = form.uiSchema;
   example = form.example as Answers;
@@ -42,12 +40,13 @@ afterEach(() => {
 const prompt = (key: string) =>
   deref(schema.properties![key] as JsonSchema, schema as JsonSchema).title!;
 const personPrompt = (key: string) => {
-  const person = loadForm('affiliated-person').schema;
+  const person = testForm('affiliated-person').schema as JsonSchema;
   const definition = person.$defs!.affiliatedPerson!;
   return deref(definition.properties![key]!, person).title!;
 };
 const personMessage = (answers: Answers, pointer: string) =>
-  validateAnswers('affiliated-person', answers).errors.find((e) => e.path === pointer)!.message;
+  validateAnswers(testForm('affiliated-person'), answers).errors.find((e) => e.path === pointer)!
+    .message;
 const uiOptions = (key: string) =>
   (uiSchema[key] as { 'ui:options': Record<string, unknown> })['ui:options'];
 
@@ -55,9 +54,10 @@ const uiOptions = (key: string) =>
 function renderBusiness(formData: Answers = {}) {
   const committed: { current: Answers } = { current: {} };
   const user = userEvent.setup();
-  const validator = createRjsfValidator('business');
+  const validator = createRjsfValidator(testForm('business'));
   const session = new FormSession({
     formId: 'business',
+    form: testForm('business'),
     schema,
     uiSchema,
     validator,

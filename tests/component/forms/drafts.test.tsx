@@ -1,7 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import {
   clearDrafts,
@@ -19,6 +18,7 @@ import {
   title,
   uiSchema,
 } from './testForm';
+import { testForm } from '../../forms';
 
 /** The draft the real form keeps (key by the real form id, so the real filter runs). */
 const stored = (formId: string = FORM_ID) => {
@@ -81,13 +81,14 @@ describe('drafts', { timeout: 30_000 }, () => {
   });
 
   it('keeps no SSN, passport number, date of birth, file or signature of the business form', async () => {
-    const business = loadForm('business');
+    const business = testForm('business');
     const answers = exampleAnswers('business');
     const { user } = renderForm({
       formId: 'business',
+      form: business,
       schema: business.schema as RJSFSchema,
       uiSchema: business.uiSchema as UiSchema,
-      validator: createRjsfValidator('business'),
+      validator: createRjsfValidator(testForm('business')),
       formData: answers,
     });
     await user.type(screen.getAllByRole('textbox', { name: /^First name/ })[0]!, 'x');

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { SchemaForm, type Answers, type SchemaFormProps } from '../../../src/web/forms/SchemaForm';
-import { FORM_ID, schema, uiSchema, validator } from './testForm';
+import { form, FORM_ID, schema, uiSchema, validator } from './testForm';
 
 /**
  * Renders the engine's individual form (see testForm.ts) with an always-enabled submit button
@@ -15,6 +15,7 @@ export function renderForm(overrides: Partial<SchemaFormProps> = {}, userOptions
   const result = render(
     <SchemaForm
       formId={FORM_ID}
+      form={form}
       schema={schema}
       uiSchema={uiSchema}
       validator={validator}

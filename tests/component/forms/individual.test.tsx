@@ -2,15 +2,14 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
 import { deref } from '../../../src/shared/forms/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
 import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { field } from './helpers';
+import { testForm } from '../../forms';
 
 /** The engine's individual form rendered by SchemaForm: prompts and messages come from it. */
 let props: {
@@ -20,12 +19,11 @@ let props: {
 };
 
 beforeAll(() => {
-  compileFormValidators(['individual']);
-  const form = loadForm('individual');
+  const form = testForm('individual');
   props = {
     schema: form.schema as RJSFSchema,
     uiSchema: form.uiSchema,
-    validator: createRjsfValidator('individual'),
+    validator: createRjsfValidator(testForm('individual')),
   };
 });
 
@@ -34,11 +32,13 @@ const prompt = (key: string) => {
   return (property && deref(property, props.schema as JsonSchema).title) ?? key;
 };
 const messageFor = (answers: Answers, pointer: string) =>
-  validateAnswers('individual', answers).errors.find((e) => e.path === pointer)!.message;
+  validateAnswers(testForm('individual'), answers).errors.find((e) => e.path === pointer)!.message;
 
 function renderIndividual() {
   const user = userEvent.setup();
-  render(<SchemaForm formId="individual" {...props} onSubmit={vi.fn()} />);
+  render(
+    <SchemaForm formId="individual" form={testForm('individual')} {...props} onSubmit={vi.fn()} />,
+  );
   return { user };
 }
 
@@ -72,7 +72,7 @@ describe('the individual form in SchemaForm', { timeout: 30_000 }, () => {
   it('starts every yes/no question and choice unanswered, and asks for them on submit', async () => {
     const user = userEvent.setup();
     render(
-      <SchemaForm formId="individual" {...props} onSubmit={vi.fn()}>
+      <SchemaForm formId="individual" form={testForm('individual')} {...props} onSubmit={vi.fn()}>
         <button type="submit">Send</button>
       </SchemaForm>,
     );

@@ -1,16 +1,14 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
 import { FormSession, type SessionPersistence } from '../../../src/web/forms/session';
+import { testForm } from '../../forms';
 
 /** The business wizard's session, on the engine's business form and its example answers. */
-let form: ReturnType<typeof loadForm>;
+let form: ReturnType<typeof testForm>;
 beforeAll(() => {
-  compileFormValidators(['business']);
-  form = loadForm('business');
+  form = testForm('business');
 });
 
 function memoryPersistence(kept?: Answers) {
@@ -32,7 +30,7 @@ function openSession(kept?: Answers) {
     formId: 'business',
     schema: form.schema as RJSFSchema,
     uiSchema: form.uiSchema,
-    validator: createRjsfValidator('business'),
+    validator: createRjsfValidator(testForm('business')),
     initial: { email: 'daniel@example.com' },
     persistence,
   });
@@ -171,7 +169,7 @@ describe('a form session with steps', () => {
         formId: 'business',
         schema: form.schema as RJSFSchema,
         uiSchema: form.uiSchema,
-        validator: createRjsfValidator('business'),
+        validator: createRjsfValidator(testForm('business')),
         persistence,
         validationDelayMs: 400,
       });

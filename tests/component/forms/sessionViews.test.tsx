@@ -5,8 +5,6 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../src/shared/forms/answers';
 import { deref } from '../../../src/shared/forms/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { MissingAnswers } from '../../../src/web/forms/MissingAnswers';
@@ -15,14 +13,14 @@ import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { formatInternational } from '../../../src/web/forms/format';
 import { SchemaReview } from '../../../src/web/forms/SchemaReview';
 import { browserDrafts, FormSession } from '../../../src/web/forms/session';
+import { testForm } from '../../forms';
 
 let individual: { schema: RJSFSchema; uiSchema: Record<string, unknown> };
 let business: { schema: RJSFSchema; uiSchema: Record<string, unknown>; example: Answers };
 beforeAll(() => {
-  compileFormValidators(['individual', 'business']);
-  const i = loadForm('individual');
+  const i = testForm('individual');
   individual = { schema: i.schema as RJSFSchema, uiSchema: i.uiSchema };
-  const b = loadForm('business');
+  const b = testForm('business');
   business = { schema: b.schema as RJSFSchema, uiSchema: b.uiSchema, example: b.example };
 });
 beforeEach(() => localStorage.clear());
@@ -30,9 +28,10 @@ beforeEach(() => localStorage.clear());
 function individualSession() {
   return new FormSession({
     formId: 'individual',
+    form: testForm('individual'),
     ...individual,
-    validator: createRjsfValidator('individual'),
-    persistence: browserDrafts('individual', (a) => draftSafeAnswers('individual', a)),
+    validator: createRjsfValidator(testForm('individual')),
+    persistence: browserDrafts('individual', (a) => draftSafeAnswers(testForm('individual'), a)),
   });
 }
 const title = (key: string) =>
@@ -84,8 +83,9 @@ describe('views of a session', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     const session = new FormSession({
       formId: 'business',
+      form: testForm('business'),
       ...business,
-      validator: createRjsfValidator('business'),
+      validator: createRjsfValidator(testForm('business')),
       initial: { ...business.example, signerAuthorization: 'yes' },
     });
     const onEdit = vi.fn();

@@ -4,12 +4,11 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { ApiError } from '../../../src/web/api/client';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { registrationFailureMessage } from '../../../src/web/pages/registration/registrationFailure';
+import { testForm } from '../../forms';
 
 let form: { schema: RJSFSchema; uiSchema: Record<string, unknown> };
 let validator: ReturnType<typeof createRjsfValidator>;
@@ -18,10 +17,9 @@ const example = JSON.parse(
 ) as Answers;
 
 beforeAll(() => {
-  compileFormValidators(['individual']);
-  const loaded = loadForm('individual');
+  const loaded = testForm('individual');
   form = { schema: loaded.schema as RJSFSchema, uiSchema: loaded.uiSchema };
-  validator = createRjsfValidator('individual');
+  validator = createRjsfValidator(testForm('individual'));
 });
 
 /**

@@ -16,6 +16,7 @@ import {
   exampleAnswers,
   exampleWithout,
   FILE_STARTS,
+  form,
   FORM_ID,
   schema,
   title,
@@ -32,6 +33,7 @@ function RegistrationLike() {
     () =>
       new FormSession({
         formId: FORM_ID,
+        form,
         schema,
         uiSchema,
         validator,
@@ -39,7 +41,7 @@ function RegistrationLike() {
       }),
   );
   const { failure, submitted, onSubmit } = useRegistrationSubmit(
-    FORM_ID,
+    form,
     submitIndividualRegistration,
   );
   return (

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
-import type { FormId } from '../../../src/shared/forms/types';
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+import { testForm } from '../../forms';
 
 /**
  * The engine's own individual form, as the page renders it: its schema, uiSchema and the real
@@ -14,14 +12,13 @@ import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
  * from the engine, never retyped.
  */
 export const FORM_ID = 'individual';
-compileFormValidators([FORM_ID, 'business']);
-const form = loadForm(FORM_ID);
+export const form = testForm(FORM_ID);
 export const schema = form.schema as RJSFSchema;
 export const uiSchema = form.uiSchema as UiSchema;
-export const validator = createRjsfValidator(FORM_ID);
+export const validator = createRjsfValidator(testForm(FORM_ID));
 
 /** Valid answers of a form (its example file), to start a form from with one answer changed. */
-export function exampleAnswers(formId: FormId = FORM_ID): Answers {
+export function exampleAnswers(formId: string = FORM_ID): Answers {
   return JSON.parse(fs.readFileSync(`schemas/${formId}/${formId}.example.json`, 'utf8')) as Answers;
 }
 
@@ -64,8 +61,8 @@ function resolve(ref: string): RJSFSchema | undefined {
 }
 
 /** The message the engine gives for the answer at `pointer` in `answers`. */
-export function messageFor(answers: Answers, pointer: string, formId: FormId = FORM_ID): string {
-  const error = validateAnswers(formId, answers).errors.find((e) => e.path === pointer);
+export function messageFor(answers: Answers, pointer: string, formId: string = FORM_ID): string {
+  const error = validateAnswers(testForm(formId), answers).errors.find((e) => e.path === pointer);
   if (!error) throw new Error(`no message at ${pointer}`);
   return error.message;
 }

@@ -8,15 +8,12 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { signedDocuments, toPayload } from '../../../src/shared/forms/payload';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { testForm } from '../../forms';
 
 const email = process.argv[2];
 if (!email) throw new Error('usage: individualRegistration.ts <email>');
-
-compileFormValidators(['individual']);
 const pdf = new Uint8Array(fs.readFileSync('assets/pdfs/terms-of-service.pdf'));
 const png = new Uint8Array(
   await sharp({ create: { width: 32, height: 20, channels: 3, background: '#8899aa' } })
@@ -27,17 +24,17 @@ const pdfBlob = () => new Blob([pdf], { type: 'application/pdf' });
 const pngBlob = () => new Blob([png], { type: 'image/png' });
 
 const answers: Answers = {
-  ...(structuredClone(loadForm('individual').example) as Answers),
+  ...(structuredClone(testForm('individual').example) as Answers),
   primaryEmailAddress: email,
   photoId: { name: 'front.png', type: 'image/png', size: png.length },
   photoIdBack: { name: 'back.png', type: 'image/png', size: png.length },
   irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: pdf.length },
 };
 const form = toPayload(
-  'individual',
+  testForm('individual'),
   answers,
   { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() },
-  Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdfBlob()])),
+  Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()])),
 );
 const request = new Request('http://localhost/', { method: 'POST', body: form });
 const body = Buffer.from(await request.arrayBuffer()).toString('base64');

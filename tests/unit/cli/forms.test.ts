@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureAnswers } from '../../../src/shared/forms/fixtures';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
 import type { PayloadJson } from '../../../src/shared/forms/payload';
+import { testForm } from '../../forms';
 
 const projectRoot = path.resolve(__dirname, '../../..');
 const example = path.join(projectRoot, 'schemas/individual/individual.example.json');
@@ -132,7 +132,7 @@ beforeAll(async () => {
     validMalformed: forms('validate', 'individual', malformed),
     validUnknownForm: forms('validate', 'business', example, '--root', individualOnlyRoot()),
     wordingSince: forms('wording', '--since', 'HEAD~1', '--root', repo),
-    wordingAt: forms('wording', '--at', loadForm('individual').hash, '--root', repo),
+    wordingAt: forms('wording', '--at', testForm('individual').hash, '--root', repo),
     payload: forms('payload', 'individual', example),
   };
   for (const [name, run] of Object.entries(started)) runs[name] = await run;
@@ -143,7 +143,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('forms check', () => {
   it('passes the project schemas and fixtures (exit 0)', () => {
     const run = runs.checkGood!;
-    expect(run.stdout).toMatch(/^OK: 4 forms \(individual, business, affiliated-person, person\)/);
+    expect(run.stdout).toMatch(/^OK: 4 forms \(affiliated-person, business, individual, person\)/);
     expect(run.code).toBe(0);
   });
 
@@ -239,7 +239,7 @@ describe('forms payload', () => {
     const run = runs.payload!;
     const payload = JSON.parse(run.stdout) as PayloadJson;
     expect(payload.formId).toBe('individual');
-    expect(payload.schemaHash).toBe(loadForm('individual').hash);
+    expect(payload.schemaHash).toBe(testForm('individual').hash);
     expect(payload.parts.userInfo?.firstName).toEqual({ prompt: 'First name', value: 'Jane' });
     expect(payload.files).toContainEqual(
       expect.objectContaining({ part: 'photoId', name: 'license-front.jpg' }),

@@ -1,7 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkForms } from '../../../src/shared/forms/checkForms';
-import { COMMON_SCHEMAS, FORM_SOURCES } from '../../../src/shared/forms/formSources';
-import { setFormSources } from '../../../src/shared/forms/loadForm';
+import { projectSources } from '../../forms';
 
 const ASSETS = [
   'terms-of-service',
@@ -17,21 +16,14 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 /** Checks the forms with the business schema and the common files edited. */
 function problemsWith(edit: (business: Json, commons: Json) => void) {
-  const business = structuredClone(FORM_SOURCES.business!);
-  const commons = structuredClone(COMMON_SCHEMAS) as Json;
-  edit(business.schema as Json, commons);
-  setFormSources({
-    forms: { ...FORM_SOURCES, business },
-    commons: commons as typeof COMMON_SCHEMAS,
-  });
-  return checkForms([], { assetFiles: ASSETS })
-    .filter((p) => p.file === 'schemas/business/business.schema.json')
+  const sources = projectSources();
+  edit(sources.forms.business!.schema as Json, sources.commons as Json);
+  return checkForms(sources, [], { assetFiles: ASSETS })
+    .problems.filter((p) => p.file === 'schemas/business/business.schema.json')
     .map((p) => `${p.pointer}: ${p.message}`);
 }
 
 describe('forms check: documents, signatures, registration, list items', () => {
-  afterAll(() => setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS }));
-
   it('passes the project schemas', () => {
     expect(problemsWith(() => {})).toEqual([]);
   });

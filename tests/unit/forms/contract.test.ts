@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFixture, checkForms, type Fixture } from '../../../src/shared/forms/checkForms';
-import { availableFormIds } from '../../../src/shared/forms/loadForm';
-import type { FormId } from '../../../src/shared/forms/types';
+import { projectSources, testForm, testForms } from '../../forms';
 
 const fixturesDir = path.resolve(__dirname, '../../fixtures/forms');
 
-function readFixtures(formId: FormId): Fixture[] {
+function readFixtures(formId: string): Fixture[] {
   const dir = path.join(fixturesDir, formId);
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -25,18 +24,18 @@ describe('schema contract', () => {
   const assetFiles = fs
     .readdirSync(path.resolve(__dirname, '../../../assets/pdfs'))
     .map((name) => `/assets/pdfs/${name}`);
-  const problems = checkForms([], { assetFiles });
+  const { problems } = checkForms(projectSources(), [], { assetFiles });
 
   it('every schema compiles, has prompts, a valid uiSchema and a valid example', () => {
     expect(problems).toEqual([]);
   });
 
-  for (const formId of availableFormIds()) {
+  for (const formId of testForms().keys()) {
     const fixtures = readFixtures(formId);
     it(`${formId} has fixtures`, () => expect(fixtures.length).toBeGreaterThan(0));
     for (const fixture of fixtures) {
       it(`${fixture.file} yields exactly its expected messages`, () => {
-        expect(checkFixture(formId, fixture)).toEqual([]);
+        expect(checkFixture(testForm(formId), fixture)).toEqual([]);
       });
     }
   }

@@ -9,11 +9,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diskTree, readFixtures, readFormSources } from '../../../src/cli/forms/readFormFiles';
 import { checkFixture, checkForms, type Problem } from '../../../src/shared/forms/checkForms';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
 import { FixtureError, fixtureAnswers } from '../../../src/shared/forms/fixtures';
-import { COMMON_SCHEMAS, FORM_SOURCES } from '../../../src/shared/forms/formSources';
-import { loadForm, setFormSources } from '../../../src/shared/forms/loadForm';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { testForm } from '../../forms';
 
 const projectRoot = path.resolve(__dirname, '../../..');
 const readJson = (file: string): Record<string, unknown> =>
@@ -25,8 +23,7 @@ const writeJson = (file: string, value: unknown) =>
 function check(root: string): Problem[] {
   const tree = diskTree(root);
   const { sources } = readFormSources(tree);
-  setFormSources(sources);
-  return checkForms(readFixtures(tree).fixtures);
+  return checkForms(sources, readFixtures(tree).fixtures).problems;
 }
 
 // Compiling every form twice takes seconds on a busy shared machine.
@@ -34,8 +31,6 @@ describe('fixtures as patches of the example', { timeout: 120_000 }, () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fixtures-'));
   afterAll(() => {
     fs.rmSync(tmp, { recursive: true, force: true });
-    setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS });
-    compileFormValidators();
   });
 
   it('a new required question of the affiliated person touches its examples and only the fixtures about it', () => {
@@ -100,8 +95,6 @@ describe('fixtures as patches of the example', { timeout: 120_000 }, () => {
   });
 
   it('names a fixture whose patch no longer applies to the example, in one sentence', () => {
-    setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS });
-    compileFormValidators();
     const file = 'tests/fixtures/forms/individual/renamed-answer.json';
     const content = {
       description: 'Written before secondaryPhoneNumber was renamed.',
@@ -111,7 +104,7 @@ describe('fixtures as patches of the example', { timeout: 120_000 }, () => {
       ],
       expectedErrors: [],
     };
-    expect(checkFixture('individual', { file, content })).toEqual([
+    expect(checkFixture(testForm('individual'), { file, content })).toEqual([
       {
         file,
         pointer: '/patch/1',
@@ -120,13 +113,13 @@ describe('fixtures as patches of the example', { timeout: 120_000 }, () => {
           'schemas/individual/individual.example.json: the example has no answer at that path',
       },
     ]);
-    expect(() => fixtureAnswers('individual', loadForm('individual').example, content)).toThrow(
+    expect(() => fixtureAnswers('individual', testForm('individual').example, content)).toThrow(
       FixtureError,
     );
   });
 
   it('applies a patch to a copy: the example stays as it is', () => {
-    const example = loadForm('person').example;
+    const example = testForm('person').example;
     const before = JSON.stringify(example);
     const answers = fixtureAnswers('person', example, {
       patch: [{ op: 'replace', path: '/firstName', value: 'Ife' }],

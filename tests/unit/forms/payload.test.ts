@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { prefillAnswers, withReadOnlyPrefill } from '../../../src/shared/forms/prefill';
 import {
   fromPayload,
@@ -12,9 +10,8 @@ import {
   toPayload,
   toPayloadJson,
 } from '../../../src/shared/forms/payload';
-
-compileFormValidators();
-const form = loadForm('individual');
+import { testForm } from '../../forms';
+const form = testForm('individual');
 const answers: Record<string, unknown> = {
   ...form.example,
   unsatisfiedDebts: true,
@@ -28,11 +25,13 @@ const goldenFile = path.resolve(__dirname, '../../fixtures/payloads/individual.g
 const pdf = (text: string) => new Blob([`%PDF-1.4 ${text}`], { type: 'application/pdf' });
 const image = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' });
 const files = { '/photoId': image(), '/photoIdBack': image(), '/irsFormW2': pdf('w2') };
-const documents = Object.fromEntries(signedDocuments('individual').map((d) => [d.url, pdf(d.url)]));
+const documents = Object.fromEntries(
+  signedDocuments(testForm('individual')).map((d) => [d.url, pdf(d.url)]),
+);
 
 describe('toPayloadJson', () => {
   it('matches the golden payload (prompt + value per answer, sections, variants, files)', () => {
-    const payload = toPayloadJson('individual', answers, files);
+    const payload = toPayloadJson(testForm('individual'), answers, files);
     const { schemaHash, ...stable } = payload;
     expect(schemaHash).toBe(form.hash);
     if (process.env.UPDATE_GOLDEN)
@@ -41,7 +40,7 @@ describe('toPayloadJson', () => {
   });
 
   it('sends the five signed documents', () => {
-    expect(signedDocuments('individual').map((d) => d.url)).toEqual([
+    expect(signedDocuments(testForm('individual')).map((d) => d.url)).toEqual([
       '/assets/pdfs/terms-of-service.pdf',
       '/assets/pdfs/e-sign-consent.pdf',
       '/assets/pdfs/futures-customer-agreement.pdf',
@@ -51,7 +50,7 @@ describe('toPayloadJson', () => {
   });
 
   it('does not send hidden answers', () => {
-    const payload = toPayloadJson('individual', {
+    const payload = toPayloadJson(testForm('individual'), {
       ...answers,
       marriedStatus: false,
       idType: 'passport',
@@ -73,28 +72,32 @@ describe('toPayloadJson', () => {
     ['employerName', 'Must provide employer name!'],
   ])('fails to build without %s', (key, message) => {
     const { [key]: _omitted, ...rest } = answers as Record<string, unknown>;
-    expect(() => toPayloadJson('individual', rest)).toThrow(new PayloadError(message, `/${key}`));
+    expect(() => toPayloadJson(testForm('individual'), rest)).toThrow(
+      new PayloadError(message, `/${key}`),
+    );
   });
 
   it('fails to build without the nature of business when self-employed', () => {
     const { employmentNatureOfBusiness: _omitted, ...rest } = answers;
     expect(() =>
-      toPayloadJson('individual', { ...rest, employmentStatus: 'SelfEmployed' }),
+      toPayloadJson(testForm('individual'), { ...rest, employmentStatus: 'SelfEmployed' }),
     ).toThrow('Must provide nature of business!');
   });
 
   it('fails to build when a required file has no bytes or empty bytes', () => {
     expect(() =>
-      toPayloadJson('individual', answers, { ...files, '/photoId': new Blob([]) }),
+      toPayloadJson(testForm('individual'), answers, { ...files, '/photoId': new Blob([]) }),
     ).toThrow('Must provide photoId!');
     const { '/irsFormW2': _w2, ...withoutW2 } = files;
-    expect(() => toPayloadJson('individual', answers, withoutW2)).toThrow('Must provide W-2!');
+    expect(() => toPayloadJson(testForm('individual'), answers, withoutW2)).toThrow(
+      'Must provide W-2!',
+    );
   });
 });
 
 describe('toPayload and fromPayload', () => {
   it('builds multipart form data the server reads back into the same answers', async () => {
-    const data = toPayload('individual', answers, files, documents);
+    const data = toPayload(testForm('individual'), answers, files, documents);
     expect(data.get('formId')).toBe('individual');
     expect(data.get('schemaHash')).toBe(form.hash);
     const photo = data.get('photoId') as File;
@@ -121,7 +124,7 @@ describe('toPayload and fromPayload', () => {
 
     const fields: Record<string, string> = {};
     for (const [name, value] of data) if (typeof value === 'string') fields[name] = value;
-    const decoded = fromPayload('individual', fields);
+    const decoded = fromPayload(testForm('individual'), fields);
     expect(decoded.schemaHash).toBe(form.hash);
     expect(decoded.answers).toEqual(answers);
     expect(decoded.prompts['/mailingAddress/postalCode']).toBe('Postal code');
@@ -129,13 +132,13 @@ describe('toPayload and fromPayload', () => {
   });
 
   it('refuses a payload without its section parts', () => {
-    expect(() => fromPayload('individual', { userInfo: '{}' })).toThrow(
+    expect(() => fromPayload(testForm('individual'), { userInfo: '{}' })).toThrow(
       'Missing payload part individualInfo',
     );
   });
 
   it('requires every signed document', () => {
-    expect(() => toPayload('individual', answers, files, {})).toThrow('was not provided');
+    expect(() => toPayload(testForm('individual'), answers, files, {})).toThrow('was not provided');
   });
 });
 
@@ -144,10 +147,10 @@ const businessInfoOf = (payload: PayloadJson) =>
   (payload.parts.clearingRegistration as Record<string, Record<string, unknown>>).businessInfo!;
 
 describe('lists and sent values (business, affiliated person)', () => {
-  const business = loadForm('business').example;
+  const business = testForm('business').example;
   const persons = business.affiliatedPersons as Record<string, unknown>[];
   const fieldsOf = (formId: 'business' | 'affiliated-person', data: Record<string, unknown>) => {
-    const payload = toPayloadJson(formId, data);
+    const payload = toPayloadJson(testForm(formId), data);
     return Object.fromEntries(
       Object.entries(payload.parts).map(([name, part]) => [name, JSON.stringify(part)]),
     );
@@ -155,7 +158,10 @@ describe('lists and sent values (business, affiliated person)', () => {
 
   it('sends an ownership section with prompts for each affiliated person', () => {
     const withIndirect = [persons[0], { ...persons[0], firstName: 'Ana', isDirect: 'indirect' }];
-    const payload = toPayloadJson('business', { ...business, affiliatedPersons: withIndirect });
+    const payload = toPayloadJson(testForm('business'), {
+      ...business,
+      affiliatedPersons: withIndirect,
+    });
     const list = businessInfoOf(payload).affiliatedPersons as { value: unknown };
     expect(list.value).toHaveLength(2);
     const [first, second] = list.value as { prompt: string; value: Record<string, unknown> }[];
@@ -176,7 +182,7 @@ describe('lists and sent values (business, affiliated person)', () => {
   });
 
   it('reads each person back with their answers as entered and their prompts', () => {
-    const decoded = fromPayload('business', fieldsOf('business', business));
+    const decoded = fromPayload(testForm('business'), fieldsOf('business', business));
     expect(decoded.answers.affiliatedPersons).toEqual(persons);
     expect(decoded.answers.dba).toEqual(business.dba);
     expect(decoded.prompts['/affiliatedPersons/0']).toBe('Affiliated person 1');
@@ -184,19 +190,19 @@ describe('lists and sent values (business, affiliated person)', () => {
   });
 
   it('sends and reads the affiliated-person form the same way', () => {
-    const person = { ...loadForm('affiliated-person').example, isDirect: 'indirect' };
-    const payload = toPayloadJson('affiliated-person', person);
+    const person = { ...testForm('affiliated-person').example, isDirect: 'indirect' };
+    const payload = toPayloadJson(testForm('affiliated-person'), person);
     const ownership = payload.parts.ownership as Record<string, { value: unknown }>;
     expect(ownership.isDirect!.value).toBe(false);
     expect(ownership.dob!.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(fromPayload('affiliated-person', fieldsOf('affiliated-person', person)).answers).toEqual(
-      person,
-    );
+    expect(
+      fromPayload(testForm('affiliated-person'), fieldsOf('affiliated-person', person)).answers,
+    ).toEqual(person);
   });
 });
 
 describe('clearingRegistration (business)', () => {
-  const business = loadForm('business');
+  const business = testForm('business');
   const businessGolden = path.resolve(__dirname, '../../fixtures/payloads/business.golden.json');
   // signerAuthorization 'no' with the signed form, so every kind of document is in the golden.
   const answers: Record<string, unknown> = {
@@ -216,7 +222,7 @@ describe('clearingRegistration (business)', () => {
     );
 
   it('matches the golden payload: userInfo and businessInfo, persons, documents, signatures', () => {
-    const payload = toPayloadJson('business', answers, businessFiles(answers));
+    const payload = toPayloadJson(testForm('business'), answers, businessFiles(answers));
     const { schemaHash, ...stable } = payload;
     expect(schemaHash).toBe(business.hash);
     expect(Object.keys(payload.parts)).toEqual(['clearingRegistration']);
@@ -226,7 +232,7 @@ describe('clearingRegistration (business)', () => {
   });
 
   it('carries each step’s signature prompt, signed with the user’s name', () => {
-    const parts = toPayloadJson('business', answers).parts.clearingRegistration as Record<
+    const parts = toPayloadJson(testForm('business'), answers).parts.clearingRegistration as Record<
       string,
       Record<string, unknown>
     >;
@@ -242,7 +248,7 @@ describe('clearingRegistration (business)', () => {
   });
 
   it('attaches the agreements’ PDFs, never the blank forms the user downloads', () => {
-    const urls = signedDocuments('business').map((d) => d.url);
+    const urls = signedDocuments(testForm('business')).map((d) => d.url);
     expect(urls).toEqual([
       '/assets/pdfs/terms-of-service.pdf',
       '/assets/pdfs/risk-disclosures.pdf',
@@ -251,7 +257,7 @@ describe('clearingRegistration (business)', () => {
       '/assets/pdfs/e-sign-consent.pdf',
     ]);
     const signer = { ...answers, signerAuthorization: 'yes' };
-    const payload = toPayloadJson('business', signer);
+    const payload = toPayloadJson(testForm('business'), signer);
     const text = JSON.stringify(payload);
     expect(text).not.toContain('corporate-guarantee-form.pdf');
     expect(text).not.toContain('authorized-signer-form.pdf');
@@ -263,7 +269,7 @@ describe('clearingRegistration (business)', () => {
 
   it('sends optional documents only when present', () => {
     const { corporateOrgChart: _chart, solicitation: _marketing, ...rest } = answers;
-    const payload = toPayloadJson('business', rest);
+    const payload = toPayloadJson(testForm('business'), rest);
     expect(businessInfoOf(payload).corporateOrgChart).toBeUndefined();
     expect(payload.files.map((f) => f.part)).not.toContain('corporateOrgChart');
     expect(payload.files.map((f) => f.part)).not.toContain('solicitation');
@@ -277,12 +283,17 @@ describe('clearingRegistration (business)', () => {
     ['corporateGuarantee', 'Must provide corporate guarantee!'],
   ])('fails to build without %s (§5.6)', (key, message) => {
     const { [key]: _omitted, ...rest } = answers;
-    expect(() => toPayloadJson('business', rest)).toThrow(new PayloadError(message, `/${key}`));
+    expect(() => toPayloadJson(testForm('business'), rest)).toThrow(
+      new PayloadError(message, `/${key}`),
+    );
   });
 
   it('fails to build with an empty photo ID file (§5.6)', () => {
     expect(() =>
-      toPayloadJson('business', answers, { ...businessFiles(answers), '/photoId': new Blob([]) }),
+      toPayloadJson(testForm('business'), answers, {
+        ...businessFiles(answers),
+        '/photoId': new Blob([]),
+      }),
     ).toThrow(new PayloadError('Must provide photoId!', '/photoId'));
   });
 
@@ -292,38 +303,40 @@ describe('clearingRegistration (business)', () => {
   ])('reaches inside each affiliated person: without %s (§5.6)', (key, message) => {
     const persons = structuredClone(answers.affiliatedPersons) as Record<string, unknown>[];
     persons[1]![key] = '  ';
-    expect(() => toPayloadJson('business', { ...answers, affiliatedPersons: persons })).toThrow(
-      new PayloadError(message, `/affiliatedPersons/1/${key}`),
-    );
+    expect(() =>
+      toPayloadJson(testForm('business'), { ...answers, affiliatedPersons: persons }),
+    ).toThrow(new PayloadError(message, `/affiliatedPersons/1/${key}`));
   });
 
   it('reads the payload back into the same answers', () => {
     const data = toPayload(
-      'business',
+      testForm('business'),
       answers,
       businessFiles(answers),
-      Object.fromEntries(signedDocuments('business').map((d) => [d.url, pdf(d.url)])),
+      Object.fromEntries(signedDocuments(testForm('business')).map((d) => [d.url, pdf(d.url)])),
     );
     expect((data.get('document.signature.businessInfo') as File).name).toBe('e-sign-consent.pdf');
     const fields: Record<string, string> = {};
     for (const [name, value] of data) if (typeof value === 'string') fields[name] = value;
     expect(Object.keys(fields)).toEqual(['formId', 'schemaHash', 'clearingRegistration']);
-    expect(fromPayload('business', fields).answers).toEqual(answers);
+    expect(fromPayload(testForm('business'), fields).answers).toEqual(answers);
   });
 });
 
 describe('x-prefill', () => {
   it('prefills the signed-in email, read-only, for both forms', () => {
-    expect(prefillAnswers('business', { email: 'jane@example.com' })).toEqual({
+    expect(prefillAnswers(testForm('business'), { email: 'jane@example.com' })).toEqual({
       email: 'jane@example.com',
     });
-    expect(prefillAnswers('individual', { email: 'jane@example.com' })).toEqual({
+    expect(prefillAnswers(testForm('individual'), { email: 'jane@example.com' })).toEqual({
       primaryEmailAddress: 'jane@example.com',
     });
-    expect(prefillAnswers('affiliated-person', { email: 'jane@example.com' })).toEqual({});
+    expect(prefillAnswers(testForm('affiliated-person'), { email: 'jane@example.com' })).toEqual(
+      {},
+    );
     expect(
       withReadOnlyPrefill(
-        'business',
+        testForm('business'),
         { email: 'other@example.com', bizName: 'X' },
         {
           email: 'jane@example.com',

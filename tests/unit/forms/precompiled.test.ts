@@ -4,10 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
 import {
-  formValidatorsModule,
+  formIndexModule,
+  formModule,
   formValidatorsPlugin,
-  nestedFormIds,
 } from '../../../scripts/formValidatorsPlugin';
+import { nestedFormIds } from '../../../src/shared/forms/model/compiledForm';
 import type { ValidationResult } from '../../../src/shared/forms/types';
 
 const root = path.resolve(__dirname, '../../..');
@@ -23,12 +24,15 @@ describe('precompiled validators (Vite plugin)', () => {
     fs.writeFileSync(
       entry,
       [
-        `import 'virtual:form-validators/individual';`,
+        `import individual from 'virtual:forms/individual';`,
+        `import business from 'virtual:forms/business';`,
         `import { validateAnswers } from ${JSON.stringify(path.join(forms, 'validateAnswers.ts'))};`,
         `import { toPayloadJson } from ${JSON.stringify(path.join(forms, 'payload.ts'))};`,
-        `export const validate = (answers) => validateAnswers('individual', answers);`,
-        `export const payload = (answers) => toPayloadJson('individual', answers);`,
-        `export { validatorWarmedUp } from ${JSON.stringify(path.join(forms, 'precompiled.ts'))};`,
+        `import { validatorWarmedUp } from ${JSON.stringify(path.join(forms, 'model/precompiledForm.ts'))};`,
+        `export const validate = (answers) => validateAnswers(individual, answers);`,
+        `export const payload = (answers) => toPayloadJson(individual, answers);`,
+        `export const warmedUp = (id) => validatorWarmedUp(id === 'business' ? business : individual);`,
+        `export const dialogForm = business.nested['affiliated-person'];`,
       ].join('\n'),
     );
     await build({
@@ -52,11 +56,14 @@ describe('precompiled validators (Vite plugin)', () => {
     const bundle = (await import(pathToFileURL(bundleFile).href)) as {
       validate: (answers: unknown) => ValidationResult;
       payload: (answers: unknown) => { formId: string };
-      validatorWarmedUp: (formId: string) => Promise<boolean>;
+      warmedUp: (formId: string) => Promise<boolean>;
+      dialogForm: { id: string; validator: unknown } | undefined;
     };
     // Importing the module schedules the warm-up (example answers validated while idle).
-    await expect(bundle.validatorWarmedUp('individual')).resolves.toBe(true);
-    await expect(bundle.validatorWarmedUp('business')).resolves.toBe(false);
+    await expect(bundle.warmedUp('individual')).resolves.toBe(true);
+    await expect(bundle.warmedUp('business')).resolves.toBe(true);
+    // The business form carries the form its dialog draws, with its own precompiled validator.
+    expect(bundle.dialogForm?.id).toBe('affiliated-person');
     const example = JSON.parse(
       fs.readFileSync(path.join(root, 'schemas/individual/individual.example.json'), 'utf8'),
     ) as Record<string, unknown>;
@@ -82,15 +89,22 @@ describe('precompiled validators (Vite plugin)', () => {
   }, 120_000);
 });
 
-describe('a form module registers the forms its dialogs draw', () => {
+describe('form modules', () => {
   it('the business module imports the affiliated-person module; the others import none', () => {
-    expect(formValidatorsModule('business')).toContain(
-      "import 'virtual:form-validators/affiliated-person';",
+    expect(formModule('business')).toContain(
+      'import nested0 from "virtual:forms/affiliated-person";',
     );
-    expect(formValidatorsModule('individual')).not.toContain("import 'virtual:form-validators/");
+    expect(formModule('individual')).not.toContain('virtual:forms/');
     expect(
       nestedFormIds({ list: { 'ui:field': 'dialogList', 'ui:options': { form: 'x' } } }),
     ).toEqual(['x']);
     expect(nestedFormIds({ list: { 'ui:options': { form: 'x' } } })).toEqual([]);
+  });
+
+  it('the index lists every folder of schemas/ with a loader', () => {
+    const index = formIndexModule();
+    for (const id of ['individual', 'business', 'affiliated-person']) {
+      expect(index).toContain(`import("virtual:forms/${id}")`);
+    }
   });
 });

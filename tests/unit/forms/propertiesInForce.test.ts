@@ -2,23 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { omitHiddenAnswers } from '../../../src/shared/forms/answers';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
 import { fixtureAnswers } from '../../../src/shared/forms/fixtures';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { objectItemsOf, propertiesInForce, resolveFor } from '../../../src/shared/forms/schemaWalk';
 import type { Answers } from '../../../src/shared/forms/schemaTypes';
-import { FORM_IDS } from '../../../src/shared/forms/types';
-import { formValidator } from '../../../src/shared/forms/validators';
-
-compileFormValidators();
+import { testForm, testForms } from '../../forms';
 const fixturesDir = path.resolve(__dirname, '../../fixtures/forms');
 
 describe('propertiesInForce', () => {
   // The fast path must say what rjsf's general resolution says, for every fixture's answers.
-  for (const formId of FORM_IDS) {
+  for (const formId of testForms().keys()) {
     it(`gives the same properties as rjsf's retrieveSchema for every ${formId} fixture`, () => {
-      const form = loadForm(formId);
-      const validator = formValidator(formId);
+      const form = testForm(formId);
+      const validator = testForm(formId).validator;
       const dir = path.join(fixturesDir, formId);
       for (const name of fs.readdirSync(dir)) {
         const content: unknown = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
@@ -41,10 +36,10 @@ describe('propertiesInForce', () => {
   }
 
   it('drops unknown and hidden answers inside list items too', () => {
-    const example = loadForm('business').example;
+    const example = testForm('business').example;
     const persons = structuredClone(example.affiliatedPersons) as Answers[];
     persons[0]!.favouriteColour = 'blue';
-    const shown = omitHiddenAnswers('business', {
+    const shown = omitHiddenAnswers(testForm('business'), {
       ...example,
       affiliatedPersons: persons,
       signerAuthorization: 'yes',

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { wordingOf } from '../../../src/cli/forms/wording';
 import { promptsDraftsCannotKeep } from '../../../src/shared/forms/answers';
 import { checkForms } from '../../../src/shared/forms/checkForms';
-import { loadForm } from '../../../src/shared/forms/loadForm';
 import { deref } from '../../../src/shared/forms/schemaWalk';
 import { stepFields, stepProblems, stepsOf } from '../../../src/shared/forms/steps';
+import { projectSources, testForm } from '../../forms';
 
 describe('steps as data', () => {
   it('the business uiSchema names three steps, labels and prompts; the user step asks the email first', () => {
-    const business = loadForm('business');
+    const business = testForm('business');
     const steps = stepsOf(business.uiSchema, business.schema)!;
     expect(steps.map((s) => [s.title, s.next])).toEqual([
       ['User Details', 'Register User'],
@@ -33,7 +33,7 @@ describe('steps as data', () => {
   });
 
   it('a one-page form has no steps', () => {
-    expect(stepsOf(loadForm('individual').uiSchema)).toBeUndefined();
+    expect(stepsOf(testForm('individual').uiSchema)).toBeUndefined();
   });
 
   it('reports a question in no step, in two steps, an unknown field and a missing label', () => {
@@ -63,17 +63,19 @@ describe('steps as data', () => {
   });
 
   it('forms check accepts the forms as they are', () => {
-    expect(checkForms().filter((p) => p.file.includes('.ui.json'))).toEqual([]);
+    expect(
+      checkForms(projectSources()).problems.filter((p) => p.file.includes('.ui.json')),
+    ).toEqual([]);
   });
 });
 
 describe('answers a draft cannot keep', () => {
   it('names the required files and signatures, and each affiliated person’s sensitive answers', () => {
-    const prompts = promptsDraftsCannotKeep('business', {
+    const prompts = promptsDraftsCannotKeep(testForm('business'), {
       signerAuthorization: 'yes',
       affiliatedPersons: [{ firstName: 'Daniel' }],
     });
-    const schema = loadForm('business').schema as { properties: Record<string, { title: string }> };
+    const schema = testForm('business').schema as { properties: Record<string, { title: string }> };
     // The photo ID's prompt is worded once, in schemas/common/person.schema.json.
     expect(prompts).toContain(deref(schema.properties.photoId!, schema).title);
     expect(prompts).toContain(schema.properties.agreeTermsOfService!.title);

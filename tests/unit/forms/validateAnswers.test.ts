@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { draftSafeAnswers, omitHiddenAnswers } from '../../../src/shared/forms/answers';
-import { compileFormValidators } from '../../../src/shared/forms/compile';
-import { COMMON_SCHEMAS, FORM_SOURCES } from '../../../src/shared/forms/formSources';
-import { loadForm, setFormSources } from '../../../src/shared/forms/loadForm';
+import { compileForms } from '../../../src/shared/forms/model/compileNode';
 import {
   createRjsfValidator,
   fromErrorSchema,
@@ -11,9 +9,8 @@ import {
 import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
 import { postalCodeProblem } from '../../../src/shared/rules/postalCode';
 import type { RJSFSchema } from '@rjsf/utils';
-
-compileFormValidators();
-const form = loadForm('individual');
+import { projectSources, testForm } from '../../forms';
+const form = testForm('individual');
 const example = form.example;
 
 describe('loadForm', () => {
@@ -24,22 +21,25 @@ describe('loadForm', () => {
       'Are you related to an employee of Northstar Clearing?',
     );
     expect(form.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(loadForm('individual')).toBe(form);
+    expect(testForm('individual')).toBe(form);
   });
 
-  it('refuses forms without schema files', () => {
-    setFormSources({ forms: { individual: FORM_SOURCES.individual }, commons: COMMON_SCHEMAS });
-    try {
-      expect(() => loadForm('business')).toThrow('Unknown form: business');
-    } finally {
-      setFormSources({ forms: FORM_SOURCES, commons: COMMON_SCHEMAS });
-    }
+  it('compiles the forms whose folders exist, and only those', () => {
+    const sources = projectSources();
+    const { business: _business, ...others } = sources.forms;
+    const { forms, problems } = compileForms({ ...sources, forms: others });
+    expect(problems).toEqual([]);
+    expect(forms.has('business')).toBe(false);
+    expect([...forms.keys()]).toContain('individual');
   });
 });
 
 describe('validateAnswers', () => {
   it('moves required messages to the missing field and drops the generic if/then error', () => {
-    const { errors } = validateAnswers('individual', { ...example, unsatisfiedDebts: true });
+    const { errors } = validateAnswers(testForm('individual'), {
+      ...example,
+      unsatisfiedDebts: true,
+    });
     expect(errors).toEqual([
       {
         path: '/unsatisfiedDebtsDetails',
@@ -49,7 +49,7 @@ describe('validateAnswers', () => {
   });
 
   it('gives one message per field, in form order', () => {
-    const { errors } = validateAnswers('individual', {
+    const { errors } = validateAnswers(testForm('individual'), {
       ...example,
       agreeSignature: false,
       firstName: '',
@@ -63,7 +63,7 @@ describe('validateAnswers', () => {
   });
 
   it('reports problems inside a file reference on the file answer', () => {
-    const { errors } = validateAnswers('individual', {
+    const { errors } = validateAnswers(testForm('individual'), {
       ...example,
       photoId: { name: 'a.jpg', type: 'image/jpeg', size: 20 * 1024 * 1024 },
     });
@@ -84,7 +84,10 @@ describe('validateAnswers', () => {
     ] as const) {
       const address = { ...(example.mailingAddress as object), country, postalCode };
       const problem = postalCodeProblem(country, postalCode);
-      const { errors } = validateAnswers('individual', { ...example, mailingAddress: address });
+      const { errors } = validateAnswers(testForm('individual'), {
+        ...example,
+        mailingAddress: address,
+      });
       expect(errors).toEqual(
         problem ? [{ path: '/mailingAddress/postalCode', message: messages[problem] }] : [],
       );
@@ -94,7 +97,7 @@ describe('validateAnswers', () => {
 
 describe('omitHiddenAnswers', () => {
   it('leaves out answers whose condition no longer holds, and unknown keys', () => {
-    const shown = omitHiddenAnswers('individual', {
+    const shown = omitHiddenAnswers(testForm('individual'), {
       ...example,
       marriedStatus: false,
       employmentStatus: 'Retired',
@@ -116,9 +119,9 @@ describe('omitHiddenAnswers', () => {
   });
 
   it("descends into each item of a list of objects (an affiliated person's unknown keys)", () => {
-    const business = loadForm('business').example;
+    const business = testForm('business').example;
     const [person] = business.affiliatedPersons as Record<string, unknown>[];
-    const shown = omitHiddenAnswers('business', {
+    const shown = omitHiddenAnswers(testForm('business'), {
       ...business,
       affiliatedPersons: [{ ...person, somethingElse: 1 }, 'not a person'],
     });
@@ -129,7 +132,7 @@ describe('omitHiddenAnswers', () => {
 
 describe('draftSafeAnswers', () => {
   it('drops files, agreements and sensitive answers', () => {
-    const draft = draftSafeAnswers('individual', example);
+    const draft = draftSafeAnswers(testForm('individual'), example);
     for (const key of [
       'socialSecurityNumber',
       'dateOfBirth',
@@ -147,10 +150,10 @@ describe('draftSafeAnswers', () => {
   });
 
   it("keeps an affiliated person's name and address, never their SSN, passport or birth date", () => {
-    const business = loadForm('business').example;
+    const business = testForm('business').example;
     const [person] = business.affiliatedPersons as Record<string, unknown>[];
     const withPassport = { ...person, passportNumber: 'X1234567', passportCountryOfIssuance: 'GB' };
-    const draft = draftSafeAnswers('business', {
+    const draft = draftSafeAnswers(testForm('business'), {
       ...business,
       affiliatedPersons: [withPassport],
     });
@@ -172,7 +175,7 @@ describe('rjsf errors', () => {
       { path: '/firstName', message: 'Must provide first name' },
       { path: '/mailingAddress/postalCode', message: 'Postal code must be 5 digits.' },
     ];
-    const rjsf = toRjsfErrors(errors, 'individual');
+    const rjsf = toRjsfErrors(errors, testForm('individual'));
     expect(rjsf.errors[1]).toMatchObject({
       property: '.mailingAddress.postalCode',
       message: 'Postal code must be 5 digits.',
@@ -186,7 +189,7 @@ describe('rjsf errors', () => {
   });
 
   it('validates for rjsf with our messages', () => {
-    const validator = createRjsfValidator('individual');
+    const validator = createRjsfValidator(testForm('individual'));
     const schema = form.schema as RJSFSchema;
     const result = validator.validateFormData(
       { ...example, marriedStatus: true, numberOfDependents: undefined },

@@ -19,15 +19,12 @@ import {
   type FieldProps,
   type RJSFSchema,
 } from '@rjsf/utils';
-import { loadForm } from '../../../shared/forms/loadForm';
+import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import { isFormId } from '../../../shared/forms/loadForm';
-import type { FormId } from '../../../shared/forms/types';
 import { validateAnswers } from '../../../shared/forms/validateAnswers';
-import { formValidator, type FormValidator } from '../../../shared/forms/validators';
 import { formComponentOf } from '../engine';
 import type { SchemaFormProps } from '../SchemaForm';
-import type { Answers } from '../session';
+import type { Answers, FormSession } from '../session';
 import { stringOption } from '../widgets/a11y';
 
 /** One column of the list: its heading and the answers of a row it shows, joined by a space. */
@@ -41,25 +38,12 @@ interface Column {
 type Row = Record<string, unknown>;
 
 /**
- * The dialog form's validator, registered with the page's own (the module of a form imports the
- * modules of the forms its uiSchema draws in dialogs: scripts/formValidatorsPlugin.ts).
+ * The form the dialog draws: one the page's compiled form carries (`nested`, compiled with it:
+ * scripts/formValidatorsPlugin.ts), found through the session in rjsf's formContext.
  */
-function registeredValidator(formId: FormId): FormValidator | undefined {
-  try {
-    return formValidator(formId);
-  } catch {
-    return undefined;
-  }
-}
-
-const rjsfValidators = new Map<FormId, FormValidator>();
-function dialogValidator(formId: FormId): FormValidator {
-  let validator = rjsfValidators.get(formId);
-  if (!validator) {
-    validator = createRjsfValidator(formId);
-    rjsfValidators.set(formId, validator);
-  }
-  return validator;
+function nestedForm(formContext: unknown, formId: string): CompiledForm | undefined {
+  const session = (formContext as { session?: FormSession } | undefined)?.session;
+  return formId ? session?.form?.nested[formId] : undefined;
 }
 
 /** A row's own validity under the dialog's form (cached by row object: rows are immutable). */
@@ -71,10 +55,10 @@ function warnOnce(formId: string) {
 }
 
 const rowValidity = new WeakMap<object, boolean>();
-function rowIsValid(formId: FormId, row: Row): boolean {
+function rowIsValid(form: CompiledForm, row: Row): boolean {
   let valid = rowValidity.get(row);
   if (valid === undefined) {
-    valid = validateAnswers(formId, row).valid;
+    valid = validateAnswers(form, row).valid;
     rowValidity.set(row, valid);
   }
   return valid;
@@ -147,10 +131,10 @@ export function DialogListField(props: FieldProps) {
   } = props;
   const options = getUiOptions(uiSchema) as Record<string, unknown>;
   const formOption = typeof options.form === 'string' ? options.form : '';
-  const formId = isFormId(formOption) ? formOption : undefined;
+  const itemForm = nestedForm(props.registry.formContext, formOption);
   const SchemaForm = formComponentOf(registry);
-  const ready = !!formId && !!registeredValidator(formId) && !!SchemaForm;
-  if (formId && !ready) warnOnce(formId);
+  const ready = !!itemForm && !!SchemaForm;
+  if (formOption && !ready) warnOnce(formOption);
   const rows: Row[] = Array.isArray(formData) ? (formData as Row[]) : [];
   const id = fieldPathId.$id;
   const itemSchema = (
@@ -254,7 +238,7 @@ export function DialogListField(props: FieldProps) {
                 editId={rowId(index)}
                 columns={columns}
                 hasErrors={
-                  hasErrors(itemErrors?.[index]) || (ready && !!formId && !rowIsValid(formId, row))
+                  hasErrors(itemErrors?.[index]) || (!!itemForm && !rowIsValid(itemForm, row))
                 }
                 canEdit={canEdit}
                 editLabel={editLabel}
@@ -282,11 +266,11 @@ export function DialogListField(props: FieldProps) {
           {addLabel}
         </Button>
       ) : null}
-      {formId && ready && SchemaForm && editing ? (
+      {itemForm && SchemaForm && editing ? (
         <ItemDialog
           key={editing.session}
           SchemaForm={SchemaForm}
-          formId={formId}
+          form={itemForm}
           initial={editing.index === null ? undefined : rows[editing.index]}
           saveLabel={stringOption(options, 'saveLabel', 'Save')}
           cancelLabel={stringOption(options, 'cancelLabel', 'Cancel')}
@@ -378,7 +362,7 @@ const ListRow = memo(
 interface ItemDialogProps {
   /** The page's form component (from the registry's formContext). */
   SchemaForm: ComponentType<SchemaFormProps>;
-  formId: FormId;
+  form: CompiledForm;
   initial: Row | undefined;
   saveLabel: string;
   cancelLabel: string;
@@ -389,14 +373,14 @@ interface ItemDialogProps {
 /** The dialog's form: the named form in SchemaForm, no draft of its own (the list's form keeps one). */
 function ItemDialog({
   SchemaForm,
-  formId,
+  form,
   initial,
   saveLabel,
   cancelLabel,
   onSave,
   onCancel,
 }: ItemDialogProps) {
-  const form = loadForm(formId);
+  const formId = form.id;
   const [uiSchema] = useState(() => ({
     ...form.uiSchema,
     'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
@@ -440,7 +424,8 @@ function ItemDialog({
             keepDraft={false}
             schema={schema}
             uiSchema={uiSchema}
-            validator={dialogValidator(formId)}
+            validator={createRjsfValidator(form)}
+            form={form}
             formData={initial}
             idPrefix={`${formId}-dialog`}
             onSubmit={(answers) => onSave(answers)}

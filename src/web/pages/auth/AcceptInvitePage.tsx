@@ -1,5 +1,5 @@
-// Registers the precompiled validator of the person form (generated at build time).
-import 'virtual:form-validators/person';
+// The person form with its precompiled validator (generated at build time).
+import personForm from 'virtual:forms/person';
 import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import TextField from '@mui/material/TextField';
@@ -7,7 +7,6 @@ import Typography from '@mui/material/Typography';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { PERSON_PARTS, type PersonAnswer } from '../../../shared/api/auth';
 import { SIGN_IN_NOTICES } from '../../../shared/api/signInNotices';
-import { loadForm } from '../../../shared/forms/loadForm';
 import { createRjsfValidator, toRjsfErrors } from '../../../shared/forms/rjsfErrors';
 import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
@@ -30,14 +29,13 @@ export const INVITE_ACCEPTED_MESSAGE = SIGN_IN_NOTICES['invite-accepted'];
  * rules and messages, which the server checks again with the same form. The card's heading says
  * what the page is, so the form's own title is not repeated.
  */
-const FORM_ID = 'person';
-const personForm = loadForm(FORM_ID);
+const FORM_ID = personForm.id;
 const schema = personForm.schema as RJSFSchema;
 const uiSchema: UiSchema = {
   ...personForm.uiSchema,
   'ui:options': { ...(personForm.uiSchema['ui:options'] as object | undefined), label: false },
 };
-const validator = createRjsfValidator(FORM_ID);
+const validator = createRjsfValidator(personForm);
 
 /** The server's part names (first_name, …) back to the form's answers ('/firstName'). */
 const ANSWER_OF_PART = new Map(
@@ -54,7 +52,7 @@ function serverFieldErrors(error: unknown): ErrorSchema<Answers> | undefined {
     const path = ANSWER_OF_PART.get(part);
     return path ? [{ path, message }] : [];
   });
-  return errors.length > 0 ? toRjsfErrors(errors, FORM_ID).errorSchema : undefined;
+  return errors.length > 0 ? toRjsfErrors(errors, personForm).errorSchema : undefined;
 }
 
 /**
@@ -87,7 +85,7 @@ function AcceptInviteForm({
   // The page's one session: the person's answers and chosen photo. No browser draft: the page is
   // signed out and short, and a draft would outlive the single-use link.
   const [session] = useState(
-    () => new FormSession({ formId: FORM_ID, schema, uiSchema, validator }),
+    () => new FormSession({ formId: FORM_ID, form: personForm, schema, uiSchema, validator }),
   );
   const [passwordTried, setPasswordTried] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();

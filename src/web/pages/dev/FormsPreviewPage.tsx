@@ -2,7 +2,8 @@
  * Development only (`npm run dev`; the route exists only when `import.meta.env.DEV`): a preview
  * for compliance staff. `/clearing/dev/forms` lists the forms; `/clearing/dev/forms/<form-id>`
  * renders one with its example answers, the validation messages of the current answers and the
- * payload they would send. Saving a schema file reloads the page with the new wording.
+ * payload they would send. Saving a schema file reloads the page with the new wording. The forms
+ * are the folders of schemas/ (`virtual:forms`): a new folder is listed with no code change.
  */
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
@@ -17,28 +18,16 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { availableFormIds, isFormId, loadForm } from '../../../shared/forms/loadForm';
+import { formIds, formTitles, importForm } from 'virtual:forms';
+import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { PayloadError, toPayloadJson } from '../../../shared/forms/payload';
 import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import { stepsOf } from '../../../shared/forms/steps';
-import type { FormId } from '../../../shared/forms/types';
 import { validateAnswers } from '../../../shared/forms/validateAnswers';
-import type { FormValidator } from '../../../shared/forms/validators';
+import type { FormValidator } from '../../../shared/forms/model/compiledForm';
 import { PageTitle } from '../../app/PageTitle';
 import { SchemaForm, type Answers } from '../../forms/SchemaForm';
 import { SchemaReview } from '../../forms/SchemaReview';
 import { FormSession } from '../../forms/session';
-
-/**
- * The precompiled validators, as the registration pages load them. Virtual module ids must be
- * literal, so a new form adds its line here.
- */
-const PRECOMPILED: Partial<Record<FormId, () => Promise<unknown>>> = {
-  individual: () => import('virtual:form-validators/individual'),
-  business: () => import('virtual:form-validators/business'),
-  'affiliated-person': () => import('virtual:form-validators/affiliated-person'),
-  person: () => import('virtual:form-validators/person'),
-};
 
 function FormList() {
   return (
@@ -51,10 +40,10 @@ function FormList() {
         save it: the page reloads with the change.
       </Typography>
       <List>
-        {availableFormIds().map((formId) => (
+        {formIds.map((formId) => (
           <ListItem key={formId} disableGutters>
             <Link component={RouterLink} to={`/dev/forms/${formId}`}>
-              {loadForm(formId).schema.title ?? formId}
+              {formTitles[formId] ?? formId}
             </Link>
             &nbsp;({formId})
           </ListItem>
@@ -64,23 +53,20 @@ function FormList() {
   );
 }
 
-function useValidator(formId: FormId): FormValidator | undefined | Error {
-  const [validator, setValidator] = useState<FormValidator | Error>();
+/** The form's module (its precompiled validator), loaded as a registration page loads it. */
+function useCompiledForm(formId: string): CompiledForm | undefined | Error {
+  const [form, setForm] = useState<CompiledForm | Error>();
   useEffect(() => {
     let live = true;
-    const load = PRECOMPILED[formId];
-    const loaded = load
-      ? load().then(() => createRjsfValidator(formId))
-      : Promise.reject(new Error(`No precompiled validator is listed for ${formId}`));
-    loaded.then(
-      (created) => live && setValidator(created),
-      (error: unknown) => live && setValidator(error as Error),
+    importForm(formId).then(
+      (loaded) => live && setForm(loaded ?? new Error(`No form ${formId} under schemas/`)),
+      (error: unknown) => live && setForm(error as Error),
     );
     return () => {
       live = false;
     };
   }, [formId]);
-  return validator;
+  return form;
 }
 
 function Panel({ title, children }: { title: string; children: ReactNode }) {
@@ -94,27 +80,30 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Preview({ formId }: { formId: FormId }) {
-  const form = loadForm(formId);
-  const validator = useValidator(formId);
+function Preview({ formId }: { formId: string }) {
+  const form = useCompiledForm(formId);
+  if (form instanceof Error) return <Alert severity="error">{form.message}</Alert>;
+  if (!form) return null;
+  return <LoadedPreview form={form} />;
+}
+
+function LoadedPreview({ form }: { form: CompiledForm }) {
+  const formId = form.id;
+  const validator = createRjsfValidator(form);
   const [answers, setAnswers] = useState<Answers>(form.example);
   const [submitted, setSubmitted] = useState(false);
 
-  const result = useMemo(
-    () => (validator && !(validator instanceof Error) ? validateAnswers(formId, answers) : null),
-    [validator, formId, answers],
-  );
+  const result = useMemo(() => validateAnswers(form, answers), [form, answers]);
   const payload = useMemo(() => {
     if (!result) return null;
     try {
-      return JSON.stringify(toPayloadJson(formId, answers), null, 2);
+      return JSON.stringify(toPayloadJson(form, answers), null, 2);
     } catch (error) {
       if (error instanceof PayloadError) return `No payload: ${error.pointer}: ${error.message}`;
       throw error;
     }
-  }, [result, formId, answers]);
+  }, [result, form, answers]);
 
-  if (validator instanceof Error) return <Alert severity="error">{validator.message}</Alert>;
   return (
     <>
       <Typography variant="h5" component="h1">
@@ -128,9 +117,9 @@ function Preview({ formId }: { formId: FormId }) {
       </Typography>
       <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
         <Box sx={{ flex: '0 1 800px', minWidth: 0 }}>
-          {validator && stepsOf(form.uiSchema) && (
+          {form.steps && (
             <StepsPreview
-              formId={formId}
+              form={form}
               validator={validator}
               onAnswersChange={(next) => {
                 setAnswers(next);
@@ -138,9 +127,10 @@ function Preview({ formId }: { formId: FormId }) {
               }}
             />
           )}
-          {validator && !stepsOf(form.uiSchema) && (
+          {!form.steps && (
             <SchemaForm
               formId={`preview.${formId}`}
+              form={form}
               schema={form.schema as RJSFSchema}
               uiSchema={form.uiSchema as UiSchema}
               validator={validator}
@@ -187,19 +177,20 @@ function Preview({ formId }: { formId: FormId }) {
  * it.
  */
 function StepsPreview({
-  formId,
+  form,
   validator,
   onAnswersChange,
 }: {
-  formId: FormId;
+  form: CompiledForm;
   validator: FormValidator;
   onAnswersChange: (answers: Answers) => void;
 }) {
-  const form = loadForm(formId);
+  const formId = form.id;
   const [session] = useState(
     () =>
       new FormSession({
         formId: `preview.${formId}`,
+        form,
         schema: form.schema as RJSFSchema,
         uiSchema: form.uiSchema as UiSchema,
         validator,
@@ -249,7 +240,7 @@ export function FormsPreviewPage() {
   const { formId } = useParams();
   let content;
   if (!formId) content = <FormList />;
-  else if (isFormId(formId) && availableFormIds().includes(formId)) {
+  else if (formIds.includes(formId)) {
     content = <Preview key={formId} formId={formId} />;
   } else {
     content = (

@@ -1,5 +1,5 @@
 // Registers the precompiled validator of the business form (generated at build time).
-import 'virtual:form-validators/business';
+import businessForm from 'virtual:forms/business';
 import { useSyncExternalStore } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -37,8 +37,8 @@ import { registrationForm, useRegistrationSession } from './registrationSession'
 import type { RegistrationFailure } from './registrationFailure';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
-const FORM_ID = 'business';
-const form = registrationForm(FORM_ID);
+const FORM_ID = businessForm.id;
+const form = registrationForm(businessForm);
 const { schema, uiSchema, validator } = form;
 /** Spec §4: validation re-runs about 400 ms after the answers change. */
 const VALIDATION_DELAY_MS = 400;
@@ -55,7 +55,7 @@ export function BusinessRegistrationPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
-    FORM_ID,
+    form.compiled,
     submitBusinessRegistration,
   );
   const { session, leaveWarning } = useRegistrationSession(form, {

@@ -1,5 +1,5 @@
 // Registers the precompiled validator of the individual form (generated at build time).
-import 'virtual:form-validators/individual';
+import individualForm from 'virtual:forms/individual';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -23,8 +23,8 @@ import { SchemaForm } from '../../forms/SchemaForm';
 import { registrationForm, useRegistrationSession } from './registrationSession';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
-const FORM_ID = 'individual';
-const form = registrationForm(FORM_ID);
+const FORM_ID = individualForm.id;
+const form = registrationForm(individualForm);
 const { schema, uiSchema, validator } = form;
 
 /**
@@ -35,7 +35,7 @@ export function IndividualRegistrationPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
-    FORM_ID,
+    form.compiled,
     submitIndividualRegistration,
   );
   // One session for the page: the form draws it, the notices and the leave warning read it.

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../shared/forms/answers';
-import { loadForm } from '../../../shared/forms/loadForm';
+import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { prefillAnswers } from '../../../shared/forms/prefill';
 import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import type { FormId } from '../../../shared/forms/types';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
 import { browserDrafts, FormSession } from '../../forms/session';
@@ -12,7 +11,8 @@ import { useLeaveWarning } from '../../forms/useLeaveWarning';
 
 /** What a registration page draws its form from; made once per form, at module level. */
 export interface RegistrationForm {
-  formId: FormId;
+  formId: string;
+  compiled: CompiledForm;
   schema: RJSFSchema;
   uiSchema: UiSchema;
   validator: ReturnType<typeof createRjsfValidator>;
@@ -24,17 +24,17 @@ export interface RegistrationForm {
  * A registration form's stable pieces (rjsf re-renders less when schema and uiSchema never
  * change identity). The page shows the form's title as its heading, so rjsf does not repeat it.
  */
-export function registrationForm(formId: FormId): RegistrationForm {
-  const form = loadForm(formId);
+export function registrationForm(form: CompiledForm): RegistrationForm {
   return {
-    formId,
+    formId: form.id,
+    compiled: form,
     schema: form.schema as RJSFSchema,
     uiSchema: {
       ...form.uiSchema,
       'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
     },
-    validator: createRjsfValidator(formId),
-    keptInDraft: (answers) => draftSafeAnswers(formId, answers),
+    validator: createRjsfValidator(form),
+    keptInDraft: (answers) => draftSafeAnswers(form, answers),
   };
 }
 
@@ -53,10 +53,11 @@ export function useRegistrationSession(
     () =>
       new FormSession({
         formId: form.formId,
+        form: form.compiled,
         schema: form.schema,
         uiSchema: form.uiSchema,
         validator: form.validator,
-        initial: user ? prefillAnswers(form.formId, { email: user.email }) : {},
+        initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
         persistence: browserDrafts(form.formId, form.keptInDraft),
         ...options,
       }),

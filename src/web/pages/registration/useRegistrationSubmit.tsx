@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import type { ErrorSchema } from '@rjsf/utils';
 import { signedDocuments, toPayload } from '../../../shared/forms/payload';
 import { toRjsfErrors } from '../../../shared/forms/rjsfErrors';
-import type { FormId } from '../../../shared/forms/types';
+import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { ApiError } from '../../api/client';
 import { fetchSignedDocuments } from '../../api/submit-individual-registration';
 import type { Answers, FilesByPointer } from '../../forms/SchemaForm';
@@ -14,10 +14,10 @@ import { forgetAccountType } from './RegistrationChoicePage';
 import { registrationFailure, type RegistrationFailure } from './registrationFailure';
 
 /** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
-function serverFieldErrors(formId: FormId, error: unknown): ErrorSchema<Answers> | undefined {
+function serverFieldErrors(form: CompiledForm, error: unknown): ErrorSchema<Answers> | undefined {
   if (!(error instanceof ApiError) || !error.errors) return undefined;
   const errors = Object.entries(error.errors).map(([path, message]) => ({ path, message }));
-  return toRjsfErrors(errors, formId).errorSchema;
+  return toRjsfErrors(errors, form).errorSchema;
 }
 
 /**
@@ -27,7 +27,7 @@ function serverFieldErrors(formId: FormId, error: unknown): ErrorSchema<Answers>
  * confirmation). The session keeps every answer and file through a failure.
  */
 export function useRegistrationSubmit(
-  formId: FormId,
+  form: CompiledForm,
   send: (payload: FormData) => Promise<unknown>,
 ) {
   const [failure, setFailure] = useState<RegistrationFailure | null>(null);
@@ -39,19 +39,19 @@ export function useRegistrationSubmit(
       setFailure(null);
       setFieldErrors(undefined);
       try {
-        const urls = signedDocuments(formId).map((document) => document.url);
+        const urls = signedDocuments(form).map((document) => document.url);
         const documents = await fetchSignedDocuments(urls);
-        await send(toPayload(formId, answers, files, documents));
+        await send(toPayload(form, answers, files, documents));
         forgetAccountType();
         setSubmitted(true);
       } catch (error) {
         setFailure(registrationFailure(error));
-        setFieldErrors(serverFieldErrors(formId, error));
+        setFieldErrors(serverFieldErrors(form, error));
         // Rejecting keeps the draft; the alert above the button says what went wrong.
         throw error;
       }
     },
-    [formId, send],
+    [form, send],
   );
 
   return { failure, fieldErrors, submitted, onSubmit };

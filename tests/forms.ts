@@ -1,0 +1,31 @@
+/**
+ * The portal's forms for tests, compiled from schemas/ on disk once per test file, as the server
+ * compiles them (Node's Ajv; the browser's precompiled build is tests/unit/forms/precompiled.test.ts').
+ */
+import type { CompiledForm } from '../src/shared/forms/model/compiledForm';
+import {
+  compileFormsOnDisk,
+  diskTree,
+  type FormCatalog,
+} from '../src/shared/forms/model/compileNode';
+import { readFormSources, type FormSources } from '../src/shared/forms/model/formFiles';
+
+let catalog: FormCatalog | undefined;
+
+/** Every form of schemas/, by id. */
+export function testForms(): FormCatalog {
+  catalog ??= compileFormsOnDisk(process.cwd());
+  return catalog;
+}
+
+/** One form of schemas/ by its folder name. */
+export function testForm(id: string): CompiledForm {
+  const form = testForms().get(id);
+  if (!form) throw new Error(`No form ${id} under schemas/`);
+  return form;
+}
+
+/** The files of schemas/ as read from disk (each call a fresh copy, for tests to edit). */
+export function projectSources(): FormSources {
+  return readFormSources(diskTree(process.cwd())).sources;
+}

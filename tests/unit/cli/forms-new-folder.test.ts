@@ -1,0 +1,87 @@
+/**
+ * A new form is a new folder under schemas/: `forms check`, `validate` and `payload` pick it up
+ * with no code change (issue 16 §1), as a compliance team copying a form folder does.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PayloadJson } from '../../../src/shared/forms/payload';
+
+const projectRoot = path.resolve(__dirname, '../../..');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function forms(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/forms.ts', ...args],
+      { cwd: projectRoot, encoding: 'utf8' },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let tmp: string;
+const runs: Record<string, Run> = {};
+
+/** schemas/ with the individual form copied to `individual-copy`, its title changed. */
+function copiedFolderRoot(): string {
+  const root = path.join(tmp, 'copied');
+  fs.cpSync(path.join(projectRoot, 'schemas'), path.join(root, 'schemas'), { recursive: true });
+  const from = path.join(root, 'schemas/individual');
+  const to = path.join(root, 'schemas/individual-copy');
+  fs.mkdirSync(to);
+  for (const kind of ['schema', 'ui', 'example']) {
+    fs.copyFileSync(
+      path.join(from, `individual.${kind}.json`),
+      path.join(to, `individual-copy.${kind}.json`),
+    );
+  }
+  const schemaFile = path.join(to, 'individual-copy.schema.json');
+  const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
+  schema.title = 'Individual (copy)';
+  fs.writeFileSync(schemaFile, JSON.stringify(schema, null, 2));
+  return root;
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-new-folder-'));
+  const copied = copiedFolderRoot();
+  const example = path.join(copied, 'schemas/individual-copy/individual-copy.example.json');
+  const started: Record<string, Promise<Run>> = {
+    check: forms('check', '--root', copied),
+    validate: forms('validate', 'individual-copy', example, '--root', copied),
+    payload: forms('payload', 'individual-copy', example, '--root', copied),
+  };
+  for (const [name, run] of Object.entries(started)) runs[name] = await run;
+}, 120_000);
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('a copied form folder', () => {
+  it('is checked by forms check', () => {
+    expect(runs.check!.stdout).toMatch(
+      /^OK: 5 forms \(affiliated-person, business, individual, individual-copy, person\)/,
+    );
+    expect(runs.check!.code).toBe(0);
+  });
+
+  it('validates answers by its folder name', () => {
+    expect(runs.validate!.stdout).toContain('valid individual-copy answers');
+    expect(runs.validate!.code).toBe(0);
+  });
+
+  it('builds its payload, named by its folder', () => {
+    const payload = JSON.parse(runs.payload!.stdout) as PayloadJson;
+    expect(payload.formId).toBe('individual-copy');
+    expect(Object.keys(payload.parts).length).toBeGreaterThan(0);
+    expect(runs.payload!.code).toBe(0);
+  });
+});

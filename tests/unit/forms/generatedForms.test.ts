@@ -1,0 +1,466 @@
+/**
+ * Property-based (fast-check): forms generated from the constructs the walker supports (nesting,
+ * allOf, oneOf/anyOf, if/then/else, dependencies, dependentRequired/dependentSchemas, additional
+ * and pattern properties, lists, tuples, references to $defs and definitions, recursion), each
+ * with answers that satisfy it. For every form: `forms check` accepts it (which builds the
+ * browser's validator too); the answers are valid in the browser's validator and the server's,
+ * with the same messages for them and for no answers; the payload decodes to exactly the answers;
+ * every answer has a prompt in the payload and a row in the review. Unsupported constructs are
+ * refused by check by name. On failure fast-check prints the seed and the shrunk form.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { registrationView, type ViewRow } from '../../../src/server/admin/registrationView';
+import { checkForms } from '../../../src/shared/forms/checkForms';
+import { browserForm } from '../../../src/shared/forms/model/checkBuild';
+import type { CompiledForm } from '../../../src/shared/forms/model/compiledForm';
+import { fromPayload, toPayloadJson } from '../../../src/shared/forms/payload';
+import type { Answers, JsonSchema } from '../../../src/shared/forms/schemaTypes';
+import { isPlainObject } from '../../../src/shared/forms/schemaTypes';
+import { toPointer } from '../../../src/shared/forms/schemaWalk';
+import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+
+/** Every keyword Ajv may report gets the form's default message (the check requires one). */
+const X_MESSAGES = Object.fromEntries(
+  [
+    'type',
+    'required',
+    'oneOf',
+    'anyOf',
+    'const',
+    'enum',
+    'dependencies',
+    'dependentRequired',
+    'additionalProperties',
+    'additionalItems',
+    'propertyNames',
+    'minItems',
+  ].map((keyword) => [keyword, `Please check this answer (${keyword})`]),
+);
+
+type LeafType = 'string' | 'integer' | 'boolean' | 'enum';
+interface LeafPlan {
+  type: LeafType;
+  where: 'inline' | '$defs' | 'definitions';
+  seed: number;
+}
+
+const leafPlan = fc.record({
+  type: fc.constantFrom<LeafType>('string', 'integer', 'boolean', 'enum'),
+  where: fc.constantFrom<LeafPlan['where']>('inline', 'inline', '$defs', 'definitions'),
+  seed: fc.nat(999),
+});
+
+type Feature =
+  | { k: 'leaf'; leaf: LeafPlan }
+  | { k: 'object'; node: Feature[] }
+  | { k: 'allOf'; a: LeafPlan; b: LeafPlan }
+  | { k: 'choice'; options: LeafPlan[]; pick: number; anyOf: boolean }
+  | { k: 'condition'; flag: boolean; then: LeafPlan; otherwise: LeafPlan }
+  | {
+      k: 'dependency';
+      trigger: LeafPlan;
+      dependent: LeafPlan;
+      style: 'dependencies' | 'dependentSchemas';
+    }
+  | { k: 'dependentRequired'; a: LeafPlan; b: LeafPlan }
+  | { k: 'additional'; keys: string[]; pattern: boolean; seed: number }
+  | { k: 'list'; leaf: LeafPlan; count: number }
+  | { k: 'records'; node: Feature[]; count: number }
+  | { k: 'tuple'; items: LeafPlan[]; closed: boolean }
+  | { k: 'tree'; depth: number; seed: number };
+
+const { features } = fc.letrec<{ features: Feature[]; feature: Feature }>((tie) => ({
+  features: fc.array(tie('feature'), { minLength: 1, maxLength: 4 }),
+  feature: fc.oneof(
+    { maxDepth: 2, depthIdentifier: 'form' },
+    fc.record({ k: fc.constant('leaf' as const), leaf: leafPlan }),
+    fc.record({ k: fc.constant('object' as const), node: tie('features') }),
+    fc.record({ k: fc.constant('allOf' as const), a: leafPlan, b: leafPlan }),
+    fc.record({
+      k: fc.constant('choice' as const),
+      options: fc.array(leafPlan, { minLength: 2, maxLength: 3 }),
+      pick: fc.nat(2),
+      anyOf: fc.boolean(),
+    }),
+    fc.record({
+      k: fc.constant('condition' as const),
+      flag: fc.boolean(),
+      then: leafPlan,
+      otherwise: leafPlan,
+    }),
+    fc.record({
+      k: fc.constant('dependency' as const),
+      trigger: leafPlan,
+      dependent: leafPlan,
+      style: fc.constantFrom('dependencies' as const, 'dependentSchemas' as const),
+    }),
+    fc.record({ k: fc.constant('dependentRequired' as const), a: leafPlan, b: leafPlan }),
+    fc.record({
+      k: fc.constant('additional' as const),
+      keys: fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { maxLength: 3 }),
+      pattern: fc.boolean(),
+      seed: fc.nat(999),
+    }),
+    fc.record({ k: fc.constant('list' as const), leaf: leafPlan, count: fc.nat(3) }),
+    fc.record({ k: fc.constant('records' as const), node: tie('features'), count: fc.nat(2) }),
+    fc.record({
+      k: fc.constant('tuple' as const),
+      items: fc.array(leafPlan, { minLength: 1, maxLength: 3 }),
+      closed: fc.boolean(),
+    }),
+  ),
+}));
+
+interface Built {
+  schema: JsonSchema;
+  answers: Answers;
+}
+
+/** Builds a form (schema and satisfying answers) from a plan; names are unique per form. */
+class FormBuilder {
+  private count = 0;
+  readonly $defs: Record<string, JsonSchema> = {};
+  readonly definitions: Record<string, JsonSchema> = {};
+
+  name(prefix: string): string {
+    return `${prefix}${++this.count}`;
+  }
+
+  /** A leaf question and an answer it accepts. */
+  leaf(plan: LeafPlan): { schema: JsonSchema; value: unknown } {
+    const title = `Question ${this.count + 1}`;
+    const schemas: Record<LeafType, [JsonSchema, unknown]> = {
+      string: [
+        { type: 'string', title, minLength: 1, errorMessage: { minLength: 'Say something' } },
+        `answer ${plan.seed}`,
+      ],
+      integer: [
+        { type: 'integer', title, minimum: 0, errorMessage: { minimum: 'Not below zero' } },
+        plan.seed,
+      ],
+      boolean: [{ type: 'boolean', title }, plan.seed % 2 === 0],
+      enum: [
+        { type: 'string', title, enum: ['red', 'green', 'blue'], errorMessage: 'Pick a colour' },
+        ['red', 'green', 'blue'][plan.seed % 3],
+      ],
+    };
+    const [schema, value] = schemas[plan.type];
+    if (plan.where === 'inline') return { schema, value };
+    const name = this.name('def');
+    (plan.where === '$defs' ? this.$defs : this.definitions)[name] = schema;
+    return { schema: { $ref: `#/${plan.where}/${name}` }, value };
+  }
+
+  /** An object built from features: its schema and answers. */
+  object(plan: Feature[], title: string): Built {
+    const schema: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } = {
+      type: 'object',
+      title,
+      properties: {},
+      required: [],
+    };
+    const answers: Answers = {};
+    for (const feature of plan) this.feature(feature, schema, answers);
+    if (schema.required.length === 0) delete (schema as JsonSchema).required;
+    return { schema, answers };
+  }
+
+  private feature(
+    feature: Feature,
+    schema: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] },
+    answers: Answers,
+  ): void {
+    const own = (key: string, leaf: { schema: JsonSchema; value: unknown }) => {
+      schema.properties[key] = leaf.schema;
+      answers[key] = leaf.value;
+    };
+    switch (feature.k) {
+      case 'leaf':
+        own(this.name('q'), this.leaf(feature.leaf));
+        break;
+      case 'object': {
+        const key = this.name('group');
+        const built = this.object(feature.node, `Group ${key}`);
+        schema.properties[key] = built.schema;
+        answers[key] = built.answers;
+        break;
+      }
+      case 'allOf': {
+        const parts = [feature.a, feature.b].map((plan) => {
+          const key = this.name('part');
+          const leaf = this.leaf(plan);
+          answers[key] = leaf.value;
+          return { properties: { [key]: leaf.schema }, required: [key] };
+        });
+        (schema.allOf ??= []).push(...parts);
+        break;
+      }
+      case 'choice': {
+        // In an object of its own, beside a question of its own: two choices at one level
+        // would make one answer satisfy two option lists at once.
+        const kind = this.name('kind');
+        const pick = feature.pick % feature.options.length;
+        const group: Answers = { [kind]: `o${pick}` };
+        const options = feature.options.map((plan, index) => {
+          const key = this.name('branch');
+          const leaf = this.leaf(plan);
+          if (index === pick) group[key] = leaf.value;
+          return {
+            title: `Option ${index + 1}`,
+            properties: { [kind]: { title: 'Which', const: `o${index}` }, [key]: leaf.schema },
+            required: [kind, key],
+          };
+        });
+        const key = this.name('choice');
+        schema.properties[key] = {
+          type: 'object',
+          title: 'Choose',
+          [feature.anyOf ? 'anyOf' : 'oneOf']: options,
+        };
+        answers[key] = group;
+        break;
+      }
+      case 'condition': {
+        const flag = this.name('flag');
+        schema.properties[flag] = { type: 'boolean', title: 'Does it apply?' };
+        answers[flag] = feature.flag;
+        const [thenKey, elseKey] = [this.name('then'), this.name('else')];
+        const [thenLeaf, elseLeaf] = [this.leaf(feature.then), this.leaf(feature.otherwise)];
+        (schema.allOf ??= []).push({
+          if: { properties: { [flag]: { const: true } }, required: [flag] },
+          then: { properties: { [thenKey]: thenLeaf.schema }, required: [thenKey] },
+          else: { properties: { [elseKey]: elseLeaf.schema }, required: [elseKey] },
+        });
+        if (feature.flag) answers[thenKey] = thenLeaf.value;
+        else answers[elseKey] = elseLeaf.value;
+        break;
+      }
+      case 'dependency': {
+        const trigger = this.name('trigger');
+        own(trigger, this.leaf(feature.trigger));
+        const dependent = this.name('dependent');
+        const leaf = this.leaf(feature.dependent);
+        const part = { properties: { [dependent]: leaf.schema }, required: [dependent] };
+        const map = (schema[feature.style] ??= {}) as Record<string, JsonSchema>;
+        map[trigger] = part;
+        answers[dependent] = leaf.value;
+        break;
+      }
+      case 'dependentRequired': {
+        const [a, b] = [this.name('a'), this.name('b')];
+        own(a, this.leaf(feature.a));
+        own(b, this.leaf(feature.b));
+        ((schema.dependentRequired ??= {}) as Record<string, string[]>)[a] = [b];
+        break;
+      }
+      case 'additional': {
+        // In an object of its own: additional answers sit beside no other questions.
+        const key = this.name('other');
+        const bag: JsonSchema = { type: 'object', title: 'Other answers' };
+        const value: Answers = {};
+        if (feature.pattern) {
+          bag.patternProperties = {
+            '^p_': { type: 'string', title: 'Note' },
+            '^p_x': { type: 'string', title: 'Extra note' },
+          };
+          bag.additionalProperties = false;
+          for (const name of feature.keys) value[`p_${name}`] = `note ${feature.seed}`;
+        } else {
+          bag.additionalProperties = { type: 'integer', title: 'Amount' };
+          bag.propertyNames = { pattern: '^[a-z]+$', errorMessage: 'Lower-case letters only' };
+          for (const name of feature.keys) value[name] = feature.seed;
+        }
+        schema.properties[key] = bag;
+        answers[key] = value;
+        break;
+      }
+      case 'list': {
+        const key = this.name('list');
+        const leaf = this.leaf(feature.leaf);
+        schema.properties[key] = { type: 'array', title: `List ${key}`, items: leaf.schema };
+        answers[key] = Array.from({ length: feature.count }, () => leaf.value);
+        break;
+      }
+      case 'records': {
+        const key = this.name('records');
+        const built = this.object(feature.node, 'Record');
+        schema.properties[key] = { type: 'array', title: `Records ${key}`, items: built.schema };
+        answers[key] = Array.from({ length: feature.count }, () => structuredClone(built.answers));
+        break;
+      }
+      case 'tuple': {
+        const key = this.name('tuple');
+        const leaves = feature.items.map((plan) => this.leaf(plan));
+        schema.properties[key] = {
+          type: 'array',
+          title: `Tuple ${key}`,
+          items: leaves.map((leaf) => leaf.schema),
+          ...(feature.closed ? { additionalItems: false } : {}),
+        };
+        answers[key] = leaves.map((leaf) => leaf.value);
+        break;
+      }
+      case 'tree': {
+        const name = this.name('node');
+        this.$defs[name] = {
+          type: 'object',
+          title: 'Node',
+          properties: {
+            label: { type: 'string', title: 'Label' },
+            children: { type: 'array', title: 'Children', items: { $ref: `#/$defs/${name}` } },
+          },
+        };
+        const key = this.name('tree');
+        schema.properties[key] = { $ref: `#/$defs/${name}` };
+        const grow = (depth: number): Answers => ({
+          label: `node ${feature.seed} at ${depth}`,
+          ...(depth > 0 ? { children: [grow(depth - 1)] } : {}),
+        });
+        answers[key] = grow(feature.depth);
+        break;
+      }
+    }
+  }
+}
+
+function buildForm(plan: Feature[]): Built {
+  const builder = new FormBuilder();
+  const { schema, answers } = builder.object(plan, 'Generated form');
+  schema['x-messages'] = X_MESSAGES;
+  if (Object.keys(builder.$defs).length) schema.$defs = builder.$defs;
+  if (Object.keys(builder.definitions).length) schema.definitions = builder.definitions;
+  return { schema, answers };
+}
+
+function compiled(built: Built): { form: CompiledForm | undefined; problems: string[] } {
+  const { forms, problems } = checkForms({
+    forms: { generated: { schema: built.schema, uiSchema: {}, example: built.answers } },
+    commons: {},
+  });
+  return {
+    form: forms.get('generated'),
+    problems: problems.map((p) => `${p.file} ${p.pointer}: ${p.message}`),
+  };
+}
+
+/** The pointers of the answers a payload carries one by one (list of values: the list). */
+function answeredPointers(form: CompiledForm, answers: unknown, keys: string[] = []): string[] {
+  if (isPlainObject(answers)) {
+    return Object.entries(answers).flatMap(([key, value]) =>
+      answeredPointers(form, value, [...keys, key]),
+    );
+  }
+  if (
+    Array.isArray(answers) &&
+    answers.length > 0 &&
+    (isPlainObject(answers[0]) || Array.isArray(answers[0]))
+  ) {
+    return answers.flatMap((item, index) => answeredPointers(form, item, [...keys, String(index)]));
+  }
+  return [toPointer(keys)];
+}
+
+function reviewPrompts(rows: ViewRow[], out = new Map<string, string>()): Map<string, string> {
+  for (const row of rows) {
+    out.set(row.pointer, row.prompt);
+    if (row.children) reviewPrompts(row.children, out);
+    for (const item of row.items ?? []) reviewPrompts(item, out);
+  }
+  return out;
+}
+
+const RUNS = Number(process.env.GENERATED_FORMS ?? 1000);
+
+describe('generated forms (fast-check)', () => {
+  it(`every form the walker supports is checked, validated alike, sent and reviewed whole (${RUNS} forms)`, () => {
+    fc.assert(
+      fc.property(features, (plan) => {
+        const built = buildForm(plan);
+        const { form, problems } = compiled(built);
+        expect(problems).toEqual([]);
+        const server = form!;
+        const browser = browserForm(server);
+        // Valid alike, and the same messages for no answers at all.
+        expect(validateAnswers(server, built.answers)).toEqual({ valid: true, errors: [] });
+        expect(validateAnswers(browser, built.answers)).toEqual({ valid: true, errors: [] });
+        expect(validateAnswers(browser, {})).toEqual(validateAnswers(server, {}));
+        // Sent whole: the payload decodes to exactly the answers, each with its prompt.
+        const payload = toPayloadJson(server, built.answers);
+        const fields = Object.fromEntries(
+          Object.entries(payload.parts).map(([name, part]) => [name, JSON.stringify(part)]),
+        );
+        const decoded = fromPayload(server, { ...fields, schemaHash: payload.schemaHash });
+        expect(decoded.answers).toEqual(built.answers);
+        const review = reviewPrompts(
+          registrationView(server, payload.parts).flatMap((s) => s.rows),
+        );
+        for (const pointer of answeredPointers(server, built.answers)) {
+          expect(decoded.prompts[pointer], `payload prompt of ${pointer}`).toBeTruthy();
+          expect(review.get(pointer), `review prompt of ${pointer}`).toBeTruthy();
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+
+  const UNSUPPORTED: { name: string; edit: (schema: JsonSchema) => void }[] = [
+    {
+      name: '$id',
+      edit: (schema) => {
+        schema.$defs = {
+          ...(schema.$defs ?? {}),
+          named: { $id: 'named', type: 'string', title: 'N' },
+        };
+        (schema.properties as Record<string, JsonSchema>).named = { $ref: 'named' };
+      },
+    },
+    {
+      name: 'prefixItems',
+      edit: (schema) => {
+        (schema.properties as Record<string, JsonSchema>).pair = {
+          type: 'array',
+          title: 'Pair',
+          prefixItems: [{ type: 'string', title: 'First' }],
+        };
+      },
+    },
+    {
+      name: 'unevaluatedProperties',
+      edit: (schema) => void (schema.unevaluatedProperties = false),
+    },
+    { name: 'additionalProperties', edit: (schema) => void (schema.additionalProperties = true) },
+    {
+      name: 'points outside the form',
+      edit: (schema) => {
+        (schema.properties as Record<string, JsonSchema>).far = {
+          $ref: 'https://example.com/schemas/person.json',
+        };
+      },
+    },
+  ];
+
+  it('refuses each unsupported construct by name, and checks the other forms regardless', () => {
+    fc.assert(
+      fc.property(features, fc.constantFrom(...UNSUPPORTED), (plan, construct) => {
+        const built = buildForm(plan);
+        construct.edit(built.schema);
+        const sane = buildForm([{ k: 'leaf', leaf: { type: 'string', where: 'inline', seed: 1 } }]);
+        const { problems, forms } = checkForms({
+          forms: {
+            broken: { schema: built.schema, uiSchema: {}, example: built.answers },
+            sane: { schema: sane.schema, uiSchema: {}, example: sane.answers },
+          },
+          commons: {},
+        });
+        const broken = problems.filter((p) => p.file === 'schemas/broken/broken.schema.json');
+        expect(broken.map((p) => p.message).join('\n')).toContain(construct.name);
+        // No Ajv words: every sentence says what to write instead.
+        for (const problem of broken) expect(problem.message).not.toMatch(/strict mode|must /);
+        expect(problems.filter((p) => p.file.startsWith('schemas/sane/'))).toEqual([]);
+        expect(forms.has('sane')).toBe(true);
+      }),
+      { numRuns: Math.max(50, Math.round(RUNS / 10)) },
+    );
+  }, 600_000);
+});
