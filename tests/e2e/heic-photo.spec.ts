@@ -9,7 +9,8 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
   browser,
 }) => {
   test.setTimeout(180_000);
-  await signUpAndSignIn(page, uniqueEmail('heic'));
+  const email = uniqueEmail('heic');
+  await signUpAndSignIn(page, email);
   await page.getByLabel(/Individual/).check();
   await page.getByRole('button', { name: 'Get Started' }).click();
   await fillIndividualForm(page);
@@ -48,9 +49,11 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
   await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
   await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(staffPage).toHaveURL(/\/clearing\/admin/);
+  // The applicant's own row: other tests register a Jane Sample too.
   await staffPage
+    .getByRole('row')
+    .filter({ hasText: email })
     .getByRole('link', { name: /Jane Sample/ })
-    .first()
     .click();
   // The preview is the JPEG rendition, decoded by the browser (a HEIC would show nothing).
   const preview = staffPage.locator('figure.preview img').first();

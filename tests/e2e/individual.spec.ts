@@ -70,9 +70,11 @@ test('a new user registers as an individual with real files and lands on home, p
   await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
   await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(staffPage).toHaveURL(/\/clearing\/admin/);
+  // The applicant's own row: other tests register a Jane Sample too.
   await staffPage
+    .getByRole('row')
+    .filter({ hasText: email })
     .getByRole('link', { name: /Jane Sample/ })
-    .first()
     .click();
   const detail = staffPage.locator('main');
   for (const key of [
