@@ -10,11 +10,12 @@ const common = (name: string) =>
   };
 const dateMessages = common('date').$defs.dateOfBirth!['x-date']!;
 const phoneMessages = common('phone').$defs.phone!['x-phone']!;
+// The type rule applies once the file is not empty (an empty file gets 'The file is empty').
 const pdfMessage = (
   common('file').$defs.pdfFile as unknown as {
-    properties: { type: { errorMessage: string } };
+    then: { properties: { type: { errorMessage: string } } };
   }
-).properties.type.errorMessage;
+).then.properties.type.errorMessage;
 
 async function pasteInto(page: Page, selector: string, text: string) {
   await page.evaluate((value) => navigator.clipboard.writeText(value), text);
