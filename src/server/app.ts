@@ -21,6 +21,7 @@ import {
 import { DatabaseListener } from './db/notifications';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
+import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     config: ServerConfig;
     mailer: Mailer;
     backgroundJobs: BackgroundJobs;
+    /** The keys of sensitive answers at rest (SSN, passport number, date of birth). */
+    fieldKeys: FieldKeyRing;
   }
 }
 
@@ -51,6 +54,8 @@ export interface AppDeps {
   config: ServerConfig;
   pool: pg.Pool;
   mailer: Mailer;
+  /** The keys of sensitive answers; by default from the configuration (`loadFieldKeys`). */
+  fieldKeys?: FieldKeyRing;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -87,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => notifications.close());
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
+  app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
   app.addHook('onClose', async () => app.backgroundJobs.idle());
   logOneLinePerRequest(app);

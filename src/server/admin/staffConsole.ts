@@ -174,12 +174,21 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     options: { reveal?: string; notice?: string; error?: string; code?: number } = {},
   ) => {
     const registration = isUuid(registrationId)
-      ? await getRegistration(app.db, registrationId)
+      ? await getRegistration(app.db, registrationId, app.fieldKeys)
       : null;
     if (!registration) {
       return notFound(request, reply, 'No such registration.');
     }
     let revealed = new Set<string>();
+    if (options.reveal && registration.unreadable) {
+      // The key of its sensitive answers is missing: nothing to reveal, and say why.
+      request.log.warn({ registrationId }, 'sensitive answers cannot be decrypted');
+      return html(
+        reply,
+        503,
+        messagePage('Not revealed', registration.unreadable, staff(request).email),
+      );
+    }
     if (options.reveal) {
       const sensitive = sensitivePointers(
         registrationView(registration.formId, registration.payload),
@@ -218,7 +227,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',
         signedInAs: staff(request).email,
         notice: options.notice,
-        error: options.error,
+        error: options.error ?? registration.unreadable ?? undefined,
         auditEvents: await registrationAuditEvents(app.db, registrationId),
       }),
     );
@@ -238,7 +247,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     `${CONSOLE_BASE}/registrations/:id/approve`,
     async (request, reply) => {
       const registration = isUuid(request.params.id)
-        ? await getRegistration(app.db, request.params.id)
+        ? await getRegistration(app.db, request.params.id, app.fieldKeys)
         : null;
       if (!registration) {
         return notFound(request, reply, 'No such registration.');

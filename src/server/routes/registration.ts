@@ -32,6 +32,7 @@ import {
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
+import { sealRegistration } from '../fieldEncryption/registrationSealing';
 import { links, registrationReceivedMessage } from '../mail/templates';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
 import { deleteStored } from '../storage/uploads';
@@ -197,19 +198,31 @@ async function register(
       [name, registration.organizationKind],
     );
     const organizationId = organization.rows[0]!.id;
+    // Sensitive answers are stored sealed (encrypted at rest), bound to this registration's id.
+    const sealed = sealRegistration(app.fieldKeys, {
+      registrationId: crypto.randomUUID(),
+      schema: loadForm(formId).schema,
+      answers,
+      payload: payload.parts,
+      serialize: (marked) => toPayloadJson(formId, marked).parts,
+      personsKey: registration.persons,
+    });
     const registrationId = await insertRegistration(db, {
+      id: sealed.registrationId,
       userId,
       organizationId,
       formId,
       schemaHash: loadForm(formId).hash,
-      answers,
-      payload: payload.parts,
+      answers: sealed.answers,
+      payload: sealed.payload,
       submissionHash,
       ip,
     });
     if (!registrationId) throw new Error('registration insert raced despite the row lock');
     const persons = registration.persons ? answers[registration.persons] : undefined;
-    if (Array.isArray(persons)) await insertRegistrationPersons(db, registrationId, persons);
+    if (Array.isArray(persons)) {
+      await insertRegistrationPersons(db, registrationId, persons, sealed.persons);
+    }
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);
     }

@@ -21,6 +21,8 @@ import { formValidator } from '../../shared/forms/validators';
 import type { ServerConfig } from '../config';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
+import { loadFieldKeys } from '../fieldEncryption/keyRing';
+import { sealRegistration } from '../fieldEncryption/registrationSealing';
 import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
 
@@ -130,13 +132,22 @@ async function seedRegistration(
     compileFormValidators(['individual']);
   }
   const payload = toPayloadJson('individual', answers);
+  // Stored as the portal stores a submission: sensitive answers sealed.
+  const sealed = sealRegistration(loadFieldKeys(config), {
+    registrationId: crypto.randomUUID(),
+    schema: loadForm('individual').schema,
+    answers,
+    payload: payload.parts,
+    serialize: (marked) => toPayloadJson('individual', marked).parts,
+  });
   const registrationId = await insertRegistration(db, {
+    id: sealed.registrationId,
     userId: ids.userId,
     organizationId: ids.organizationId,
     formId: 'individual',
     schemaHash: loadForm('individual').hash,
-    answers,
-    payload: payload.parts,
+    answers: sealed.answers,
+    payload: sealed.payload,
     submissionHash: crypto
       .createHash('sha256')
       .update(canonicalJson({ formId: 'individual', answers }))
