@@ -31,6 +31,8 @@ import { ClientError } from '../server/errors';
 import { FieldKeyError, loadFieldKeys } from '../server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../server/fieldEncryption/rotateKeys';
 import { UnreadableFieldError } from '../server/fieldEncryption/sealedJson';
+import { verifySignatureEvidence } from '../server/signatures/signatureEvidence';
+import { readDocument } from '../server/storage/documentStore';
 import { createOutboxMailer } from '../server/mail/mailer';
 import { createSmtpMailer } from '../server/mail/smtpMailer';
 import { links } from '../server/mail/templates';
@@ -59,6 +61,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   rotate-key                                    encrypt every sensitive answer (SSN, passport
                                                 number, date of birth) under the first key of
                                                 FIELD_ENCRYPTION_KEYS; resumable, reports counts
+  verify-evidence <registration>                recompute the SHA-256 of every signed document
+                                                of a registration (its id, or the applicant's
+                                                email) and name any that no longer matches
 
 
 Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database; SMTP_URL
@@ -253,6 +258,49 @@ async function verifyAudit(pool: pg.Pool, out: Out, err: Out): Promise<number> {
   return 1;
 }
 
+/** Recomputes each signed document's hash; a changed or missing document is refused (exit 1). */
+async function verifyEvidence(
+  pool: pg.Pool,
+  config: ServerConfig,
+  reference: string,
+  out: Out,
+): Promise<void> {
+  const registrationId = /^[0-9a-f-]{36}$/i.test(reference)
+    ? reference
+    : await registrationIdOf(pool, (await userByEmail(pool, reference)).id, reference);
+  const checks = await verifySignatureEvidence(pool, registrationId, async (documentId) => {
+    const found = await pool.query<{ storage_name: string }>(
+      'select storage_name from registration_documents where id = $1',
+      [documentId],
+    );
+    const name = found.rows[0]?.storage_name;
+    return name ? readDocument(pool, config.dataDir, name) : null;
+  });
+  if (checks.length === 0) {
+    throw new ClientError(
+      404,
+      `No signature evidence is recorded for registration ${registrationId}.`,
+    );
+  }
+  const changed = checks.filter((check) => !check.matches);
+  for (const { evidence, actualSha256, matches } of checks) {
+    out(
+      matches
+        ? `OK       ${evidence.prompt} (${evidence.documentUrl}): sha256 ${evidence.sha256}`
+        : `CHANGED  ${evidence.prompt} (${evidence.documentUrl}): signed ${evidence.sha256}, stored now ${actualSha256 ?? 'missing'}`,
+    );
+  }
+  if (changed.length > 0) {
+    throw new ClientError(
+      409,
+      `${changed.length} of ${checks.length} signed documents no longer match their evidence: ${changed.map((check) => check.evidence.prompt).join('; ')}.`,
+    );
+  }
+  out(
+    `All ${checks.length} signed documents of registration ${registrationId} match their evidence.`,
+  );
+}
+
 /** Seals every sensitive answer under the current key and says how many values it touched. */
 async function rotateKey(pool: pg.Pool, config: ServerConfig, out: Out): Promise<void> {
   const ring = loadFieldKeys(config);
@@ -307,6 +355,7 @@ export async function main(
     'verify-audit': 0,
     'grant-app-role': 1,
     'rotate-key': 0,
+    'verify-evidence': 1,
   };
   if (values.help) {
     out(USAGE);
@@ -358,6 +407,9 @@ export async function main(
         break;
       case 'rotate-key':
         await rotateKey(pool, config, out);
+        break;
+      case 'verify-evidence':
+        await verifyEvidence(pool, config, args[0]!, out);
         break;
     }
     return 0;

@@ -122,6 +122,8 @@ interface DetailContext {
   signedInAs: string;
   notice?: string | undefined;
   error?: string | undefined;
+  /** Sections drawn elsewhere, after the documents (signature evidence), as HTML. */
+  extra?: string | undefined;
   /** This registration's audit trail, newest first. */
   auditEvents: RegistrationAuditEvent[];
 }
@@ -327,6 +329,7 @@ ${persons}
 ${sections}
 <h2>Documents</h2>
 ${documents}
+${ctx.extra ?? ''}
 ${auditSection(ctx)}`,
   });
 }

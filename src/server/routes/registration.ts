@@ -33,6 +33,7 @@ import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
 import { sealRegistration } from '../fieldEncryption/registrationSealing';
+import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { links, registrationReceivedMessage } from '../mail/templates';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
 import { deleteStored } from '../storage/uploads';
@@ -79,7 +80,14 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           throw withFieldError(error, parts);
         });
         try {
-          const outcome = await register(app, request.ip, formId, parts, row, form);
+          const outcome = await register(
+            app,
+            { ip: request.ip, userAgent: request.headers['user-agent'] },
+            formId,
+            parts,
+            row,
+            form,
+          );
           const user = toUser((await findUserRowById(app.db, userId))!);
           if (!outcome.repeated) {
             // DECISIONS: the applicant is told by email that the registration was received.
@@ -152,7 +160,7 @@ function readAnswers(formId: FormId, parts: FormParts, form: Form, email: string
 
 async function register(
   app: FastifyInstance,
-  ip: string,
+  { ip, userAgent }: { ip: string; userAgent: string | undefined },
   formId: FormId,
   parts: FormParts,
   row: UserRow,
@@ -226,6 +234,20 @@ async function register(
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);
     }
+    // What a court or auditor asks of each agreement signed (hashes of the bytes just stored).
+    await recordSignatureEvidence(
+      db,
+      {
+        registrationId,
+        userId,
+        userEmail: row.email,
+        ip,
+        userAgent,
+        signerName: [detail('firstName'), detail('lastName')].filter(Boolean).join(' ') || null,
+        schemaHash: loadForm(formId).hash,
+      },
+      parts.documents.filter((document) => form.files.has(document.part)),
+    );
     // The person who registers holds the Administrator role on the new organisation (spec §1).
     await db.query(
       `update users set details = $2, organization_id = $3, roles = '{Administrator}'

@@ -23,6 +23,7 @@ import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
 import { loadFieldKeys } from '../fieldEncryption/keyRing';
 import { sealRegistration } from '../fieldEncryption/registrationSealing';
+import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
 
@@ -163,6 +164,19 @@ async function seedRegistration(
     const file = await store(config.dataDir, bytes, path.basename(document.url), 'application/pdf');
     await insertRegistrationDocument(db, registrationId, document.part, file);
   }
+  await recordSignatureEvidence(
+    db,
+    {
+      registrationId,
+      userId: ids.userId,
+      userEmail: person.email,
+      ip: '127.0.0.1',
+      userAgent: 'demo seed',
+      signerName: name,
+      schemaHash: loadForm('individual').hash,
+    },
+    signedDocuments('individual'),
+  );
   // The trail records the seed as it happened (now), marked as demo data.
   await recordAuditEvent(db, {
     action: 'registration.submitted',
