@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import {
   parseFieldKeys,
 } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
+import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
+import { canonicalJson } from '../../src/shared/forms/bundleForm';
 import { omitHiddenAnswers } from '../../src/shared/forms/answers';
 import { toPayloadJson } from '../../src/shared/forms/payload';
 import {
@@ -73,6 +76,31 @@ describe('sensitive answers encrypted at rest', () => {
       expect(raw).not.toContain(plain);
     }
     expect(raw).toContain('"$sealed": "v1.k1.');
+    // The submission's hash is keyed: no guessing the SSN and date of birth against it.
+    const stored = await t.pool.query<{ submission_hash: string }>(
+      'select submission_hash from registrations where id = $1',
+      [customer.registrationId],
+    );
+    const plainHash = crypto
+      .createHash('sha256')
+      .update(
+        canonicalJson({
+          formId: 'individual',
+          answers: openRegistrationAnswers(
+            t.app.fieldKeys,
+            customer.registrationId,
+            (
+              await t.pool.query<{ answers: unknown }>(
+                'select answers from registrations where id = $1',
+                [customer.registrationId],
+              )
+            ).rows[0]!.answers,
+          ),
+        }),
+      )
+      .digest('hex');
+    expect(stored.rows[0]!.submission_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.rows[0]!.submission_hash).not.toBe(plainHash);
   });
 
   it('stores no plain SSN, passport number or date of birth of a business or its persons', async () => {

@@ -103,3 +103,16 @@ export function loadFieldKeys(options: {
   }
   return parseFieldKeys(fs.readFileSync(file, 'utf8'), file);
 }
+
+/**
+ * A keyed hash of a submission's answers (HMAC-SHA-256 under a key derived from the current
+ * field key with HKDF): a plain SHA-256 of answers holding an SSN and a date of birth could be
+ * reversed by guessing those two, everything else being in the row. It only recognises a
+ * repeated submission, so a key rotation costs nothing but that recognition for older rows.
+ */
+export function submissionHash(ring: FieldKeyRing, canonicalAnswers: string): string {
+  const key = Buffer.from(
+    crypto.hkdfSync('sha256', ring.current.secret, Buffer.alloc(0), 'submission-hash', 32),
+  );
+  return crypto.createHmac('sha256', key).update(canonicalAnswers).digest('hex');
+}

@@ -32,6 +32,7 @@ import {
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
+import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
 import { sealRegistration } from '../fieldEncryption/registrationSealing';
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { links, registrationReceivedMessage } from '../mail/templates';
@@ -179,10 +180,7 @@ async function register(
     }
     throw error;
   }
-  const submissionHash = crypto
-    .createHash('sha256')
-    .update(canonicalJson({ formId, answers }))
-    .digest('hex');
+  const submissionHash = keyedSubmissionHash(app.fieldKeys, canonicalJson({ formId, answers }));
   const registration = parts.registration;
   const detail = (key: keyof RegistrationAnnotation['userDetails']) =>
     answers[registration.userDetails[key]];

@@ -21,7 +21,7 @@ import { formValidator } from '../../shared/forms/validators';
 import type { ServerConfig } from '../config';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
-import { loadFieldKeys } from '../fieldEncryption/keyRing';
+import { loadFieldKeys, submissionHash } from '../fieldEncryption/keyRing';
 import { sealRegistration } from '../fieldEncryption/registrationSealing';
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { saveStatement } from '../db/statements';
@@ -134,7 +134,8 @@ async function seedRegistration(
   }
   const payload = toPayloadJson('individual', answers);
   // Stored as the portal stores a submission: sensitive answers sealed.
-  const sealed = sealRegistration(loadFieldKeys(config), {
+  const fieldKeys = loadFieldKeys(config);
+  const sealed = sealRegistration(fieldKeys, {
     registrationId: crypto.randomUUID(),
     schema: loadForm('individual').schema,
     answers,
@@ -149,10 +150,7 @@ async function seedRegistration(
     schemaHash: loadForm('individual').hash,
     answers: sealed.answers,
     payload: sealed.payload,
-    submissionHash: crypto
-      .createHash('sha256')
-      .update(canonicalJson({ formId: 'individual', answers }))
-      .digest('hex'),
+    submissionHash: submissionHash(fieldKeys, canonicalJson({ formId: 'individual', answers })),
     ip: '127.0.0.1',
   });
   if (!registrationId) throw new Error(`demo registration of ${person.email} exists`);
