@@ -158,7 +158,8 @@ describe('sensitive answers encrypted at rest', () => {
     expect(await auditRows(t, 'registration.revealed', since)).toEqual([
       expect.objectContaining({
         actor_user_id: staff.id,
-        detail: { registrationId: customer.registrationId, field: '/dateOfBirth' },
+        registration_id: customer.registrationId,
+        detail: { field: '/dateOfBirth' },
       }),
     ]);
   });
