@@ -4,7 +4,8 @@
  *
  * Environment: BENCH_RUNS (keystroke runs per page, default 8), CHROMIUM_PATH (/usr/bin/chromium),
  * BENCH_KEEP=1 keeps the temp folder, BENCH_ONLY=load (or `npm run bench -- load`) runs only the
- * load part, BENCH_LOAD_SECONDS (default 10) is the length of each load run.
+ * load part, BENCH_ONLY=encryption (`npm run bench -- encryption`) only the encryption of
+ * sensitive answers, BENCH_LOAD_SECONDS (default 10) is the length of each load run.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import {
   type KeystrokeResult,
 } from './lib/browser';
 import { bundleFigures } from './lib/bundle';
+import { fieldEncryptionRows } from './lib/fieldEncryption';
 import { makeBenchFiles } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
 import { serverFigures, stopServer } from './lib/server';
@@ -104,6 +106,10 @@ async function runLoad(webDir?: string): Promise<Row[]> {
 }
 
 async function main() {
+  if (ONLY === 'encryption') {
+    console.log('\n' + printTable(fieldEncryptionRows()) + '\n');
+    return;
+  }
   if (ONLY === 'load') {
     tempDir = makeTempDir('portal-bench');
     const rows = await runLoad();
@@ -431,6 +437,7 @@ async function main() {
       goal: '-',
       met: null,
     },
+    ...fieldEncryptionRows(),
   );
 
   console.log('\n' + printTable(rows) + '\n');

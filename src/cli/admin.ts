@@ -28,6 +28,11 @@ import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/p
 import { issueAuthToken } from '../server/db/tokens';
 import { findUserRowByEmail } from '../server/db/users';
 import { ClientError } from '../server/errors';
+import { FieldKeyError, loadFieldKeys } from '../server/fieldEncryption/keyRing';
+import { rotateFieldKeys } from '../server/fieldEncryption/rotateKeys';
+import { UnreadableFieldError } from '../server/fieldEncryption/sealedJson';
+import { verifySignatureEvidence } from '../server/signatures/signatureEvidence';
+import { readDocument } from '../server/storage/documentStore';
 import { createOutboxMailer } from '../server/mail/mailer';
 import { createSmtpMailer } from '../server/mail/smtpMailer';
 import { links } from '../server/mail/templates';
@@ -53,8 +58,17 @@ const USAGE = `Usage: npm run admin -- <command> [options]
                                                 the role the portal runs as its tables, the
                                                 audit trail read and append only
 
+  rotate-key                                    encrypt every sensitive answer (SSN, passport
+                                                number, date of birth) under the first key of
+                                                FIELD_ENCRYPTION_KEYS; resumable, reports counts
+  verify-evidence <registration>                recompute the SHA-256 of every signed document
+                                                of a registration (its id, or the applicant's
+                                                email) and name any that no longer matches
+
+
 Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database; SMTP_URL
-to send the applicant's email (without it the email is printed here).
+to send the applicant's email (without it the email is printed here); FIELD_ENCRYPTION_KEYS
+(development: the key file in DATA_DIR).
 Exit codes: 0 done, 1 refused (verify-audit: the trail was altered), 2 unusable input.`;
 
 const CLI: Actor = { userId: null, via: 'cli' };
@@ -244,6 +258,70 @@ async function verifyAudit(pool: pg.Pool, out: Out, err: Out): Promise<number> {
   return 1;
 }
 
+/** Recomputes each signed document's hash; a changed or missing document is refused (exit 1). */
+async function verifyEvidence(
+  pool: pg.Pool,
+  config: ServerConfig,
+  reference: string,
+  out: Out,
+): Promise<void> {
+  const registrationId = /^[0-9a-f-]{36}$/i.test(reference)
+    ? reference
+    : await registrationIdOf(pool, (await userByEmail(pool, reference)).id, reference);
+  const checks = await verifySignatureEvidence(pool, registrationId, async (documentId) => {
+    const found = await pool.query<{ storage_name: string }>(
+      'select storage_name from registration_documents where id = $1',
+      [documentId],
+    );
+    const name = found.rows[0]?.storage_name;
+    return name ? readDocument(pool, config.dataDir, name) : null;
+  });
+  if (checks.length === 0) {
+    throw new ClientError(
+      404,
+      `No signature evidence is recorded for registration ${registrationId}.`,
+    );
+  }
+  const changed = checks.filter((check) => !check.matches);
+  for (const { evidence, actualSha256, matches } of checks) {
+    out(
+      matches
+        ? `OK       ${evidence.prompt} (${evidence.documentUrl}): sha256 ${evidence.sha256}`
+        : `CHANGED  ${evidence.prompt} (${evidence.documentUrl}): signed ${evidence.sha256}, stored now ${actualSha256 ?? 'missing'}`,
+    );
+  }
+  if (changed.length > 0) {
+    throw new ClientError(
+      409,
+      `${changed.length} of ${checks.length} signed documents no longer match their evidence: ${changed.map((check) => check.evidence.prompt).join('; ')}.`,
+    );
+  }
+  out(
+    `All ${checks.length} signed documents of registration ${registrationId} match their evidence.`,
+  );
+}
+
+/** Seals every sensitive answer under the current key and says how many values it touched. */
+async function rotateKey(pool: pg.Pool, config: ServerConfig, out: Out): Promise<void> {
+  const ring = loadFieldKeys(config);
+  const counts = await rotateFieldKeys(pool, ring);
+  out(
+    `Key ${ring.current.id}: ${counts.resealed} values encrypted again, ${counts.current} already ` +
+      `under it, ${counts.sealedFirstTime} stored before encryption now encrypted (${counts.rows} rows).`,
+  );
+  if (counts.unreadable.length > 0) {
+    throw new ClientError(
+      409,
+      `Left as they were, since they cannot be decrypted with these keys (a key not given, or values altered): ${counts.unreadable.join('; ')}. Add the missing key and run rotate-key again.`,
+    );
+  }
+  if (ring.keys.length > 1) {
+    out(
+      `Every stored value is now under ${ring.current.id}; the other keys may be removed from FIELD_ENCRYPTION_KEYS.`,
+    );
+  }
+}
+
 export async function main(
   argv: string[],
   out: Out = (line) => console.log(line),
@@ -276,6 +354,8 @@ export async function main(
     'create-staff': 1,
     'verify-audit': 0,
     'grant-app-role': 1,
+    'rotate-key': 0,
+    'verify-evidence': 1,
   };
   if (values.help) {
     out(USAGE);
@@ -325,6 +405,12 @@ export async function main(
         await grantAppRole(pool, args[0]!);
         out(`Granted ${args[0]} the portal's tables; the audit trail only to read and append.`);
         break;
+      case 'rotate-key':
+        await rotateKey(pool, config, out);
+        break;
+      case 'verify-evidence':
+        await verifyEvidence(pool, config, args[0]!, out);
+        break;
     }
     return 0;
   } catch (error) {
@@ -332,9 +418,13 @@ export async function main(
       err(error.message);
       return 2;
     }
-    if (error instanceof ClientError) {
+    if (error instanceof ClientError || error instanceof UnreadableFieldError) {
       err(error.message);
       return 1;
+    }
+    if (error instanceof FieldKeyError) {
+      err(error.message);
+      return 2;
     }
     err(`Failed: ${(error as Error).stack ?? String(error)}`);
     return 2;

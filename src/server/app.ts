@@ -21,6 +21,7 @@ import {
 import { DatabaseListener } from './db/notifications';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
+import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
@@ -48,6 +49,8 @@ declare module 'fastify' {
     backgroundJobs: BackgroundJobs;
     /** The compiled forms of schemas/, by form id (src/server/forms.ts). */
     forms: FormCatalog;
+    /** The keys of sensitive answers at rest (SSN, passport number, date of birth). */
+    fieldKeys: FieldKeyRing;
   }
 }
 
@@ -57,6 +60,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** The forms to serve; the folders of schemas/ when not given. */
   forms?: FormCatalog;
+  /** The keys of sensitive answers; by default from the configuration (`loadFieldKeys`). */
+  fieldKeys?: FieldKeyRing;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -94,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
   app.decorate('forms', deps.forms ?? portalForms());
+  app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
   app.addHook('onClose', async () => app.backgroundJobs.idle());
   logOneLinePerRequest(app);

@@ -35,6 +35,8 @@ export interface ServerConfig {
   /** scrypt cost exponent (N = 2^cost); the hash records it, so lowering it in tests is safe. */
   passwordCost: number;
   logLevel: string;
+  /** `FIELD_ENCRYPTION_KEYS`: the keys of sensitive answers at rest (fieldEncryption/keyRing.ts). */
+  fieldEncryptionKeys: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -68,5 +70,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seedDemo: !production && env.SEED_DEMO !== '0',
     passwordCost: Number(env.PASSWORD_COST ?? 17),
     logLevel: env.LOG_LEVEL ?? 'info',
+    fieldEncryptionKeys: env.FIELD_ENCRYPTION_KEYS || undefined,
   };
 }

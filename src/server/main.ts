@@ -8,6 +8,7 @@ import { buildApp } from './app';
 import { warmPdfInspection } from './storage/inspectionThreads';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
+import { FieldKeyError, loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { readableLogStream } from './logging';
 import { createOutboxMailer } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
@@ -27,6 +28,15 @@ async function failed(
   console.error(startupFailureMessage(step, error, { host: config.host, port: config.port }));
   if (config.logLevel === 'debug' || config.logLevel === 'trace') console.error(error);
   for (const close of cleanup) await close().catch(() => {});
+  process.exit(1);
+}
+
+// Without the keys of sensitive answers nothing can be stored or read: one sentence, exit 1.
+let fieldKeys: FieldKeyRing;
+try {
+  fieldKeys = loadFieldKeys(config);
+} catch (error) {
+  console.error(error instanceof FieldKeyError ? error.message : String(error));
   process.exit(1);
 }
 
@@ -56,6 +66,7 @@ const app = await buildApp({
   config,
   pool: database.pool,
   mailer,
+  fieldKeys,
   ...(readable ? { logger: { level: config.logLevel, stream: readable } } : {}),
 }).catch((error: unknown) => failed('app', error, [closeDatabase]));
 const closeApp = () => app.close();

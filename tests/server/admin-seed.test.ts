@@ -4,6 +4,7 @@ import { DEMO_SIGN_INS, seedDemoData } from '../../src/server/seed/demo';
 import { demoStatement } from '../../src/server/seed/demoReview';
 import { validateAnswers } from '../../src/shared/forms/validateAnswers';
 import { freshClient } from './authHelpers';
+import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
 import { createTestApp, type TestApp } from './testApp';
 import { testForm } from '../forms';
 
@@ -80,7 +81,8 @@ describe('demo seed for review and the statement', () => {
     const registration = rows.rows[0];
     expect(registration.status).toBe('pending');
     expect(registration.documents).toBe(8);
-    expect(validateAnswers(testForm('individual'), registration.answers)).toEqual({
+    const answers = openRegistrationAnswers(t.app.fieldKeys, registration.id, registration.answers);
+    expect(validateAnswers(testForm('individual'), answers)).toEqual({
       valid: true,
       errors: [],
     });

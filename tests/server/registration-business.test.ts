@@ -5,6 +5,7 @@ import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
 import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
+import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -116,7 +117,10 @@ describe('POST registration/business', () => {
     expect(row.name).toBe('Granite Ridge Mining Co.');
     expect(row.payload.clearingRegistration.userInfo.email.value).toBe(email);
     expect(row.payload.clearingRegistration.userInfo.signature.value).toBe('Daniel Okafor');
-    expect(row.answers.affiliatedPersons[0].ssn).toBe('123-45-6789');
+    // Stored sealed; read through the one reader.
+    expect(openRegistrationAnswers(t.app.fieldKeys, row.id, row.answers)).toMatchObject({
+      affiliatedPersons: [{ ssn: '123-45-6789' }, { passportNumber: 'PA1234567' }],
+    });
 
     const persons = await t.pool.query(
       `select position, first_name, last_name, title, ownership_percent, is_direct, answers

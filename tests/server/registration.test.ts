@@ -7,6 +7,7 @@ import type { Answers } from '../../src/shared/forms/schemaTypes';
 import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';
+import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
 import type { TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -80,7 +81,7 @@ describe('POST registration/individual', () => {
     expect(body.user.orgDetails.clearingOrgId).toMatch(/^NCF-\d{6}$/);
 
     const stored = await t.pool.query(
-      'select form_id, schema_hash, answers, payload, status, submitted_from_ip from registrations where user_id = $1',
+      'select id, form_id, schema_hash, answers, payload, status, submitted_from_ip from registrations where user_id = $1',
       [id],
     );
     const row = stored.rows[0];
@@ -88,7 +89,11 @@ describe('POST registration/individual', () => {
     expect(row.schema_hash).toBe(testForm('individual').hash);
     expect(row.status).toBe('pending');
     expect(row.submitted_from_ip).toBeTruthy();
-    expect(row.answers.socialSecurityNumber).toBe('123-45-6789');
+    // Stored sealed (encrypted at rest); read through the one reader.
+    expect(row.answers.socialSecurityNumber).toHaveProperty('$sealed');
+    expect(openRegistrationAnswers(t.app.fieldKeys, row.id, row.answers).socialSecurityNumber).toBe(
+      '123-45-6789',
+    );
     // Prompts come from the schema titles.
     const schema = testForm('individual').schema;
     expect(row.payload.userInfo.firstName).toEqual({

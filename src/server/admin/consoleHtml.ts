@@ -122,6 +122,8 @@ interface DetailContext {
   signedInAs: string;
   notice?: string | undefined;
   error?: string | undefined;
+  /** Sections drawn elsewhere, after the documents (signature evidence), as HTML. */
+  extra?: string | undefined;
   /** This registration's audit trail, newest first. */
   auditEvents: RegistrationAuditEvent[];
 }
@@ -327,6 +329,7 @@ ${persons}
 ${sections}
 <h2>Documents</h2>
 ${documents}
+${ctx.extra ?? ''}
 ${auditSection(ctx)}`,
   });
 }
@@ -391,6 +394,8 @@ caption { text-align: left; font-weight: 600; font-size: 1.05rem; padding: 12px 
 th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); }
 table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
 table.audit { font-size: 0.9rem; }
+table.answers.evidence th { width: auto; }
+table.evidence td:nth-child(3) { white-space: nowrap; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
 dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
 dl.facts dd, dl.group dd { margin: 0 0 6px; }

@@ -34,6 +34,9 @@ import {
   PREVIEWED_AS_JPEG,
 } from './consoleHtml';
 import { decideRegistration, requestChanges, type ReviewDeps } from './review';
+import { evidencePackage } from '../signatures/evidencePackage';
+import { evidenceSection } from '../signatures/evidenceHtml';
+import { listSignatureEvidence } from '../signatures/signatureEvidence';
 import { documentPrompts, registrationView, sensitivePointers } from './registrationView';
 
 export { escapeHtml } from './consoleHtml';
@@ -174,12 +177,21 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     options: { reveal?: string; notice?: string; error?: string; code?: number } = {},
   ) => {
     const registration = isUuid(registrationId)
-      ? await getRegistration(app.db, registrationId)
+      ? await getRegistration(app.db, registrationId, app.fieldKeys)
       : null;
     if (!registration) {
       return notFound(request, reply, 'No such registration.');
     }
     let revealed = new Set<string>();
+    if (options.reveal && registration.unreadable) {
+      // The key of its sensitive answers is missing: nothing to reveal, and say why.
+      request.log.warn({ registrationId }, 'sensitive answers cannot be decrypted');
+      return html(
+        reply,
+        503,
+        messagePage('Not revealed', registration.unreadable, staff(request).email),
+      );
+    }
     if (options.reveal) {
       const sensitive = sensitivePointers(
         registrationView(app.forms.get(registration.formId), registration.payload),
@@ -222,8 +234,13 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',
         signedInAs: staff(request).email,
         notice: options.notice,
-        error: options.error,
+        error: options.error ?? registration.unreadable ?? undefined,
         auditEvents: await registrationAuditEvents(app.db, registrationId),
+        extra: evidenceSection(
+          CONSOLE_BASE,
+          registration.registrationId,
+          await listSignatureEvidence(app.db, registration.registrationId),
+        ),
       }),
     );
   };
@@ -242,7 +259,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     `${CONSOLE_BASE}/registrations/:id/approve`,
     async (request, reply) => {
       const registration = isUuid(request.params.id)
-        ? await getRegistration(app.db, request.params.id)
+        ? await getRegistration(app.db, request.params.id, app.fieldKeys)
         : null;
       if (!registration) {
         return notFound(request, reply, 'No such registration.');
@@ -373,6 +390,37 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         .header('cache-control', 'no-store')
         .type(rendition ? 'image/jpeg' : document.contentType)
         .send(bytes);
+    },
+  );
+
+  // The signed documents with their evidence, one reproducible ZIP (signatures/evidencePackage).
+  app.get<{ Params: { id: string } }>(
+    `${CONSOLE_BASE}/registrations/:id/evidence.zip`,
+    async (request, reply) => {
+      const registration = isUuid(request.params.id)
+        ? await getRegistration(app.db, request.params.id, app.fieldKeys)
+        : null;
+      if (!registration) return notFound(request, reply, 'No such registration.');
+      const evidence = await listSignatureEvidence(app.db, registration.registrationId);
+      const zip = await evidencePackage(registration, evidence, async (documentId) => {
+        const document = await findRegistrationDocument(app.db, documentId);
+        return document ? readDocument(app.db, app.config.dataDir, document.storageName) : null;
+      });
+      await recordAuditEvent(app.db, {
+        action: 'registration.document-downloaded',
+        actorUserId: staff(request).id,
+        subjectUserId: registration.userId,
+        registrationId: registration.registrationId,
+        detail: { evidencePackage: true },
+      });
+      return reply
+        .header(
+          'content-disposition',
+          attachmentDisposition(`signature-evidence-${registration.clearingOrgId}.zip`),
+        )
+        .header('cache-control', 'no-store')
+        .type('application/zip')
+        .send(zip);
     },
   );
 

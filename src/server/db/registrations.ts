@@ -3,6 +3,8 @@ import { putDocument } from '../storage/documentStore';
 import type { StoredFile } from '../storage/uploads';
 
 export interface NewRegistration {
+  /** Chosen before the insert: sealed answers are bound to their registration's id. */
+  id: string;
   userId: string;
   organizationId: string;
   formId: string;
@@ -23,8 +25,8 @@ export async function insertRegistration(
 ): Promise<string | null> {
   const result = await db.query<{ id: string }>(
     `insert into registrations
-       (user_id, organization_id, form_id, schema_hash, answers, payload, submission_hash, submitted_from_ip)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)
+       (id, user_id, organization_id, form_id, schema_hash, answers, payload, submission_hash, submitted_from_ip)
+     values ($9, $1, $2, $3, $4, $5, $6, $7, $8)
      on conflict (user_id) do nothing
      returning id`,
     [
@@ -36,6 +38,7 @@ export async function insertRegistration(
       JSON.stringify(registration.payload),
       registration.submissionHash,
       registration.ip,
+      registration.id,
     ],
   );
   return result.rows[0]?.id ?? null;
@@ -77,12 +80,14 @@ const text = (value: unknown): string | null =>
 
 /**
  * The affiliated persons of a registration, one row each in list order, with their answers as
- * validated (names repeated in columns for staff to list and find them).
+ * validated (names repeated in columns for staff to list and find them). `stored` holds each
+ * person's answers as stored (sensitive ones sealed), by position.
  */
 export async function insertRegistrationPersons(
   db: Queryable,
   registrationId: string,
   persons: unknown[],
+  stored: unknown[] = persons,
 ): Promise<void> {
   for (const [position, person] of persons.entries()) {
     const answers = (person ?? {}) as Record<string, unknown>;
@@ -99,7 +104,7 @@ export async function insertRegistrationPersons(
         text(answers.title),
         typeof ownership === 'number' ? ownership : null,
         answers.isDirect === undefined ? null : answers.isDirect === 'direct',
-        JSON.stringify(answers),
+        JSON.stringify(stored[position] ?? answers),
       ],
     );
   }

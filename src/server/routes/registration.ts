@@ -30,6 +30,9 @@ import {
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
+import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
+import { sealRegistration } from '../fieldEncryption/registrationSealing';
+import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { links, registrationReceivedMessage } from '../mail/templates';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
 import { deleteStored } from '../storage/uploads';
@@ -75,7 +78,13 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           throw withFieldError(error, parts);
         });
         try {
-          const outcome = await register(app, request.ip, parts, row, form);
+          const outcome = await register(
+            app,
+            { ip: request.ip, userAgent: request.headers['user-agent'] },
+            parts,
+            row,
+            form,
+          );
           const user = toUser((await findUserRowById(app.db, userId))!);
           if (!outcome.repeated) {
             // DECISIONS: the applicant is told by email that the registration was received.
@@ -149,7 +158,7 @@ function readAnswers(parts: FormParts, form: Form, email: string): Answers {
 
 async function register(
   app: FastifyInstance,
-  ip: string,
+  { ip, userAgent }: { ip: string; userAgent: string | undefined },
   parts: FormParts,
   row: UserRow,
   form: Form,
@@ -168,10 +177,7 @@ async function register(
     }
     throw error;
   }
-  const submissionHash = crypto
-    .createHash('sha256')
-    .update(canonicalJson({ formId, answers }))
-    .digest('hex');
+  const submissionHash = keyedSubmissionHash(app.fieldKeys, canonicalJson({ formId, answers }));
   const registration = parts.registration;
   const detail = (key: keyof RegistrationAnnotation['userDetails']) =>
     answers[registration.userDetails[key]];
@@ -195,22 +201,47 @@ async function register(
       [name, registration.organizationKind],
     );
     const organizationId = organization.rows[0]!.id;
+    // Sensitive answers are stored sealed (encrypted at rest), bound to this registration's id.
+    const sealed = sealRegistration(app.fieldKeys, {
+      registrationId: crypto.randomUUID(),
+      form: parts.compiled,
+      answers,
+      payload: payload.parts,
+      personsKey: registration.persons,
+    });
     const registrationId = await insertRegistration(db, {
+      id: sealed.registrationId,
       userId,
       organizationId,
       formId,
       schemaHash: parts.compiled.hash,
-      answers,
-      payload: payload.parts,
+      answers: sealed.answers,
+      payload: sealed.payload,
       submissionHash,
       ip,
     });
     if (!registrationId) throw new Error('registration insert raced despite the row lock');
     const persons = registration.persons ? answers[registration.persons] : undefined;
-    if (Array.isArray(persons)) await insertRegistrationPersons(db, registrationId, persons);
+    if (Array.isArray(persons)) {
+      await insertRegistrationPersons(db, registrationId, persons, sealed.persons);
+    }
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);
     }
+    // What a court or auditor asks of each agreement signed (hashes of the bytes just stored).
+    await recordSignatureEvidence(
+      db,
+      {
+        registrationId,
+        userId,
+        userEmail: row.email,
+        ip,
+        userAgent,
+        signerName: [detail('firstName'), detail('lastName')].filter(Boolean).join(' ') || null,
+        schemaHash: parts.compiled.hash,
+      },
+      parts.documents.filter((document) => form.files.has(document.part)),
+    );
     // The person who registers holds the Administrator role on the new organisation (spec §1).
     await db.query(
       `update users set details = $2, organization_id = $3, roles = '{Administrator}'

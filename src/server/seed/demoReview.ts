@@ -20,6 +20,9 @@ import { portalForms } from '../forms';
 import type { ServerConfig } from '../config';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
+import { loadFieldKeys, submissionHash } from '../fieldEncryption/keyRing';
+import { sealRegistration } from '../fieldEncryption/registrationSealing';
+import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
 
@@ -132,17 +135,23 @@ async function seedRegistration(
   for (const key of Object.keys(answers)) if (answers[key] === undefined) delete answers[key];
   const form = individualForm();
   const payload = toPayloadJson(form, answers);
+  // Stored as the portal stores a submission: sensitive answers sealed.
+  const fieldKeys = loadFieldKeys(config);
+  const sealed = sealRegistration(fieldKeys, {
+    registrationId: crypto.randomUUID(),
+    form,
+    answers,
+    payload: payload.parts,
+  });
   const registrationId = await insertRegistration(db, {
+    id: sealed.registrationId,
     userId: ids.userId,
     organizationId: ids.organizationId,
     formId: 'individual',
     schemaHash: form.hash,
-    answers,
-    payload: payload.parts,
-    submissionHash: crypto
-      .createHash('sha256')
-      .update(canonicalJson({ formId: 'individual', answers }))
-      .digest('hex'),
+    answers: sealed.answers,
+    payload: sealed.payload,
+    submissionHash: submissionHash(fieldKeys, canonicalJson({ formId: 'individual', answers })),
     ip: '127.0.0.1',
   });
   if (!registrationId) throw new Error(`demo registration of ${person.email} exists`);
@@ -154,6 +163,19 @@ async function seedRegistration(
     const file = await store(config.dataDir, bytes, path.basename(document.url), 'application/pdf');
     await insertRegistrationDocument(db, registrationId, document.part, file);
   }
+  await recordSignatureEvidence(
+    db,
+    {
+      registrationId,
+      userId: ids.userId,
+      userEmail: person.email,
+      ip: '127.0.0.1',
+      userAgent: 'demo seed',
+      signerName: name,
+      schemaHash: form.hash,
+    },
+    signedDocuments(form),
+  );
   // The trail records the seed as it happened (now), marked as demo data.
   await recordAuditEvent(db, {
     action: 'registration.submitted',

@@ -1,0 +1,80 @@
+/**
+ * Encrypting and decrypting the sensitive answers of a registration (issue 17: goal under 1 ms
+ * per registration), beside the payload serialization every submission runs anyway (the
+ * baseline, measured in the same run). The business example: two affiliated persons, four
+ * sensitive answers (two dates of birth, an SSN, a passport number), each in answers, payload
+ * and person rows.
+ */
+import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { compileFormsOnDisk } from '../../src/shared/forms/model/compileNode';
+import { toPayloadJson } from '../../src/shared/forms/payload';
+import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
+import {
+  registrationContext,
+  sealRegistration,
+} from '../../src/server/fieldEncryption/registrationSealing';
+import { openSealed } from '../../src/server/fieldEncryption/sealedJson';
+import { ms, percentile, ratio, type Row } from './util';
+
+const SAMPLES = 2000;
+
+function samples(run: () => unknown): number[] {
+  for (let i = 0; i < 200; i++) run();
+  const out: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const start = performance.now();
+    run();
+    out.push(performance.now() - start);
+  }
+  return out;
+}
+
+export function fieldEncryptionRows(): Row[] {
+  const form = compileFormsOnDisk(process.cwd(), ['business']).get('business')!;
+  const answers = structuredClone(form.example) as Answers;
+  const ring = parseFieldKeys(newFieldKey('bench'));
+  const serialize = (value: Answers) => toPayloadJson(form, value).parts;
+  const payload = serialize(answers);
+  const seal = () =>
+    sealRegistration(ring, {
+      registrationId: crypto.randomUUID(),
+      form,
+      answers,
+      payload,
+      personsKey: form.registration?.persons,
+    });
+  const sealed = seal();
+  const open = () => {
+    const id = sealed.registrationId;
+    openSealed(ring, sealed.answers, registrationContext.answers(id));
+    openSealed(ring, sealed.payload, registrationContext.payload(id));
+    sealed.persons.forEach((person, position) =>
+      openSealed(ring, person, registrationContext.person(id, position)),
+    );
+  };
+  const baseline = samples(() => serialize(answers));
+  const sealing = samples(seal);
+  const opening = samples(open);
+  const both = sealing.map((value, index) => value + opening[index]!);
+  const p95 = percentile(both, 95);
+  return [
+    {
+      figure: 'sensitive answers of a business registration: encrypt + decrypt, p95',
+      value: ms(p95),
+      baseline: `payload serialization ${ms(percentile(baseline, 95))}`,
+      ratio: ratio(p95, percentile(baseline, 95)),
+      goal: '< 1 ms',
+      met: p95 < 1,
+    },
+    {
+      figure: 'same: encrypt (find sensitive answers, seal) / decrypt, p50',
+      value: `${ms(percentile(sealing, 50))} / ${ms(percentile(opening, 50))}`,
+      baseline: `payload serialization ${ms(percentile(baseline, 50))}`,
+      ratio: '-',
+      goal: '-',
+      met: null,
+    },
+  ];
+}

@@ -1,0 +1,221 @@
+/**
+ * Which stored values of a registration are sealed, and under which context: the answers the
+ * schema marks `x-sensitive` (SSN, passport number, date of birth; never guessed from names) in
+ * `registrations.answers`, the same answers where the payload carries them
+ * (`registrations.payload`), and inside each affiliated person's row
+ * (`registration_persons.answers`).
+ */
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import { toPayloadJson } from '../../shared/forms/payload';
+import {
+  childSchema,
+  deref,
+  fromPointer,
+  isLeaf,
+  itemSchemaAt,
+  listItemsAnswered,
+  objectParts,
+  toPointer,
+} from '../../shared/forms/schemaWalk';
+import { isPlainObject, type Answers, type JsonSchema } from '../../shared/forms/schemaTypes';
+import type { FieldKeyRing } from './keyRing';
+import { openSealed, sealAt, type SealContext } from './sealedJson';
+
+export const registrationContext = {
+  answers: (registrationId: string): SealContext => ({
+    column: 'registrations.answers',
+    row: registrationId,
+  }),
+  payload: (registrationId: string): SealContext => ({
+    column: 'registrations.payload',
+    row: registrationId,
+  }),
+  person: (registrationId: string, position: number): SealContext => ({
+    column: 'registration_persons.answers',
+    row: `${registrationId}/${position}`,
+  }),
+};
+
+/** What the walker found for an answer's place in a form: its schema and whether it is sealed. */
+interface Place {
+  schema: JsonSchema;
+  sensitive: boolean;
+}
+
+/**
+ * Places by their path in the form (property names; `[]` for any item of a list, the index for
+ * a tuple's), per form: a form's schema does not change, so the walk over its parts is done once
+ * per place, not per submission (bounded: answers may name keys of their own).
+ */
+const placesByForm = new WeakMap<CompiledForm, Map<string, Place | null>>();
+const MAX_PLACES = 5000;
+
+/**
+ * The pointers of the answers the form's schema marks `x-sensitive`, found by the form walker
+ * (references, every branch of a combinator or condition, schema dependencies, pattern and
+ * additional properties, lists of records and tuples): an answer is sealed when any part that
+ * may show it marks it, whatever branch holds.
+ */
+export function sensitiveAnswerPointers(form: CompiledForm, answers: Answers): string[] {
+  const root = form.schema;
+  let places = placesByForm.get(form);
+  if (!places) placesByForm.set(form, (places = new Map()));
+  if (places.size > MAX_PLACES) places.clear();
+  const cache = places;
+  const out: string[] = [];
+  const place = (path: string, make: () => Place | null): Place | null => {
+    let found = cache.get(path);
+    if (found === undefined) cache.set(path, (found = make()));
+    return found;
+  };
+  const walkValue = (schema: JsonSchema, value: unknown, keys: string[], path: string) => {
+    if (!isLeaf(schema) && isPlainObject(value)) walkObject(schema, value, keys, path);
+    else if (Array.isArray(value) && listItemsAnswered(schema, root)) {
+      const tuple = Array.isArray(deref(schema, root).items);
+      value.forEach((item: unknown, index) => {
+        const itemPath = `${path}\u0000${tuple ? String(index) : '[]'}`;
+        const found = place(itemPath, () => {
+          const itemSchema = itemSchemaAt(schema, index, root);
+          return itemSchema ? { schema: itemSchema, sensitive: isSensitive([itemSchema]) } : null;
+        });
+        if (found) visit(found, item, [...keys, String(index)], itemPath);
+      });
+    }
+  };
+  const visit = (found: Place, value: unknown, keys: string[], path: string) => {
+    if (value === undefined) return;
+    if (found.sensitive) out.push(toPointer(keys));
+    else walkValue(found.schema, value, keys, path);
+  };
+  const walkObject = (
+    schema: JsonSchema,
+    value: Record<string, unknown>,
+    keys: string[],
+    path: string,
+  ) => {
+    let parts: JsonSchema[] | undefined;
+    for (const [key, answer] of Object.entries(value)) {
+      const childPath = `${path}\u0000.${key}`;
+      const found = place(childPath, () => {
+        parts ??= objectParts(schema, root);
+        const child = childSchema(parts, key, root);
+        if (!child) return null;
+        // Every declaration of the key (a branch may mark what another declares plainly).
+        const declared = parts
+          .map((part) => part.properties?.[key])
+          .filter((property): property is JsonSchema => property !== undefined)
+          .map((property) => deref(property, root));
+        return { schema: child, sensitive: isSensitive([child, ...declared]) };
+      });
+      if (found) visit(found, answer, [...keys, key], childPath);
+    }
+  };
+  walkValue(root, answers, [], '');
+  return out;
+}
+
+const isSensitive = (schemas: JsonSchema[]) =>
+  schemas.some((schema) => schema['x-sensitive'] === true);
+
+const MARKER = (index: number) => `@@sensitive-answer-${index}@@`;
+
+/**
+ * Where the payload carries the sensitive answers: the payload of the answers with each one
+ * replaced by a marker, searched for the markers. The serializer itself maps answers to payload
+ * places (sections, records, a date sent as yyyy-MM-dd), so no second mapping can drift from it.
+ */
+function sensitivePayloadPointers(
+  answers: Answers,
+  pointers: string[],
+  serialize: (answers: Answers) => unknown,
+): string[] {
+  const marked = structuredClone(answers);
+  pointers.forEach((pointer, index) => {
+    const keys = fromPointer(pointer);
+    const last = keys.pop()!;
+    let node: unknown = marked;
+    for (const key of keys) node = (node as Record<string, unknown>)[key];
+    (node as Record<string, unknown>)[last] = MARKER(index);
+  });
+  const found: string[] = [];
+  const seen = new Set<number>();
+  const walk = (node: unknown, keys: string[]) => {
+    if (typeof node === 'string') {
+      const match = /^@@sensitive-answer-(\d+)@@$/.exec(node);
+      if (match) {
+        found.push(toPointer(keys));
+        seen.add(Number(match[1]));
+      }
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(item, [...keys, String(index)]));
+    } else if (isPlainObject(node)) {
+      for (const [key, child] of Object.entries(node)) walk(child, [...keys, key]);
+    }
+  };
+  walk(serialize(marked), []);
+  // An answer the payload would carry but no marker reached would be stored in the clear.
+  if (seen.size !== pointers.length) {
+    const lost = pointers.filter((_, index) => !seen.has(index));
+    throw new Error(`sensitive answers not found in the payload: ${lost.join(', ')}`);
+  }
+  return found;
+}
+
+export interface SealedRegistration {
+  registrationId: string;
+  answers: Answers;
+  payload: unknown;
+  /** Each affiliated person's answers as stored in its row, by position. */
+  persons: unknown[];
+}
+
+/**
+ * A registration's answers, payload and persons with every sensitive answer sealed. The form
+ * gives the sensitive answers (`x-sensitive`) and the payload serializer; `personsKey` is the
+ * answer holding the affiliated persons (the form's `x-registration`).
+ */
+export function sealRegistration(
+  ring: FieldKeyRing,
+  input: {
+    registrationId: string;
+    form: CompiledForm;
+    answers: Answers;
+    payload: unknown;
+    personsKey?: string | undefined;
+  },
+): SealedRegistration {
+  const pointers = sensitiveAnswerPointers(input.form, input.answers);
+  const serialize = (marked: Answers) => toPayloadJson(input.form, marked).parts;
+  const id = input.registrationId;
+  const payloadPointers = pointers.length
+    ? sensitivePayloadPointers(input.answers, pointers, serialize)
+    : [];
+  const list = input.personsKey ? input.answers[input.personsKey] : undefined;
+  const persons = Array.isArray(list)
+    ? list.map((person: unknown, position) => {
+        const prefix = `${toPointer([input.personsKey!, String(position)])}/`;
+        const inner = pointers
+          .filter((pointer) => pointer.startsWith(prefix))
+          .map((pointer) => pointer.slice(prefix.length - 1));
+        return sealAt(ring, person, inner, registrationContext.person(id, position));
+      })
+    : [];
+  return {
+    registrationId: id,
+    answers: sealAt(ring, input.answers, pointers, registrationContext.answers(id)),
+    payload: sealAt(ring, input.payload, payloadPointers, registrationContext.payload(id)),
+    persons,
+  };
+}
+
+/**
+ * A stored registration's answers as validated, sensitive ones decrypted (the reader of
+ * `registrations.answers`; throws `UnreadableFieldError` when a key is missing).
+ */
+export function openRegistrationAnswers(
+  ring: FieldKeyRing,
+  registrationId: string,
+  stored: unknown,
+): Answers {
+  return openSealed(ring, stored as Answers, registrationContext.answers(registrationId));
+}

@@ -1,0 +1,177 @@
+/**
+ * `npm run admin -- rotate-key`: every sealed value of every stored registration sealed again
+ * under the current key (the first of FIELD_ENCRYPTION_KEYS), and sensitive answers stored
+ * before encryption sealed for the first time. Rows go in batches, each batch one transaction
+ * with its rows locked: a stopped run keeps what it committed, and running it again carries on
+ * (values already under the current key are left as they are).
+ */
+import type pg from 'pg';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import type { FormCatalog } from '../../shared/forms/model/compileNode';
+import { fromPointer } from '../../shared/forms/schemaWalk';
+import type { Answers } from '../../shared/forms/schemaTypes';
+import { withTransaction } from '../db/transaction';
+import { portalForms } from '../forms';
+import type { FieldKeyRing } from './keyRing';
+import {
+  registrationContext,
+  sealRegistration,
+  sensitiveAnswerPointers,
+} from './registrationSealing';
+import { isSealed, openSealed, resealed, UnreadableFieldError } from './sealedJson';
+
+export interface RotationCounts {
+  /** Rows read (registrations and affiliated persons). */
+  rows: number;
+  /** Values sealed again under the current key. */
+  resealed: number;
+  /** Values already under the current key. */
+  current: number;
+  /** Sensitive answers stored before encryption, now sealed. */
+  sealedFirstTime: number;
+  /** Rows left as they were: a value under a key not given, or altered (`registration <id>`). */
+  unreadable: string[];
+}
+
+const BATCH = 100;
+
+/** Values still stored in the clear in `answers` (a registration stored before encryption). */
+function plainSensitive(form: CompiledForm | undefined, answers: Answers): number {
+  if (!form) return 0;
+  const pointers = sensitiveAnswerPointers(form, answers);
+  let plain = 0;
+  for (const pointer of pointers) {
+    let node: unknown = answers;
+    for (const key of fromPointer(pointer)) node = (node as Record<string, unknown>)?.[key];
+    if (!isSealed(node)) plain++;
+  }
+  return plain;
+}
+
+export async function rotateFieldKeys(
+  pool: pg.Pool,
+  ring: FieldKeyRing,
+  progress: (line: string) => void = () => {},
+  /** The forms whose `x-sensitive` answers are sealed (the server's schemas/ by default). */
+  forms: FormCatalog = portalForms(),
+): Promise<RotationCounts> {
+  const counts: RotationCounts = {
+    rows: 0,
+    resealed: 0,
+    current: 0,
+    sealedFirstTime: 0,
+    unreadable: [],
+  };
+  await inBatches(
+    pool,
+    'select id, form_id, answers, payload from registrations',
+    async (db, row) => {
+      await rotateRegistration(db, ring, forms, row as unknown as RegistrationRow, counts).catch(
+        (error: unknown) => {
+          if (!(error instanceof UnreadableFieldError)) throw error;
+          counts.unreadable.push(`registration ${String(row.id)}`);
+        },
+      );
+    },
+  );
+  progress(`registrations done: ${counts.resealed} values encrypted again so far`);
+  await inBatches(
+    pool,
+    'select id, registration_id, position, answers from registration_persons',
+    async (db, row) => {
+      counts.rows++;
+      const context = registrationContext.person(String(row.registration_id), Number(row.position));
+      try {
+        const person = resealed(ring, row.answers, context);
+        counts.resealed += person.resealed;
+        counts.current += person.current;
+        if (person.resealed > 0) {
+          await db.query('update registration_persons set answers = $2 where id = $1', [
+            row.id,
+            JSON.stringify(person.value),
+          ]);
+        }
+      } catch (error) {
+        if (!(error instanceof UnreadableFieldError)) throw error;
+        counts.unreadable.push(
+          `affiliated person ${Number(row.position) + 1} of registration ${String(row.registration_id)}`,
+        );
+      }
+    },
+  );
+  return counts;
+}
+
+/** Rows of `select` by id, a batch per transaction with its rows locked. */
+async function inBatches(
+  pool: pg.Pool,
+  select: string,
+  each: (db: pg.PoolClient, row: Record<string, unknown>) => Promise<void>,
+): Promise<void> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const last = await withTransaction(pool, async (db) => {
+      const rows = await db.query<Record<string, unknown>>(
+        `${select} where id > $1 order by id limit $2 for update`,
+        [after, BATCH],
+      );
+      for (const row of rows.rows) await each(db, row);
+      return rows.rows.at(-1)?.id as string | undefined;
+    });
+    if (!last) return;
+    after = last;
+  }
+}
+
+interface RegistrationRow {
+  id: string;
+  form_id: string;
+  answers: Answers;
+  payload: Record<string, unknown>;
+}
+
+/** One registration's answers and payload under the current key (and its persons, if legacy). */
+async function rotateRegistration(
+  db: pg.PoolClient,
+  ring: FieldKeyRing,
+  forms: FormCatalog,
+  row: RegistrationRow,
+  counts: RotationCounts,
+): Promise<void> {
+  counts.rows++;
+  const answers = resealed(ring, row.answers, registrationContext.answers(row.id));
+  const payload = resealed(ring, row.payload, registrationContext.payload(row.id));
+  let storedAnswers: unknown = answers.value;
+  let storedPayload: unknown = payload.value;
+  const form = forms.get(row.form_id);
+  const plain = plainSensitive(form, row.answers);
+  if (plain > 0 && form) {
+    // Stored before encryption: sealed as a new submission is, persons included.
+    const sealed = sealRegistration(ring, {
+      registrationId: row.id,
+      form,
+      answers: openSealed(ring, row.answers, registrationContext.answers(row.id)),
+      payload: openSealed(ring, row.payload, registrationContext.payload(row.id)),
+      personsKey: form.registration?.persons,
+    });
+    storedAnswers = sealed.answers;
+    storedPayload = sealed.payload;
+    for (const [position, person] of sealed.persons.entries()) {
+      await db.query(
+        `update registration_persons set answers = $3
+          where registration_id = $1 and position = $2`,
+        [row.id, position, JSON.stringify(person)],
+      );
+    }
+  }
+  if (answers.resealed + payload.resealed > 0 || plain > 0) {
+    await db.query('update registrations set answers = $2, payload = $3 where id = $1', [
+      row.id,
+      JSON.stringify(storedAnswers),
+      JSON.stringify(storedPayload),
+    ]);
+  }
+  counts.resealed += answers.resealed + payload.resealed;
+  counts.current += answers.current + payload.current;
+  counts.sealedFirstTime += plain;
+}

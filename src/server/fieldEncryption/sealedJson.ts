@@ -1,0 +1,230 @@
+/**
+ * Sensitive values inside stored JSON (answers, payloads) as AES-256-GCM envelopes: the value at
+ * a JSON pointer becomes `{"$sealed": "v1.<key-id>.<iv>.<ciphertext>.<tag>"}` (base64url parts).
+ * The associated data binds each envelope to its column, its row and its place in the document,
+ * so a value copied to another field or registration no longer opens. Readers open a document
+ * without knowing which fields are sensitive: every envelope says it is one.
+ */
+import crypto from 'node:crypto';
+import type { FieldKeyRing } from './keyRing';
+
+/** Where a document is stored: `registrations.payload` of registration `row`. */
+export interface SealContext {
+  column: string;
+  row: string;
+}
+
+export interface SealedValue {
+  $sealed: string;
+}
+
+/** An envelope this server cannot open: its key is not configured, or it does not verify. */
+export interface UnreadableValue {
+  pointer: string;
+  keyId: string;
+  reason: 'unknown-key' | 'not-authentic';
+}
+
+/** Opening failed; the message names the key and what to do, never a value. */
+export class UnreadableFieldError extends Error {
+  override name = 'UnreadableFieldError';
+  constructor(readonly unreadable: UnreadableValue[]) {
+    super(unreadableMessage(unreadable));
+  }
+}
+
+/** One sentence for staff and operators about values that cannot be opened. */
+export function unreadableMessage(unreadable: UnreadableValue[]): string {
+  const missing = [
+    ...new Set(unreadable.filter((u) => u.reason === 'unknown-key').map((u) => u.keyId)),
+  ];
+  if (missing.length > 0) {
+    return `The sensitive answers of this registration cannot be read: they are encrypted under the key ${missing.join(', ')}, which this server is not given. Ask an operator to add it to FIELD_ENCRYPTION_KEYS.`;
+  }
+  return 'The sensitive answers of this registration cannot be read: their encryption does not verify (wrong key, or the stored values were altered).';
+}
+
+const VERSION = 'v1';
+
+export const isSealed = (value: unknown): value is SealedValue =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  typeof (value as Record<string, unknown>).$sealed === 'string' &&
+  Object.keys(value).length === 1;
+
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescapeKey = (key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~');
+
+function associatedData(context: SealContext, pointer: string): Buffer {
+  return Buffer.from(`northstar-field:${context.column}:${context.row}:${pointer}`, 'utf8');
+}
+
+/** Encrypts one JSON value under the ring's current key. */
+export function sealValue(
+  ring: FieldKeyRing,
+  value: unknown,
+  context: SealContext,
+  pointer: string,
+): SealedValue {
+  const key = ring.current;
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key.secret, iv);
+  cipher.setAAD(associatedData(context, pointer));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return {
+    $sealed: [VERSION, key.id, iv, ciphertext, tag]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.'),
+  };
+}
+
+/** The key id an envelope names (for rotation counts). */
+export function sealedKeyId(sealed: SealedValue): string {
+  return sealed.$sealed.split('.')[1] ?? '';
+}
+
+function openValue(
+  ring: FieldKeyRing,
+  sealed: SealedValue,
+  context: SealContext,
+  pointer: string,
+): { value: unknown } | UnreadableValue {
+  const [version, keyId = '', iv, ciphertext, tag] = sealed.$sealed.split('.');
+  const key = ring.find(keyId);
+  if (!key) return { pointer, keyId, reason: 'unknown-key' };
+  if (version !== VERSION || !iv || ciphertext === undefined || !tag) {
+    return { pointer, keyId, reason: 'not-authentic' };
+  }
+  try {
+    const decipher = crypto.createDecipheriv(
+      'aes-256-gcm',
+      key.secret,
+      Buffer.from(iv, 'base64url'),
+    );
+    decipher.setAAD(associatedData(context, pointer));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    const text = Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return { pointer, keyId, reason: 'not-authentic' };
+  }
+}
+
+/** Splits a JSON pointer into its keys. */
+function keysOf(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeKey);
+}
+
+/**
+ * A copy of `document` with the values at `pointers` sealed (pointers that name nothing are
+ * skipped: an optional answer left blank).
+ */
+export function sealAt<T>(
+  ring: FieldKeyRing,
+  document: T,
+  pointers: Iterable<string>,
+  context: SealContext,
+): T {
+  const copy = structuredClone(document);
+  for (const pointer of pointers) {
+    const keys = keysOf(pointer);
+    const last = keys.pop();
+    if (last === undefined) continue;
+    let node: unknown = copy;
+    for (const key of keys) {
+      node =
+        typeof node === 'object' && node !== null
+          ? (node as Record<string, unknown>)[key]
+          : undefined;
+    }
+    if (typeof node !== 'object' || node === null || !(last in node)) continue;
+    const parent = node as Record<string, unknown>;
+    if (parent[last] === undefined || isSealed(parent[last])) continue;
+    parent[last] = sealValue(ring, parent[last], context, pointer);
+  }
+  return copy;
+}
+
+/**
+ * Walks a document and replaces each envelope with what `visit` answers for it (its pointer in
+ * the document given). Returns a new document; the input is not changed.
+ */
+function mapSealed(
+  document: unknown,
+  visit: (sealed: SealedValue, pointer: string) => unknown,
+): unknown {
+  const walk = (node: unknown, pointer: string): unknown => {
+    if (isSealed(node)) return visit(node, pointer);
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${pointer}/${index}`));
+    if (typeof node === 'object' && node !== null) {
+      return Object.fromEntries(
+        Object.entries(node).map(([key, child]) => [
+          key,
+          walk(child, `${pointer}/${escapeKey(key)}`),
+        ]),
+      );
+    }
+    return node;
+  };
+  return walk(document, '');
+}
+
+/**
+ * The document with every envelope opened, and the envelopes that could not be (left as null,
+ * so a reader shows the rest and says what it cannot show).
+ */
+export function openSealedLeniently<T>(
+  ring: FieldKeyRing,
+  document: T,
+  context: SealContext,
+): { value: T; unreadable: UnreadableValue[] } {
+  const unreadable: UnreadableValue[] = [];
+  const value = mapSealed(document, (sealed, pointer) => {
+    const opened = openValue(ring, sealed, context, pointer);
+    if ('value' in opened) return opened.value;
+    unreadable.push(opened);
+    return null;
+  }) as T;
+  return { value, unreadable };
+}
+
+/** The document with every envelope opened; throws `UnreadableFieldError` if one cannot be. */
+export function openSealed<T>(ring: FieldKeyRing, document: T, context: SealContext): T {
+  const { value, unreadable } = openSealedLeniently(ring, document, context);
+  if (unreadable.length > 0) throw new UnreadableFieldError(unreadable);
+  return value;
+}
+
+/**
+ * The document with every envelope not under the current key sealed again under it (rotation).
+ * Throws `UnreadableFieldError` when one cannot be opened, leaving the caller's row unchanged.
+ */
+export function resealed<T>(
+  ring: FieldKeyRing,
+  document: T,
+  context: SealContext,
+): { value: T; resealed: number; current: number } {
+  let count = 0;
+  let current = 0;
+  const unreadable: UnreadableValue[] = [];
+  const value = mapSealed(document, (sealed, pointer) => {
+    if (sealedKeyId(sealed) === ring.current.id) {
+      current++;
+      return sealed;
+    }
+    const opened = openValue(ring, sealed, context, pointer);
+    if (!('value' in opened)) {
+      unreadable.push(opened);
+      return sealed;
+    }
+    count++;
+    return sealValue(ring, opened.value, context, pointer);
+  }) as T;
+  if (unreadable.length > 0) throw new UnreadableFieldError(unreadable);
+  return { value, resealed: count, current };
+}

@@ -1,0 +1,37 @@
+/** The staff console's section on signature evidence: one row per agreement, one download. */
+import { escapeHtml as e } from '../admin/consoleHtml';
+import type { SignatureEvidence } from './signatureEvidence';
+
+const short = (hash: string | null) => (hash ? `${hash.slice(0, 16)}…` : '—');
+
+export function evidenceSection(
+  consoleBase: string,
+  registrationId: string,
+  evidence: readonly SignatureEvidence[],
+): string {
+  if (evidence.length === 0) {
+    return '<h2>Signature evidence</h2>\n<p>No signature evidence is recorded for this registration.</p>';
+  }
+  const rows = evidence
+    .map((item) => {
+      const published =
+        item.publishedSha256 === null
+          ? 'no published document to compare'
+          : item.publishedSha256 === item.sha256
+            ? 'same bytes as the published document'
+            : 'differs from the document published then';
+      return `<tr><th scope="row">${e(item.prompt)}<br><a href="${consoleBase}/documents/${e(item.documentId)}" download>${e(item.documentUrl)}</a></th>
+<td><code title="${e(item.sha256)}">${e(short(item.sha256))}</code><br><span class="muted">${e(published)}</span></td>
+<td>${e(item.signedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}</td>
+<td>${e(item.ip ?? '—')}<br><span class="muted">${e(item.userAgent ?? '—')}</span></td>
+<td>${e(item.userEmail)}${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
+<td><code title="${e(item.consentSha256 ?? '')}">${e(short(item.consentSha256))}</code></td></tr>`;
+    })
+    .join('\n');
+  return `<h2 id="evidence">Signature evidence</h2>
+<p class="muted">For each agreement: the document as attached, the SHA-256 of its bytes, when (server time), from where and by whom it was signed, and the e-sign consent text's version (the SHA-256 of the consent document then published).</p>
+<table class="answers evidence"><thead><tr><th scope="col">Agreement and document</th><th scope="col">SHA-256 of the bytes</th><th scope="col">Signed at</th><th scope="col">IP address and user agent</th><th scope="col">User</th><th scope="col">Consent text version</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+<p><a href="${consoleBase}/registrations/${e(registrationId)}/evidence.zip" download>Download the signed documents with their evidence (ZIP)</a></p>`;
+}

@@ -1,0 +1,191 @@
+/**
+ * Signature evidence (issue 17): for each agreement signed, on either form, what a court or
+ * auditor asks for: the document's id (where the portal publishes it), the SHA-256 of the exact
+ * bytes attached, the server time, IP address, user agent, the user, and the version of the
+ * e-sign consent text (the SHA-256 of the consent document as published). Written in the
+ * registration's transaction, never changed (a trigger refuses updates), verified by
+ * recomputing each hash from the stored bytes.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Queryable } from '../db/transaction';
+
+/**
+ * The e-sign consent document (ESIGN 15 U.S.C. 7001(c)) whose published bytes are the consent
+ * text's version. Both forms attach it: the individual's consent agreement, the business's
+ * signature of its last step.
+ */
+export const ESIGN_CONSENT_URL = '/assets/pdfs/e-sign-consent.pdf';
+
+/** Where the portal serves `/assets/pdfs/*` from (web.ts). */
+const PUBLISHED_FOLDER = path.resolve('assets/pdfs');
+
+const publishedCache = new Map<string, { mtimeMs: number; size: number; sha256: string }>();
+
+/** The SHA-256 of the document published at `url` now, or null when none is. */
+export function publishedSha256(url: string): string | null {
+  if (!url.startsWith('/assets/pdfs/')) return null;
+  const file = path.join(PUBLISHED_FOLDER, path.basename(url));
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  const cached = publishedCache.get(file);
+  if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.sha256;
+  const sha256 = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  publishedCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, sha256 });
+  return sha256;
+}
+
+/** A signed document of the form, as `signedDocuments` lists it. */
+export interface SignedDocumentRef {
+  part: string;
+  title: string;
+  url: string;
+}
+
+export interface SigningContext {
+  registrationId: string;
+  userId: string;
+  userEmail: string;
+  ip: string;
+  userAgent: string | undefined;
+  signerName: string | null;
+  schemaHash: string;
+}
+
+/**
+ * Records the evidence of each signed document the registration stored (call after its
+ * documents are inserted, in the same transaction). The hash is PostgreSQL's of the stored
+ * bytes: what is attached is what is hashed.
+ */
+export async function recordSignatureEvidence(
+  db: Queryable,
+  context: SigningContext,
+  documents: readonly SignedDocumentRef[],
+): Promise<void> {
+  const consentSha256 = publishedSha256(ESIGN_CONSENT_URL);
+  for (const document of documents) {
+    await db.query(
+      `insert into signature_evidence
+         (registration_id, registration_document_id, part, prompt, document_url, sha256,
+          published_sha256, ip, user_agent, user_id, user_email, signer_name,
+          consent_document_url, consent_sha256, schema_hash)
+       select d.registration_id, d.id, d.part, $3, $4, encode(sha256(f.bytes), 'hex'),
+              $5, $6, $7, $8, $9, $10, $11, $12, $13
+         from registration_documents d join stored_files f on f.storage_name = d.storage_name
+        where d.registration_id = $1 and d.part = $2`,
+      [
+        context.registrationId,
+        document.part,
+        document.title,
+        document.url,
+        publishedSha256(document.url),
+        context.ip,
+        context.userAgent?.slice(0, 1000) ?? null,
+        context.userId,
+        context.userEmail,
+        context.signerName,
+        ESIGN_CONSENT_URL,
+        consentSha256,
+        context.schemaHash,
+      ],
+    );
+  }
+}
+
+/** One agreement's evidence, as staff and auditors read it. */
+export interface SignatureEvidence {
+  documentId: string;
+  part: string;
+  prompt: string;
+  documentUrl: string;
+  originalName: string;
+  sha256: string;
+  publishedSha256: string | null;
+  signedAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  userId: string;
+  userEmail: string;
+  signerName: string | null;
+  consentDocumentUrl: string;
+  consentSha256: string | null;
+  schemaHash: string;
+}
+
+export async function listSignatureEvidence(
+  db: Queryable,
+  registrationId: string,
+): Promise<SignatureEvidence[]> {
+  const result = await db.query<{
+    document_id: string;
+    part: string;
+    prompt: string;
+    document_url: string;
+    original_name: string;
+    sha256: string;
+    published_sha256: string | null;
+    signed_at: Date;
+    ip: string | null;
+    user_agent: string | null;
+    user_id: string;
+    user_email: string;
+    signer_name: string | null;
+    consent_document_url: string;
+    consent_sha256: string | null;
+    schema_hash: string;
+  }>(
+    `select s.registration_document_id as document_id, s.part, s.prompt, s.document_url,
+            d.original_name, s.sha256, s.published_sha256, s.signed_at, s.ip, s.user_agent,
+            s.user_id, s.user_email, s.signer_name, s.consent_document_url, s.consent_sha256,
+            s.schema_hash
+       from signature_evidence s join registration_documents d on d.id = s.registration_document_id
+      where s.registration_id = $1 order by s.part`,
+    [registrationId],
+  );
+  return result.rows.map((row) => ({
+    documentId: row.document_id,
+    part: row.part,
+    prompt: row.prompt,
+    documentUrl: row.document_url,
+    originalName: row.original_name,
+    sha256: row.sha256,
+    publishedSha256: row.published_sha256,
+    signedAt: row.signed_at.toISOString(),
+    ip: row.ip,
+    userAgent: row.user_agent,
+    userId: row.user_id,
+    userEmail: row.user_email,
+    signerName: row.signer_name,
+    consentDocumentUrl: row.consent_document_url,
+    consentSha256: row.consent_sha256,
+    schemaHash: row.schema_hash,
+  }));
+}
+
+/** What recomputing a recorded hash found. */
+export interface EvidenceCheck {
+  evidence: SignatureEvidence;
+  /** The SHA-256 of the bytes stored now; null when they are gone. */
+  actualSha256: string | null;
+  matches: boolean;
+}
+
+/** Recomputes the SHA-256 of each signed document's stored bytes against its evidence. */
+export async function verifySignatureEvidence(
+  db: Queryable,
+  registrationId: string,
+  readBytes: (documentId: string) => Promise<Buffer | null>,
+): Promise<EvidenceCheck[]> {
+  const checks: EvidenceCheck[] = [];
+  for (const evidence of await listSignatureEvidence(db, registrationId)) {
+    const bytes = await readBytes(evidence.documentId);
+    const actualSha256 = bytes ? crypto.createHash('sha256').update(bytes).digest('hex') : null;
+    checks.push({ evidence, actualSha256, matches: actualSha256 === evidence.sha256 });
+  }
+  return checks;
+}
