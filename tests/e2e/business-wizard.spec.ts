@@ -321,7 +321,7 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   const leave = page.getByRole('dialog', { name: 'Leave this page?' });
   await expect(leave).toBeVisible();
   await leave.getByRole('button', { name: 'Stay on this page' }).click();
-  await expect(page).toHaveURL(/\/clearing\/registration\/business$/);
+  await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/);
   await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
 });
 

@@ -31,6 +31,7 @@ import { browserDrafts, DEFAULTS_BEHAVIOUR, FormSession } from './session';
 import { BaseInputTemplate } from './templates/BaseInputTemplate';
 import { FieldTemplate } from './templates/FieldTemplate';
 import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate';
+import { TitleFieldTemplate } from './templates/TitleFieldTemplate';
 import { REGISTRY_WIDGETS } from './widgets/registry';
 
 export type Answers = Record<string, unknown>;
@@ -38,7 +39,7 @@ export type Answers = Record<string, unknown>;
 export type FilesByPointer = Record<string, File>;
 
 const ThemedForm = withTheme<Answers>(Theme);
-const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
+const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate, TitleFieldTemplate };
 export interface SchemaFormProps {
   /** Names the form: the draft key is 'clearing.draft.<formId>'. */
   formId: string;
@@ -123,6 +124,8 @@ export function SchemaForm(props: SchemaFormProps) {
         transformErrors,
         initial: formData,
         idPrefix,
+        // Without a page's session there is no wizard around it: every question on one page.
+        onePage: true,
         persistence: keepDraft
           ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(formId, schema, uiSchema))
           : undefined,

@@ -4,7 +4,7 @@
  * renders one with its example answers, the validation messages of the current answers and the
  * payload they would send. Saving a schema file reloads the page with the new wording.
  */
-import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -13,20 +13,17 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { availableFormIds, isFormId, loadForm } from '../../../shared/forms/loadForm';
 import { PayloadError, toPayloadJson } from '../../../shared/forms/payload';
 import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import { stepsOf } from '../../../shared/forms/steps';
 import type { FormId } from '../../../shared/forms/types';
 import { validateAnswers } from '../../../shared/forms/validateAnswers';
 import type { FormValidator } from '../../../shared/forms/validators';
 import { PageTitle } from '../../app/PageTitle';
-import { SchemaForm, type Answers } from '../../forms/SchemaForm';
-import { SchemaReview } from '../../forms/SchemaReview';
+import { FormWizard } from '../../forms/FormWizard';
+import type { Answers } from '../../forms/SchemaForm';
 import { FormSession } from '../../forms/session';
 
 /**
@@ -126,25 +123,11 @@ function Preview({ formId }: { formId: FormId }) {
         </Link>
       </Typography>
       <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
-        <Box sx={{ flex: '0 1 800px', minWidth: 0 }}>
-          {validator && stepsOf(form.uiSchema) && (
-            <StepsPreview
+        <Box sx={{ flex: '0 1 1080px', minWidth: 0 }}>
+          {validator && (
+            <PreviewWizard
               formId={formId}
               validator={validator}
-              onAnswersChange={(next) => {
-                setAnswers(next);
-                setSubmitted(false);
-              }}
-            />
-          )}
-          {validator && !stepsOf(form.uiSchema) && (
-            <SchemaForm
-              formId={`preview.${formId}`}
-              schema={form.schema as RJSFSchema}
-              uiSchema={form.uiSchema as UiSchema}
-              validator={validator}
-              formData={form.example}
-              keepDraft={false}
               onAnswersChange={(next) => {
                 setAnswers(next);
                 setSubmitted(false);
@@ -181,18 +164,19 @@ function Preview({ formId }: { formId: FormId }) {
 }
 
 /**
- * A wizard's steps as its uiSchema names them: a tab per step (no validation between them, so
- * every step can be read), each step's signature prompt and next label, the review as users see
- * it.
+ * The form as the registration pages draw it (FormWizard: its steps, sections' progress, review),
+ * prefilled with its example answers; nothing is kept or sent.
  */
-function StepsPreview({
+function PreviewWizard({
   formId,
   validator,
   onAnswersChange,
+  onSubmit,
 }: {
   formId: FormId;
   validator: FormValidator;
   onAnswersChange: (answers: Answers) => void;
+  onSubmit: () => void;
 }) {
   const form = loadForm(formId);
   const [session] = useState(
@@ -205,43 +189,15 @@ function StepsPreview({
         initial: form.example,
       }),
   );
-  const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
-  const steps = session.steps ?? [];
-  const step = steps[stepIndex]!;
-  return (
-    <>
-      <Tabs value={stepIndex} onChange={(_, index: number) => session.goTo(index)} sx={{ mb: 2 }}>
-        {steps.map((each) => (
-          <Tab key={each.id} label={each.title} />
-        ))}
-      </Tabs>
-      {step.signaturePrompt && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {step.signaturePrompt}
-        </Alert>
-      )}
-      {step.description && <Typography sx={{ mb: 2 }}>{step.description}</Typography>}
-      {step.review ? (
-        <SchemaReview session={session} onEdit={(index) => session.goTo(index)} />
-      ) : (
-        <SchemaForm
-          key={stepIndex}
-          formId={`preview.${formId}`}
-          schema={form.schema as RJSFSchema}
-          uiSchema={form.uiSchema as UiSchema}
-          validator={validator}
-          session={session}
-          onAnswersChange={onAnswersChange}
-          onSubmit={() => {}}
-        >
-          <></>
-        </SchemaForm>
-      )}
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-        Next button: <strong>{step.next}</strong>
-      </Typography>
-    </>
+  const latest = useRef(onAnswersChange);
+  useEffect(() => {
+    latest.current = onAnswersChange;
+  });
+  useEffect(
+    () => session.engine.answers.subscribe(() => latest.current(session.answers())),
+    [session],
   );
+  return <FormWizard session={session} onSubmit={onSubmit} />;
 }
 
 export function FormsPreviewPage() {
