@@ -199,7 +199,7 @@ export function answerText(schema: Schema, value: unknown, name = ''): string {
   const text = String(value as string | number);
   // An SSN or passport number is shown by its last four characters only (the screen may be seen
   // by others; the user typed the whole of it).
-  if (schema['x-sensitive'] === true && /ssn|passport/i.test(name)) {
+  if (schema['x-sensitive'] === true && /ssn|socialsecurity|passport/i.test(name)) {
     return `${'•'.repeat(Math.max(0, text.length - 4))}${text.slice(-4)}`;
   }
   if (/country/i.test(name)) {
