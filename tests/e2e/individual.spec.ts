@@ -39,7 +39,12 @@ test('a new user registers as an individual with real files and lands on home, p
   // Validation runs on blur of the field left, not on untouched fields.
   await page.locator('#root_socialSecurityNumber').pressSequentially('12345');
   await page.locator('#root_socialSecurityNumber').blur();
-  await expect(page.getByText('Incorrect SSN format, must be NNN-NN-NNNN')).toBeVisible();
+  // Beside the field (the error summary beside the form repeats it as a link).
+  const form = page.locator('form');
+  await expect(form.getByText('Incorrect SSN format, must be NNN-NN-NNNN')).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: 'Incorrect SSN format, must be NNN-NN-NNNN' }),
+  ).toBeVisible();
   await expect(page.getByText('Must provide first name')).toHaveCount(0);
   await page.locator('#root_socialSecurityNumber').fill('');
   await page.locator('#root_socialSecurityNumber').pressSequentially('123456789');
@@ -47,7 +52,7 @@ test('a new user registers as an individual with real files and lands on home, p
 
   await page.locator('#root_mailingAddress_postalCode').fill('1011');
   await page.locator('#root_mailingAddress_postalCode').blur();
-  await expect(page.getByText('Postal code must be 5 digits.')).toBeVisible();
+  await expect(form.getByText('Postal code must be 5 digits.')).toBeVisible();
   await fillIndividualForm(page);
   await expect(page.locator('#root_dateOfBirth')).toHaveValue('04/17/1985');
   await expect(page.locator('#root_primaryPhoneNumber')).toHaveValue(/^\+1 212 555 0142$/);
