@@ -22,6 +22,7 @@ import {
 import { bundleFigures } from './lib/bundle';
 import { makeBenchFiles } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
+import { pageVitals, vitalsRows } from './lib/vitals';
 import { serverFigures, stopServer } from './lib/server';
 import {
   kB,
@@ -104,6 +105,18 @@ async function runLoad(webDir?: string): Promise<Row[]> {
 }
 
 async function main() {
+  if (ONLY === 'vitals') {
+    tempDir = makeTempDir('portal-bench');
+    const webDir = path.join(tempDir, 'web');
+    log('building the app (production)');
+    await bundleFigures(projectRoot, webDir);
+    browser = await launchChromium();
+    log('pages: layout shift and largest contentful paint in Chromium');
+    const rows = vitalsRows(await pageVitals({ projectRoot, tempDir, webDir, browser, log }));
+    console.log('\n' + printTable(rows) + '\n');
+    log('done');
+    return;
+  }
   if (ONLY === 'load') {
     tempDir = makeTempDir('portal-bench');
     const rows = await runLoad();
@@ -165,6 +178,9 @@ async function main() {
 
   log('load: requests per second, sign-ins under a burst, RSS');
   const load = await runLoad(webDir);
+
+  log('pages: layout shift and largest contentful paint in Chromium');
+  const vitals = await pageVitals({ projectRoot, tempDir, webDir, browser, log });
 
   // ---- the table ----
   const stats = Object.fromEntries(
@@ -392,6 +408,7 @@ async function main() {
       met: memory.peakMb < 400 && allStored,
     },
     ...load,
+    ...vitalsRows(vitals),
   ];
 
   const biz = Object.fromEntries(
