@@ -24,6 +24,7 @@ import { bundleFigures } from './lib/bundle';
 import { fieldEncryptionRows } from './lib/fieldEncryption';
 import { makeBenchFiles } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
+import { pageVitals, vitalsRows } from './lib/vitals';
 import { serverFigures, stopServer } from './lib/server';
 import {
   kB,
@@ -110,6 +111,18 @@ async function main() {
     console.log('\n' + printTable(fieldEncryptionRows()) + '\n');
     return;
   }
+  if (ONLY === 'vitals') {
+    tempDir = makeTempDir('portal-bench');
+    const webDir = path.join(tempDir, 'web');
+    log('building the app (production)');
+    await bundleFigures(projectRoot, webDir);
+    browser = await launchChromium();
+    log('pages: layout shift and largest contentful paint in Chromium');
+    const rows = vitalsRows(await pageVitals({ projectRoot, tempDir, webDir, browser, log }));
+    console.log('\n' + printTable(rows) + '\n');
+    log('done');
+    return;
+  }
   if (ONLY === 'load') {
     tempDir = makeTempDir('portal-bench');
     const rows = await runLoad();
@@ -171,6 +184,9 @@ async function main() {
 
   log('load: requests per second, sign-ins under a burst, RSS');
   const load = await runLoad(webDir);
+
+  log('pages: layout shift and largest contentful paint in Chromium');
+  const vitals = await pageVitals({ projectRoot, tempDir, webDir, browser, log });
 
   // ---- the table ----
   const stats = Object.fromEntries(
@@ -398,6 +414,7 @@ async function main() {
       met: memory.peakMb < 400 && allStored,
     },
     ...load,
+    ...vitalsRows(vitals),
   ];
 
   const biz = Object.fromEntries(

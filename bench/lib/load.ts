@@ -76,7 +76,11 @@ async function startBareFastify(
   return { port, child };
 }
 
-async function startPortal(projectRoot: string, tempDir: string, webDir: string | undefined) {
+export async function startPortal(
+  projectRoot: string,
+  tempDir: string,
+  webDir: string | undefined,
+) {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -46,10 +46,12 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build`.');
     }
-    // index.html names the current hashed bundles: never cached (and not given the assets'
-    // year-long cache-control, which sendFile would otherwise add).
+    // index.html names the current hashed bundles: revalidated on every use (and not given the
+    // assets' year-long cache-control, which sendFile would otherwise add). `no-cache`, not
+    // `no-store`: the shell holds no one's data, and `no-store` keeps every page of the app out
+    // of the browser's back/forward cache.
     return reply
-      .header('cache-control', 'no-store')
+      .header('cache-control', 'no-cache')
       .sendFile(page, webDir, { cacheControl: false });
   };
 

@@ -80,7 +80,7 @@ async function fillBusinessStep(
   await page.locator('#root_website').fill('https://graniteridge.example');
   await page.locator('#root_certificateOfInc').setInputFiles(certificateOfInc);
   await page.locator('#root_w8orw9').setInputFiles(PLAIN_PDF);
-  for (const person of persons) await addAffiliatedPerson(page, person);
+  for (const [index, person] of persons.entries()) await addAffiliatedPerson(page, person, index);
   await page.locator('#root_disclosures-0').check();
   await page.locator('#root_tradingIntentions').selectOption({ label: 'Hedging mining output' });
   await page.locator('#root_tradingExperience').fill('8');
@@ -123,11 +123,12 @@ const AMARA: Person = {
 };
 
 /** Add → the affiliated-person form in a dialog → Save: a row with name, title and ownership. */
-async function addAffiliatedPerson(page: Page, p: Person) {
+async function addAffiliatedPerson(page: Page, p: Person, index: number) {
   await page.getByRole('button', { name: ui.affiliatedPersons['ui:options'].addLabel }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
-  const person = (key: string) => dialog.locator(`#affiliated-person-dialog_${key}`);
+  // The dialog draws the list's new item: its fields are the page's own, at the item's place.
+  const person = (key: string) => dialog.locator(`#root_affiliatedPersons_${index}_${key}`);
   await expect(person('firstName')).toBeFocused();
   await person('firstName').fill(p.firstName);
   await person('lastName').fill(p.lastName);
@@ -186,7 +187,7 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   ).toBeVisible();
   const sectionTitles = businessStep.sections.map((s) => s.title!);
   expect(sectionTitles).toHaveLength(19);
-  await expect(page.locator('form section > h2')).toHaveText(sectionTitles);
+  await expect(page.locator('form section > h3')).toHaveText(sectionTitles);
   await expect(page.getByRole('button', { name: businessStep.next })).toBeDisabled();
 
   // The NFA 1101 explanation is cleared and disabled while its answer is false.
@@ -307,7 +308,7 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   const leave = page.getByRole('dialog', { name: 'Leave this page?' });
   await expect(leave).toBeVisible();
   await leave.getByRole('button', { name: 'Stay on this page' }).click();
-  await expect(page).toHaveURL(/\/clearing\/registration\/business$/);
+  await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/);
   await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
 });
 

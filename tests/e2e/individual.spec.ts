@@ -17,14 +17,34 @@ test('a new user registers as an individual with real files and lands on home, p
   await expect(page).toHaveURL(/\/clearing\/registration\/individual$/);
   await expect(page.getByText('you cannot fill it out for someone else')).toBeVisible();
   await expect(page.locator('#root_primaryEmailAddress')).toHaveValue(email);
-  const submit = page.getByRole('button', { name: 'Submit Registration' });
-  await expect(submit).toBeDisabled();
+  const review = page.getByRole('button', { name: 'Review your answers' });
+  await expect(review).toBeDisabled();
+  // The sections' progress beside the long page: each section with what it still needs.
+  const progress = page.getByRole('navigation', { name: 'Sections' });
+  await expect(progress.getByRole('link')).toHaveText([
+    'About you',
+    'Contact details',
+    'Address',
+    'Photo ID',
+    'Employment',
+    'Income and account',
+    'Household',
+    'Futures trading questionnaire',
+    'Agreements and signature',
+  ]);
+  const aboutYou = progress.getByRole('listitem').filter({ hasText: 'About you' });
+  await expect(aboutYou).toContainText('4 answers needed');
   await expectNoSeriousA11yViolations(page);
 
   // Validation runs on blur of the field left, not on untouched fields.
   await page.locator('#root_socialSecurityNumber').pressSequentially('12345');
   await page.locator('#root_socialSecurityNumber').blur();
-  await expect(page.getByText('Incorrect SSN format, must be NNN-NN-NNNN')).toBeVisible();
+  // Beside the field (the error summary beside the form repeats it as a link).
+  const form = page.locator('form');
+  await expect(form.getByText('Incorrect SSN format, must be NNN-NN-NNNN')).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: 'Incorrect SSN format, must be NNN-NN-NNNN' }),
+  ).toBeVisible();
   await expect(page.getByText('Must provide first name')).toHaveCount(0);
   await page.locator('#root_socialSecurityNumber').fill('');
   await page.locator('#root_socialSecurityNumber').pressSequentially('123456789');
@@ -32,7 +52,7 @@ test('a new user registers as an individual with real files and lands on home, p
 
   await page.locator('#root_mailingAddress_postalCode').fill('1011');
   await page.locator('#root_mailingAddress_postalCode').blur();
-  await expect(page.getByText('Postal code must be 5 digits.')).toBeVisible();
+  await expect(form.getByText('Postal code must be 5 digits.')).toBeVisible();
   await fillIndividualForm(page);
   await expect(page.locator('#root_dateOfBirth')).toHaveValue('04/17/1985');
   await expect(page.locator('#root_primaryPhoneNumber')).toHaveValue(/^\+1 212 555 0142$/);
@@ -44,6 +64,39 @@ test('a new user registers as an individual with real files and lands on home, p
     '/assets/pdfs/terms-of-service.pdf',
   );
 
+  // Every section complete; the progress link brings its section's heading into focus.
+  await expect(progress.getByText('Complete')).toHaveCount(9, { timeout: 15_000 });
+  await progress.getByRole('link', { name: 'Employment' }).click();
+  await expect(page.getByRole('heading', { name: 'Employment', level: 3 })).toBeFocused();
+
+  // The review before submitting: the same prompts and answers, Edit per section.
+  await expect(review).toBeEnabled({ timeout: 15_000 });
+  await review.click();
+  const reviewHeading = page.getByRole('heading', { name: 'Review', level: 2 });
+  await expect(reviewHeading).toBeFocused();
+  await expect(page).toHaveURL(/\/registration\/individual\?step=review$/);
+  const answerOf = (key: string) =>
+    page
+      .locator('dt', { hasText: prompt(key) })
+      .first()
+      .locator('xpath=following-sibling::dd[1]');
+  await expect(answerOf('employerName')).toHaveText('Acme Analytics LLC');
+  await expect(answerOf('socialSecurityNumber')).toHaveText('•••••••6789');
+  await expect(answerOf('photoId')).toHaveText('id-front.png');
+  await expectNoSeriousA11yViolations(page);
+  // Edit lands at its section, answers kept; the browser's Back and Forward move between steps.
+  await page.getByRole('button', { name: 'Edit Address (Your details)' }).click();
+  await expect(page.getByRole('heading', { name: 'Address', level: 3 })).toBeFocused();
+  await expect(page.locator('#root_mailingAddress_line1')).toHaveValue('350 Fifth Avenue');
+  await page.goBack();
+  await expect(reviewHeading).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Your details', level: 2 })).toBeVisible();
+  await expect(page).toHaveURL(/\/registration\/individual$/);
+  await page.goForward();
+  await expect(reviewHeading).toBeFocused();
+
+  const submit = page.getByRole('button', { name: 'Submit Registration' });
   await expect(submit).toBeEnabled({ timeout: 15_000 });
   await submit.click();
   const dialog = page.getByRole('dialog');

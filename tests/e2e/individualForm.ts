@@ -101,3 +101,11 @@ export async function fillIndividualForm(page: Page): Promise<void> {
   }
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
 }
+
+/** From the filled form to its review (the individual form's second step), where Submit is. */
+export async function reviewIndividualForm(page: Page): Promise<void> {
+  const review = page.getByRole('button', { name: 'Review your answers' });
+  await expect(review).toBeEnabled({ timeout: 15_000 });
+  await review.click();
+  await expect(page.getByRole('heading', { name: 'Review', level: 2 })).toBeFocused();
+}

@@ -2,7 +2,7 @@ import { type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
-import { fillIndividualForm, signUpAndSignIn } from './individualForm';
+import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
 import { expect, test, uniqueEmail } from './support';
 
 /**
@@ -17,6 +17,7 @@ test('a refused or failed registration is reported in an alert and loses nothing
   await signUpAndSignIn(page, uniqueEmail('refused'));
   await page.goto('/clearing/registration/individual');
   await fillIndividualForm(page);
+  await reviewIndividualForm(page);
   const submit = page.getByRole('button', { name: 'Submit Registration' });
   await expect(submit).toBeEnabled({ timeout: 15_000 });
 
@@ -56,10 +57,12 @@ test('a refused or failed registration is reported in an alert and loses nothing
     await page.unroute('**/exchange/api/web/registration/individual');
   }
   // Nothing was lost: typed answers, the SSN, the chosen files and the signatures.
+  await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.locator('#root_firstName')).toHaveValue('Jane');
   await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
   await expect(page.getByText('w2-sample.pdf')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
+  await reviewIndividualForm(page);
 
   // The connection is back: Try again sends the same answers and files, and they are received.
   await page.route('**/exchange/api/web/registration/individual', (route) =>
@@ -133,10 +136,12 @@ test('a file refused before or after a large one: the refusal shows at once, not
   });
   await w2.setInputFiles({ name: 'w2-scan.pdf', mimeType: 'application/pdf', buffer: largeW2 });
   await expect(page.getByText('w2-scan.pdf')).toBeVisible();
+  await reviewIndividualForm(page);
   await expect(submit).toBeEnabled({ timeout: 15_000 });
   await submit.click();
   await expect(failed).toContainText(/must be an image/, promptly);
   await expect(submit).toHaveText('Submit Registration');
+  await page.getByRole('button', { name: 'Back' }).click();
 
   // The refused file after the large one.
   await photo.setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: await largePng() });
@@ -146,9 +151,11 @@ test('a file refused before or after a large one: the refusal shows at once, not
     buffer: await scriptedPdf(),
   });
   await expect(page.getByText('w2-scripted.pdf')).toBeVisible();
+  await reviewIndividualForm(page);
   await expect(submit).toBeEnabled();
   await submit.click();
   await expect(failed).toContainText(/contains active content/, promptly);
+  await page.getByRole('button', { name: 'Back' }).click();
 
   // Nothing lost: typed answers, the SSN, the chosen files, the signatures.
   await expect(page.locator('#root_firstName')).toHaveValue('Jane');
@@ -161,6 +168,7 @@ test('a file refused before or after a large one: the refusal shows at once, not
   // The corrected submission goes through with the large photo.
   await w2.setInputFiles('tests/fixtures/files/w2-sample.pdf');
   await expect(page.getByText('w2-sample.pdf')).toBeVisible();
+  await reviewIndividualForm(page);
   await submit.click();
   const dialog = page.getByRole('dialog', { name: 'Registration Submitted' });
   await expect(dialog).toBeVisible({ timeout: 30_000 });

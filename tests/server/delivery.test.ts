@@ -53,11 +53,16 @@ describe('delivery: compression, caching, favicon', () => {
     expect(plain.body).toContain('export const x');
   });
 
-  it('never caches index.html (it names the current bundles)', async () => {
+  it('revalidates index.html on every use (it names the current bundles), without no-store', async () => {
     for (const url of ['/clearing', '/clearing/home']) {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(200);
-      expect(response.headers['cache-control']).toBe('no-store');
+      // no-store would keep every page out of the back/forward cache (issue 19 §9).
+      expect(response.headers['cache-control']).toBe('no-cache');
+      const etag = response.headers.etag;
+      expect(etag).toBeTruthy();
+      const again = await t.app.inject({ url, headers: { 'if-none-match': String(etag) } });
+      expect(again.statusCode).toBe(304);
     }
   });
 

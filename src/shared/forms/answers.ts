@@ -92,31 +92,50 @@ export function draftSafeAnswers(form: CompiledForm, answers: Answers): Answers 
  * 'Affiliated person 1: SSN'): what a user must give again after a draft is restored.
  */
 export function promptsDraftsCannotKeep(form: CompiledForm, answers: Answers): string[] {
+  return answersDraftsCannotKeep(form, answers).map(({ prompt }) => prompt);
+}
+
+/**
+ * The answers a draft never keeps that the form asks for the given answers (required, or
+ * sensitive), with their pointers; `missingOnly`: only those not given yet.
+ */
+export function answersDraftsCannotKeep(
+  form: CompiledForm,
+  answers: Answers,
+  options: { missingOnly?: boolean } = {},
+): { pointer: string; prompt: string }[] {
   const validator = form.validator;
   const root = form.schema;
-  const out: string[] = [];
-  const walk = (schema: JsonSchema, value: Answers, prefix: string) => {
+  const out: { pointer: string; prompt: string }[] = [];
+  const walk = (schema: JsonSchema, value: Answers, prefix: string, path: string) => {
     const resolved = resolveFor(validator, schema, root, value);
     const required = new Set(resolved.required ?? []);
     for (const [key, child] of Object.entries(resolved.properties ?? {})) {
       const answer = value[key];
       const childSchema = resolveFor(validator, child, root, answer);
+      const pointer = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (isDraftExcluded(childSchema)) {
-        if (required.has(key) || childSchema['x-sensitive'] === true) {
-          out.push(`${prefix}${childSchema.title ?? key}`);
+        const given = answer !== undefined && answer !== null && answer !== '';
+        if (
+          (required.has(key) || childSchema['x-sensitive'] === true) &&
+          !(options.missingOnly && given)
+        ) {
+          out.push({ pointer, prompt: `${prefix}${childSchema.title ?? key}` });
         }
         continue;
       }
       const items = objectItemsOf(childSchema, root);
-      if (!isLeaf(childSchema) && isPlainObject(answer)) walk(childSchema, answer, prefix);
+      if (!isLeaf(childSchema) && isPlainObject(answer)) walk(childSchema, answer, prefix, pointer);
       else if (items && Array.isArray(answer)) {
         answer.forEach((item: unknown, index) => {
-          if (isPlainObject(item)) walk(items, item, `${items.title ?? key} ${index + 1}: `);
+          if (isPlainObject(item)) {
+            walk(items, item, `${items.title ?? key} ${index + 1}: `, `${pointer}/${index}`);
+          }
         });
       }
     }
   };
-  walk(root, answers, '');
+  walk(root, answers, '', '');
   return out;
 }
 

@@ -60,6 +60,10 @@ export function Layout() {
         tabIndex={-1}
         sx={{
           flexGrow: 1,
+          // A screen tall at least: the footer starts below the fold, so a page whose content
+          // arrives after its first paint (the lazy page, the statement) never pushes the footer
+          // across the screen (layout shift, issue 19 §9).
+          minHeight: '100vh',
           display: 'flex',
           flexDirection: 'column',
           '&:focus': { outline: 'none' },

@@ -1,23 +1,32 @@
-import { useState } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import { promptsDraftsCannotKeep } from '../../shared/forms/answers';
+import { answersDraftsCannotKeep } from '../../shared/forms/answers';
+import { stepFields } from '../../shared/forms/steps';
+import { parsePointer } from './engine';
 import type { FormSession } from './session';
 
 /**
- * When a session opened on a restored draft: says so, and which answers a draft never keeps
- * (files, signatures, SSNs, dates of birth) must be given again.
+ * When a session opened on a restored draft: says so once, on the step it opened at, and which
+ * of that step's answers a draft never keeps (files, signatures, SSNs, dates of birth) are still
+ * to be given again — each leaves the list once given, and nothing a later step asks is named
+ * before the user gets there. Dismissible; gone once the user moves to another step.
  */
 export function RestoredDraftNotice({ session }: { session: FormSession }) {
-  const [prompts] = useState(() =>
-    session.restored && session.form
-      ? promptsDraftsCannotKeep(session.form, session.answers())
-      : [],
+  const [openedAt] = useState(() => session.stepIndex.get());
+  const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
+  const [dismissed, setDismissed] = useState(false);
+  // Said once: leaving its step dismisses it for good.
+  if (stepIndex !== openedAt && !dismissed) setDismissed(true);
+  const stillMissing = useCallback(
+    () => missingOnStep(session, openedAt).join('\n'),
+    [session, openedAt],
   );
-  const [open, setOpen] = useState(session.restored);
-  if (!open) return null;
+  const missing = useSyncExternalStore(session.engine.answers.subscribe, stillMissing);
+  if (!session.restored || dismissed || stepIndex !== openedAt) return null;
+  const prompts = missing ? missing.split('\n') : [];
   return (
-    <Alert severity="info" sx={{ mb: 2 }} onClose={() => setOpen(false)}>
+    <Alert severity="info" sx={{ mb: 2 }} onClose={() => setDismissed(true)}>
       <AlertTitle>Your saved answers were restored</AlertTitle>
       {prompts.length > 0 ? (
         <>
@@ -33,4 +42,19 @@ export function RestoredDraftNotice({ session }: { session: FormSession }) {
       )}
     </Alert>
   );
+}
+
+/**
+ * The prompts of the answers a draft cannot keep that the step asks (required, or sensitive and
+ * once given) and that are not given yet.
+ */
+function missingOnStep(session: FormSession, stepIndex: number): string[] {
+  const form = session.form;
+  if (!form) return [];
+  const answers = session.answers();
+  const step = session.steps?.[stepIndex];
+  const onStep = step ? new Set(stepFields(step)) : undefined;
+  return answersDraftsCannotKeep(form, answers, { missingOnly: true })
+    .filter(({ pointer }) => !onStep || onStep.has(parsePointer(pointer)[0] ?? ''))
+    .map(({ prompt }) => prompt);
 }

@@ -31,6 +31,7 @@ import { browserDrafts, DEFAULTS_BEHAVIOUR, FormSession } from './session';
 import { BaseInputTemplate } from './templates/BaseInputTemplate';
 import { FieldTemplate } from './templates/FieldTemplate';
 import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate';
+import { TitleFieldTemplate } from './templates/TitleFieldTemplate';
 import { REGISTRY_WIDGETS } from './widgets/registry';
 
 export type Answers = Record<string, unknown>;
@@ -38,7 +39,7 @@ export type Answers = Record<string, unknown>;
 export type FilesByPointer = Record<string, File>;
 
 const ThemedForm = withTheme<Answers>(Theme);
-const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate };
+const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate, TitleFieldTemplate };
 export interface SchemaFormProps {
   /** Names the form: the draft key is 'clearing.draft.<formId>'. */
   formId: string;
@@ -127,6 +128,8 @@ export function SchemaForm(props: SchemaFormProps) {
         transformErrors,
         initial: formData,
         idPrefix,
+        // Without a page's session there is no wizard around it: every question on one page.
+        onePage: true,
         persistence: keepDraft
           ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(compiled, schema, uiSchema))
           : undefined,
@@ -141,12 +144,9 @@ export function SchemaForm(props: SchemaFormProps) {
   useLayoutEffect(() => submitAreaSlot.set(children));
   // A wizard's step: the root object draws only its sections (see ObjectFieldTemplate).
   const [step] = useState(() => session.currentStep());
-  // SchemaForm itself travels in the context: the dialog list draws its item form with it
-  // (importing it would close the circle SchemaForm → field registry → DialogListField).
-  const formContext = useMemo(
-    () => ({ engine, session, step, SchemaForm }),
-    [engine, session, step],
-  );
+  // The dialog list draws its item with this registry's own fields (a view of this session:
+  // FormSession.editListItem), so nothing but the engine, session and step travels here.
+  const formContext = useMemo(() => ({ engine, session, step }), [engine, session, step]);
   const formRef = useRef<Form<Answers>>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const latest = useRef(props);

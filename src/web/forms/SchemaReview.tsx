@@ -6,6 +6,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FormStep } from '../../shared/forms/steps';
 import { COUNTRY_CHOICES } from './countries';
 import { formatInternational } from './format';
+import { sectionHeadingId } from './SectionProgress';
 import type { Answers, FormSession } from './session';
 
 type Schema = RJSFSchema & Record<string, unknown>;
@@ -23,7 +24,8 @@ export function SchemaReview({
   onEdit,
 }: {
   session: FormSession;
-  onEdit: (stepIndex: number) => void;
+  /** Edit: back to the step, landing at the section's heading (null: the step's). */
+  onEdit: (stepIndex: number, sectionHeading: string | null) => void;
 }) {
   const answers = useSyncExternalStore(session.engine.answers.subscribe, () => session.answers());
   const steps = session.steps ?? [];
@@ -52,10 +54,19 @@ export function SchemaReview({
                       mb: 1,
                     }}
                   >
-                    <Typography id={headingId} component="h2" variant="h6">
+                    <Typography id={headingId} component="h3" variant="h6">
                       {title}
                     </Typography>
-                    <EditLink step={step} title={title} onClick={() => onEdit(stepIndex)} />
+                    <EditLink
+                      step={step}
+                      title={title}
+                      onClick={() =>
+                        onEdit(
+                          stepIndex,
+                          section.title ? sectionHeadingId(step.id, sectionIndex) : null,
+                        )
+                      }
+                    />
                   </Box>
                   <Box component="dl" sx={{ m: 0 }}>
                     {rows}
@@ -126,7 +137,7 @@ function reviewRows(
         const itemUi = (uiSchema.items ?? {}) as UiSchema;
         return (
           <Box key={`${key}.${index}`} component="dd" sx={{ ml: 2, mb: 1 }}>
-            <Typography component="h3" variant="subtitle2">
+            <Typography component="h4" variant="subtitle2">
               {`${items.title ?? prompt} ${index + 1}`}
             </Typography>
             <Box component="dl" sx={{ m: 0 }}>
@@ -188,7 +199,7 @@ export function answerText(schema: Schema, value: unknown, name = ''): string {
   const text = String(value as string | number);
   // An SSN or passport number is shown by its last four characters only (the screen may be seen
   // by others; the user typed the whole of it).
-  if (schema['x-sensitive'] === true && /ssn|passport/i.test(name)) {
+  if (schema['x-sensitive'] === true && /ssn|socialsecurity|passport/i.test(name)) {
     return `${'•'.repeat(Math.max(0, text.length - 4))}${text.slice(-4)}`;
   }
   if (/country/i.test(name)) {

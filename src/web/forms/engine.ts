@@ -1,7 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { ComponentType } from 'react';
 import type { Registry } from '@rjsf/utils';
-import type { SchemaFormProps } from './SchemaForm';
 
 /**
  * Per-form state that lives beside rjsf's form data: the chosen `File`s (never inside the
@@ -90,19 +88,6 @@ export function engineOf(registry: Registry): FormEngine | undefined {
   const context: unknown = registry.formContext;
   if (context && typeof context === 'object' && 'engine' in context) {
     return (context as { engine: FormEngine }).engine;
-  }
-  return undefined;
-}
-
-/**
- * The form component itself, as SchemaForm hands it to its fields through `formContext`: a field
- * that draws a form of its own (the dialog list) takes it from there instead of importing
- * SchemaForm, whose field registry imports that field (an import circle).
- */
-export function formComponentOf(registry: Registry): ComponentType<SchemaFormProps> | undefined {
-  const context: unknown = registry.formContext;
-  if (context && typeof context === 'object' && 'SchemaForm' in context) {
-    return (context as { SchemaForm: ComponentType<SchemaFormProps> }).SchemaForm;
   }
   return undefined;
 }

@@ -11,7 +11,8 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { canonicalJson } from '../../shared/forms/bundleForm';
 import { stepFields, stepsOf, type FormStep } from '../../shared/forms/steps';
 import { clearDraft, createDraftSaver, loadDraft } from './drafts';
-import { createFormEngine, parsePointer, ValueStore, type FormEngine } from './engine';
+import { createFormEngine, parsePointer, toPointer, ValueStore, type FormEngine } from './engine';
+import { droppedPointers, promptAt } from './answerPrompts';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
 
@@ -71,6 +72,8 @@ export const DEFAULTS_BEHAVIOUR = {
 export interface ErrorEntry {
   /** The field's element id ('root_bizName'). */
   id: string;
+  /** The answer's JSON pointer ('/bizName'). */
+  pointer: string;
   message: string;
 }
 
@@ -89,6 +92,8 @@ export interface FormSessionOptions {
   validationDelayMs?: number;
   /** The prefix of the fields' ids ('root'); a form drawn inside another (a dialog) has its own. */
   idPrefix?: string;
+  /** Draw the form as one page even if its uiSchema names steps (a form on its own, in a test). */
+  onePage?: boolean;
 }
 
 /**
@@ -143,7 +148,7 @@ export class FormSession {
     this.persistence = options.persistence;
     this.validationDelayMs = options.validationDelayMs ?? 0;
     this.idPrefix = options.idPrefix ?? 'root';
-    this.steps = stepsOf(options.uiSchema, options.schema);
+    this.steps = options.onePage ? undefined : stepsOf(options.uiSchema, options.schema);
     this.schemaUtils = createSchemaUtils(options.validator, options.schema, DEFAULTS_BEHAVIOUR);
     this.prefilled = { ...options.initial };
     const kept = this.persistence?.load();
@@ -152,6 +157,11 @@ export class FormSession {
     this.current = { ...kept, ...this.prefilled };
     this.baseline = canonicalJson(this.current);
     this.engine.answers.set(this.current);
+  }
+
+  /** The names of the answers the form opened with from outside (the signed-in email). */
+  prefilledNames(): string[] {
+    return Object.keys(this.prefilled);
   }
 
   /** The committed answers. */
@@ -169,7 +179,11 @@ export class FormSession {
   }
 
   /** All answers validated (those a condition hides left out), errors in rjsf's shape. */
-  validate(data: Answers = this.current): { valid: boolean; errorSchema: ErrorSchema<Answers> } {
+  validate(
+    data: Answers = this.current,
+    /** Errors inside a field drawn as one widget (a dialog's list) stay on their own fields. */
+    options: { collapse?: boolean } = {},
+  ): { valid: boolean; errorSchema: ErrorSchema<Answers> } {
     const visible = (this.schemaUtils.omitExtraData(this.schema, data) ?? {}) as Answers;
     const { errors, errorSchema } = this.validator.validateFormData(
       visible,
@@ -180,7 +194,9 @@ export class FormSession {
     );
     return {
       valid: errors.length === 0,
-      errorSchema: collapseWidgetErrors(errorSchema, this.uiSchema) as ErrorSchema<Answers>,
+      errorSchema: (options.collapse === false
+        ? errorSchema
+        : collapseWidgetErrors(errorSchema, this.uiSchema)) as ErrorSchema<Answers>,
     };
   }
 
@@ -229,6 +245,50 @@ export class FormSession {
       clearTimeout(this.validationTimer);
       this.validationTimer = setTimeout(() => this.refresh(), this.validationDelayMs);
     } else this.refresh();
+  }
+
+  /**
+   * The first question step before `index` that does not pass (its errors are the step's), or
+   * undefined: a step may be shown only once the steps before it pass (Forward in the browser's
+   * history cannot skip a step that was never passed).
+   */
+  firstInvalidStepBefore(index: number): number | undefined {
+    if (!this.steps) return undefined;
+    const { errorSchema } = this.validate();
+    const withErrors = new Set(Object.keys(errorSchema).filter((key) => key !== '__errors'));
+    for (let i = 0; i < Math.min(index, this.steps.length); i++) {
+      const step = this.steps[i]!;
+      if (!step.review && stepFields(step).some((name) => withErrors.has(name))) return i;
+    }
+    return undefined;
+  }
+
+  /**
+   * What leaving now would lose, by prompt: the answers the form holds that `kept` (the
+   * draft's filter) leaves out, and each chosen file. Empty while the form is unchanged.
+   */
+  unkeptAnswers(kept: (answers: Answers) => Answers): string[] {
+    if (!this.status.get().dirty) return [];
+    const answers = this.current;
+    const prompt = (pointer: string) => promptAt(this.schemaUtils, this.schema, answers, pointer);
+    const files = this.engine.files.forAnswers(answers);
+    // Prefilled answers (the signed-in email) come back with the page: nothing to lose.
+    const prefilled = new Set(Object.keys(this.prefilled));
+    const lost = droppedPointers(answers, kept(answers))
+      .filter((pointer) => !prefilled.has(parsePointer(pointer)[0] ?? ''))
+      .map((pointer) =>
+        files[pointer] ? `${prompt(pointer)} (${files[pointer].name})` : prompt(pointer),
+      );
+    return [...new Set(lost)];
+  }
+
+  /**
+   * Opens one item of a list (`/affiliatedPersons`) for editing in place (the list's dialog): a
+   * view of this session whose answers are the page's with the item being edited in its place,
+   * validated by the page's validator. Nothing reaches the page's answers before `save`.
+   */
+  editListItem(listPointer: string, index: number | null, itemSchema: RJSFSchema): ListItemEdit {
+    return new ListItemEdit(this, listPointer, index, itemSchema);
   }
 
   /** Validates now: the step's validity, its error list and the errors fields show. */
@@ -358,19 +418,194 @@ export class FormSession {
 }
 
 /** The messages of an ErrorSchema with their fields' ids, in the schema's order. */
-export function errorEntries(errorSchema: ErrorSchema, id = 'root'): ErrorEntry[] {
+export function errorEntries(errorSchema: ErrorSchema, id = 'root', pointer = ''): ErrorEntry[] {
   const node = errorSchema as { __errors?: string[] } & Record<string, unknown>;
-  const out: ErrorEntry[] = (node.__errors ?? []).map((message) => ({ id, message }));
+  const out: ErrorEntry[] = (node.__errors ?? []).map((message) => ({ id, pointer, message }));
   for (const [key, child] of Object.entries(node)) {
     if (key !== '__errors' && child && typeof child === 'object') {
-      out.push(...errorEntries(child as ErrorSchema, `${id}_${key}`));
+      out.push(
+        ...errorEntries(
+          child as ErrorSchema,
+          `${id}_${key}`,
+          toPointer([...parsePointer(pointer), key]),
+        ),
+      );
     }
   }
   return out;
 }
 
-function sameEntries(a: ErrorEntry[], b: ErrorEntry[]): boolean {
+export function sameEntries(a: ErrorEntry[], b: ErrorEntry[]): boolean {
   return (
     a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.message === b[i]!.message)
   );
+}
+
+/**
+ * One list item being edited (see FormSession.editListItem): its working answers, the errors its
+ * fields show (a field once left, every field after a failed Save) and the page's validation of
+ * them. A new item is edited at the end of the list.
+ */
+export class ListItemEdit {
+  readonly index: number;
+  readonly pointer: string;
+  /** The errors the item's fields show, in rjsf's shape, relative to the item. */
+  readonly shownErrors = new ValueStore<ErrorSchema<Answers> | undefined>(undefined);
+  /** Messages of the item as a whole (no field of its own to show them by). */
+  readonly itemErrors = new ValueStore<string[]>([]);
+  /** Bumped when the view must move focus to the first shown error. */
+  readonly focusRequests = new ValueStore(0);
+  readonly isNew: boolean;
+  private working: Answers;
+  private readonly initial: string;
+  private readonly touched = new Set<string>();
+  private attempted = false;
+
+  constructor(
+    private readonly session: FormSession,
+    readonly listPointer: string,
+    index: number | null,
+    itemSchema: RJSFSchema,
+  ) {
+    const rows = this.rows();
+    this.isNew = index === null || index >= rows.length;
+    this.index = this.isNew ? rows.length : index!;
+    this.pointer = toPointer([...parsePointer(listPointer), String(this.index)]);
+    const row = rows[this.index];
+    // A new item starts from the schema's defaults, as the page's form starts from its own.
+    this.working =
+      row && typeof row === 'object'
+        ? { ...(row as Answers) }
+        : ((session.schemaUtils.getDefaultFormState(itemSchema, {}) as Answers | undefined) ?? {});
+    this.initial = canonicalJson(this.working);
+    // Widgets that read a sibling answer (the region its country) read the item being edited.
+    session.engine.answers.set(this.view());
+  }
+
+  /** The dialog closed without saving: widgets read the page's answers again. */
+  close(): void {
+    this.session.engine.answers.set(this.session.answers());
+  }
+
+  /** The list as the page's answers hold it now (not as some render saw it). */
+  private rows(): unknown[] {
+    let node: unknown = this.session.answers();
+    for (const key of parsePointer(this.listPointer)) {
+      node = node && typeof node === 'object' ? (node as Answers)[key] : undefined;
+    }
+    return Array.isArray(node) ? node : [];
+  }
+
+  /** The item's working answers. */
+  answers(): Answers {
+    return this.working;
+  }
+
+  /** The element id of the item's fields' prefix ('root_affiliatedPersons_1'). */
+  get id(): string {
+    return idOfPointer(this.pointer);
+  }
+
+  /** The answer at `path` (relative to the item, as rjsf hands it) changed. */
+  change(path: ReadonlyArray<string | number>, value: unknown): void {
+    this.working = setIn(this.working, path.map(String), value) as Answers;
+    this.session.engine.answers.set(this.view());
+    this.refresh();
+  }
+
+  touch(id: string): void {
+    this.touched.add(id);
+    this.refresh();
+  }
+
+  /** Something was typed or chosen: closing without saving would lose it. */
+  isDirty(): boolean {
+    return canonicalJson(this.working) !== this.initial;
+  }
+
+  /** The page's answers with this item in its place (a new one at the end). */
+  private view(): Answers {
+    const rows = [...this.rows()];
+    rows[this.index] = this.working;
+    return setIn(this.session.answers(), parsePointer(this.listPointer), rows) as Answers;
+  }
+
+  /** The item's errors under the page's validator (every one, touched or not). */
+  private errors(): ErrorSchema<Answers> {
+    const view = this.view();
+    const { errorSchema } = this.session.validate(view, { collapse: false });
+    let node: unknown = errorSchema;
+    for (const key of parsePointer(this.pointer)) {
+      node = node && typeof node === 'object' ? (node as Answers)[key] : undefined;
+    }
+    // Inside the dialog the item is evident: 'SSN required', not 'Affiliated person 1: SSN required'.
+    const prefix = `${promptAt(this.session.schemaUtils, this.session.schema, view, this.pointer)}: `;
+    return withoutPrefix(node ?? {}, prefix) as ErrorSchema<Answers>;
+  }
+
+  private refresh(): void {
+    const errors = this.errors();
+    const shown = filterErrorSchema(
+      errors,
+      (id) => this.attempted || this.touched.has(id),
+      this.id,
+    ) as ErrorSchema<Answers>;
+    const { __errors: own, ...fields } = shown as ErrorSchema<Answers> & { __errors?: string[] };
+    if (JSON.stringify(this.shownErrors.get() ?? {}) !== JSON.stringify(fields)) {
+      this.shownErrors.set(fields as ErrorSchema<Answers>);
+    }
+    const next = own ?? [];
+    const previous = this.itemErrors.get();
+    if (next.join('\n') !== previous.join('\n')) this.itemErrors.set(next);
+  }
+
+  /**
+   * Save: the item's answers as they are now (a field's pending text flushed by the view first)
+   * pass, or every message shows at once and focus moves to the first. Returns the list to
+   * commit, or undefined when the item does not pass.
+   */
+  save(): unknown[] | undefined {
+    const errors = errorEntries(this.errors(), this.id, this.pointer);
+    if (errors.length > 0) {
+      this.attempted = true;
+      this.refresh();
+      this.focusRequests.set(this.focusRequests.get() + 1);
+      return undefined;
+    }
+    const rows = [...this.rows()];
+    rows[this.index] = this.working;
+    return rows;
+  }
+}
+
+function withoutPrefix(node: unknown, prefix: string): unknown {
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node as Answers).map(([key, child]) => [
+      key,
+      key === '__errors' && Array.isArray(child)
+        ? child.map((message) =>
+            typeof message === 'string' && message.startsWith(prefix)
+              ? message.slice(prefix.length)
+              : message,
+          )
+        : withoutPrefix(child, prefix),
+    ]),
+  );
+}
+
+/** A copy of `target` with `value` at `path` (`undefined` removes it); arrays stay arrays. */
+function setIn(target: unknown, path: string[], value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path as [string, ...string[]];
+  if (Array.isArray(target)) {
+    const copy = [...(target as unknown[])];
+    copy[Number(head)] = setIn(copy[Number(head)], rest, value);
+    return copy;
+  }
+  const copy: Answers = target && typeof target === 'object' ? { ...(target as Answers) } : {};
+  const next = setIn(copy[head], rest, value);
+  if (next === undefined) delete copy[head];
+  else copy[head] = next;
+  return copy;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useBlocker } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -6,30 +6,49 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import type { Answers, FormSession } from './session';
 
 /**
  * Warns before leaving a form that holds answers a draft cannot keep (uploads, signatures, SSNs,
- * dates of birth): closing or reloading the tab asks the browser's question; a link inside the
- * portal (the header, Back, Sign out) asks ours. Returns the dialog to render.
+ * dates of birth), naming them: closing or reloading the tab asks the browser's question; a link
+ * inside the portal (the header, the choice page, Sign out) asks ours. Moving between the steps
+ * of the same form is not leaving it. The `beforeunload` listener is registered only while
+ * something would be lost: a page with one cannot enter the browser's back/forward cache.
+ * Returns the dialog to render.
  */
-export function useLeaveWarning(wouldLose: () => boolean) {
-  const check = useRef(wouldLose);
+export function useLeaveWarning(session: FormSession, kept: (answers: Answers) => Answers) {
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const stopAnswers = session.engine.answers.subscribe(listener);
+      const stopStatus = session.status.subscribe(listener);
+      return () => {
+        stopAnswers();
+        stopStatus();
+      };
+    },
+    [session],
+  );
+  // A string, so React compares snapshots by value.
+  const lostText = useSyncExternalStore(subscribe, () => session.unkeptAnswers(kept).join('\n'));
+  const lost = lostText ? lostText.split('\n') : [];
+  const wouldLose = lost.length > 0;
+  const latest = useRef(wouldLose);
   useEffect(() => {
-    check.current = wouldLose;
+    latest.current = wouldLose;
   });
   useEffect(() => {
+    if (!wouldLose) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!check.current()) return;
       event.preventDefault();
       // Older browsers show the dialog only when returnValue is set.
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, []);
+  }, [wouldLose]);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      currentLocation.pathname !== nextLocation.pathname && check.current(),
+      currentLocation.pathname !== nextLocation.pathname && latest.current,
   );
   const open = blocker.state === 'blocked';
   return (
@@ -37,9 +56,14 @@ export function useLeaveWarning(wouldLose: () => boolean) {
       <DialogTitle id="leave-form-title">Leave this page?</DialogTitle>
       <DialogContent>
         <DialogContentText id="leave-form-text">
-          For your security, uploaded documents, signatures, social security numbers and dates of
-          birth are never saved on this device. If you leave now you will have to give them again.
+          For your security, these answers are never saved on this device. If you leave now you will
+          have to give them again:
         </DialogContentText>
+        <ul>
+          {lost.map((prompt) => (
+            <li key={prompt}>{prompt}</li>
+          ))}
+        </ul>
       </DialogContent>
       <DialogActions>
         <Button onClick={() => blocker.reset?.()}>Stay on this page</Button>

@@ -138,6 +138,24 @@ export class MarketStream {
     };
   }
 
+  /**
+   * The page is being hidden (`pagehide`): the socket closes, the subscriptions stay. An open
+   * WebSocket keeps a page out of the browser's back/forward cache; closed, Back and Forward
+   * restore the page at once, and `resume` reconnects.
+   */
+  suspend(): void {
+    this.stopSocket();
+    this.dispatch({ type: 'disconnect', reason: 'server_shutdown', reconnect: true });
+    this.dispatch({ type: 'connection', state: 'idle' });
+  }
+
+  /** The page is shown again (`pageshow`): reconnects if anything is still subscribed. */
+  resume(): void {
+    if (this.socket || this.reconnectTimer || this.subscriptions.size === 0) return;
+    this.reconnectRefused = false;
+    this.connect();
+  }
+
   /** Closes the socket and forgets every subscription (tests, sign-out). */
   close(): void {
     for (const subscription of this.subscriptions.values()) clearTimeout(subscription.expiry);

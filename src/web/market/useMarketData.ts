@@ -21,6 +21,11 @@ export function sharedMarketStream(): MarketStream {
       stream.close();
       if (sharedStream === stream) sharedStream = undefined;
     });
+    // Closed while the page is hidden, so the page may enter the back/forward cache.
+    window.addEventListener('pagehide', () => stream.suspend());
+    window.addEventListener('pageshow', (event) => {
+      if (event.persisted) stream.resume();
+    });
     sharedStream = stream;
   }
   return sharedStream;

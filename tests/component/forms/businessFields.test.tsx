@@ -439,13 +439,163 @@ describe(
 /** The open dialog, once its form is drawn (the frame after the dialog itself). */
 async function dialogWithForm(name?: string) {
   const dialog = await screen.findByRole('dialog', name ? { name } : {});
-  await within(dialog).findByRole('button', { name: 'Save' });
+  // The fields come a frame after the dialog (it answers the click first).
+  await within(dialog).findByLabelText(/^First name/, { selector: 'input' });
   return dialog;
 }
 
 function escape(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe(
+  'the affiliated person dialog is a view of the page session (issue 19 §3)',
+  { timeout: 120_000 },
+  () => {
+    const inDialog = (dialog: HTMLElement, key: string) =>
+      within(dialog).getByLabelText(new RegExp(`^${escape(personPrompt(key))}( \\*)?$`), {
+        selector: 'input, select, textarea',
+      });
+
+    it('after fixing a refused SSN, the first Save saves', async () => {
+      const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+      await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
+      const dialog = await dialogWithForm();
+      const ssn = inDialog(dialog, 'ssn');
+      await user.clear(ssn);
+      await user.type(ssn, '900221234');
+      await user.tab();
+      const refused = personMessage({ ...persons[0], ssn: '900-22-1234' }, '/ssn');
+      expect(await within(dialog).findByText(refused)).toBeVisible();
+      // Fixed and saved at once, the new text not yet committed when Save is pressed.
+      await user.clear(ssn);
+      await user.type(ssn, '536221234');
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() =>
+        expect((committed.current.affiliatedPersons as Answers[])[0]!.ssn).toBe('536-22-1234'),
+      );
+    });
+
+    it('a failed Save shows every message at once, SSN required included, and focuses the first in view', async () => {
+      const scrolled = vi.fn();
+      Element.prototype.scrollIntoView = scrolled;
+      const { user } = renderBusiness({ affiliatedPersons: persons });
+      await user.click(screen.getByRole('button', { name: 'Add affiliated person' }));
+      const dialog = await dialogWithForm();
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      const expected = validateAnswers(testForm('affiliated-person'), {
+        ownershipPercent: 0,
+        isDirect: 'direct',
+        addressCountry: 'US',
+      }).errors.map((error) => error.message);
+      expect(expected).toContain(personMessage({}, '/ssn'));
+      for (const message of expected) {
+        expect(await within(dialog).findByText(message)).toBeVisible();
+      }
+      const first = inDialog(dialog, 'firstName');
+      await waitFor(() => expect(first).toHaveFocus());
+      expect(scrolled.mock.contexts).toContain(first);
+    });
+
+    it('Escape asks before discarding typed answers; Keep editing keeps them', async () => {
+      const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+      const edit = screen.getByRole('button', { name: 'Edit Daniel Okafor' });
+      await user.click(edit);
+      const dialog = await dialogWithForm();
+      await typeInto(user, inDialog(dialog, 'title'), ' and Treasurer');
+      await user.keyboard('{Escape}');
+      const ask = await within(dialog).findByRole('group', { name: /^Discard your answers\?/ });
+      expect(within(ask).getByRole('button', { name: 'Keep editing' })).toHaveFocus();
+      await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+      expect(within(dialog).queryByRole('group', { name: /^Discard your answers\?/ })).toBeNull();
+      expect(screen.getByRole('dialog')).toBe(dialog);
+      expect(inDialog(dialog, 'title')).toHaveValue(`${String(persons[0]!.title)} and Treasurer`);
+      await user.keyboard('{Escape}');
+      const again = await within(dialog).findByRole('group', { name: /^Discard your answers\?/ });
+      await user.click(within(again).getByRole('button', { name: 'Discard' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(edit).toHaveFocus());
+      expect(committed.current.affiliatedPersons ?? persons).toEqual(persons);
+    });
+
+    it('rows keep their identity: removed in every order, each remaining row keeps its element and answers', async () => {
+      const three = [...persons, { ...persons[0]!, firstName: 'Grace', lastName: 'Hopper' }];
+      const names = three.map((person) => `${String(person.firstName)} ${String(person.lastName)}`);
+      const orders = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+      ];
+      for (const order of orders) {
+        const { user, committed, unmount } = renderBusiness({ affiliatedPersons: three });
+        let left = [0, 1, 2];
+        for (const index of order) {
+          const elements = new Map(
+            left.map((i) => [
+              i,
+              screen.getByRole('button', { name: `Edit ${names[i]}` }).closest('tr'),
+            ]),
+          );
+          await user.click(screen.getByRole('button', { name: `Remove ${names[index]}` }));
+          left = left.filter((i) => i !== index);
+          await waitFor(() =>
+            expect(committed.current.affiliatedPersons).toEqual(left.map((i) => three[i])),
+          );
+          // Keyed by identity: a row keeps its element when one above it goes (by position, the
+          // element of a removed row would be reused for the next person).
+          for (const i of left) {
+            expect(screen.getByRole('button', { name: `Edit ${names[i]}` }).closest('tr')).toBe(
+              elements.get(i),
+            );
+          }
+        }
+        unmount();
+      }
+    });
+
+    it('rows edited in either order, and edited after a removal, keep every person', async () => {
+      // The fields trim what is typed on leaving them: a suffix typed into an empty title keeps
+      // no leading space.
+      const edited = (person: Answers, suffix: string) => ({
+        ...person,
+        title: `${(person.title as string | undefined) ?? ''}${suffix}`.trim(),
+      });
+      for (const order of [
+        [0, 1],
+        [1, 0],
+      ]) {
+        const { user, committed, unmount } = renderBusiness({ affiliatedPersons: persons });
+        const names = persons.map((p) => `${String(p.firstName)} ${String(p.lastName)}`);
+        for (const index of order) {
+          await user.click(screen.getByRole('button', { name: `Edit ${names[index]}` }));
+          const dialog = await dialogWithForm();
+          await typeInto(user, inDialog(dialog, 'title'), ` ${index}`);
+          await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+          await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+        }
+        await waitFor(() =>
+          expect(committed.current.affiliatedPersons).toEqual(
+            persons.map((person, index) => edited(person, ` ${index}`)),
+          ),
+        );
+        // The first removed, the second (now first) edited again: it is the one written.
+        await user.click(screen.getByRole('button', { name: `Remove ${names[0]}` }));
+        await user.click(screen.getByRole('button', { name: `Edit ${names[1]}` }));
+        const dialog = await dialogWithForm();
+        await typeInto(user, inDialog(dialog, 'title'), '!');
+        await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+        await waitFor(() =>
+          expect(committed.current.affiliatedPersons).toEqual([edited(persons[1]!, ' 1!')]),
+        );
+        unmount();
+      }
+    });
+  },
+);
 
 describe('the affiliated person dialog is accessible', { timeout: 150_000 }, () => {
   it('has no serious or critical axe-core violation (jsdom: contrast is judged in Chromium)', async () => {

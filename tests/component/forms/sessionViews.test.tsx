@@ -1,9 +1,9 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../src/shared/forms/answers';
-import { deref } from '../../../src/shared/forms/schemaWalk';
+import { allProperties, deref } from '../../../src/shared/forms/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
 import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
 import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
@@ -47,6 +47,56 @@ describe('views of a session', { timeout: 30_000 }, () => {
     expect(notice).toHaveTextContent(title('socialSecurityNumber'));
     expect(notice).toHaveTextContent(title('dateOfBirth'));
     expect(notice).not.toHaveTextContent(title('firstName'));
+  });
+
+  it('the restored notice says it once, on its step, lists only what is still to give, and can be dismissed', async () => {
+    const user = userEvent.setup();
+    localStorage.setItem(
+      DRAFT_PREFIX + 'business',
+      JSON.stringify({ firstName: 'Dan', signerAuthorization: 'no' }),
+    );
+    const session = new FormSession({
+      formId: 'business',
+      form: testForm('business'),
+      ...business,
+      validator: createRjsfValidator(testForm('business')),
+      persistence: browserDrafts('business', (a) => draftSafeAnswers(testForm('business'), a)),
+    });
+    render(<RestoredDraftNotice session={session} />);
+    const notice = screen.getByRole('alert');
+    const prompt = (key: string) =>
+      allProperties(business.schema as JsonSchema, business.schema as JsonSchema)[key]!.title!;
+    // The user step's photo ID, not the signer form or agreements a later step asks.
+    expect(notice).toHaveTextContent(prompt('photoId'));
+    expect(notice).not.toHaveTextContent(prompt('authorizationForm'));
+    expect(notice).not.toHaveTextContent(prompt('agreeTermsOfService'));
+    // Given: it leaves the list.
+    act(() => {
+      session.commit({
+        ...session.answers(),
+        photoId: { name: 'id.png', type: 'image/png', size: 10 },
+      });
+    });
+    await waitFor(() => expect(notice).not.toHaveTextContent(prompt('photoId')));
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('the restored notice is gone once the user moves on, and does not come back', () => {
+    localStorage.setItem(DRAFT_PREFIX + 'business', JSON.stringify({ firstName: 'Dan' }));
+    const session = new FormSession({
+      formId: 'business',
+      form: testForm('business'),
+      ...business,
+      validator: createRjsfValidator(testForm('business')),
+      persistence: browserDrafts('business', (a) => draftSafeAnswers(testForm('business'), a)),
+    });
+    render(<RestoredDraftNotice session={session} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Your saved answers were restored');
+    act(() => session.goTo(1));
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => session.goTo(0));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('says nothing when no draft was restored', () => {
@@ -107,6 +157,7 @@ describe('views of a session', { timeout: 30_000 }, () => {
     // signerAuthorization 'yes': the signer form is not asked, so not reviewed.
     expect(screen.queryByText(/Authorized signer form/)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Edit Website (Business Details)' }));
-    expect(onEdit).toHaveBeenCalledWith(1);
+    // Back to Business Details, landing at the Website section's heading.
+    expect(onEdit).toHaveBeenCalledWith(1, 'section-business-4');
   });
 });

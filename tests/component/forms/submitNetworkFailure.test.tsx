@@ -38,6 +38,8 @@ function RegistrationLike() {
         uiSchema,
         validator,
         initial: exampleWithout('photoId', 'photoIdBack', 'irsFormW2'),
+        // The form's questions and Submit on one page (its uiSchema now names a review step).
+        onePage: true,
       }),
   );
   const { failure, submitted, onSubmit } = useRegistrationSubmit(

@@ -32,8 +32,14 @@ describe('steps as data', () => {
     expect(steps[2]!.review).toBe(true);
   });
 
-  it('a one-page form has no steps', () => {
-    expect(stepsOf(testForm('individual').uiSchema)).toBeUndefined();
+  it('a form without ui:steps has no steps; the individual form names its details and a review', () => {
+    expect(stepsOf(testForm('affiliated-person').uiSchema)).toBeUndefined();
+    const steps = stepsOf(testForm('individual').uiSchema)!;
+    expect(steps.map((step) => [step.id, !!step.review])).toEqual([
+      ['details', false],
+      ['review', true],
+    ]);
+    expect(steps[1]!.next).toBe('Submit Registration');
   });
 
   it('reports a question in no step, in two steps, an unknown field and a missing label', () => {

@@ -254,3 +254,26 @@ describe('reconnecting', () => {
     expect(sockets).toHaveLength(2);
   });
 });
+
+describe('back/forward cache (issue 19 §9)', () => {
+  it('closes the socket while the page is hidden and resubscribes when it is shown again', () => {
+    stream.acquire(['BTC-PERP'], ['book']);
+    last().open();
+    const first = last();
+    stream.suspend();
+    expect(first.closedByClient).toBe(true);
+    // No reconnect attempt while hidden, however long.
+    vi.advanceTimersByTime(120_000);
+    expect(sockets).toHaveLength(1);
+    stream.resume();
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(last().sent).toEqual([subscribe(['BTC-PERP'], 'book')]);
+  });
+
+  it('stays closed on resume when nothing is subscribed', () => {
+    stream.suspend();
+    stream.resume();
+    expect(sockets).toHaveLength(0);
+  });
+});

@@ -1,10 +1,12 @@
-import { memo, useEffect, useRef, useState, type ComponentType } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -18,13 +20,12 @@ import {
   type ErrorSchema,
   type FieldProps,
   type RJSFSchema,
+  type UiSchema,
 } from '@rjsf/utils';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
-import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
-import { validateAnswers } from '../../../shared/forms/validateAnswers';
-import { formComponentOf } from '../engine';
-import type { SchemaFormProps } from '../SchemaForm';
-import type { Answers, FormSession } from '../session';
+import { toPointer } from '../engine';
+import { errorIds } from '../errors';
+import type { FormSession, ListItemEdit } from '../session';
 import { stringOption } from '../widgets/a11y';
 
 /** One column of the list: its heading and the answers of a row it shows, joined by a space. */
@@ -38,30 +39,20 @@ interface Column {
 type Row = Record<string, unknown>;
 
 /**
- * The form the dialog draws: one the page's compiled form carries (`nested`, compiled with it:
- * scripts/formValidatorsPlugin.ts), found through the session in rjsf's formContext.
+ * The form that draws an item (`ui:options.form`): one the page's compiled form carries
+ * (`nested`, compiled with it: scripts/formValidatorsPlugin.ts).
  */
-function nestedForm(formContext: unknown, formId: string): CompiledForm | undefined {
-  const session = (formContext as { session?: FormSession } | undefined)?.session;
+function nestedForm(session: FormSession | undefined, formId: string): CompiledForm | undefined {
   return formId ? session?.form?.nested[formId] : undefined;
 }
 
-/** A row's own validity under the dialog's form (cached by row object: rows are immutable). */
-const warned = new Set<string>();
-function warnOnce(formId: string) {
-  if (warned.has(formId)) return;
-  warned.add(formId);
-  console.error(`No validator for the ${formId} form: the list cannot add or edit rows`);
-}
-
-const rowValidity = new WeakMap<object, boolean>();
-function rowIsValid(form: CompiledForm, row: Row): boolean {
-  let valid = rowValidity.get(row);
-  if (valid === undefined) {
-    valid = validateAnswers(form, row).valid;
-    rowValidity.set(row, valid);
+/** The page's session (SchemaForm puts it in rjsf's formContext). */
+function sessionOf(props: FieldProps): FormSession | undefined {
+  const context: unknown = props.registry.formContext;
+  if (context && typeof context === 'object' && 'session' in context) {
+    return (context as { session?: FormSession }).session;
   }
-  return valid;
+  return undefined;
 }
 
 function hasErrors(node: unknown): boolean {
@@ -95,22 +86,17 @@ function columnsOf(options: Record<string, unknown>, itemSchema: RJSFSchema | un
     });
 }
 
-/** What the dialog is doing: adding a new row or editing row `index`; `session` keys its form. */
-interface Editing {
-  index: number | null;
-  session: number;
-}
-
 /**
  * An array of objects drawn as a table, one row per item (the columns of `ui:options.columns`),
  * each row with an error badge when it has errors, Edit and Remove buttons, and an Add button.
- * Add and Edit open the form named by `ui:options.form` (its own schema, uiSchema and validator:
- * the affiliated person) in a dialog; Save validates it there with that form's messages and
- * writes the row only when it is valid; Cancel (or Escape) leaves the list as it was. Focus goes
- * into the dialog and comes back to the row's Edit button (the Add button after a cancelled add).
+ * Add and Edit open the item in a dialog: a view of the page's session (`editListItem`), drawn
+ * with the page's fields and validated by the page's validator, with the item's uiSchema from the
+ * form named by `ui:options.form` (the affiliated person's). Save shows every message of the item
+ * at once and focuses the first, or writes the row; Cancel leaves the list as it was; Escape asks
+ * first when something was typed. Focus goes into the dialog and comes back to the row's Edit
+ * button (the Add button after a cancelled add).
  *
- * A row is marked when the business form shows errors inside it (after a submit attempt), or when
- * it fails its own form (a draft restored without its sensitive answers, say).
+ * Rows are keyed by an identity of their own, kept across edits and removals, never by position.
  */
 export function DialogListField(props: FieldProps) {
   const {
@@ -127,19 +113,26 @@ export function DialogListField(props: FieldProps) {
     rawErrors,
     onChange,
     onBlur,
-    registry,
   } = props;
+  const session = sessionOf(props);
   const options = getUiOptions(uiSchema) as Record<string, unknown>;
   const formOption = typeof options.form === 'string' ? options.form : '';
-  const itemForm = nestedForm(props.registry.formContext, formOption);
-  const SchemaForm = formComponentOf(registry);
-  const ready = !!itemForm && !!SchemaForm;
-  if (formOption && !ready) warnOnce(formOption);
-  const rows: Row[] = Array.isArray(formData) ? (formData as Row[]) : [];
+  const itemForm = nestedForm(sessionOf(props), formOption);
+  const rows = useMemo<Row[]>(
+    () => (Array.isArray(formData) ? (formData as Row[]) : []),
+    [formData],
+  );
+  const keys = useRowKeys(rows);
   const id = fieldPathId.$id;
-  const itemSchema = (
-    schema.items && typeof schema.items === 'object' ? schema.items : undefined
-  ) as RJSFSchema | undefined;
+  const listPointer = toPointer(fieldPathId.path.map(String));
+  // The item's own schema (a `$ref` resolved), as the dialog draws it.
+  const itemSchema = useMemo(
+    () =>
+      schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items)
+        ? props.registry.schemaUtils.retrieveSchema(schema.items as RJSFSchema)
+        : undefined,
+    [schema.items, props.registry.schemaUtils],
+  );
   const columns = columnsOf(options, itemSchema);
   const label = (options.title as string | undefined) ?? schema.title ?? title ?? name;
   const addLabel = stringOption(options, 'addLabel', 'Add');
@@ -149,8 +142,7 @@ export function DialogListField(props: FieldProps) {
   const emptyText = typeof options.emptyText === 'string' ? options.emptyText : undefined;
   const actionsTitle = stringOption(options, 'actionsTitle', 'Actions');
 
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const sessions = useRef(0);
+  const [editing, setEditing] = useState<ListItemEdit | null>(null);
   /** Where focus goes once the dialog has closed (or a row was removed). */
   const [focusAfter, setFocusAfter] = useState<{ target: string } | null>(null);
 
@@ -159,45 +151,57 @@ export function DialogListField(props: FieldProps) {
     document.getElementById(focusAfter.target)?.focus();
   }, [focusAfter]);
 
+  // A row fails when the page's validation finds errors inside it, shown or not (a draft
+  // restored without its sensitive answers, say).
+  const rowsWithErrors = useMemo(() => {
+    if (!session || rows.length === 0) return new Set<number>();
+    let node: unknown = session.validate().errorSchema;
+    for (const key of fieldPathId.path) {
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    }
+    const out = new Set<number>();
+    rows.forEach((_, index) => {
+      if (hasErrors((node as Record<string, unknown> | undefined)?.[index])) out.add(index);
+    });
+    return out;
+  }, [session, rows, fieldPathId.path]);
+
   const rowId = (index: number) => `${id}_${index}`;
   const addId = `${id}-add`;
   const titleDomId = `${id}-title`;
-  const canEdit = !readonly && !disabled && ready;
+  const canEdit = !readonly && !disabled && !!session && !!itemSchema;
 
-  const commit = (next: Row[]) => {
+  const commit = (next: Row[], nextKeys: string[]) => {
+    keys.expect(next, nextKeys);
     onChange(next, fieldPathId.path, undefined, id);
     onBlur(id, next);
   };
 
   const open = (index: number | null) => {
-    sessions.current += 1;
-    setEditing({ index, session: sessions.current });
+    if (session && itemSchema) setEditing(session.editListItem(listPointer, index, itemSchema));
   };
 
-  const close = (target: string) => {
-    setEditing(null);
-    setFocusAfter({ target });
-  };
-
-  const save = (answers: Answers) => {
+  const save = (next: unknown[]) => {
     if (!editing) return;
-    const index = editing.index ?? rows.length;
-    const next =
-      editing.index === null
-        ? [...rows, answers]
-        : rows.map((row, i) => (i === index ? answers : row));
-    commit(next);
-    close(rowId(index));
+    const nextKeys = editing.isNew ? [...keys.current, newRowKey()] : keys.current;
+    commit(next as Row[], nextKeys);
+    setEditing(null);
+    setFocusAfter({ target: rowId(editing.index) });
   };
 
   const cancel = () => {
     if (!editing) return;
-    close(editing.index === null ? addId : rowId(editing.index));
+    editing.close();
+    setEditing(null);
+    setFocusAfter({ target: editing.isNew ? addId : rowId(editing.index) });
   };
 
   const remove = (index: number) => {
     const next = rows.filter((_, i) => i !== index);
-    commit(next);
+    commit(
+      next,
+      keys.current.filter((_, i) => i !== index),
+    );
     setFocusAfter({ target: next.length === 0 ? addId : rowId(Math.min(index, next.length - 1)) });
   };
 
@@ -232,14 +236,11 @@ export function DialogListField(props: FieldProps) {
           <TableBody>
             {rows.map((row, index) => (
               <ListRow
-                // Rows have no identity of their own; the index is the answer's position.
-                key={index}
+                key={keys.current[index]}
                 row={row}
                 editId={rowId(index)}
                 columns={columns}
-                hasErrors={
-                  hasErrors(itemErrors?.[index]) || (!!itemForm && !rowIsValid(itemForm, row))
-                }
+                hasErrors={hasErrors(itemErrors?.[index]) || rowsWithErrors.has(index)}
                 canEdit={canEdit}
                 editLabel={editLabel}
                 removeLabel={removeLabel}
@@ -266,12 +267,13 @@ export function DialogListField(props: FieldProps) {
           {addLabel}
         </Button>
       ) : null}
-      {itemForm && SchemaForm && editing ? (
+      {editing && itemSchema ? (
         <ItemDialog
-          key={editing.session}
-          SchemaForm={SchemaForm}
-          form={itemForm}
-          initial={editing.index === null ? undefined : rows[editing.index]}
+          key={editing.pointer}
+          edit={editing}
+          fieldProps={props}
+          itemSchema={itemSchema}
+          itemForm={itemForm}
           saveLabel={stringOption(options, 'saveLabel', 'Save')}
           cancelLabel={stringOption(options, 'cancelLabel', 'Cancel')}
           onSave={save}
@@ -280,6 +282,44 @@ export function DialogListField(props: FieldProps) {
       ) : null}
     </Box>
   );
+}
+
+let rowKeys = 0;
+function newRowKey(): string {
+  rowKeys += 1;
+  return `row-${rowKeys}`;
+}
+
+/**
+ * An identity per row, kept by position through this list's own edits (Save keeps a row's,
+ * Remove drops one, Add appends one); rows replaced from elsewhere (Reset, a restored draft) get
+ * new ones. React then keeps each row's element and focus with its person, not with its place.
+ */
+function useRowKeys(rows: Row[]) {
+  const [state, setState] = useState<{ rows: unknown; keys: string[]; expected?: unknown[] }>(
+    () => ({ rows, keys: rows.map(newRowKey) }),
+  );
+  let keys = state.keys;
+  if (state.rows !== rows) {
+    keys =
+      state.expected && sameRows(state.expected, rows)
+        ? state.keys
+        : rows.length === state.keys.length
+          ? state.keys
+          : rows.map(newRowKey);
+    setState({ rows, keys });
+  }
+  return {
+    current: keys,
+    /** The list is about to become `next`, its rows keyed `nextKeys`. */
+    expect(next: unknown[], nextKeys: string[]) {
+      setState({ rows: state.rows, keys: nextKeys, expected: next });
+    },
+  };
+}
+
+function sameRows(a: unknown[], b: unknown[]): boolean {
+  return a.length === b.length && a.every((row, i) => row === b[i]);
 }
 
 const VISUALLY_HIDDEN = {
@@ -360,38 +400,53 @@ const ListRow = memo(
 );
 
 interface ItemDialogProps {
-  /** The page's form component (from the registry's formContext). */
-  SchemaForm: ComponentType<SchemaFormProps>;
-  form: CompiledForm;
-  initial: Row | undefined;
+  edit: ListItemEdit;
+  /** The list field's props: the page's registry and the list's place in the answers. */
+  fieldProps: FieldProps;
+  itemSchema: RJSFSchema;
+  /** The form whose uiSchema draws an item (`ui:options.form`). */
+  itemForm: CompiledForm | undefined;
   saveLabel: string;
   cancelLabel: string;
-  onSave: (answers: Answers) => void;
+  onSave: (rows: unknown[]) => void;
   onCancel: () => void;
 }
 
-/** The dialog's form: the named form in SchemaForm, no draft of its own (the list's form keeps one). */
+const NO_OP = () => {};
+
+/**
+ * The dialog: one item of the page's session drawn with the page's own fields and widgets
+ * (rjsf's SchemaField from the page's registry, so the page's validator resolves its conditions),
+ * every message of a failed Save at once, focus on the first.
+ */
 function ItemDialog({
-  SchemaForm,
-  form,
-  initial,
+  edit,
+  fieldProps,
+  itemSchema,
+  itemForm,
   saveLabel,
   cancelLabel,
   onSave,
   onCancel,
 }: ItemDialogProps) {
-  const formId = form.id;
-  const [uiSchema] = useState(() => ({
-    ...form.uiSchema,
-    'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
-  }));
-  const dialogTitleId = `${formId}-dialog-title`;
-  const hintId = `${formId}-dialog-hint`;
-  const schema = form.schema as RJSFSchema;
-  const description = schema.description ?? referenced(schema)?.description;
-  // The dialog paints first (title and hint), the form in the frame after: the dialog answers
+  const { registry, fieldPathId, uiSchema: listUi } = fieldProps;
+  const [uiSchema] = useState<UiSchema>(() => {
+    const own = (listUi?.items as UiSchema | undefined) ?? itemForm?.uiSchema ?? {};
+    return { ...own, 'ui:options': { ...(own['ui:options'] as object | undefined), label: false } };
+  });
+  const baseId = edit.id;
+  const dialogTitleId = `${baseId}-dialog-title`;
+  const hintId = `${baseId}-dialog-hint`;
+  const heading = itemSchema.title ?? itemForm?.schema.title;
+  const description = itemSchema.description;
+  const [answers, setAnswers] = useState(() => edit.answers());
+  const shown = useSyncExternalStore(edit.shownErrors.subscribe, edit.shownErrors.get);
+  const whole = useSyncExternalStore(edit.itemErrors.subscribe, edit.itemErrors.get);
+  const focusRequest = useSyncExternalStore(edit.focusRequests.subscribe, edit.focusRequests.get);
+  const [askDiscard, setAskDiscard] = useState(false);
+  // The dialog paints first (title and hint), the fields in the frame after: the dialog answers
   // the click at once (`npm run bench`: click → first paint), and focus then moves to the
-  // form's first question.
+  // first question.
   const [formShown, setFormShown] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   useEffect(() => afterNextPaint(() => setFormShown(true)), []);
@@ -400,10 +455,52 @@ function ItemDialog({
       content.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
     }
   }, [formShown]);
+  useEffect(() => {
+    if (focusRequest === 0 || !content.current) return;
+    const first = [...errorIds(shown ?? {}, baseId), ...(whole.length ? [`${baseId}-errors`] : [])]
+      .map((errorFieldId) => focusTargetIn(content.current!, errorFieldId))
+      .filter((target): target is HTMLElement => !!target)
+      .sort((a, b) =>
+        a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+      )[0];
+    first?.focus({ preventScroll: true });
+    first?.scrollIntoView?.({ block: 'center' });
+    // Only a new request moves focus; errors changing as the user types do not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusRequest]);
+
+  const SchemaField = registry.fields.SchemaField!;
+  const itemPath = [...fieldPathId.path, edit.index];
+  const save = () => {
+    const rows = edit.save();
+    if (rows) onSave(rows);
+  };
+  /** The element focused when Escape asked: focus goes back there on Keep editing. */
+  const focusedBeforeAsking = useRef<HTMLElement | null>(null);
+  const close = () => {
+    // Text still being typed counts: leaving its field commits it (what blur does anyway).
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && content.current?.contains(active)) {
+      focusedBeforeAsking.current = active;
+      active.blur();
+    }
+    if (edit.isDirty()) setAskDiscard(true);
+    else onCancel();
+  };
+  // The safe choice of the question takes focus (the field that had it was left to commit it).
+  const keepEditingButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (askDiscard) keepEditingButton.current?.focus();
+  }, [askDiscard]);
+  const keepEditing = () => {
+    setAskDiscard(false);
+    focusedBeforeAsking.current?.focus();
+  };
+
   return (
     <Dialog
       open
-      onClose={onCancel}
+      onClose={close}
       // Focus goes back by our hand (to the row's Edit button, which may be new after an add).
       disableRestoreFocus
       maxWidth="md"
@@ -411,38 +508,89 @@ function ItemDialog({
       aria-labelledby={dialogTitleId}
       aria-describedby={description ? hintId : undefined}
     >
-      <DialogTitle id={dialogTitleId}>{schema.title}</DialogTitle>
-      <DialogContent ref={content} sx={{ minHeight: 360 }}>
-        {description ? (
-          <Typography id={hintId} variant="body2" color="textSecondary" sx={{ mb: 1 }}>
-            {description}
-          </Typography>
-        ) : null}
-        {formShown ? (
-          <SchemaForm
-            formId={`${formId}-dialog`}
-            keepDraft={false}
-            schema={schema}
-            uiSchema={uiSchema}
-            validator={createRjsfValidator(form)}
-            form={form}
-            formData={initial}
-            idPrefix={`${formId}-dialog`}
-            onSubmit={(answers) => onSave(answers)}
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          event.stopPropagation();
+          save();
+        }}
+      >
+        <DialogTitle id={dialogTitleId}>{heading}</DialogTitle>
+        <DialogContent ref={content} sx={{ minHeight: 360 }}>
+          {description ? (
+            <Typography id={hintId} variant="body2" color="textSecondary" sx={{ mb: 1 }}>
+              {description}
+            </Typography>
+          ) : null}
+          {whole.length > 0 ? (
+            <Alert id={`${baseId}-errors`} severity="error" tabIndex={-1} sx={{ mb: 2 }}>
+              {whole.join(' ')}
+            </Alert>
+          ) : null}
+          {formShown ? (
+            <SchemaField
+              name={String(edit.index)}
+              schema={itemSchema}
+              uiSchema={uiSchema}
+              fieldPathId={{ $id: baseId, path: itemPath }}
+              formData={answers}
+              errorSchema={shown}
+              registry={registry}
+              required={false}
+              disabled={false}
+              readonly={false}
+              onChange={(value, path) => {
+                edit.change(path.slice(itemPath.length), value);
+                setAnswers(edit.answers());
+              }}
+              onBlur={(blurredId) => edit.touch(blurredId)}
+              onFocus={NO_OP}
+            />
+          ) : null}
+        </DialogContent>
+        {askDiscard ? (
+          // Asked in place, where the buttons were: the dialog stays one dialog.
+          <DialogActions
+            role="group"
+            aria-labelledby={`${baseId}-discard-title`}
+            sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}
           >
-            <DialogActions sx={{ px: 0, pt: 3 }}>
-              <Button type="button" onClick={onCancel}>
-                {cancelLabel}
-              </Button>
-              <Button type="submit" variant="contained">
-                {saveLabel}
-              </Button>
-            </DialogActions>
-          </SchemaForm>
-        ) : null}
-      </DialogContent>
+            <DialogContentText id={`${baseId}-discard-title`} sx={{ flex: '1 1 100%' }}>
+              {`Discard your answers? What you typed for this ${(heading ?? 'item').toLowerCase()} has not been saved.`}
+            </DialogContentText>
+            <Button ref={keepEditingButton} type="button" onClick={keepEditing}>
+              Keep editing
+            </Button>
+            <Button type="button" color="error" onClick={onCancel}>
+              Discard
+            </Button>
+          </DialogActions>
+        ) : (
+          <DialogActions sx={{ px: 3, pb: 2 }}>
+            <Button type="button" onClick={onCancel}>
+              {cancelLabel}
+            </Button>
+            <Button type="submit" variant="contained">
+              {saveLabel}
+            </Button>
+          </DialogActions>
+        )}
+      </form>
     </Dialog>
   );
+}
+
+/** The element that takes focus for a field with an error: its input, or the button that operates it. */
+function focusTargetIn(container: HTMLElement, id: string): HTMLElement | null {
+  const element = container.ownerDocument.getElementById(id);
+  if (!element || !container.contains(element)) return null;
+  if (element instanceof HTMLInputElement && element.type === 'file') {
+    return container.ownerDocument.getElementById(`${id}-choose`);
+  }
+  return element.matches('input, select, textarea, button, [tabindex]')
+    ? element
+    : element.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]');
 }
 
 /** Runs `callback` once the browser has painted the current frame; returns a cancel function. */
@@ -455,13 +603,4 @@ function afterNextPaint(callback: () => void): () => void {
     cancelAnimationFrame(frame);
     clearTimeout(timer);
   };
-}
-
-/** The definition a bundled form's root points to (`"$ref": "#/$defs/affiliatedPerson"`). */
-function referenced(schema: RJSFSchema): RJSFSchema | undefined {
-  const name = schema.$ref?.match(/^#\/\$defs\/(.+)$/)?.[1];
-  const definition = name
-    ? (schema.$defs as Record<string, unknown> | undefined)?.[name]
-    : undefined;
-  return definition && typeof definition === 'object' ? (definition as RJSFSchema) : undefined;
 }

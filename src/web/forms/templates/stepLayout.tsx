@@ -6,6 +6,7 @@ import { getUiOptions, type ObjectFieldTemplateProps, type UiSchema } from '@rjs
 import { allProperties } from '../../../shared/forms/schemaWalk';
 import type { JsonSchema } from '../../../shared/forms/schemaTypes';
 import type { FormStep } from '../../../shared/forms/steps';
+import { sectionHeadingId } from '../SectionProgress';
 
 /** The wizard step a form draws (SchemaForm puts it in rjsf's formContext). */
 function stepOf(props: ObjectFieldTemplateProps): FormStep | undefined {
@@ -31,7 +32,7 @@ export function objectFields(props: ObjectFieldTemplateProps): ReactNode {
         .map((name) => fieldOrPlaceholder(props, name))
         .filter((node) => node !== null);
       if (fields.length === 0) return null;
-      const headingId = `section-${step.id}-${index}`;
+      const headingId = sectionHeadingId(step.id, index);
       return (
         <Box
           component="section"
@@ -40,7 +41,14 @@ export function objectFields(props: ObjectFieldTemplateProps): ReactNode {
           sx={{ display: 'flex', flexDirection: 'column', rowGap: '26px' }}
         >
           {section.title && (
-            <Typography id={headingId} component="h2" variant="h6" sx={{ mt: index ? 2 : 0 }}>
+            // Under the step's heading (h2); focusable: the progress list and Edit land here.
+            <Typography
+              id={headingId}
+              component="h3"
+              variant="h6"
+              tabIndex={-1}
+              sx={{ mt: index ? 2 : 0, scrollMarginTop: 16, '&:focus': { outline: 'none' } }}
+            >
               {section.title}
             </Typography>
           )}

@@ -5,7 +5,7 @@
  * payload they would send. Saving a schema file reloads the page with the new wording. The forms
  * are the folders of schemas/ (`virtual:forms`): a new folder is listed with no code change.
  */
-import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -14,8 +14,6 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { formIds, formTitles, importForm } from 'virtual:forms';
@@ -25,8 +23,8 @@ import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
 import { validateAnswers } from '../../../shared/forms/validateAnswers';
 import type { FormValidator } from '../../../shared/forms/model/compiledForm';
 import { PageTitle } from '../../app/PageTitle';
-import { SchemaForm, type Answers } from '../../forms/SchemaForm';
-import { SchemaReview } from '../../forms/SchemaReview';
+import { FormWizard } from '../../forms/FormWizard';
+import type { Answers } from '../../forms/SchemaForm';
 import { FormSession } from '../../forms/session';
 
 function FormList() {
@@ -116,26 +114,11 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
         </Link>
       </Typography>
       <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
-        <Box sx={{ flex: '0 1 800px', minWidth: 0 }}>
-          {form.steps && (
-            <StepsPreview
+        <Box sx={{ flex: '0 1 1080px', minWidth: 0 }}>
+          {validator && (
+            <PreviewWizard
               form={form}
               validator={validator}
-              onAnswersChange={(next) => {
-                setAnswers(next);
-                setSubmitted(false);
-              }}
-            />
-          )}
-          {!form.steps && (
-            <SchemaForm
-              formId={`preview.${formId}`}
-              form={form}
-              schema={form.schema as RJSFSchema}
-              uiSchema={form.uiSchema as UiSchema}
-              validator={validator}
-              formData={form.example}
-              keepDraft={false}
               onAnswersChange={(next) => {
                 setAnswers(next);
                 setSubmitted(false);
@@ -172,18 +155,19 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
 }
 
 /**
- * A wizard's steps as its uiSchema names them: a tab per step (no validation between them, so
- * every step can be read), each step's signature prompt and next label, the review as users see
- * it.
+ * The form as the registration pages draw it (FormWizard: its steps, sections' progress, review),
+ * prefilled with its example answers; nothing is kept or sent.
  */
-function StepsPreview({
+function PreviewWizard({
   form,
   validator,
   onAnswersChange,
+  onSubmit,
 }: {
   form: CompiledForm;
   validator: FormValidator;
   onAnswersChange: (answers: Answers) => void;
+  onSubmit: () => void;
 }) {
   const formId = form.id;
   const [session] = useState(
@@ -197,43 +181,15 @@ function StepsPreview({
         initial: form.example,
       }),
   );
-  const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
-  const steps = session.steps ?? [];
-  const step = steps[stepIndex]!;
-  return (
-    <>
-      <Tabs value={stepIndex} onChange={(_, index: number) => session.goTo(index)} sx={{ mb: 2 }}>
-        {steps.map((each) => (
-          <Tab key={each.id} label={each.title} />
-        ))}
-      </Tabs>
-      {step.signaturePrompt && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {step.signaturePrompt}
-        </Alert>
-      )}
-      {step.description && <Typography sx={{ mb: 2 }}>{step.description}</Typography>}
-      {step.review ? (
-        <SchemaReview session={session} onEdit={(index) => session.goTo(index)} />
-      ) : (
-        <SchemaForm
-          key={stepIndex}
-          formId={`preview.${formId}`}
-          schema={form.schema as RJSFSchema}
-          uiSchema={form.uiSchema as UiSchema}
-          validator={validator}
-          session={session}
-          onAnswersChange={onAnswersChange}
-          onSubmit={() => {}}
-        >
-          <></>
-        </SchemaForm>
-      )}
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-        Next button: <strong>{step.next}</strong>
-      </Typography>
-    </>
+  const latest = useRef(onAnswersChange);
+  useEffect(() => {
+    latest.current = onAnswersChange;
+  });
+  useEffect(
+    () => session.engine.answers.subscribe(() => latest.current(session.answers())),
+    [session],
   );
+  return <FormWizard session={session} onSubmit={onSubmit} />;
 }
 
 export function FormsPreviewPage() {

@@ -94,6 +94,10 @@ export function HomePage() {
     body = <Alert severity="success">{APPROVED_MESSAGE}</Alert>;
   }
 
+  // The live panel comes once the statement has its place: appearing below it moves nothing,
+  // while a statement arriving above a drawn panel pushed it off the screen (CLS 0.6).
+  const statementSettled = !approved || !statement.isPending || statement.fetchStatus === 'idle';
+
   return (
     <Container maxWidth="lg" sx={{ py: 5 }}>
       <PageTitle title="Home" />
@@ -101,7 +105,7 @@ export function HomePage() {
         Welcome {details?.firstName ?? ''}!
       </Typography>
       {body}
-      {user && (
+      {user && statementSettled && (
         <Box sx={{ mt: 4 }}>
           <LiveMarketPanel />
         </Box>

@@ -62,6 +62,6 @@ export function useRegistrationSession(
         ...options,
       }),
   );
-  const leaveWarning = useLeaveWarning(() => session.holdsUnkeptAnswers(form.keptInDraft));
+  const leaveWarning = useLeaveWarning(session, form.keptInDraft);
   return { session, leaveWarning };
 }

@@ -1,0 +1,306 @@
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Slide from '@mui/material/Slide';
+import Step from '@mui/material/Step';
+import StepLabel from '@mui/material/StepLabel';
+import Stepper from '@mui/material/Stepper';
+import Typography from '@mui/material/Typography';
+import type { ErrorSchema } from '@rjsf/utils';
+import { ErrorSummary } from './ErrorSummary';
+import { MissingAnswers } from './MissingAnswers';
+import { ResetFormButton } from './ResetFormButton';
+import { RestoredDraftNotice } from './RestoredDraftNotice';
+import { SchemaForm, type Answers, type FilesByPointer } from './SchemaForm';
+import { SchemaReview } from './SchemaReview';
+import { SectionProgress } from './SectionProgress';
+import { errorEntries, type FormSession } from './session';
+
+/** Spec §2.1 (business): steps change with a 500 ms slide. */
+const SLIDE_MS = 500;
+/** The column beside a step's questions: its sections' progress and the error summary. */
+const ASIDE_WIDTH = 260;
+
+export interface FormWizardProps {
+  session: FormSession;
+  /** The last step's action: sends the answers; a rejection keeps everything for another try. */
+  onSubmit: (answers: Answers, files: FilesByPointer) => void | Promise<void>;
+  /** The server's errors for answers it refused, shown beside their fields and on the review. */
+  fieldErrors?: ErrorSchema<Answers>;
+  /** Shown above the buttons of the last step (the failure of the last attempt). */
+  failureAlert?: ReactNode;
+}
+
+/**
+ * A form session drawn as its uiSchema's steps (`ui:steps`): the stepper, the step's heading,
+ * signature prompt and description, its questions in their sections with the sections' progress
+ * and the error summary beside them, and a review step drawn from the same schema. Every form
+ * is drawn by it, a one-step form included: the registration pages and the forms preview.
+ *
+ * Each step is an entry of the browser's history (`?step=<id>`): Back and Forward move between
+ * steps, never past a step whose answers do not pass. After a step change focus moves to the new
+ * step's heading, brought into view; Edit on the review lands at its section.
+ */
+export function FormWizard({ session, onSubmit, fieldErrors, failureAlert }: FormWizardProps) {
+  const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
+  const generation = useSyncExternalStore(session.generation.subscribe, session.generation.get);
+  const steps = session.steps ?? [];
+  const step = steps[stepIndex];
+  const heading = useRef<HTMLHeadingElement>(null);
+  /** Where focus lands after the next step change: the step's heading or a section's. */
+  const landing = useRef<string | null>(null);
+  const [entered] = useState(stepIndex);
+  useStepHistory(session);
+
+  useLayoutEffect(() => {
+    // Not on the page's first draw: the user has not moved yet.
+    if (stepIndex === entered && landing.current === null) return;
+    const target = (landing.current && document.getElementById(landing.current)) ?? heading.current;
+    landing.current = null;
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    target.scrollIntoView?.({ block: 'start' });
+  }, [stepIndex, generation, entered]);
+
+  if (!step) {
+    // A form without steps (the preview of a dialog's form): its questions and a submit button.
+    return (
+      <SchemaForm
+        formId={session.formId}
+        schema={session.schema}
+        uiSchema={session.uiSchema}
+        validator={session.validator}
+        session={session}
+        extraErrors={fieldErrors}
+        onSubmit={onSubmit}
+      />
+    );
+  }
+
+  const editSection = (index: number, sectionId: string | null) => {
+    landing.current = sectionId;
+    session.goTo(index);
+  };
+
+  return (
+    <>
+      {steps.length > 1 && (
+        <Stepper activeStep={stepIndex} sx={{ my: 3 }} aria-label="Registration steps">
+          {steps.map((each, index) => (
+            <Step key={each.id} completed={index < stepIndex}>
+              <StepLabel>{each.title}</StepLabel>
+            </Step>
+          ))}
+        </Stepper>
+      )}
+      <RestoredDraftNotice session={session} />
+      {step.signaturePrompt && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {step.signaturePrompt}
+        </Alert>
+      )}
+      <Slide key={`${generation}-${stepIndex}`} in appear direction="left" timeout={SLIDE_MS}>
+        <Box>
+          <Typography
+            ref={heading}
+            id={`step-${step.id}-title`}
+            component="h2"
+            variant="h5"
+            tabIndex={-1}
+            sx={{ mb: 1, scrollMarginTop: 16, '&:focus': { outline: 'none' } }}
+          >
+            {step.title}
+          </Typography>
+          {step.description && (
+            <Typography color="text.secondary" sx={{ mb: 2 }}>
+              {step.description}
+            </Typography>
+          )}
+          {step.review ? (
+            <ReviewStep
+              session={session}
+              fieldErrors={fieldErrors}
+              failureAlert={failureAlert}
+              onEdit={editSection}
+              onSubmit={() => void session.submit(onSubmit)}
+            />
+          ) : (
+            <Box sx={{ display: 'flex', gap: 4, alignItems: 'flex-start' }}>
+              <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
+                <SchemaForm
+                  formId={session.formId}
+                  schema={session.schema}
+                  uiSchema={session.uiSchema}
+                  validator={session.validator}
+                  session={session}
+                  extraErrors={fieldErrors}
+                  onSubmit={onSubmit}
+                >
+                  <WizardButtons
+                    session={session}
+                    failureAlert={session.isLastStep() ? failureAlert : undefined}
+                  />
+                </SchemaForm>
+              </Box>
+              <Box
+                component="aside"
+                aria-label="Progress"
+                sx={{
+                  flex: `0 0 ${ASIDE_WIDTH}px`,
+                  position: 'sticky',
+                  top: 16,
+                  maxHeight: 'calc(100vh - 32px)',
+                  overflowY: 'auto',
+                }}
+              >
+                <SectionProgress session={session} />
+                <ErrorSummary session={session} />
+              </Box>
+            </Box>
+          )}
+        </Box>
+      </Slide>
+    </>
+  );
+}
+
+/**
+ * Keeps the step in the address (`?step=<id>`, none on the first): a step change pushes an
+ * entry, the browser's Back and Forward move the session. A step the answers have not reached
+ * (Forward after Reset, an address typed by hand) shows the first step that needs answers.
+ */
+function useStepHistory(session: FormSession) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const steps = session.steps;
+
+  useEffect(() => {
+    if (!steps) return;
+    const sync = (replace: boolean) => {
+      const step = steps[session.stepIndex.get()];
+      const wanted = session.stepIndex.get() === 0 || !step ? '' : `?step=${step.id}`;
+      // The address as it is now (this runs from the session's store, outside render).
+      const params = new URLSearchParams(window.location.search);
+      const current = params.get('step') ? `?step=${params.get('step')}` : '';
+      if (current !== wanted) void navigate({ search: wanted }, { replace });
+    };
+    // The first draw shows the first step, whatever the address said.
+    sync(true);
+    return session.stepIndex.subscribe(() => sync(false));
+  }, [session, steps, navigate]);
+
+  useEffect(() => {
+    if (!steps) return;
+    const id = new URLSearchParams(location.search).get('step');
+    const wanted = Math.max(
+      0,
+      steps.findIndex((step) => step.id === id),
+    );
+    if (wanted === session.stepIndex.get()) return;
+    const blocked = session.firstInvalidStepBefore(wanted);
+    if (blocked === undefined) session.goTo(wanted);
+    else {
+      session.goTo(blocked);
+      void navigate(
+        { search: blocked === 0 ? '' : `?step=${steps[blocked]!.id}` },
+        { replace: true },
+      );
+    }
+  }, [location.search, session, steps, navigate]);
+}
+
+/** Reset Form, Back and the step's next button (a submit button: Enter in a field moves on too). */
+function WizardButtons({
+  session,
+  onSubmit,
+  failureAlert,
+}: {
+  session: FormSession;
+  /** On the review step: submits (there is no rjsf form to submit). */
+  onSubmit?: () => void;
+  failureAlert?: ReactNode;
+}) {
+  const status = useSyncExternalStore(session.status.subscribe, session.status.get);
+  const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
+  const step = session.steps?.[stepIndex];
+  return (
+    <Box sx={{ mt: 3 }}>
+      {failureAlert}
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
+        <ResetFormButton session={session} disabled={status.submitting} />
+        <Box sx={{ flex: 1 }} />
+        <Button
+          type="button"
+          variant="outlined"
+          disabled={stepIndex === 0 || status.submitting}
+          onClick={() => session.back()}
+        >
+          Back
+        </Button>
+        <Button
+          type={onSubmit ? 'button' : 'submit'}
+          onClick={onSubmit}
+          variant="contained"
+          disabled={!status.canSubmit}
+          startIcon={status.submitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+        >
+          {status.submitting ? 'Submitting' : step?.next}
+        </Button>
+      </Box>
+      {/* Its place is kept: the count appearing or going never moves the buttons above it. */}
+      <Box sx={{ mt: 1, minHeight: 24, display: 'flex', justifyContent: 'flex-end' }}>
+        {!status.canSubmit && !onSubmit && <MissingAnswers session={session} />}
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * The review step: the alert listing every message (the form's own, and those the server gave
+ * for answers it refused), the review with Edit per section, Reset, Back and Submit.
+ */
+function ReviewStep({
+  session,
+  fieldErrors,
+  failureAlert,
+  onEdit,
+  onSubmit,
+}: {
+  session: FormSession;
+  fieldErrors: ErrorSchema<Answers> | undefined;
+  failureAlert?: ReactNode;
+  onEdit: (stepIndex: number, sectionId: string | null) => void;
+  onSubmit: () => void;
+}) {
+  const own = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
+  const entries = [...own, ...(fieldErrors ? errorEntries(fieldErrors) : [])];
+  return (
+    <Box>
+      {entries.length > 0 && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          <AlertTitle>
+            There are errors in the form. Please ensure all fields are completed correctly.
+          </AlertTitle>
+          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+            {entries.map((entry, index) => (
+              <li key={`${entry.id}-${index}`}>{entry.message}</li>
+            ))}
+          </Box>
+        </Alert>
+      )}
+      <SchemaReview session={session} onEdit={onEdit} />
+      <WizardButtons session={session} onSubmit={onSubmit} failureAlert={failureAlert} />
+    </Box>
+  );
+}

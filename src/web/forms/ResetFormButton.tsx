@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import type { FormSession } from './session';
+
+/** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */
+export function whatResetLoses(session: FormSession): string[] {
+  const answers = session.answers();
+  const prefilled = new Set(session.prefilledNames());
+  const given = (name: string) => {
+    const value = answers[name];
+    if (prefilled.has(name) || value === undefined || value === null || value === '') return false;
+    // rjsf fills an unanswered file with {}: not an answer.
+    return !(typeof value === 'object' && Object.keys(value).length === 0);
+  };
+  const lost: string[] = [];
+  for (const step of session.steps ?? []) {
+    for (const section of step.sections) {
+      if (section.fields.some(given)) lost.push(`Your answers in ${section.title ?? step.title}`);
+    }
+  }
+  if (!session.steps && Object.keys(answers).some(given)) lost.push('Every answer you gave');
+  const files = Object.values(session.engine.files.forAnswers(answers)).map((file) => file.name);
+  if (files.length > 0) lost.push(`The documents you chose: ${files.join(', ')}`);
+  // An agreement is a `const: true` answer (a yes/no question's Yes is true too, but no signature).
+  const root = session.schemaUtils.retrieveSchema(session.schema, answers);
+  const signatures = Object.entries(root.properties ?? {}).filter(
+    ([name, property]) =>
+      answers[name] === true &&
+      typeof property === 'object' &&
+      session.schemaUtils.retrieveSchema(property).const === true,
+  ).length;
+  if (signatures > 0) lost.push(signatures === 1 ? '1 signature' : `${signatures} signatures`);
+  return lost;
+}
+
+/**
+ * Reset Form: asks first, naming what will be cleared (answers by section, chosen documents,
+ * signatures), since there is no undo; a form with nothing given resets without asking.
+ */
+export function ResetFormButton({
+  session,
+  disabled,
+}: {
+  session: FormSession;
+  disabled?: boolean;
+}) {
+  const [lost, setLost] = useState<string[] | null>(null);
+  return (
+    <>
+      <Button
+        type="button"
+        variant="text"
+        color="inherit"
+        disabled={disabled}
+        onClick={() => {
+          const losing = whatResetLoses(session);
+          if (losing.length === 0) session.reset();
+          else setLost(losing);
+        }}
+      >
+        Reset Form
+      </Button>
+      <Dialog
+        open={lost !== null}
+        onClose={() => setLost(null)}
+        aria-labelledby="reset-form-title"
+        aria-describedby="reset-form-text"
+      >
+        <DialogTitle id="reset-form-title">Reset the form?</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="reset-form-text">
+            This clears everything you have given on every step, and cannot be undone:
+          </DialogContentText>
+          <ul>
+            {(lost ?? []).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setLost(null)}>Keep my answers</Button>
+          <Button
+            color="error"
+            onClick={() => {
+              setLost(null);
+              session.reset();
+            }}
+          >
+            Reset Form
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}

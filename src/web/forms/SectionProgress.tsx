@@ -1,0 +1,84 @@
+import { useSyncExternalStore } from 'react';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import { parsePointer } from './engine';
+import type { FormSession } from './session';
+
+/** The element id of a step's section heading (stepLayout draws it). */
+export function sectionHeadingId(stepId: string, index: number): string {
+  return `section-${stepId}-${index}`;
+}
+
+/**
+ * Beside a long step: its titled sections, each a link to its heading with how many of its
+ * answers are still needed (or that it is complete), so a user sees where they are and what is
+ * left. Counts every answer the section still needs, touched or not, as "N answers are still
+ * needed" does for the step.
+ */
+export function SectionProgress({ session }: { session: FormSession }) {
+  const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
+  const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
+  const step = session.steps?.[stepIndex];
+  const sections = (step?.sections ?? [])
+    .map((section, index) => ({ section, index }))
+    .filter(({ section }) => section.title);
+  if (!step || sections.length < 2) return null;
+  const needed = new Map<string, Set<string>>();
+  for (const entry of entries) {
+    const top = parsePointer(entry.pointer)[0];
+    if (top === undefined) continue;
+    if (!needed.has(top)) needed.set(top, new Set());
+    needed.get(top)!.add(entry.pointer);
+  }
+  return (
+    <Box component="nav" aria-labelledby="section-progress-title" sx={{ mb: 2 }}>
+      <Typography id="section-progress-title" component="h3" variant="subtitle2" sx={{ mb: 1 }}>
+        Sections
+      </Typography>
+      <Box component="ol" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+        {sections.map(({ section, index }) => {
+          const count = section.fields.reduce(
+            (sum, name) => sum + (needed.get(name)?.size ?? 0),
+            0,
+          );
+          const id = sectionHeadingId(step.id, index);
+          const state =
+            count === 0 ? 'Complete' : count === 1 ? '1 answer needed' : `${count} answers needed`;
+          return (
+            <Box
+              component="li"
+              key={id}
+              sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', py: 0.5 }}
+            >
+              {count === 0 ? (
+                <CheckCircleIcon fontSize="small" color="success" aria-hidden />
+              ) : (
+                <RadioButtonUncheckedIcon fontSize="small" color="action" aria-hidden />
+              )}
+              <Box sx={{ minWidth: 0 }}>
+                <Link
+                  href={`#${id}`}
+                  variant="body2"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    const heading = document.getElementById(id);
+                    heading?.focus({ preventScroll: true });
+                    heading?.scrollIntoView?.({ block: 'start' });
+                  }}
+                >
+                  {section.title}
+                </Link>
+                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                  {state}
+                </Typography>
+              </Box>
+            </Box>
+          );
+        })}
+      </Box>
+    </Box>
+  );
+}

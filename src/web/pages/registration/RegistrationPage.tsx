@@ -1,0 +1,91 @@
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { PageTitle } from '../../app/PageTitle';
+import { FormWizard } from '../../forms/FormWizard';
+import { type RegistrationForm, useRegistrationSession } from './registrationSession';
+import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
+
+/** What differs between the registrations a page serves: the rest is the form's files. */
+export interface Registration {
+  form: RegistrationForm;
+  /** The document title ('Individual Registration'). */
+  pageTitle: string;
+  /** The link back to the account-type choice ('Not an individual?'). */
+  otherChoice: string;
+  send: (payload: FormData) => Promise<unknown>;
+  /** Wait this long after a change before validating again (business spec §4: 400 ms). */
+  validationDelayMs?: number;
+  /** The confirmation shown after a successful submission, and where its button leads. */
+  submitted: { title: string; text: string; button: string; onDone: () => Promise<void> };
+}
+
+/**
+ * A registration: the form's title, its steps as its uiSchema names them (FormWizard: the
+ * questions with their sections' progress, the review, Submit), the confirmation after a
+ * successful submission, and the warning before leaving with answers a draft cannot keep. The
+ * individual and business registrations are both this page, each with its own form.
+ */
+export function RegistrationPage({ registration }: { registration: Registration }) {
+  const { form, submitted: confirmation } = registration;
+  const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
+    form.compiled,
+    registration.send,
+  );
+  // One session for the page: the steps, the dialog, the review and the notices are its views.
+  const { session, leaveWarning } = useRegistrationSession(form, {
+    validationDelayMs: registration.validationDelayMs,
+  });
+
+  return (
+    // The questions are about 800 px wide (spec §9), the sections' progress beside them.
+    <Container maxWidth={false} sx={{ maxWidth: 1160, py: 5 }} disableGutters>
+      <PageTitle title={registration.pageTitle} />
+      {/* Clipped, not hidden: the slide stays inside, and the progress column can stick. */}
+      <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, overflow: 'clip' }}>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
+          <Typography variant="h1" gutterBottom>
+            {form.schema.title}
+          </Typography>
+          <Link component={RouterLink} to="/registration?returned=1">
+            {registration.otherChoice}
+          </Link>
+        </Box>
+        <FormWizard
+          session={session}
+          onSubmit={onSubmit}
+          fieldErrors={fieldErrors}
+          failureAlert={
+            <RegistrationFailureAlert
+              failure={failure}
+              onRetry={() => void session.submit(onSubmit)}
+            />
+          }
+        />
+      </Paper>
+      <Dialog open={submitted} aria-labelledby="registration-submitted-title">
+        <DialogTitle id="registration-submitted-title">{confirmation.title}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{confirmation.text}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          {/* Focus the way on, so Enter continues (MUI would focus the dialog's container). */}
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog's first action, as ARIA's dialog pattern asks */}
+          <Button variant="contained" autoFocus onClick={() => void confirmation.onDone()}>
+            {confirmation.button}
+          </Button>
+        </DialogActions>
+      </Dialog>
+      {leaveWarning}
+    </Container>
+  );
+}

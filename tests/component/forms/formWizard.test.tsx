@@ -1,0 +1,169 @@
+/**
+ * The registration page's engine (FormWizard) over a session, in a router: Reset Form asks
+ * first naming what it clears (issue 19 §5), the leave warning names what would be lost and is
+ * armed only while something would be (§8, §9), the sections' progress (issue 16 §5), focus on
+ * the new step's heading and the step in the address (§4).
+ */
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { draftSafeAnswers } from '../../../src/shared/forms/answers';
+import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import { stepsOf } from '../../../src/shared/forms/steps';
+import { FormWizard } from '../../../src/web/forms/FormWizard';
+import { FormSession, type Answers } from '../../../src/web/forms/session';
+import { useLeaveWarning } from '../../../src/web/forms/useLeaveWarning';
+import { testForm } from '../../forms';
+
+let schema: RJSFSchema;
+let uiSchema: UiSchema;
+beforeAll(() => {
+  const form = testForm('individual');
+  schema = form.schema as RJSFSchema;
+  uiSchema = form.uiSchema as UiSchema;
+});
+beforeEach(() => localStorage.clear());
+
+const keep = (answers: Answers) => draftSafeAnswers(testForm('individual'), answers);
+const prompt = (key: string) => (schema.properties![key] as { title: string }).title;
+
+function Page({ onSession }: { onSession: (session: FormSession) => void }) {
+  const [session] = useState(() => {
+    const created = new FormSession({
+      formId: 'individual',
+      form: testForm('individual'),
+      schema,
+      uiSchema,
+      validator: createRjsfValidator(testForm('individual')),
+      initial: { primaryEmailAddress: 'jane@example.com' },
+    });
+    onSession(created);
+    return created;
+  });
+  const leaveWarning = useLeaveWarning(session, keep);
+  return (
+    <>
+      <Link to="/elsewhere">Elsewhere</Link>
+      <FormWizard session={session} onSubmit={vi.fn()} />
+      {leaveWarning}
+    </>
+  );
+}
+
+function renderPage() {
+  const found: { session?: FormSession } = {};
+  const router = createMemoryRouter(
+    [
+      { path: '/form', element: <Page onSession={(s) => (found.session = s)} /> },
+      { path: '/elsewhere', element: <p>Somewhere else</p> },
+    ],
+    { initialEntries: ['/form'] },
+  );
+  const user = userEvent.setup();
+  render(<RouterProvider router={router} />);
+  return { user, router, session: () => found.session! };
+}
+
+async function typeInto(user: ReturnType<typeof userEvent.setup>, id: string, text: string) {
+  const input = await waitFor(() => {
+    const element = document.getElementById(id);
+    if (!element) throw new Error(`no #${id}`);
+    return element;
+  });
+  await user.click(input);
+  await user.paste(text);
+  await user.tab();
+}
+
+describe('the registration page engine', { timeout: 120_000 }, () => {
+  it('Reset Form asks first, naming what it clears; keeping the answers keeps them', async () => {
+    const { user, session } = renderPage();
+    await typeInto(user, 'root_firstName', 'Jane');
+    await waitFor(() => expect(session().answers().firstName).toBe('Jane'));
+    await user.click(screen.getByRole('button', { name: 'Reset Form' }));
+    const ask = await screen.findByRole('dialog', { name: 'Reset the form?' });
+    expect(ask).toHaveTextContent('Your answers in About you');
+    // The prefilled email is not the user's answer to lose.
+    expect(ask).not.toHaveTextContent('Contact details');
+    await user.click(within(ask).getByRole('button', { name: 'Keep my answers' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(session().answers().firstName).toBe('Jane');
+    await user.click(screen.getByRole('button', { name: 'Reset Form' }));
+    const again = await screen.findByRole('dialog', { name: 'Reset the form?' });
+    await user.click(within(again).getByRole('button', { name: 'Reset Form' }));
+    await waitFor(() => expect(session().answers().firstName).toBeUndefined());
+    expect(session().answers().primaryEmailAddress).toBe('jane@example.com');
+  });
+
+  it('leaving warns only about what a draft cannot keep, by name, and arms beforeunload only then', async () => {
+    // The leave warning's own listener (named onBeforeUnload), added and not yet removed.
+    const added = vi.spyOn(window, 'addEventListener');
+    const removed = vi.spyOn(window, 'removeEventListener');
+    const ours = (calls: unknown[][]) =>
+      calls.filter(
+        ([type, listener]) =>
+          type === 'beforeunload' && (listener as { name?: string }).name === 'onBeforeUnload',
+      ).length;
+    const armed = () => ours(added.mock.calls) - ours(removed.mock.calls);
+    const { user, router } = renderPage();
+    await typeInto(user, 'root_firstName', 'Jane');
+    expect(armed()).toBe(0);
+    // A first name is kept by the draft: leaving loses nothing, nobody asks.
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    await screen.findByText('Somewhere else');
+    await act(() => router.navigate('/form'));
+    await typeInto(user, 'root_socialSecurityNumber', '536221234');
+    await waitFor(() => expect(armed()).toBe(1));
+    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    const leave = await screen.findByRole('dialog', { name: 'Leave this page?' });
+    expect(
+      within(leave)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([prompt('socialSecurityNumber')]);
+    expect(leave).not.toHaveTextContent(/documents|date of birth/i);
+    await user.click(within(leave).getByRole('button', { name: 'Stay on this page' }));
+    expect(screen.queryByText('Somewhere else')).toBeNull();
+    added.mockRestore();
+    removed.mockRestore();
+  });
+
+  it('the sections beside the page count what each still needs', async () => {
+    const { user } = renderPage();
+    const progress = await screen.findByRole('navigation', { name: 'Sections' });
+    const sections = stepsOf(uiSchema)![0]!.sections.map((section) => section.title);
+    expect(
+      within(progress)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(sections);
+    const aboutYou = () => within(progress).getByText('About you').closest('li')!;
+    await waitFor(() => expect(aboutYou()).toHaveTextContent('4 answers needed'));
+    await typeInto(user, 'root_firstName', 'Jane');
+    await waitFor(() => expect(aboutYou()).toHaveTextContent('3 answers needed'));
+  });
+
+  it('a step change focuses the new step heading and is an entry of the history', async () => {
+    const { router, session } = renderPage();
+    await screen.findByRole('heading', { name: 'Your details', level: 2 });
+    // The example answers pass: the review can be reached.
+    act(() => {
+      session().commit({ ...(testForm('individual').example as Answers) });
+    });
+    await waitFor(() => expect(session().firstInvalidStepBefore(1)).toBeUndefined());
+    act(() => {
+      session().next();
+    });
+    const review = await screen.findByRole('heading', { name: 'Review', level: 2 });
+    await waitFor(() => expect(review).toHaveFocus());
+    expect(router.state.location.search).toBe('?step=review');
+    await act(() => router.navigate(-1));
+    await screen.findByRole('heading', { name: 'Your details', level: 2 });
+    expect(session().stepIndex.get()).toBe(0);
+    await act(() => router.navigate(1));
+    await screen.findByRole('heading', { name: 'Review', level: 2 });
+  });
+});
