@@ -1,3 +1,4 @@
+import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,7 +60,13 @@ describe('the data folder', () => {
     // The embedded server's start is under test: a DATABASE_URL (CI's second run) would bypass it.
     const { DATABASE_URL: _external, ...env } = process.env;
     const started = spawnSync('npx', ['tsx', 'src/server/main.ts'], {
-      env: { ...env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'production' },
+      env: {
+        ...env,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        NODE_ENV: 'production',
+        FIELD_ENCRYPTION_KEYS: newFieldKey('test'),
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });

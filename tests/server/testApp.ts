@@ -1,3 +1,4 @@
+import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,6 +42,8 @@ export async function createTestApp(overrides: Partial<ServerConfig> = {}): Prom
     ...readConfig({ NODE_ENV: 'test', PASSWORD_COST: '10' }),
     webDir: '/nonexistent',
     dataDir,
+    // A configured key, as production requires (tests that build a production app included).
+    fieldEncryptionKeys: newFieldKey('test'),
     ...overrides,
   };
   const app = await buildApp({ config, pool, mailer, logger: false });
