@@ -1,5 +1,5 @@
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { fillIndividualForm, signUpAndSignIn } from './individualForm';
+import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
 import { expect, test, uniqueEmail } from './support';
 
 const staff = DEMO_SIGN_INS[2];
@@ -37,6 +37,8 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
   await page.locator('#root_photoIdBack').setInputFiles('tests/fixtures/files/id-back.png');
   await expect(page.getByText('Must be a JPEG, PNG, WebP or HEIC image')).toHaveCount(0);
 
+  // Submit is on the individual form's review step.
+  await reviewIndividualForm(page);
   const submit = page.getByRole('button', { name: 'Submit Registration' });
   await expect(submit).toBeEnabled({ timeout: 15_000 });
   await submit.click();
