@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Fixture } from '../../shared/forms/checkForms';
 import { diskTree } from '../../shared/forms/model/compileNode';
-import type { FileTree, Problem } from '../../shared/forms/model/formFiles';
+import { parse, type FileTree, type Problem } from '../../shared/forms/model/formFiles';
 
 export {
   commonFiles,
@@ -42,20 +42,6 @@ export function gitTree(cwd: string, ref: string): FileTree {
 /** Resolves a git ref to a commit id; throws with git's message when it names none. */
 export function resolveRevision(cwd: string, ref: string): string {
   return git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
-}
-
-function parse(tree: FileTree, file: string, problems: Problem[]): unknown {
-  const text = tree.read(file);
-  if (text === undefined) {
-    problems.push({ file, pointer: '', message: 'file is missing' });
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    problems.push({ file, pointer: '', message: `not valid JSON: ${(error as Error).message}` });
-    return undefined;
-  }
 }
 
 export const FIXTURES_FOLDER = 'tests/fixtures/forms';

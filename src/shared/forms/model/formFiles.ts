@@ -37,7 +37,8 @@ const COMMON_FOLDER = 'common';
 export const formFile = (formId: string, kind: 'schema' | 'ui' | 'example') =>
   `${SCHEMAS_FOLDER}/${formId}/${formId}.${kind}.json`;
 
-function parse(tree: FileTree, file: string, problems: Problem[]): unknown {
+/** A JSON file of the tree, or undefined with a problem naming it (missing, not JSON). */
+export function parse(tree: FileTree, file: string, problems: Problem[]): unknown {
   const text = tree.read(file);
   if (text === undefined) {
     problems.push({ file, pointer: '', message: 'file is missing' });
