@@ -17,6 +17,11 @@ const pdfMessage = (
   }
 ).then.properties.type.errorMessage;
 
+/** The message beside a field (the error summary beside the form repeats it as a link). */
+function fieldError(page: Page, key: string) {
+  return page.locator(`[id^="root_${key}__error"]`).first();
+}
+
 async function pasteInto(page: Page, selector: string, text: string) {
   await page.evaluate((value) => navigator.clipboard.writeText(value), text);
   const input = page.locator(selector);
@@ -68,12 +73,12 @@ test('SSN, date and phone take what a real applicant types and pastes', async ({
   await dob.fill('');
   await dob.pressSequentially('02301988');
   await dob.blur();
-  await expect(page.getByText(dateMessages.notADate!)).toBeVisible();
+  await expect(fieldError(page, 'dateOfBirth')).toHaveText(dateMessages.notADate!);
   await expect(page.getByText(dateMessages.format!)).toHaveCount(0);
   await dob.fill('');
   await dob.pressSequentially(`0101${new Date().getFullYear() - 12}`);
   await dob.blur();
-  await expect(page.getByText(dateMessages.minor!)).toBeVisible();
+  await expect(fieldError(page, 'dateOfBirth')).toHaveText(dateMessages.minor!);
 
   // A US number without '+' gets the '+' (business §4), so reads as no valid number; the rule
   // says so and the US number is offered in one click.
@@ -81,7 +86,7 @@ test('SSN, date and phone take what a real applicant types and pastes', async ({
   await phone.pressSequentially('2125550142');
   await expect(phone).toHaveValue('+212 5 55 01 42');
   await phone.blur();
-  await expect(page.getByText(phoneMessages.notPossible!)).toBeVisible();
+  await expect(fieldError(page, 'primaryPhoneNumber')).toHaveText(phoneMessages.notPossible!);
   const fix = page.getByRole('button', {
     name: phoneMessages.suggestion!.replace('{number}', '+1 212 555 0142'),
   });
@@ -106,7 +111,7 @@ test('a "PDF" that is not one is refused beside the field at once', async ({ pag
     mimeType: 'application/pdf',
     buffer: png,
   });
-  await expect(page.getByText(pdfMessage)).toBeVisible();
+  await expect(fieldError(page, 'irsFormW2')).toHaveText(pdfMessage);
   // Removing the file keeps focus on the field, not the page.
   await page.getByRole('button', { name: 'Remove w2.pdf' }).click();
   await expect(page.locator('#root_irsFormW2-choose')).toBeFocused();
