@@ -122,6 +122,8 @@ export async function pageVitals(options: {
 }): Promise<PageVitals[]> {
   // A database of its own: the load part's sign-in flood has used up this address's limits there.
   const dataRoot = fs.mkdtempSync(path.join(options.tempDir, 'vitals-'));
+  // The embedded PostgreSQL runs as `postgres` when we are root: it must pass through.
+  fs.chmodSync(dataRoot, 0o755);
   const { port, child } = await startPortal(options.projectRoot, dataRoot, options.webDir);
   try {
     const base = `http://127.0.0.1:${port}`;
