@@ -93,21 +93,24 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     };
   });
 
+  /** Ending a session or removing a passkey: its id in the path, the password again in the body. */
+  const byIdWithPassword = {
+    schema: {
+      params: {
+        type: 'object',
+        properties: { id: { type: 'string', pattern: UUID_PATTERN } },
+        required: ['id'],
+      },
+      body: passwordConfirmationBody,
+    },
+    config: perMinute(RATE_LIMITS.reauth),
+  };
+
   // Viewing sessions needs the session; ending one needs the password again (ASVS 7.5.2), so a
   // borrowed, still signed-in browser cannot throw the owner out of their other sessions.
   app.delete<{ Params: { id: string }; Body: PasswordConfirmation }>(
     '/user/sessions/:id',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          properties: { id: { type: 'string', pattern: UUID_PATTERN } },
-          required: ['id'],
-        },
-        body: passwordConfirmationBody,
-      },
-      config: perMinute(RATE_LIMITS.reauth),
-    },
+    byIdWithPassword,
     async (request): Promise<SessionsEnded> => {
       const row = await currentRow(request);
       const current = await listLiveSessions(app.db, row.id, request.sessionIdHash());
@@ -228,17 +231,7 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
 
   app.delete<{ Params: { id: string }; Body: PasswordConfirmation }>(
     '/user/passkeys/:id',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          properties: { id: { type: 'string', pattern: UUID_PATTERN } },
-          required: ['id'],
-        },
-        body: passwordConfirmationBody,
-      },
-      config: perMinute(RATE_LIMITS.reauth),
-    },
+    byIdWithPassword,
     async (request): Promise<Record<string, never>> => {
       const row = await currentRow(request);
       await confirmPassword(app, row, request.body.password, request);
