@@ -1,8 +1,10 @@
-import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import {
+  fillIndividualForm,
+  openRegistrationAsStaff,
+  reviewIndividualForm,
+  signUpAndSignIn,
+} from './individualForm';
 import { expect, test, uniqueEmail } from './support';
-
-const staff = DEMO_SIGN_INS[2];
 
 test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff see it as a picture', async ({
   page,
@@ -44,19 +46,7 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
   await submit.click();
   await expect(page.getByRole('dialog')).toContainText(/received/i, { timeout: 30_000 });
 
-  const staffContext = await browser.newContext();
-  const staffPage = await staffContext.newPage();
-  await staffPage.goto('/clearing/signin');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
-  // The applicant's own row: other tests register a Jane Sample too.
-  await staffPage
-    .getByRole('row')
-    .filter({ hasText: email })
-    .getByRole('link', { name: /Jane Sample/ })
-    .click();
+  const staffPage = await openRegistrationAsStaff(browser, email);
   // The preview is the JPEG rendition, decoded by the browser (a HEIC would show nothing).
   const preview = staffPage.locator('figure.preview img').first();
   await preview.scrollIntoViewIfNeeded();
@@ -64,5 +54,5 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
     .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBe(420);
   await expect(staffPage.getByRole('link', { name: /id-front\.heic/ }).first()).toBeVisible();
-  await staffContext.close();
+  await staffPage.context().close();
 });

@@ -1,8 +1,10 @@
-import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { fillIndividualForm, prompt, signUpAndSignIn } from './individualForm';
+import {
+  fillIndividualForm,
+  openRegistrationAsStaff,
+  prompt,
+  signUpAndSignIn,
+} from './individualForm';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
-
-const staff = DEMO_SIGN_INS[2];
 
 test('a new user registers as an individual with real files and lands on home, pending review', async ({
   page,
@@ -116,19 +118,7 @@ test('a new user registers as an individual with real files and lands on home, p
   expect(await page.evaluate(() => localStorage.getItem('clearing.draft.individual'))).toBeNull();
 
   // Staff see the stored registration: every prompt beside its answer, documents attached.
-  const staffContext = await browser.newContext();
-  const staffPage = await staffContext.newPage();
-  await staffPage.goto('/clearing/signin');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
-  // The applicant's own row: other tests register a Jane Sample too.
-  await staffPage
-    .getByRole('row')
-    .filter({ hasText: email })
-    .getByRole('link', { name: /Jane Sample/ })
-    .click();
+  const staffPage = await openRegistrationAsStaff(browser, email);
   const detail = staffPage.locator('main');
   for (const key of [
     'firstName',
@@ -159,7 +149,7 @@ test('a new user registers as an individual with real files and lands on home, p
   await expect(detail.getByText('Acme Analytics LLC')).toBeVisible();
   await expect(detail.getByText(/•••-••-6789/)).toBeVisible();
   await expect(detail.getByRole('link', { name: /id-front\.png/ }).first()).toBeVisible();
-  await staffContext.close();
+  await staffPage.context().close();
 });
 
 test('the individual form keeps no SSN in its draft and restores the other answers', async ({

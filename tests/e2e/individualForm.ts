@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { bundledSchema, promptIn } from './formFiles';
 import { linkFromOutbox } from './support';
 
@@ -108,4 +109,22 @@ export async function reviewIndividualForm(page: Page): Promise<void> {
   await expect(review).toBeEnabled({ timeout: 15_000 });
   await review.click();
   await expect(page.getByRole('heading', { name: 'Review', level: 2 })).toBeFocused();
+}
+
+/** Staff sign in in a browser of their own and open the applicant's registration, by its email. */
+export async function openRegistrationAsStaff(browser: Browser, email: string): Promise<Page> {
+  const staff = DEMO_SIGN_INS[2];
+  const staffPage = await (await browser.newContext()).newPage();
+  await staffPage.goto('/clearing/signin');
+  await staffPage.getByLabel('Email').fill(staff.email);
+  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
+  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
+  // The applicant's own row: other tests register a Jane Sample too.
+  await staffPage
+    .getByRole('row')
+    .filter({ hasText: email })
+    .getByRole('link', { name: /Jane Sample/ })
+    .click();
+  return staffPage;
 }
