@@ -5,20 +5,20 @@
  *   import { formIds, importForm } from 'virtual:forms'; // every form folder, loaded on demand
  *
  * A form's module carries its bundled files and Ajv standalone code generated from them
- * (src/shared/forms/standalone.ts), its `require(…)` calls turned into ES imports; the rule
- * keywords' code imports `virtual:form-rules` (src/shared/forms/ruleAdapters.ts). Forms are
+ * (src/shared/forms/validation/standalone.ts), its `require(…)` calls turned into ES imports; the rule
+ * keywords' code imports `virtual:form-rules` (src/shared/forms/validation/ruleAdapters.ts). Forms are
  * discovered from the folders under schemas/ (src/shared/forms/model/formFiles.ts): a new folder
  * is a new module with no code change. Saving a schema file regenerates the modules and reloads.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
-import { bundleForm } from '../src/shared/forms/bundleForm';
+import { bundleForm } from '../src/shared/forms/model/bundleForm';
 import { nestedFormIds } from '../src/shared/forms/model/compiledForm';
 import { diskTree } from '../src/shared/forms/model/compileNode';
 import { readFormSources, type FormSources } from '../src/shared/forms/model/formFiles';
-import { RULES_MODULE_ID } from '../src/shared/forms/ruleAdapters';
-import { precompiledFormModule } from '../src/shared/forms/standalone';
+import { RULES_MODULE_ID } from '../src/shared/forms/validation/ruleAdapters';
+import { precompiledFormModule } from '../src/shared/forms/validation/standalone';
 
 const INDEX = 'virtual:forms';
 const PREFIX = `${INDEX}/`;
@@ -109,7 +109,7 @@ export function formValidatorsPlugin(): Plugin {
       if (id === RESOLVED_RULES) {
         // The validators read the rules as a CommonJS helper (`.default` when it has one): a
         // default export of the namespace keeps the bundler from warning that it is undefined.
-        const rules = JSON.stringify(path.join(formsDir, 'ruleAdapters.ts'));
+        const rules = JSON.stringify(path.join(formsDir, 'validation', 'ruleAdapters.ts'));
         return `export * from ${rules};\nimport * as rules from ${rules};\nexport default rules;`;
       }
       if (id === RESOLVED_INDEX) {

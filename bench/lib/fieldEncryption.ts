@@ -8,8 +8,8 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { compileFormsOnDisk } from '../../src/shared/forms/model/compileNode';
-import { toPayloadJson } from '../../src/shared/forms/payload';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { toPayloadJson } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import {
   registrationContext,

@@ -14,8 +14,8 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { benchForm } from './validation';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import type { BenchFile } from './files';
 import { freePort, sleep } from './util';
 

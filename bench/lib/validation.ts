@@ -9,12 +9,12 @@ import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { RJSFSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { AJV_OPTIONS } from '../../src/shared/forms/ajvConfig';
+import { AJV_OPTIONS } from '../../src/shared/forms/validation/ajvConfig';
 import { compileFormsOnDisk, compileValidator } from '../../src/shared/forms/model/compileNode';
-import { addProjectKeywords } from '../../src/shared/forms/keywords';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import { validateAnswers } from '../../src/shared/forms/validateAnswers';
+import { addProjectKeywords } from '../../src/shared/forms/validation/keywords';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import { validateAnswers } from '../../src/shared/forms/validation/validateAnswers';
 import type { CompiledForm } from '../../src/shared/forms/model/compiledForm';
 
 /** The project's forms as the server compiles them (on first use). */

@@ -10,8 +10,8 @@ import Form from '@rjsf/mui';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { RJSF_VALIDATOR_OPTIONS } from '../../src/shared/forms/ajvConfig';
-import type { Answers, JsonSchema } from '../../src/shared/forms/schemaTypes';
+import { RJSF_VALIDATOR_OPTIONS } from '../../src/shared/forms/validation/ajvConfig';
+import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { mount } from './probe';
 import { exampleAnswers, form, Frame } from './shared';
 

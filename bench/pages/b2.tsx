@@ -18,9 +18,9 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { deref, fieldsInOrder, type FieldInfo } from '../../src/shared/forms/schemaWalk';
+import { deref, fieldsInOrder, type FieldInfo } from '../../src/shared/forms/walk/schemaWalk';
 import { COUNTRY_CHOICES, regionChoices } from '../../src/web/forms/countries';
-import type { Answers, JsonSchema } from '../../src/shared/forms/schemaTypes';
+import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { mount } from './probe';
 import { exampleAnswers, form, Frame } from './shared';
 

@@ -6,7 +6,7 @@
  */
 import businessForm from 'virtual:forms/business';
 import type { RJSFSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../src/shared/forms/rjsfErrors';
+import { createRjsfValidator } from '../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
 import { FormSession } from '../../src/web/forms/session';
 import { mount } from './probe';

@@ -5,7 +5,7 @@
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import businessForm from 'virtual:forms/business';
-import type { Answers, JsonSchema } from '../../src/shared/forms/schemaTypes';
+import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 
 export const BUSINESS_FORM_ID = 'business';
 const form = businessForm;

@@ -17,11 +17,11 @@ import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { RJSFSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { AJV_OPTIONS, RJSF_VALIDATOR_OPTIONS } from '../../src/shared/forms/ajvConfig';
-import { addProjectKeywords } from '../../src/shared/forms/keywords';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
-import { prepareAnswers, validateAnswers } from '../../src/shared/forms/validateAnswers';
+import { AJV_OPTIONS, RJSF_VALIDATOR_OPTIONS } from '../../src/shared/forms/validation/ajvConfig';
+import { addProjectKeywords } from '../../src/shared/forms/validation/keywords';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { prepareAnswers, validateAnswers } from '../../src/shared/forms/validation/validateAnswers';
 import { validatorWarmedUp } from '../../src/shared/forms/model/precompiledForm';
 import './probe';
 

@@ -3,7 +3,7 @@
  * and uiSchema, the precompiled validator, the files store), prefilled with the example answers.
  */
 import type { RJSFSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../src/shared/forms/rjsfErrors';
+import { createRjsfValidator } from '../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
 import { mount } from './probe';
 import { exampleAnswers, form, FORM_ID, Frame } from './shared';

@@ -6,8 +6,8 @@ import Paper from '@mui/material/Paper';
 import { ThemeProvider } from '@mui/material/styles';
 import { theme } from '../../src/web/app/theme';
 import individualForm from 'virtual:forms/individual';
-import { deref, fieldsInOrder } from '../../src/shared/forms/schemaWalk';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { deref, fieldsInOrder } from '../../src/shared/forms/walk/schemaWalk';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 
 export const FORM_ID = 'individual';
 export const form = individualForm;

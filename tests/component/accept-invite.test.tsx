@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { firm } from '../../src/shared/config/firm';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import { testForm } from '../forms';
-import { deref } from '../../src/shared/forms/schemaWalk';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import { IMAGE_ACCEPT } from '../../src/web/forms/widgets/ImageUploadWidget';
 import {
   currentLocation,

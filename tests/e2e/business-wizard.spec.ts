@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Page } from '@playwright/test';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import type { JsonSchema } from '../../src/shared/forms/schemaTypes';
+import type { JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { bundledSchema, promptIn } from './formFiles';
 import { signUpAndSignIn } from './individualForm';

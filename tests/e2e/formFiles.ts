@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { bundleForm } from '../../src/shared/forms/bundleForm';
-import { deref } from '../../src/shared/forms/schemaWalk';
-import type { JsonSchema } from '../../src/shared/forms/schemaTypes';
+import { bundleForm } from '../../src/shared/forms/model/bundleForm';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
+import type { JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
 

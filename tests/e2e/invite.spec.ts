@@ -1,6 +1,6 @@
 import { type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { deref } from '../../src/shared/forms/schemaWalk';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import { bundledSchema, promptIn } from './formFiles';
 import {
   expect,

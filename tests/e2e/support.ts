@@ -73,7 +73,7 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     content: '* { content-visibility: visible !important; }',
   });
   const results = await new AxeBuilder({ page }).analyze();
-  await drawAll.evaluate((style) => style.remove());
+  await drawAll.evaluate((style) => style.parentNode?.removeChild(style));
   const serious = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );

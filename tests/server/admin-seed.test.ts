@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
 import { DEMO_SIGN_INS, seedDemoData } from '../../src/server/seed/demo';
 import { demoStatement } from '../../src/server/seed/demoReview';
-import { validateAnswers } from '../../src/shared/forms/validateAnswers';
+import { validateAnswers } from '../../src/shared/forms/validation/validateAnswers';
 import { freshClient } from './authHelpers';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
 import { createTestApp, type TestApp } from './testApp';

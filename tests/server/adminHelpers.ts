@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { pngBytes, signedIn } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';

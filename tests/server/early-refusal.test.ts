@@ -1,7 +1,7 @@
 import net from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
 import { MULTIPART_BODY_LIMIT } from '../../src/server/storage/uploadLimits';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';

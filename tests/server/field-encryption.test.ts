@@ -13,9 +13,9 @@ import {
 } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
-import { canonicalJson } from '../../src/shared/forms/bundleForm';
-import { omitHiddenAnswers } from '../../src/shared/forms/answers';
-import { toPayloadJson } from '../../src/shared/forms/payload';
+import { canonicalJson } from '../../src/shared/forms/model/bundleForm';
+import { omitHiddenAnswers } from '../../src/shared/forms/walk/answers';
+import { toPayloadJson } from '../../src/shared/forms/payload/payload';
 import {
   auditRows,
   postForm,

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testForm } from '../forms';
-import { deref } from '../../src/shared/forms/schemaWalk';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
-import { validateAnswers } from '../../src/shared/forms/validateAnswers';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { validateAnswers } from '../../src/shared/forms/validation/validateAnswers';
 import {
   freshClient,
   lastLink,

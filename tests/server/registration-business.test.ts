@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';

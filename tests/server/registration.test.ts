@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import { deref } from '../../src/shared/forms/schemaWalk';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload';
-import type { Answers } from '../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { spoolDir } from '../../src/server/storage/uploads';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';

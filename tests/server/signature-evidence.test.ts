@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedDocuments } from '../../src/shared/forms/payload';
+import { signedDocuments } from '../../src/shared/forms/payload/payload';
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import { auditRows, registeredBusiness, registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deref } from '../../src/shared/forms/schemaWalk';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import { postForm, registeredBusiness, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';
 import { testForm } from '../forms';

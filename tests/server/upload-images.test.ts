@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deref } from '../../src/shared/forms/schemaWalk';
+import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import { testForm } from '../forms';
 import { signedInStaff } from './adminHelpers';
 import { freshClient, lastLink, postForm, signedIn, uniqueEmail, type Part } from './authHelpers';

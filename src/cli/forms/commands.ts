@@ -2,14 +2,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkFixture, checkForms, type Problem } from '../../shared/forms/checkForms';
+import { checkFixture, checkForms, type Problem } from '../../shared/forms/check/checkForms';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { compileForms } from '../../shared/forms/model/compileNode';
-import { FixtureError, fixtureAnswers } from '../../shared/forms/fixtures';
-import { PayloadError, toPayloadJson } from '../../shared/forms/payload';
-import { fieldsInOrder } from '../../shared/forms/schemaWalk';
-import { isPlainObject, type Answers } from '../../shared/forms/schemaTypes';
-import { validateAnswers } from '../../shared/forms/validateAnswers';
+import { FixtureError, fixtureAnswers } from '../../shared/forms/check/fixtures';
+import { PayloadError, toPayloadJson } from '../../shared/forms/payload/payload';
+import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
+import { isPlainObject, type Answers } from '../../shared/forms/model/schemaTypes';
+import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import { findSchemaVersion } from './findSchemaVersion';
 import {
   commonFiles,

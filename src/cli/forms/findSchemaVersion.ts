@@ -4,7 +4,7 @@
  * the portal does, until one hashes to the value.
  */
 import { execFileSync } from 'node:child_process';
-import { bundleForm } from '../../shared/forms/bundleForm';
+import { bundleForm } from '../../shared/forms/model/bundleForm';
 import { diskTree, gitTree, readFormSources, type FileTree } from './readFormFiles';
 
 export interface SchemaVersion {

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import type { Fixture } from '../../shared/forms/checkForms';
+import type { Fixture } from '../../shared/forms/check/checkForms';
 import { diskTree } from '../../shared/forms/model/compileNode';
 import { parse, type FileTree, type Problem } from '../../shared/forms/model/formFiles';
 

@@ -3,10 +3,10 @@
  * placeholder and message in the schema files, where it lives (file and JSON pointer), and what
  * changed between two versions of the files.
  */
-import { canonicalJson } from '../../shared/forms/bundleForm';
-import { RULE_KEYWORDS } from '../../shared/forms/keywords';
-import { toPointer } from '../../shared/forms/schemaWalk';
-import { isPlainObject } from '../../shared/forms/schemaTypes';
+import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import { RULE_KEYWORDS } from '../../shared/forms/validation/keywords';
+import { toPointer } from '../../shared/forms/walk/schemaWalk';
+import { isPlainObject } from '../../shared/forms/model/schemaTypes';
 import { commonFiles, formFile, formFolders, type FileTree } from './readFormFiles';
 
 export type WordingKind =

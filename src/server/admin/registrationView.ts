@@ -5,8 +5,8 @@
  * or by name when the form is unknown) come masked unless revealed.
  */
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
-import { fieldsInOrder, objectItemsOf, toPointer } from '../../shared/forms/schemaWalk';
-import { isPlainObject, type JsonSchema } from '../../shared/forms/schemaTypes';
+import { fieldsInOrder, objectItemsOf, toPointer } from '../../shared/forms/walk/schemaWalk';
+import { isPlainObject, type JsonSchema } from '../../shared/forms/model/schemaTypes';
 import { countryName, regionName } from './placeNames';
 
 export interface ViewRow {

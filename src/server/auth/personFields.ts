@@ -4,10 +4,10 @@
  * name, phone and photo ID rules, and the same messages, as the registrations that ask them.
  */
 import { PERSON_PARTS, ROLES, type PersonAnswer, type Role } from '../../shared/api/auth';
-import { deref, fromPointer } from '../../shared/forms/schemaWalk';
-import type { Answers } from '../../shared/forms/schemaTypes';
-import type { FileReference } from '../../shared/forms/types';
-import { validateAnswers } from '../../shared/forms/validateAnswers';
+import { deref, fromPointer } from '../../shared/forms/walk/schemaWalk';
+import type { Answers } from '../../shared/forms/model/schemaTypes';
+import type { FileReference } from '../../shared/forms/model/types';
+import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { badRequest, ClientError } from '../errors';
 import { portalForms } from '../forms';

@@ -6,7 +6,7 @@
  * (`registration_persons.answers`).
  */
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
-import { toPayloadJson } from '../../shared/forms/payload';
+import { toPayloadJson } from '../../shared/forms/payload/payload';
 import {
   childSchema,
   deref,
@@ -16,8 +16,8 @@ import {
   listItemsAnswered,
   objectParts,
   toPointer,
-} from '../../shared/forms/schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema } from '../../shared/forms/schemaTypes';
+} from '../../shared/forms/walk/schemaWalk';
+import { isPlainObject, type Answers, type JsonSchema } from '../../shared/forms/model/schemaTypes';
 import type { FieldKeyRing } from './keyRing';
 import { openSealed, sealAt, type SealContext } from './sealedJson';
 

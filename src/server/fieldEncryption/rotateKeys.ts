@@ -8,8 +8,8 @@
 import type pg from 'pg';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { FormCatalog } from '../../shared/forms/model/compileNode';
-import { fromPointer } from '../../shared/forms/schemaWalk';
-import type { Answers } from '../../shared/forms/schemaTypes';
+import { fromPointer } from '../../shared/forms/walk/schemaWalk';
+import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { withTransaction } from '../db/transaction';
 import { portalForms } from '../forms';
 import type { FieldKeyRing } from './keyRing';

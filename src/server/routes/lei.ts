@@ -1,7 +1,7 @@
 import { checkLimitMax } from '../db/rateLimits';
 import type { FastifyInstance } from 'fastify';
 import type { LeiRecord } from '../../shared/api/lei';
-import { fieldsInOrder } from '../../shared/forms/schemaWalk';
+import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
 import { leiProblem } from '../../shared/rules/lei';
 import { ClientError } from '../errors';
 import { cachedLeiRecord, cacheLeiRecord, fetchLeiRecord, RegistryError } from '../lei/registry';

@@ -1,24 +1,24 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
-import { canonicalJson } from '../../shared/forms/bundleForm';
+import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import {
   fromPayload,
   signedDocuments,
   toPayloadJson,
   PayloadError,
-} from '../../shared/forms/payload';
-import { omitHiddenAnswers, trimAnswers } from '../../shared/forms/answers';
-import { withReadOnlyPrefill } from '../../shared/forms/prefill';
-import { allProperties } from '../../shared/forms/schemaWalk';
+} from '../../shared/forms/payload/payload';
+import { omitHiddenAnswers, trimAnswers } from '../../shared/forms/walk/answers';
+import { withReadOnlyPrefill } from '../../shared/forms/model/prefill';
+import { allProperties } from '../../shared/forms/walk/schemaWalk';
 import {
   isPlainObject,
   type Answers,
   type RegistrationAnnotation,
-} from '../../shared/forms/schemaTypes';
-import type { FileReference } from '../../shared/forms/types';
-import { validateAnswers } from '../../shared/forms/validateAnswers';
+} from '../../shared/forms/model/schemaTypes';
+import type { FileReference } from '../../shared/forms/model/types';
+import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import { userSchema } from '../auth/apiSchemas';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {

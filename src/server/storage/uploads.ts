@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import sharp from 'sharp';
-import { imageFileTypes } from '../../shared/forms/fileTypes';
+import { imageFileTypes } from '../../shared/forms/validation/fileTypes';
 import { ClientError } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
 import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThreads';

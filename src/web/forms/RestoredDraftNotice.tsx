@@ -1,8 +1,8 @@
 import { useCallback, useState, useSyncExternalStore } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import { answersDraftsCannotKeep } from '../../shared/forms/answers';
-import { stepFields } from '../../shared/forms/steps';
+import { answersDraftsCannotKeep } from '../../shared/forms/walk/answers';
+import { stepFields } from '../../shared/forms/model/steps';
 import { parsePointer } from './engine';
 import type { FormSession } from './session';
 

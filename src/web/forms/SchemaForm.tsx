@@ -20,7 +20,7 @@ import {
   type UiSchema,
   type ValidatorType,
 } from '@rjsf/utils';
-import { draftSafeAnswers } from '../../shared/forms/answers';
+import { draftSafeAnswers } from '../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { draftSafe } from './drafts';
 import { parsePointer, ValueStore } from './engine';

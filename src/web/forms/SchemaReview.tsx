@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import type { FormStep } from '../../shared/forms/steps';
+import type { FormStep } from '../../shared/forms/model/steps';
 import { COUNTRY_CHOICES } from './countries';
 import { formatInternational } from './format';
 import { sectionHeadingId } from './SectionProgress';

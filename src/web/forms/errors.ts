@@ -1,5 +1,5 @@
 import type { ErrorSchema } from '@rjsf/utils';
-import type { AnswerError } from '../../shared/forms/types';
+import type { AnswerError } from '../../shared/forms/model/types';
 import { parsePointer } from './engine';
 
 type Node = { __errors?: string[] } & { [key: string]: unknown };

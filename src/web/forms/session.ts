@@ -8,8 +8,8 @@ import {
   type ValidatorType,
 } from '@rjsf/utils';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
-import { canonicalJson } from '../../shared/forms/bundleForm';
-import { stepFields, stepsOf, type FormStep } from '../../shared/forms/steps';
+import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import { stepFields, stepsOf, type FormStep } from '../../shared/forms/model/steps';
 import { clearDraft, createDraftSaver, loadDraft } from './drafts';
 import { createFormEngine, parsePointer, toPointer, ValueStore, type FormEngine } from './engine';
 import { droppedPointers, promptAt } from './answerPrompts';

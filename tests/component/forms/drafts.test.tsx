@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import {
   clearDrafts,
   DRAFT_DELAY_MS,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
-import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
+import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import { FormSession, type SessionPersistence } from '../../../src/web/forms/session';
 import { testForm } from '../../forms';
 

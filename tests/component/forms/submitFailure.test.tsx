@@ -4,7 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
+import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { ApiError } from '../../../src/web/api/client';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { registrationFailureMessage } from '../../../src/web/pages/registration/registrationFailure';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/rjsfErrors';
-import type { Answers } from '../../../src/shared/forms/schemaTypes';
-import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
+import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
+import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 import { testForm } from '../../forms';
 
 /**

@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { signedDocuments, toPayload } from '../../../src/shared/forms/payload';
-import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { signedDocuments, toPayload } from '../../../src/shared/forms/payload/payload';
+import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import { testForm } from '../../forms';
 
 const email = process.argv[2];

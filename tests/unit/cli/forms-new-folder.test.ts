@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PayloadJson } from '../../../src/shared/forms/payload';
+import type { PayloadJson } from '../../../src/shared/forms/payload/payload';
 
 const projectRoot = path.resolve(__dirname, '../../..');
 

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureAnswers } from '../../../src/shared/forms/fixtures';
-import type { Answers } from '../../../src/shared/forms/schemaTypes';
-import type { PayloadJson } from '../../../src/shared/forms/payload';
+import { fixtureAnswers } from '../../../src/shared/forms/check/fixtures';
+import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
+import type { PayloadJson } from '../../../src/shared/forms/payload/payload';
 import { testForm } from '../../forms';
 
 const projectRoot = path.resolve(__dirname, '../../..');

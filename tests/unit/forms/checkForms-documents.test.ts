@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkForms } from '../../../src/shared/forms/checkForms';
+import { checkForms } from '../../../src/shared/forms/check/checkForms';
 import { projectSources } from '../../forms';
 
 const ASSETS = [

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFixture, checkForms, type Fixture } from '../../../src/shared/forms/checkForms';
+import { checkFixture, checkForms, type Fixture } from '../../../src/shared/forms/check/checkForms';
 import { projectSources, testForm, testForms } from '../../forms';
 
 const fixturesDir = path.resolve(__dirname, '../../fixtures/forms');

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diskTree, readFixtures, readFormSources } from '../../../src/cli/forms/readFormFiles';
-import { checkFixture, checkForms, type Problem } from '../../../src/shared/forms/checkForms';
-import { FixtureError, fixtureAnswers } from '../../../src/shared/forms/fixtures';
-import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { checkFixture, checkForms, type Problem } from '../../../src/shared/forms/check/checkForms';
+import { FixtureError, fixtureAnswers } from '../../../src/shared/forms/check/fixtures';
+import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import { testForm } from '../../forms';
 
 const projectRoot = path.resolve(__dirname, '../../..');

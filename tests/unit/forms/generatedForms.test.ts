@@ -11,14 +11,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registrationView, type ViewRow } from '../../../src/server/admin/registrationView';
-import { checkForms } from '../../../src/shared/forms/checkForms';
-import { browserForm } from '../../../src/shared/forms/model/checkBuild';
+import { checkForms } from '../../../src/shared/forms/check/checkForms';
+import { browserForm } from '../../../src/shared/forms/check/checkBuild';
 import type { CompiledForm } from '../../../src/shared/forms/model/compiledForm';
-import { fromPayload, toPayloadJson } from '../../../src/shared/forms/payload';
-import type { Answers, JsonSchema } from '../../../src/shared/forms/schemaTypes';
-import { isPlainObject } from '../../../src/shared/forms/schemaTypes';
-import { toPointer } from '../../../src/shared/forms/schemaWalk';
-import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+import { fromPayload, toPayloadJson } from '../../../src/shared/forms/payload/payload';
+import type { Answers, JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
+import { isPlainObject } from '../../../src/shared/forms/model/schemaTypes';
+import { toPointer } from '../../../src/shared/forms/walk/schemaWalk';
+import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 
 /** Every keyword Ajv may report gets the form's default message (the check requires one). */
 const X_MESSAGES = Object.fromEntries(

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prefillAnswers, withReadOnlyPrefill } from '../../../src/shared/forms/prefill';
+import { prefillAnswers, withReadOnlyPrefill } from '../../../src/shared/forms/model/prefill';
 import {
   fromPayload,
   PayloadError,
@@ -9,7 +9,7 @@ import {
   type PayloadJson,
   toPayload,
   toPayloadJson,
-} from '../../../src/shared/forms/payload';
+} from '../../../src/shared/forms/payload/payload';
 import { testForm } from '../../forms';
 const form = testForm('individual');
 const answers: Record<string, unknown> = {

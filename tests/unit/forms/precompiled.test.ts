@@ -9,7 +9,7 @@ import {
   formValidatorsPlugin,
 } from '../../../scripts/formValidatorsPlugin';
 import { nestedFormIds } from '../../../src/shared/forms/model/compiledForm';
-import type { ValidationResult } from '../../../src/shared/forms/types';
+import type { ValidationResult } from '../../../src/shared/forms/model/types';
 
 const root = path.resolve(__dirname, '../../..');
 // Inside the project so that bare imports resolve to its node_modules.
@@ -26,8 +26,8 @@ describe('precompiled validators (Vite plugin)', () => {
       [
         `import individual from 'virtual:forms/individual';`,
         `import business from 'virtual:forms/business';`,
-        `import { validateAnswers } from ${JSON.stringify(path.join(forms, 'validateAnswers.ts'))};`,
-        `import { toPayloadJson } from ${JSON.stringify(path.join(forms, 'payload.ts'))};`,
+        `import { validateAnswers } from ${JSON.stringify(path.join(forms, 'validation', 'validateAnswers.ts'))};`,
+        `import { toPayloadJson } from ${JSON.stringify(path.join(forms, 'payload', 'payload.ts'))};`,
         `import { validatorWarmedUp } from ${JSON.stringify(path.join(forms, 'model/precompiledForm.ts'))};`,
         `export const validate = (answers) => validateAnswers(individual, answers);`,
         `export const payload = (answers) => toPayloadJson(individual, answers);`,

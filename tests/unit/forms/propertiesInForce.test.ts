@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { omitHiddenAnswers } from '../../../src/shared/forms/answers';
-import { fixtureAnswers } from '../../../src/shared/forms/fixtures';
-import { objectItemsOf, propertiesInForce, resolveFor } from '../../../src/shared/forms/schemaWalk';
-import type { Answers } from '../../../src/shared/forms/schemaTypes';
+import { omitHiddenAnswers } from '../../../src/shared/forms/walk/answers';
+import { fixtureAnswers } from '../../../src/shared/forms/check/fixtures';
+import {
+  objectItemsOf,
+  propertiesInForce,
+  resolveFor,
+} from '../../../src/shared/forms/walk/schemaWalk';
+import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import { testForm, testForms } from '../../forms';
 const fixturesDir = path.resolve(__dirname, '../../fixtures/forms');
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sensitiveAnswerPointers } from '../../../src/server/fieldEncryption/registrationSealing';
-import type { BundledForm } from '../../../src/shared/forms/bundleForm';
+import type { BundledForm } from '../../../src/shared/forms/model/bundleForm';
 import { assembleForm } from '../../../src/shared/forms/model/compiledForm';
 import { compileValidator } from '../../../src/shared/forms/model/compileNode';
-import type { JsonSchema } from '../../../src/shared/forms/schemaTypes';
+import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
 import { testForm } from '../../forms';
 
 function formOf(schema: JsonSchema) {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { wordingOf } from '../../../src/cli/forms/wording';
-import { promptsDraftsCannotKeep } from '../../../src/shared/forms/answers';
-import { checkForms } from '../../../src/shared/forms/checkForms';
-import { deref } from '../../../src/shared/forms/schemaWalk';
-import { stepFields, stepProblems, stepsOf } from '../../../src/shared/forms/steps';
+import { promptsDraftsCannotKeep } from '../../../src/shared/forms/walk/answers';
+import { checkForms } from '../../../src/shared/forms/check/checkForms';
+import { deref } from '../../../src/shared/forms/walk/schemaWalk';
+import { stepFields, stepProblems, stepsOf } from '../../../src/shared/forms/model/steps';
 import { projectSources, testForm } from '../../forms';
 
 describe('steps as data', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { draftSafeAnswers, omitHiddenAnswers } from '../../../src/shared/forms/answers';
+import { draftSafeAnswers, omitHiddenAnswers } from '../../../src/shared/forms/walk/answers';
 import { compileForms } from '../../../src/shared/forms/model/compileNode';
 import {
   createRjsfValidator,
   fromErrorSchema,
   toRjsfErrors,
-} from '../../../src/shared/forms/rjsfErrors';
-import { validateAnswers } from '../../../src/shared/forms/validateAnswers';
+} from '../../../src/shared/forms/validation/rjsfErrors';
+import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 import { postalCodeProblem } from '../../../src/shared/rules/postalCode';
 import type { RJSFSchema } from '@rjsf/utils';
 import { projectSources, testForm } from '../../forms';

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { RJSFSchema } from '@rjsf/utils';
-import { RJSF_VALIDATOR_OPTIONS } from '../ajvConfig';
-import { bundleForm, type BundledForm } from '../bundleForm';
+import { RJSF_VALIDATOR_OPTIONS } from '../validation/ajvConfig';
+import { bundleForm, type BundledForm } from './bundleForm';
 import { assembleForm, nestedFormIds, type CompiledForm, type FormValidator } from './compiledForm';
 import {
   formFile,

@@ -6,10 +6,10 @@
  * compiles the folders it reads (`compileForms`, compileNode.ts).
  */
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
-import type { BundledForm } from '../bundleForm';
-import type { Answers, JsonSchema, RegistrationAnnotation, UiSchema } from '../schemaTypes';
-import { simpleCondition } from '../schemaWalk';
-import { stepsOf, type FormStep } from '../steps';
+import type { BundledForm } from './bundleForm';
+import type { Answers, JsonSchema, RegistrationAnnotation, UiSchema } from './schemaTypes';
+import { simpleCondition } from '../walk/schemaWalk';
+import { stepsOf, type FormStep } from './steps';
 
 /** rjsf's validator interface, as Ajv built it for this form (compiled or precompiled). */
 export type FormValidator = ValidatorType<Record<string, unknown>, RJSFSchema>;

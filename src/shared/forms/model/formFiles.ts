@@ -4,7 +4,7 @@
  * `forms check`, `validate`, `payload`, `wording`, the preview and the server with no code change.
  * Pure: the files come through a {@link FileTree} (the disk, a git revision, a test's folder).
  */
-import type { CommonSchemas, FormFiles } from '../bundleForm';
+import type { CommonSchemas, FormFiles } from './bundleForm';
 import { FORM_ID_PATTERN } from './compiledForm';
 
 /** Reads a file by its path relative to the root; `undefined` when it does not exist. */

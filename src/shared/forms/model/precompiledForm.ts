@@ -6,8 +6,8 @@
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { RJSFSchema } from '@rjsf/utils';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
-import type { BundledForm } from '../bundleForm';
-import { validateAnswers } from '../validateAnswers';
+import type { BundledForm } from './bundleForm';
+import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from './compiledForm';
 
 const warmUps = new WeakMap<CompiledForm, Promise<boolean>>();

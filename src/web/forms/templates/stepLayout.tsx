@@ -3,9 +3,9 @@ import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { getUiOptions, type ObjectFieldTemplateProps, type UiSchema } from '@rjsf/utils';
-import { allProperties } from '../../../shared/forms/schemaWalk';
-import type { JsonSchema } from '../../../shared/forms/schemaTypes';
-import type { FormStep } from '../../../shared/forms/steps';
+import { allProperties } from '../../../shared/forms/walk/schemaWalk';
+import type { JsonSchema } from '../../../shared/forms/model/schemaTypes';
+import type { FormStep } from '../../../shared/forms/model/steps';
 import { sectionHeadingId } from '../SectionProgress';
 
 /** The wizard step a form draws (SchemaForm puts it in rjsf's formContext). */

@@ -6,7 +6,7 @@ import FormLabel from '@mui/material/FormLabel';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
-import type { FileReference } from '../../../shared/forms/types';
+import type { FileReference } from '../../../shared/forms/model/types';
 import { engineOf, useFieldPointer } from '../engine';
 import { sniffFileType, UNKNOWN_FILE_TYPE } from '../fileType';
 import { formatFileSize } from '../format';

@@ -1,6 +1,6 @@
 /**
  * The widget registry of the form engine: every name a uiSchema may give as `ui:widget`
- * (src/shared/forms/widgetNames.ts) mapped to its component. The custom widgets hold no wording:
+ * (src/shared/forms/model/widgetNames.ts) mapped to its component. The custom widgets hold no wording:
  * labels, prompts and messages come from the schema and uiSchema through rjsf's props. rjsf's
  * own names keep rjsf's meaning: the MUI theme's widgets (text-like ones render our buffered
  * BaseInputTemplate), and ours where the stock ones would fight the buffered input (a date, a
@@ -11,7 +11,7 @@
 import { getDefaultRegistry } from '@rjsf/core';
 import { Theme } from '@rjsf/mui';
 import type { RegistryWidgetsType, Widget } from '@rjsf/utils';
-import type { WidgetName } from '../../../shared/forms/widgetNames';
+import type { WidgetName } from '../../../shared/forms/model/widgetNames';
 import { AgreementWidget } from './AgreementWidget';
 import { ChoiceWidget } from './ChoiceWidget';
 import { CountryWidget } from './CountryWidget';

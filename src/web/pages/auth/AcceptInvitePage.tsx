@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { PERSON_PARTS, type PersonAnswer } from '../../../shared/api/auth';
 import { SIGN_IN_NOTICES } from '../../../shared/api/signInNotices';
-import { createRjsfValidator, toRjsfErrors } from '../../../shared/forms/rjsfErrors';
+import { createRjsfValidator, toRjsfErrors } from '../../../shared/forms/validation/rjsfErrors';
 import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
 import { ApiError } from '../../api/client';

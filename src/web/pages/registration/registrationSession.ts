@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { draftSafeAnswers } from '../../../shared/forms/answers';
+import { draftSafeAnswers } from '../../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
-import { prefillAnswers } from '../../../shared/forms/prefill';
-import { createRjsfValidator } from '../../../shared/forms/rjsfErrors';
+import { prefillAnswers } from '../../../shared/forms/model/prefill';
+import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
 import { browserDrafts, FormSession } from '../../forms/session';

@@ -3,7 +3,7 @@
  * browser's check, the server's and every upload path follow one rule that compliance edits in
  * one place.
  */
-import fileSchema from '../../../schemas/common/file.schema.json';
+import fileSchema from '../../../../schemas/common/file.schema.json';
 
 interface FileDefinition {
   then?: { properties?: { type?: { enum?: string[] } } };

@@ -6,11 +6,11 @@
  * Precompiled validators import this module by the id {@link RULES_MODULE_ID} (the Vite plugin
  * resolves it here), so it must stay free of anything but the pure rules.
  */
-import { dateProblem } from '../rules/date';
-import { leiProblem } from '../rules/lei';
-import { nameProblem } from '../rules/names';
-import { phoneProblem } from '../rules/phone';
-import { ssnProblem } from '../rules/ssn';
+import { dateProblem } from '../../rules/date';
+import { leiProblem } from '../../rules/lei';
+import { nameProblem } from '../../rules/names';
+import { phoneProblem } from '../../rules/phone';
+import { ssnProblem } from '../../rules/ssn';
 
 export type RuleAdapter = (value: string, messages: Record<string, string>) => string | null;
 

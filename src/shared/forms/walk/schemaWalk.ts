@@ -3,8 +3,8 @@
  * (if/then resolved the way rjsf resolves it), and the fields in form order.
  */
 import { retrieveSchema, type RJSFSchema } from '@rjsf/utils';
-import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { FormValidator } from './model/compiledForm';
+import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
+import type { FormValidator } from '../model/compiledForm';
 
 /** A JSON pointer inside the bundled schema (`#/$defs/address`, `#/definitions/x`), or undefined. */
 function pointerTarget(ref: string, root: JsonSchema): JsonSchema | undefined {

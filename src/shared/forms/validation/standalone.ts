@@ -7,8 +7,8 @@
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import type { RJSFSchema } from '@rjsf/utils';
 import { RJSF_VALIDATOR_OPTIONS } from './ajvConfig';
-import type { BundledForm } from './bundleForm';
-import type { JsonSchema } from './schemaTypes';
+import type { BundledForm } from '../model/bundleForm';
+import type { JsonSchema } from '../model/schemaTypes';
 
 /** Ajv's standalone CommonJS output as an ES module body: `require("x")` become imports. */
 export function commonJsToEsm(

@@ -12,10 +12,10 @@
  * A section with a signature prompt (`x-signatures`) carries it as its `signature` entry, the
  * value being the signer's name; a blank form the user downloads (`x-template`) is never attached.
  */
-import { parseUsDate } from '../rules/date';
-import { unstorableTextPath } from '../rules/storableText';
-import { omitHiddenAnswers } from './answers';
-import type { CompiledForm } from './model/compiledForm';
+import { parseUsDate } from '../../rules/date';
+import { unstorableTextPath } from '../../rules/storableText';
+import { omitHiddenAnswers } from '../walk/answers';
+import type { CompiledForm } from '../model/compiledForm';
 import {
   childSchema,
   deref,
@@ -30,9 +30,9 @@ import {
   propertiesInForce,
   sectionsOf,
   toPointer,
-} from './schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
-import type { FileReference } from './types';
+} from '../walk/schemaWalk';
+import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import type { FileReference } from '../model/types';
 
 export interface PayloadEntry {
   prompt: string;

@@ -11,11 +11,11 @@
  */
 import type { Ajv, KeywordCxt, KeywordDefinition } from 'ajv';
 import { _, type Name } from 'ajv/dist/compile/codegen/index.js';
-import { DATE_PROBLEMS } from '../rules/date';
-import { LEI_PROBLEMS } from '../rules/lei';
-import { NAME_PROBLEMS } from '../rules/names';
-import { PHONE_PROBLEMS } from '../rules/phone';
-import { SSN_PROBLEMS } from '../rules/ssn';
+import { DATE_PROBLEMS } from '../../rules/date';
+import { LEI_PROBLEMS } from '../../rules/lei';
+import { NAME_PROBLEMS } from '../../rules/names';
+import { PHONE_PROBLEMS } from '../../rules/phone';
+import { SSN_PROBLEMS } from '../../rules/ssn';
 import { ruleAdapters, RULES_MODULE_ID, type RuleName } from './ruleAdapters';
 
 /** The reasons each rule keyword can fail for; every one needs a message unless optional. */

@@ -1,5 +1,5 @@
 /** What leaves the form: answers hidden by a failing condition, and what a browser draft keeps. */
-import type { CompiledForm, FormValidator } from './model/compiledForm';
+import type { CompiledForm, FormValidator } from '../model/compiledForm';
 import {
   allProperties,
   childSchema,
@@ -10,7 +10,7 @@ import {
   partsInForce,
   resolveFor,
 } from './schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
+import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
 
 function keepShown(
   validator: FormValidator,

@@ -12,7 +12,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
-import type { CompiledForm } from './model/compiledForm';
+import type { CompiledForm } from '../model/compiledForm';
 import {
   allProperties,
   fieldsInOrder,
@@ -21,9 +21,9 @@ import {
   itemsOf,
   objectItemsOf,
   toPointer,
-} from './schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { ValidationResult } from './types';
+} from '../walk/schemaWalk';
+import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
+import type { ValidationResult } from '../model/types';
 
 /** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
 function isBlank(value: unknown): boolean {

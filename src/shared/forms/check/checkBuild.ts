@@ -8,14 +8,14 @@ import { createRequire } from 'node:module';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { RJSFSchema } from '@rjsf/utils';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
-import * as ruleAdapters from '../ruleAdapters';
-import { RULES_MODULE_ID } from '../ruleAdapters';
-import { isPlainObject, type JsonSchema } from '../schemaTypes';
-import { toPointer } from '../schemaWalk';
-import { standaloneValidatorCode } from '../standalone';
-import { validateAnswers } from '../validateAnswers';
-import { assembleForm, type CompiledForm, type FormValidator } from './compiledForm';
-import { formFile, type Problem } from './formFiles';
+import * as ruleAdapters from '../validation/ruleAdapters';
+import { RULES_MODULE_ID } from '../validation/ruleAdapters';
+import { isPlainObject, type JsonSchema } from '../model/schemaTypes';
+import { toPointer } from '../walk/schemaWalk';
+import { standaloneValidatorCode } from '../validation/standalone';
+import { validateAnswers } from '../validation/validateAnswers';
+import { assembleForm, type CompiledForm, type FormValidator } from '../model/compiledForm';
+import { formFile, type Problem } from '../model/formFiles';
 
 const requireModule = createRequire(import.meta.url);
 

@@ -11,8 +11,8 @@
  */
 import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { isPlainObject, type Answers } from './schemaTypes';
-import type { AnswerError } from './types';
+import { isPlainObject, type Answers } from '../model/schemaTypes';
+import type { AnswerError } from '../model/types';
 
 // fast-json-patch is CommonJS: its functions arrive on the default export under Node and Vite.
 const { applyOperation, JsonPatchError } = fastJsonPatch;

@@ -1,13 +1,13 @@
 /** Modules the Vite plugin (scripts/formValidatorsPlugin.ts) provides to the browser. */
 declare module 'virtual:forms/*' {
-  import type { CompiledForm } from './model/compiledForm';
+  import type { CompiledForm } from './compiledForm';
   /** The form of schemas/<form-id>/, with its precompiled validator. */
   const form: CompiledForm;
   export default form;
 }
 
 declare module 'virtual:forms' {
-  import type { CompiledForm } from './model/compiledForm';
+  import type { CompiledForm } from './compiledForm';
   /** Every form folder under schemas/, by id. */
   export const formIds: string[];
   /** Each form's schema title (its id when untitled). */

@@ -2,20 +2,27 @@
  * The schema contract, shared by the contract test and the `forms check` CLI: pure, given the
  * files' contents, returns every problem with its file and JSON pointer.
  */
-import type { CompiledForm } from './model/compiledForm';
-import { buildProblem, checkBrowserBuild, checkUnsupported } from './model/checkBuild';
-import { compileForms } from './model/compileNode';
-import type { FormSources, Problem } from './model/formFiles';
+import type { CompiledForm } from '../model/compiledForm';
+import { buildProblem, checkBrowserBuild, checkUnsupported } from './checkBuild';
+import { compileForms } from '../model/compileNode';
+import type { FormSources, Problem } from '../model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
-import { RULE_KEYWORDS } from './keywords';
-import { prefillValue } from './prefill';
-import { allProperties, deref, fromPointer, isLeaf, objectItemsOf, toPointer } from './schemaWalk';
-import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
-import type { AnswerError } from './types';
-import { validateAnswers } from './validateAnswers';
-import { stepProblems, stepsOf } from './steps';
-import { FIELD_NAMES } from './fieldNames';
-import { WIDGET_NAMES } from './widgetNames';
+import { RULE_KEYWORDS } from '../validation/keywords';
+import { prefillValue } from '../model/prefill';
+import {
+  allProperties,
+  deref,
+  fromPointer,
+  isLeaf,
+  objectItemsOf,
+  toPointer,
+} from '../walk/schemaWalk';
+import { isPlainObject, type JsonSchema, type UiSchema } from '../model/schemaTypes';
+import type { AnswerError } from '../model/types';
+import { validateAnswers } from '../validation/validateAnswers';
+import { stepProblems, stepsOf } from '../model/steps';
+import { FIELD_NAMES } from '../model/fieldNames';
+import { WIDGET_NAMES } from '../model/widgetNames';
 
 export type { Problem };
 

@@ -17,10 +17,10 @@ import {
   type UiSchema as RjsfUiSchema,
   type ValidationData,
 } from '@rjsf/utils';
-import type { CompiledForm, FormValidator } from './model/compiledForm';
-import { fieldsInOrder, fromPointer } from './schemaWalk';
-import type { Answers } from './schemaTypes';
-import type { AnswerError } from './types';
+import type { CompiledForm, FormValidator } from '../model/compiledForm';
+import { fieldsInOrder, fromPointer } from '../walk/schemaWalk';
+import type { Answers } from '../model/schemaTypes';
+import type { AnswerError } from '../model/types';
 import { validateAnswers } from './validateAnswers';
 
 type Data = Record<string, unknown>;

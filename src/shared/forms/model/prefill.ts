@@ -3,8 +3,8 @@
  * browser shows them (read-only where the schema says `readOnly`); the server puts them in again
  * over whatever arrived, so a read-only answer is always the signed-in user's.
  */
-import type { CompiledForm } from './model/compiledForm';
-import { fieldsInOrder } from './schemaWalk';
+import type { CompiledForm } from './compiledForm';
+import { fieldsInOrder } from '../walk/schemaWalk';
 import type { Answers } from './schemaTypes';
 
 /** What a prefill may come from: the signed-in user. */

@@ -4,8 +4,8 @@
  * resolves local references only), the common definitions are copied in, and `{firm}` becomes
  * the firm's display name. The hash covers what the user sees: bundled schema plus uiSchema.
  */
-import { firm } from '../config/firm';
-import { sha256 } from './sha256';
+import { firm } from '../../config/firm';
+import { sha256 } from '../payload/sha256';
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
 
 /** `../common/<file>.schema.json#/$defs/<name>`, as form schemas refer to common definitions. */
