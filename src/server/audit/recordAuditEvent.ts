@@ -27,6 +27,9 @@ export type AuditAction =
   | 'settings.mark_tutorial_complete'
   | 'invite.accepted'
   | 'registration.user'
+  // The applicant's working copy on the server (issue 17).
+  | 'application.created'
+  | 'application.submitted'
   | 'registration.submitted'
   | 'registration.resubmitted'
   // Staff review (admin API, staff console, operator CLI).

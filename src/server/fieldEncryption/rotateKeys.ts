@@ -1,5 +1,6 @@
 /**
- * `npm run admin -- rotate-key`: every sealed value of every stored registration sealed again
+ * `npm run admin -- rotate-key`: every sealed value of every stored registration (and of every
+ * application, the applicants' working copies) sealed again
  * under the current key (the first of FIELD_ENCRYPTION_KEYS), and sensitive answers stored
  * before encryption sealed for the first time. Rows go in batches, each batch one transaction
  * with its rows locked: a stopped run keeps what it committed, and running it again carries on
@@ -12,6 +13,7 @@ import { fromPointer } from '../../shared/forms/walk/schemaWalk';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { withTransaction } from '../db/transaction';
 import { portalForms } from '../forms';
+import { applicationContext } from './applicationSealing';
 import type { FieldKeyRing } from './keyRing';
 import {
   registrationContext,
@@ -21,7 +23,7 @@ import {
 import { isSealed, openSealed, resealed, UnreadableFieldError } from './sealedJson';
 
 export interface RotationCounts {
-  /** Rows read (registrations and affiliated persons). */
+  /** Rows read (registrations, affiliated persons and applications). */
   rows: number;
   /** Values sealed again under the current key. */
   resealed: number;
@@ -99,6 +101,25 @@ export async function rotateFieldKeys(
       }
     },
   );
+  progress(`affiliated persons done: ${counts.resealed} values encrypted again so far`);
+  // Applications (the applicants' working copies) are sealed from their first save.
+  await inBatches(pool, 'select id, answers from applications', async (db, row) => {
+    counts.rows++;
+    try {
+      const answers = resealed(ring, row.answers, applicationContext(String(row.id)));
+      counts.resealed += answers.resealed;
+      counts.current += answers.current;
+      if (answers.resealed > 0) {
+        await db.query('update applications set answers = $2 where id = $1', [
+          row.id,
+          JSON.stringify(answers.value),
+        ]);
+      }
+    } catch (error) {
+      if (!(error instanceof UnreadableFieldError)) throw error;
+      counts.unreadable.push(`application ${String(row.id)}`);
+    }
+  });
   return counts;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { marketStreamPlugin } from '../market/streamRoutes';
 import { registerAccountRoutes, registerEmailConfirmation } from './account';
 import { registerAdminRoutes } from './admin';
+import { registerApplicationRoutes } from './applications';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
@@ -19,6 +20,9 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerAccountRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerEmailConfirmation, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerApplicationRoutes, { prefix: '/exchange/api/web' });
+  // The applications contract named them under /exchange/api: both answer, one handler.
+  await app.register(registerApplicationRoutes, { prefix: '/exchange/api' });
   await app.register(registerLeiRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAdminRoutes, { prefix: '/exchange/api/admin' });

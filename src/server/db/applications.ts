@@ -1,0 +1,240 @@
+/**
+ * Applications on the server (migration 100): one working copy per user and registration form,
+ * its files by pointer. Row functions only: callers seal and open the answers
+ * (`fieldEncryption/applicationSealing.ts`) and decide what a change may do.
+ */
+import type { FileReference } from '../../shared/forms/model/types';
+import { putDocument } from '../storage/documentStore';
+import type { StoredFile } from '../storage/uploads';
+import type { Queryable } from './transaction';
+
+export type ApplicationStatus = 'draft' | 'submitted' | 'changes_requested';
+
+/** What staff asked to change (set by the change-request API), as stored. */
+export interface StoredChangeRequest {
+  registrationId: string;
+  note: string;
+  fields: { path: string; note: string }[];
+}
+
+/** An application row as stored (answers still sealed). */
+export interface ApplicationRow {
+  id: string;
+  userId: string;
+  formId: string;
+  schemaHash: string;
+  /** Sensitive answers sealed (`applications.answers` of this row). */
+  answers: Record<string, unknown>;
+  revision: number;
+  step: number | null;
+  status: ApplicationStatus;
+  changeRequest: StoredChangeRequest | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A file held by an application for one file question. */
+export interface ApplicationFile extends FileReference {
+  pointer: string;
+  storageName: string;
+}
+
+interface Row {
+  id: string;
+  user_id: string;
+  form_id: string;
+  schema_hash: string;
+  answers: Record<string, unknown>;
+  revision: number;
+  step: number | null;
+  status: ApplicationStatus;
+  change_request: StoredChangeRequest | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS =
+  'id, user_id, form_id, schema_hash, answers, revision, step, status, change_request, created_at, updated_at';
+
+const toApplication = (row: Row): ApplicationRow => ({
+  id: row.id,
+  userId: row.user_id,
+  formId: row.form_id,
+  schemaHash: row.schema_hash,
+  answers: row.answers,
+  revision: row.revision,
+  step: row.step,
+  status: row.status,
+  changeRequest: row.change_request,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * The user's application of a form, or null. `forUpdate` locks the row until the transaction
+ * ends (a save, a file, a submission serialise on it).
+ */
+export async function findApplication(
+  db: Queryable,
+  userId: string,
+  formId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ApplicationRow | null> {
+  const result = await db.query<Row>(
+    `select ${COLUMNS} from applications where user_id = $1 and form_id = $2${
+      options.forUpdate ? ' for update' : ''
+    }`,
+    [userId, formId],
+  );
+  return result.rows[0] ? toApplication(result.rows[0]) : null;
+}
+
+/** An application by its id (the change-request API holds the registration's user and form). */
+export async function findApplicationById(
+  db: Queryable,
+  id: string,
+): Promise<ApplicationRow | null> {
+  const result = await db.query<Row>(`select ${COLUMNS} from applications where id = $1`, [id]);
+  return result.rows[0] ? toApplication(result.rows[0]) : null;
+}
+
+/**
+ * Creates the user's application of a form at revision 1; null when one already exists (two
+ * first saves raced: the caller answers with the one stored).
+ */
+export async function insertApplication(
+  db: Queryable,
+  application: {
+    id: string;
+    userId: string;
+    formId: string;
+    schemaHash: string;
+    answers: unknown;
+    step: number | null;
+  },
+): Promise<ApplicationRow | null> {
+  const result = await db.query<Row>(
+    `insert into applications (id, user_id, form_id, schema_hash, answers, step)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (user_id, form_id) do nothing
+     returning ${COLUMNS}`,
+    [
+      application.id,
+      application.userId,
+      application.formId,
+      application.schemaHash,
+      JSON.stringify(application.answers),
+      application.step,
+    ],
+  );
+  return result.rows[0] ? toApplication(result.rows[0]) : null;
+}
+
+/** Stores new answers (sealed) as the next revision; returns the row as it now is. */
+export async function updateApplicationAnswers(
+  db: Queryable,
+  id: string,
+  change: { answers: unknown; schemaHash: string; step?: number | null },
+): Promise<ApplicationRow> {
+  const result = await db.query<Row>(
+    `update applications
+        set answers = $2, schema_hash = $3, step = case when $5 then $4 else step end,
+            revision = revision + 1, updated_at = now()
+      where id = $1
+      returning ${COLUMNS}`,
+    [
+      id,
+      JSON.stringify(change.answers),
+      change.schemaHash,
+      change.step ?? null,
+      change.step !== undefined,
+    ],
+  );
+  return toApplication(result.rows[0]!);
+}
+
+/** Sets an application's status (and its change request: null clears it). */
+export async function setApplicationStatus(
+  db: Queryable,
+  id: string,
+  status: ApplicationStatus,
+  changeRequest: StoredChangeRequest | null = null,
+): Promise<void> {
+  await db.query(
+    `update applications
+        set status = $2, change_request = $3, revision = revision + 1, updated_at = now()
+      where id = $1`,
+    [id, status, changeRequest === null ? null : JSON.stringify(changeRequest)],
+  );
+}
+
+/** The files an application holds, by pointer. */
+export async function listApplicationFiles(
+  db: Queryable,
+  applicationId: string,
+): Promise<ApplicationFile[]> {
+  const result = await db.query<{
+    pointer: string;
+    storage_name: string;
+    original_name: string;
+    content_type: string;
+    size: number;
+  }>(
+    `select pointer, storage_name, original_name, content_type, size
+       from application_files where application_id = $1 order by pointer`,
+    [applicationId],
+  );
+  return result.rows.map((row) => ({
+    pointer: row.pointer,
+    storageName: row.storage_name,
+    name: row.original_name,
+    type: row.content_type,
+    size: row.size,
+  }));
+}
+
+/**
+ * Stores a checked upload as the application's file for `pointer`, replacing an earlier one
+ * (whose bytes a trigger deletes unless a registration or another row still references them).
+ * The bytes are written in the caller's transaction.
+ */
+export async function putApplicationFile(
+  db: Queryable,
+  applicationId: string,
+  pointer: string,
+  file: StoredFile,
+): Promise<void> {
+  await putDocument(db, file);
+  await db.query(
+    `insert into application_files
+       (application_id, pointer, storage_name, original_name, content_type, size)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (application_id, pointer) do update
+       set storage_name = excluded.storage_name, original_name = excluded.original_name,
+           content_type = excluded.content_type, size = excluded.size, created_at = now()`,
+    [applicationId, pointer, file.storageName, file.originalName, file.contentType, file.size],
+  );
+}
+
+/** Removes the application's file for `pointer`; false when it held none. */
+export async function deleteApplicationFile(
+  db: Queryable,
+  applicationId: string,
+  pointer: string,
+): Promise<boolean> {
+  const result = await db.query(
+    'delete from application_files where application_id = $1 and pointer = $2',
+    [applicationId, pointer],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Adds one to an application's revision (a file changed its answers). */
+export async function touchApplication(db: Queryable, id: string): Promise<ApplicationRow> {
+  const result = await db.query<Row>(
+    `update applications set revision = revision + 1, updated_at = now()
+      where id = $1 returning ${COLUMNS}`,
+    [id],
+  );
+  return toApplication(result.rows[0]!);
+}

@@ -1,0 +1,299 @@
+/**
+ * Applications on the server (issue 17, DECISIONS "Applicants and reviewers"): the applicant's
+ * working copy of a registration form, saved as they work and resumed on any device.
+ *
+ * GET and PUT `applications/:formId` read and save the caller's own application (never anyone
+ * else's: the row is found by the session's user). A save names the revision it was edited from;
+ * a stale one is refused with the stored application so the browser can merge. Answers are
+ * checked for shape only (an object, pointers the form knows, the body limit), never for
+ * completeness: a draft may be incomplete. Sensitive answers are sealed at rest.
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  ApplicationConflict,
+  ApplicationResponse,
+  ApplicationView,
+  SaveApplicationRequest,
+  SaveApplicationResult,
+} from '../../shared/api/applications';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import { isPlainObject, type Answers } from '../../shared/forms/model/schemaTypes';
+import type { FileReference } from '../../shared/forms/model/types';
+import { answerPlaces, placeAt } from '../../shared/forms/walk/answerPlaces';
+import { omitHiddenAnswers } from '../../shared/forms/walk/answers';
+import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
+import {
+  findApplication,
+  insertApplication,
+  listApplicationFiles,
+  updateApplicationAnswers,
+  type ApplicationFile,
+  type ApplicationRow,
+} from '../db/applications';
+import type { Queryable } from '../db/transaction';
+import { withTransaction } from '../db/transaction';
+import { ClientError, notFound } from '../errors';
+import {
+  openApplicationAnswers,
+  sealApplicationAnswers,
+} from '../fieldEncryption/applicationSealing';
+import { UnreadableFieldError } from '../fieldEncryption/sealedJson';
+
+/** A save's body at most: the business form with 100 affiliated persons is far below it. */
+export const APPLICATION_BODY_LIMIT = 1024 * 1024;
+
+export const STALE_REVISION_MESSAGE =
+  'This application was changed in another window. Your changes will be merged with the saved answers and saved again.';
+export const SUBMITTED_MESSAGE =
+  'This application has been submitted and is awaiting review, so it can no longer be changed.';
+const UNREADABLE_MESSAGE =
+  'Your saved application cannot be opened right now. Please try again later or contact support.';
+
+type Params = { formId: string };
+type SaveOutcome = { saved: ApplicationRow } | { conflict: ApplicationView };
+
+/** The registration form an application is for; 404 for any other id. */
+export function applicationForm(app: FastifyInstance, formId: string): CompiledForm {
+  const form = app.forms.get(formId);
+  if (!form?.registration) throw notFound('There is no registration form of that name.');
+  return form;
+}
+
+/** The file questions of a form by pointer (those the final submission takes as file parts). */
+export function fileQuestions(form: CompiledForm): Map<string, { prompt: string }> {
+  const out = new Map<string, { prompt: string }>();
+  for (const [key, schema] of Object.entries(allProperties(form.schema, form.schema))) {
+    if (schema['x-file']) out.set(toPointer([key]), { prompt: schema.title ?? key });
+  }
+  return out;
+}
+
+/** The stored answers with each file question answered by the file the application holds. */
+export function withHeldFiles(
+  form: CompiledForm,
+  answers: Answers,
+  files: readonly ApplicationFile[],
+): Answers {
+  const out = { ...answers };
+  for (const pointer of fileQuestions(form).keys()) delete out[fromPointer(pointer)[0]!];
+  for (const file of files) {
+    const key = fromPointer(file.pointer)[0]!;
+    out[key] = { name: file.name, type: file.type, size: file.size } satisfies FileReference;
+  }
+  return out;
+}
+
+/** The application as its owner reads it: answers opened, files by pointer, prompts by pointer. */
+export async function applicationView(
+  app: FastifyInstance,
+  db: Queryable,
+  form: CompiledForm,
+  row: ApplicationRow,
+): Promise<ApplicationView> {
+  let answers: Answers;
+  try {
+    answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
+  } catch (error) {
+    if (error instanceof UnreadableFieldError) throw new ClientError(503, UNREADABLE_MESSAGE);
+    throw error;
+  }
+  const files = await listApplicationFiles(db, row.id);
+  const request = row.changeRequest;
+  return {
+    formId: row.formId,
+    schemaHash: row.schemaHash,
+    revision: row.revision,
+    savedAt: row.updatedAt.toISOString(),
+    step: row.step,
+    status: row.status,
+    answers,
+    files: Object.fromEntries(
+      files.map((file) => [file.pointer, { name: file.name, type: file.type, size: file.size }]),
+    ),
+    changeRequest: request
+      ? {
+          note: request.note,
+          fields: request.fields.map((field) => ({
+            path: field.path,
+            prompt: placeAt(form.schema, field.path)?.prompt ?? field.path,
+            note: field.note,
+          })),
+        }
+      : null,
+    carriedOver: null,
+  };
+}
+
+const saveBodySchema = {
+  type: 'object',
+  required: ['answers', 'baseRevision'],
+  properties: {
+    answers: { type: 'object' },
+    baseRevision: { type: 'integer', minimum: 0 },
+    step: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
+  },
+} as const;
+
+/** The value at a pointer of a document, or undefined. */
+function valueAt(document: unknown, pointer: string): unknown {
+  let node = document;
+  for (const key of fromPointer(pointer)) {
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isPlainObject(node)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
+function withValueAt(document: Answers, pointer: string, value: unknown): Answers {
+  const copy = structuredClone(document);
+  const keys = fromPointer(pointer);
+  const last = keys.pop();
+  let node: unknown = copy;
+  for (const key of keys) {
+    if (!isPlainObject(node) && !Array.isArray(node)) return copy;
+    node = (node as Record<string, unknown>)[key];
+  }
+  if (last !== undefined && (isPlainObject(node) || Array.isArray(node))) {
+    (node as Record<string, unknown>)[last] = value;
+  }
+  return copy;
+}
+
+const under = (pointer: string, marked: string) =>
+  pointer === marked || pointer.startsWith(`${marked}/`);
+
+/**
+ * The prompts of the answers a save under a change request changes although staff did not mark
+ * them. Allowed beside the marked answers (and what is inside them): answers the change makes
+ * appear, and answers it hides.
+ */
+export function unmarkedChanges(
+  form: CompiledForm,
+  before: Answers,
+  after: Answers,
+  marked: readonly string[],
+): string[] {
+  const root = form.schema;
+  const places = new Map<string, string>();
+  for (const place of answerPlaces(root, before).places) places.set(place.pointer, place.prompt);
+  for (const place of answerPlaces(root, after).places) places.set(place.pointer, place.prompt);
+  const out: string[] = [];
+  for (const [pointer, prompt] of places) {
+    const old = valueAt(before, pointer);
+    const now = valueAt(after, pointer);
+    if (JSON.stringify(old) === JSON.stringify(now)) continue;
+    if (marked.some((path) => under(pointer, path))) continue;
+    if (old === undefined) continue; // a question the marked change made appear
+    if (now === undefined) {
+      // Left out because the change hides it: the old value would not be shown now.
+      const shown = omitHiddenAnswers(form, withValueAt(after, pointer, old));
+      if (valueAt(shown, pointer) === undefined) continue;
+    }
+    out.push(prompt);
+  }
+  return out;
+}
+
+/** Shape only: an object whose every answer is at a place the form asks something. */
+function checkShape(form: CompiledForm, answers: unknown): Answers {
+  if (!isPlainObject(answers)) throw new ClientError(400, 'The answers must be an object.');
+  const { unknown } = answerPlaces(form.schema, answers);
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, 5).join(', ');
+    throw new ClientError(400, `The answers name questions this form does not ask: ${named}.`);
+  }
+  return answers;
+}
+
+export async function registerApplicationRoutes(app: FastifyInstance): Promise<void> {
+  const userOf = async (request: FastifyRequest) => request.requireUserId();
+
+  app.get<{ Params: Params }>(
+    '/applications/:formId',
+    async (request): Promise<ApplicationResponse> => {
+      const userId = await userOf(request);
+      const form = applicationForm(app, request.params.formId);
+      const row = await findApplication(app.db, userId, form.id);
+      return { application: row ? await applicationView(app, app.db, form, row) : null };
+    },
+  );
+
+  app.put<{ Params: Params; Body: SaveApplicationRequest }>(
+    '/applications/:formId',
+    { bodyLimit: APPLICATION_BODY_LIMIT, schema: { body: saveBodySchema } },
+    async (request, reply): Promise<SaveApplicationResult | ApplicationConflict> => {
+      const userId = await userOf(request);
+      const form = applicationForm(app, request.params.formId);
+      const answers = checkShape(form, request.body.answers);
+      const { baseRevision } = request.body;
+      const step = request.body.step;
+      const outcome = await withTransaction(app.db, async (db): Promise<SaveOutcome> => {
+        let row = await findApplication(db, userId, form.id, { forUpdate: true });
+        if (!row) {
+          const id = crypto.randomUUID();
+          const created = await insertApplication(db, {
+            id,
+            userId,
+            formId: form.id,
+            schemaHash: form.hash,
+            answers: sealApplicationAnswers(
+              app.fieldKeys,
+              form,
+              id,
+              withHeldFiles(form, answers, []),
+            ),
+            step: step ?? null,
+          });
+          if (created) {
+            await recordAuditEvent(db, {
+              action: 'application.created',
+              actorUserId: userId,
+              detail: { formId: form.id, applicationId: id },
+            });
+            return { saved: created };
+          }
+          // A first save from another window won the race: this one is stale.
+          row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
+        }
+        if (row.status === 'submitted') throw new ClientError(409, SUBMITTED_MESSAGE);
+        if (row.revision !== baseRevision) {
+          return { conflict: await applicationView(app, db, form, row) };
+        }
+        const files = await listApplicationFiles(db, row.id);
+        const next = withHeldFiles(form, answers, files);
+        if (row.status === 'changes_requested' && row.changeRequest) {
+          const before = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
+          const marked = row.changeRequest.fields.map((field) => field.path);
+          const unmarked = unmarkedChanges(form, before, next, marked);
+          if (unmarked.length > 0) {
+            throw new ClientError(
+              409,
+              `${unmarked.map((prompt) => `'${prompt}'`).join(', ')} ${
+                unmarked.length === 1 ? 'was' : 'were'
+              } not marked for changes: only the answers the reviewer asked about can be changed.`,
+            );
+          }
+        }
+        const saved = await updateApplicationAnswers(db, row.id, {
+          answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+          schemaHash: form.hash,
+          ...(step !== undefined ? { step } : {}),
+        });
+        return { saved };
+      });
+      if ('conflict' in outcome) {
+        return reply.code(409).send({
+          errorMessage: STALE_REVISION_MESSAGE,
+          application: outcome.conflict,
+        } satisfies ApplicationConflict);
+      }
+      return {
+        revision: outcome.saved.revision,
+        savedAt: outcome.saved.updatedAt.toISOString(),
+      };
+    },
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * Answers by their place in a form: each answer's JSON pointer with the schema and prompt the
+ * form gives it there, whatever branch holds (every part an object may show, through the
+ * walker's `objectParts`/`childSchema`/`itemSchemaAt`). What a server-side application needs to
+ * judge a save's shape (pointers the form knows), to name a question by its prompt, and to
+ * carry answers from one version of a form to the next.
+ */
+import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import {
+  childSchema,
+  fieldsInOrder,
+  fromPointer,
+  isLeaf,
+  itemSchemaAt,
+  listItemsAnswered,
+  objectItemsOf,
+  objectParts,
+  toPointer,
+} from './schemaWalk';
+
+/** An answer's place: its pointer, the schema that asks it, and its prompt as shown. */
+export interface AnswerPlace {
+  pointer: string;
+  schema: JsonSchema;
+  /** The question's title; inside a list item prefixed as 'Affiliated person 2: SSN'. */
+  prompt: string;
+}
+
+/** The schema of the child `key` of a value whose schema is `schema` (object key or list index). */
+function stepInto(schema: JsonSchema, key: string, root: JsonSchema): JsonSchema | undefined {
+  if (!isLeaf(schema) && !listItemsAnswered(schema, root)) {
+    return childSchema(objectParts(schema, root), key, root);
+  }
+  if (listItemsAnswered(schema, root) && /^(0|[1-9]\d*)$/.test(key)) {
+    return itemSchemaAt(schema, Number(key), root);
+  }
+  return undefined;
+}
+
+/** The prefix a list item gives its questions' prompts ('Affiliated person 2: '). */
+const itemPrefix = (item: JsonSchema, listKey: string, index: number) =>
+  `${item.title ?? listKey} ${index + 1}: `;
+
+/**
+ * The place of `pointer` in the form (an answer, or an object or list holding answers), or
+ * undefined when the form has no question there.
+ */
+export function placeAt(root: JsonSchema, pointer: string): AnswerPlace | undefined {
+  let schema = root;
+  let prefix = '';
+  const keys = fromPointer(pointer);
+  for (const [depth, key] of keys.entries()) {
+    const next = stepInto(schema, key, root);
+    if (!next) return undefined;
+    if (listItemsAnswered(schema, root)) prefix += itemPrefix(next, keys[depth - 1] ?? '', +key);
+    schema = next;
+  }
+  return { pointer, schema, prompt: `${prefix}${schema.title ?? keys.at(-1) ?? ''}` };
+}
+
+/**
+ * Every answer of `answers` at its place: leaves (a file reference, a list of plain values and
+ * any non-object answer count as one), depth first; `unknown` lists the pointers of answers the
+ * form has no question for.
+ */
+export function answerPlaces(
+  root: JsonSchema,
+  answers: Answers,
+): { places: AnswerPlace[]; unknown: string[] } {
+  const places: AnswerPlace[] = [];
+  const unknown: string[] = [];
+  const walk = (schema: JsonSchema, value: unknown, keys: string[], prefix: string) => {
+    if (value === undefined) return;
+    const list = Array.isArray(value) && listItemsAnswered(schema, root);
+    if (!list && (isLeaf(schema) || !isPlainObject(value))) {
+      const key = keys.at(-1) ?? '';
+      places.push({ pointer: toPointer(keys), schema, prompt: `${prefix}${schema.title ?? key}` });
+      return;
+    }
+    const entries: [string, unknown][] = list
+      ? (value as unknown[]).map((item, index) => [String(index), item])
+      : Object.entries(value as Record<string, unknown>);
+    for (const [key, child] of entries) {
+      const next = stepInto(schema, key, root);
+      if (!next) {
+        unknown.push(toPointer([...keys, key]));
+        continue;
+      }
+      const childPrefix = list ? prefix + itemPrefix(next, keys.at(-1) ?? '', +key) : prefix;
+      walk(next, child, [...keys, key], childPrefix);
+    }
+  };
+  walk(root, answers, [], '');
+  return { places, unknown };
+}
+
+/**
+ * Every question a form can ask, by a pointer pattern in which `*` stands for any item of a list
+ * of records ('/affiliatedPersons/*\/ssn'), with its prompt ('Affiliated person: SSN'): what
+ * two versions of a form are compared by.
+ */
+export function questionPatterns(root: JsonSchema): Map<string, AnswerPlace> {
+  const out = new Map<string, AnswerPlace>();
+  const walk = (start: JsonSchema, prefixKeys: string[], prefix: string, depth: number) => {
+    for (const field of fieldsInOrder(root, undefined, start)) {
+      if (!field.leaf) continue;
+      const keys = [...prefixKeys, ...field.keys];
+      const items = objectItemsOf(field.schema, root);
+      if (items && depth < 4) {
+        walk(items, [...keys, '*'], `${prefix}${items.title ?? field.keys.at(-1)}: `, depth + 1);
+        continue;
+      }
+      const pointer = toPointer(keys);
+      out.set(pointer, {
+        pointer,
+        schema: field.schema,
+        prompt: `${prefix}${field.schema.title ?? keys.at(-1)}`,
+      });
+    }
+  };
+  walk(root, [], '', 0);
+  return out;
+}
+
+/** An answer's pointer as a question pattern: list indexes of records become `*`. */
+export function patternOf(root: JsonSchema, pointer: string): string {
+  let schema = root;
+  const out: string[] = [];
+  for (const key of fromPointer(pointer)) {
+    const list = listItemsAnswered(schema, root);
+    const next = stepInto(schema, key, root);
+    out.push(list ? '*' : key);
+    if (!next) return toPointer([...out, ...fromPointer(pointer).slice(out.length)]);
+    schema = next;
+  }
+  return toPointer(out);
+}

@@ -1,0 +1,367 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
+import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
+import type { ApplicationConflict, ApplicationResponse } from '../../src/shared/api/applications';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { auditRows } from './adminHelpers';
+import { freshClient, PASSWORD, signedIn } from './authHelpers';
+import { createTestApp, TestClient, type TestApp } from './testApp';
+import { testForm } from '../forms';
+
+const K1 = newFieldKey('k1');
+const K2 = newFieldKey('k2');
+const API = '/exchange/api/web/applications';
+
+const individualAnswers = (): Answers => {
+  const answers = structuredClone(testForm('individual').example) as Answers;
+  // File answers come from the files the application holds, never from a save.
+  for (const key of ['photoId', 'photoIdBack', 'irsFormW2']) delete answers[key];
+  return answers;
+};
+const businessAnswers = (): Answers => {
+  const answers = structuredClone(testForm('business').example) as Answers;
+  for (const [key, value] of Object.entries(answers)) {
+    if (value && typeof value === 'object' && 'size' in value) delete answers[key];
+  }
+  return answers;
+};
+
+function save(client: TestClient, formId: string, body: unknown, options: { csrf?: boolean } = {}) {
+  return client.request('PUT', `${API}/${formId}`, { json: body, ...options });
+}
+
+async function load(client: TestClient, formId: string) {
+  const response = await client.get(`${API}/${formId}`);
+  expect(response.statusCode).toBe(200);
+  return (response.json() as ApplicationResponse).application;
+}
+
+/** Everything the database holds of a user's applications, as text. */
+async function rawApplications(t: TestApp, userId: string): Promise<string> {
+  const rows = await t.pool.query<{ text: string }>(
+    'select answers::text as text from applications where user_id = $1',
+    [userId],
+  );
+  return rows.rows.map((row) => row.text).join('\n');
+}
+
+describe('applications on the server: save and resume', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ fieldEncryptionKeys: K1 });
+  });
+  afterAll(async () => t?.close());
+
+  it('saves a first draft and reads it back with every answer', async () => {
+    const user = await signedIn(t);
+    expect(await load(user.client, 'individual')).toBeNull();
+    const partial = { firstName: 'Jane', socialSecurityNumber: '123-45-6789' };
+    const first = await save(user.client, 'individual', {
+      answers: partial,
+      baseRevision: 0,
+      step: 0,
+    });
+    expect(first.statusCode).toBe(200);
+    const saved = first.json() as { revision: number; savedAt: string };
+    expect(saved.revision).toBe(1);
+    expect(new Date(saved.savedAt).getTime()).not.toBeNaN();
+
+    const application = await load(user.client, 'individual');
+    expect(application).toMatchObject({
+      formId: 'individual',
+      schemaHash: testForm('individual').hash,
+      revision: 1,
+      savedAt: saved.savedAt,
+      step: 0,
+      status: 'draft',
+      answers: partial,
+      files: {},
+      changeRequest: null,
+      carriedOver: null,
+    });
+
+    const second = await save(user.client, 'individual', {
+      answers: individualAnswers(),
+      baseRevision: 1,
+      step: 3,
+    });
+    expect(second.statusCode).toBe(200);
+    expect((second.json() as { revision: number }).revision).toBe(2);
+    const created = await auditRows(t, 'application.created');
+    const mine = created.filter((row) => row.actor_user_id === user.id);
+    expect(mine).toHaveLength(1);
+    expect(JSON.stringify(mine[0]!.detail)).not.toMatch(/Jane|123-45/);
+  });
+
+  it('resumes from a second session with SSN and date of birth', async () => {
+    const user = await signedIn(t);
+    const answers = individualAnswers();
+    expect(
+      (await save(user.client, 'individual', { answers, baseRevision: 0, step: 2 })).statusCode,
+    ).toBe(200);
+    // Another device: a new client, signed in again.
+    const other = freshClient(t.app);
+    const signin = await other.post('/exchange/api/web/auth/signin', {
+      email: user.email,
+      password: PASSWORD,
+    });
+    expect(signin.statusCode).toBe(200);
+    const application = await load(other, 'individual');
+    expect(application?.answers).toEqual(answers);
+    expect(application?.answers.socialSecurityNumber).toBe('123-45-6789');
+    expect(application?.answers.dateOfBirth).toBe('04/17/1985');
+    expect(application?.step).toBe(2);
+    // The contract's path without /web answers the same.
+    const plain = await other.get(`/exchange/api/applications/individual`);
+    expect((plain.json() as ApplicationResponse).application?.answers).toEqual(answers);
+  });
+
+  it('stores no plain SSN, passport number or date of birth', async () => {
+    const user = await signedIn(t);
+    expect(
+      (await save(user.client, 'individual', { answers: individualAnswers(), baseRevision: 0 }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await save(user.client, 'business', { answers: businessAnswers(), baseRevision: 0 }))
+        .statusCode,
+    ).toBe(200);
+    const raw = await rawApplications(t, user.id);
+    expect(raw).toContain('Okafor'); // the rest stays readable to the database
+    expect(raw).toContain("O'Neill");
+    for (const plain of [
+      '123-45-6789',
+      '123456789',
+      'PA1234567',
+      '04/17/1985',
+      '02/03/1975',
+      '11/22/1969',
+    ]) {
+      expect(raw).not.toContain(plain);
+    }
+    expect(raw).toContain('"$sealed": "v1.k1.');
+    const business = await load(user.client, 'business');
+    expect(business?.answers).toEqual(businessAnswers());
+  });
+
+  it('another user cannot reach an application', async () => {
+    const owner = await signedIn(t);
+    const other = await signedIn(t);
+    await save(owner.client, 'individual', { answers: individualAnswers(), baseRevision: 0 });
+    expect(await load(other.client, 'individual')).toBeNull();
+    // The other's save makes their own application, leaving the owner's as it was.
+    await save(other.client, 'individual', { answers: { firstName: 'Mallory' }, baseRevision: 0 });
+    expect((await load(owner.client, 'individual'))?.answers.firstName).toBe('Jane');
+    expect((await load(other.client, 'individual'))?.answers).toEqual({ firstName: 'Mallory' });
+  });
+
+  it('a save from a stale revision is refused with the stored application', async () => {
+    const user = await signedIn(t);
+    await save(user.client, 'individual', { answers: { firstName: 'Jane' }, baseRevision: 0 });
+    // Window B saves from revision 1.
+    const b = await save(user.client, 'individual', {
+      answers: { firstName: 'Jane', lastName: 'Sample' },
+      baseRevision: 1,
+    });
+    expect(b.statusCode).toBe(200);
+    // Window A, still at revision 1, saves too.
+    const a = await save(user.client, 'individual', {
+      answers: { firstName: 'Janet' },
+      baseRevision: 1,
+    });
+    expect(a.statusCode).toBe(409);
+    const conflict = a.json() as ApplicationConflict;
+    expect(conflict.errorMessage).toMatch(/^This application was changed in another window\./);
+    expect(conflict.application).toMatchObject({
+      revision: 2,
+      answers: { firstName: 'Jane', lastName: 'Sample' },
+    });
+    // Merged and saved again from the revision it was told: accepted.
+    const merged = await save(user.client, 'individual', {
+      answers: { firstName: 'Janet', lastName: 'Sample' },
+      baseRevision: 2,
+    });
+    expect(merged.statusCode).toBe(200);
+    expect((merged.json() as { revision: number }).revision).toBe(3);
+    // A second first save (another window that never loaded) is stale as well.
+    const again = await save(user.client, 'individual', { answers: {}, baseRevision: 0 });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('rotating the key leaves applications readable under the new key alone', async () => {
+    const user = await signedIn(t);
+    await save(user.client, 'business', { answers: businessAnswers(), baseRevision: 0 });
+    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`));
+    expect(counts.unreadable).toEqual([]);
+    expect(await rawApplications(t, user.id)).not.toContain('v1.k1.');
+    const onlyK2: FastifyInstance = await buildApp({
+      config: { ...t.config, fieldEncryptionKeys: K2 },
+      pool: t.pool,
+      mailer: t.mailer,
+      logger: false,
+    });
+    await onlyK2.ready();
+    try {
+      const client = new TestClient(onlyK2);
+      for (const [name, value] of user.client.cookies) client.cookies.set(name, value);
+      const application = await load(client, 'business');
+      expect(application?.answers).toEqual(businessAnswers());
+    } finally {
+      await onlyK2.close();
+    }
+  });
+});
+
+describe('applications on the server: refusals', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('refuses callers who are not signed in', async () => {
+    const client = freshClient(t.app);
+    const get = await client.get(`${API}/individual`);
+    expect(get.statusCode).toBe(401);
+    expect(get.json()).toHaveProperty('errorMessage');
+    const put = await save(client, 'individual', { answers: {}, baseRevision: 0 });
+    expect(put.statusCode).toBe(401);
+    expect(put.json()).toHaveProperty('errorMessage');
+  });
+
+  it('refuses a form that is not a registration form', async () => {
+    const user = await signedIn(t);
+    for (const formId of ['nonsense', 'person', 'affiliated-person']) {
+      const get = await user.client.get(`${API}/${formId}`);
+      expect(get.statusCode).toBe(404);
+      expect((get.json() as { errorMessage: string }).errorMessage).toBe(
+        'There is no registration form of that name.',
+      );
+      expect((await save(user.client, formId, { answers: {}, baseRevision: 0 })).statusCode).toBe(
+        404,
+      );
+    }
+  });
+
+  it('refuses a save without the CSRF header', async () => {
+    const user = await signedIn(t);
+    const response = await save(
+      user.client,
+      'individual',
+      { answers: {}, baseRevision: 0 },
+      { csrf: false },
+    );
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toHaveProperty('errorMessage');
+    expect(await load(user.client, 'individual')).toBeNull();
+  });
+
+  it('refuses answers of the wrong shape, naming what is wrong', async () => {
+    const user = await signedIn(t);
+    const cases: [unknown, number, RegExp][] = [
+      [{ answers: [], baseRevision: 0 }, 400, /answers/],
+      [{ answers: 'x', baseRevision: 0 }, 400, /answers/],
+      [{ answers: {} }, 400, /baseRevision/],
+      [{ answers: {}, baseRevision: -1 }, 400, /baseRevision/],
+      [{ answers: { favouriteColour: 'blue' }, baseRevision: 0 }, 400, /\/favouriteColour/],
+      [
+        { answers: { mailingAddress: { line1: '1 Main St', floor: 3 } }, baseRevision: 0 },
+        400,
+        /\/mailingAddress\/floor/,
+      ],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await save(user.client, 'individual', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(status);
+      expect((response.json() as { errorMessage: string }).errorMessage).toMatch(message);
+    }
+    // An affiliated person's unknown answer is named by its pointer too.
+    const person = await save(user.client, 'business', {
+      answers: { affiliatedPersons: [{ firstName: 'A', shoeSize: 9 }] },
+      baseRevision: 0,
+    });
+    expect(person.statusCode).toBe(400);
+    expect((person.json() as { errorMessage: string }).errorMessage).toMatch(
+      /\/affiliatedPersons\/0\/shoeSize/,
+    );
+    expect(await load(user.client, 'individual')).toBeNull();
+  });
+
+  it('refuses a body over the size limit with a message', async () => {
+    const user = await signedIn(t);
+    const response = await save(user.client, 'individual', {
+      answers: { firstName: 'x'.repeat(1024 * 1024 + 10) },
+      baseRevision: 0,
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toHaveProperty('errorMessage');
+  });
+
+  it('refuses saves after submission', async () => {
+    const user = await signedIn(t);
+    await save(user.client, 'individual', { answers: { firstName: 'Jane' }, baseRevision: 0 });
+    await t.pool.query(`update applications set status = 'submitted' where user_id = $1`, [
+      user.id,
+    ]);
+    const response = await save(user.client, 'individual', {
+      answers: { firstName: 'Janet' },
+      baseRevision: 1,
+    });
+    expect(response.statusCode).toBe(409);
+    expect((response.json() as { errorMessage: string }).errorMessage).toBe(
+      'This application has been submitted and is awaiting review, so it can no longer be changed.',
+    );
+    expect((await load(user.client, 'individual'))?.answers.firstName).toBe('Jane');
+  });
+
+  it('under a change request takes only the marked answers, naming others by prompt', async () => {
+    const user = await signedIn(t);
+    const answers = businessAnswers();
+    await save(user.client, 'business', { answers, baseRevision: 0 });
+    const changeRequest = {
+      registrationId: '00000000-0000-0000-0000-000000000000',
+      note: 'Two things, please.',
+      fields: [{ path: '/affiliatedPersons/1/passportCountryOfIssuance', note: 'Not AU?' }],
+    };
+    await t.pool.query(
+      `update applications set status = 'changes_requested', change_request = $2
+        where user_id = $1`,
+      [user.id, JSON.stringify(changeRequest)],
+    );
+    const application = await load(user.client, 'business');
+    expect(application?.changeRequest).toEqual({
+      note: 'Two things, please.',
+      fields: [
+        {
+          path: '/affiliatedPersons/1/passportCountryOfIssuance',
+          prompt: 'Affiliated person 2: Passport country of issuance',
+          note: 'Not AU?',
+        },
+      ],
+    });
+    const unmarked = structuredClone(answers);
+    (unmarked.affiliatedPersons as Answers[])[0]!.lastName = 'Okafor-Smith';
+    const refused = await save(user.client, 'business', {
+      answers: unmarked,
+      baseRevision: application!.revision,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect((refused.json() as { errorMessage: string }).errorMessage).toBe(
+      "'Affiliated person 1: Last name' was not marked for changes: only the answers the reviewer asked about can be changed.",
+    );
+    const marked = structuredClone(answers);
+    (marked.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance = 'NZ';
+    const accepted = await save(user.client, 'business', {
+      answers: marked,
+      baseRevision: application!.revision,
+    });
+    expect(accepted.statusCode).toBe(200);
+    const after = await load(user.client, 'business');
+    expect((after?.answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance).toBe(
+      'NZ',
+    );
+    expect(after?.status).toBe('changes_requested');
+  });
+});
