@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
@@ -6,7 +7,17 @@ import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import type { ApplicationConflict, ApplicationResponse } from '../../src/shared/api/applications';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { auditRows } from './adminHelpers';
-import { freshClient, PASSWORD, signedIn } from './authHelpers';
+import { signedDocuments, toPayloadJson } from '../../src/shared/forms/payload/payload';
+import {
+  freshClient,
+  PASSWORD,
+  pdfBytes,
+  pngBytes,
+  postForm,
+  signedIn,
+  type Part,
+} from './authHelpers';
+import { samplePdf, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
 import { createTestApp, TestClient, type TestApp } from './testApp';
 import { testForm } from '../forms';
 
@@ -363,5 +374,250 @@ describe('applications on the server: refusals', () => {
       'NZ',
     );
     expect(after?.status).toBe('changes_requested');
+  });
+});
+
+const FILES = (formId: string) => `${API}/${formId}/files`;
+
+function upload(client: TestClient, formId: string, pointer: string, file: Part) {
+  return postForm(client, FILES(formId), [{ name: 'pointer', value: pointer }, file]);
+}
+const pdfPart = (data: Buffer, filename = 'w2.pdf'): Part => ({
+  name: 'file',
+  filename,
+  contentType: 'application/pdf',
+  data,
+});
+const pngPart = (data: Buffer, filename = 'front.png'): Part => ({
+  name: 'file',
+  filename,
+  contentType: 'image/png',
+  data,
+});
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+/** A valid PDF of more than `megabytes` MB (one unreferenced stream of zeros). */
+async function largePdf(megabytes: number): Promise<Buffer> {
+  const { PDFDocument } = await import('pdf-lib');
+  const document = await PDFDocument.create();
+  document.addPage();
+  document.context.register(document.context.stream(new Uint8Array(megabytes * 1024 * 1024)));
+  return Buffer.from(await document.save({ useObjectStreams: false }));
+}
+
+/**
+ * The individual registration's multipart body as the browser sends it when the application
+ * holds the files: the prompt+value parts and the signed documents, no file answer's bytes.
+ */
+async function submissionWithoutFiles(
+  answers: Answers,
+): Promise<{ payload: Buffer; type: string }> {
+  const form = testForm('individual');
+  const payload = toPayloadJson(form, answers);
+  const body = new FormData();
+  body.append('formId', payload.formId);
+  body.append('schemaHash', payload.schemaHash);
+  for (const [name, section] of Object.entries(payload.parts)) {
+    body.append(name, JSON.stringify(section));
+  }
+  for (const document of signedDocuments(form)) {
+    body.append(document.part, new Blob([new Uint8Array(samplePdf)]), 'document.pdf');
+  }
+  const request = new Request('http://localhost/', { method: 'POST', body });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    type: request.headers.get('content-type')!,
+  };
+}
+
+describe('applications on the server: files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('stores a file for its question, replaces it, and removes it', async () => {
+    const user = await signedIn(t);
+    const first = await upload(user.client, 'individual', '/irsFormW2', pdfPart(samplePdf));
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      pointer: '/irsFormW2',
+      name: 'w2.pdf',
+      type: 'application/pdf',
+      size: samplePdf.length,
+      // Created empty (revision 1), then given the file.
+      revision: 2,
+    });
+    let application = await load(user.client, 'individual');
+    expect(application?.files).toEqual({
+      '/irsFormW2': { name: 'w2.pdf', type: 'application/pdf', size: samplePdf.length },
+    });
+    expect(application?.answers.irsFormW2).toEqual(application?.files['/irsFormW2']);
+    // A save keeps the held file's answer whatever the browser sends for it.
+    const saved = await save(user.client, 'individual', {
+      answers: { firstName: 'Jane', irsFormW2: { name: 'forged.pdf', type: 'x', size: 1 } },
+      baseRevision: application!.revision,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await load(user.client, 'individual'))?.answers.irsFormW2).toEqual(
+      application?.files['/irsFormW2'],
+    );
+
+    const before = await storedFiles(t);
+    const other = await pdfBytes();
+    const second = await upload(
+      user.client,
+      'individual',
+      '/irsFormW2',
+      pdfPart(other, 'w2-new.pdf'),
+    );
+    expect(second.statusCode).toBe(200);
+    expect((second.json() as { revision: number }).revision).toBe(4);
+    // The replaced file's bytes went with it: as many stored files as before.
+    expect((await storedFiles(t)).length).toBe(before.length);
+    application = await load(user.client, 'individual');
+    expect(application?.files['/irsFormW2']?.name).toBe('w2-new.pdf');
+
+    const removed = await user.client.request(
+      'DELETE',
+      `${FILES('individual')}?pointer=${encodeURIComponent('/irsFormW2')}`,
+    );
+    expect(removed.statusCode).toBe(204);
+    application = await load(user.client, 'individual');
+    expect(application?.files).toEqual({});
+    expect(application?.answers).toEqual({ firstName: 'Jane' });
+    expect((await storedFiles(t)).length).toBe(before.length - 1);
+  });
+
+  it('refuses a file for a question that does not exist or takes no file', async () => {
+    const user = await signedIn(t);
+    for (const pointer of ['/nope', '/firstName', '/mailingAddress']) {
+      const response = await upload(user.client, 'individual', pointer, pdfPart(samplePdf));
+      expect(response.statusCode).toBe(400);
+      expect((response.json() as { errorMessage: string }).errorMessage).toBe(
+        `This form has no file question at ${pointer}.`,
+      );
+    }
+    const noPointer = await postForm(user.client, FILES('individual'), [pdfPart(samplePdf)]);
+    expect(noPointer.statusCode).toBe(400);
+    expect((noPointer.json() as { errorMessage: string }).errorMessage).toMatch(/pointer/);
+    const deleted = await user.client.request('DELETE', `${FILES('individual')}?pointer=/nope`);
+    expect(deleted.statusCode).toBe(400);
+    expect(await load(user.client, 'individual')).toBeNull();
+  });
+
+  it("refuses a file of the wrong type with the question's message beside it", async () => {
+    const user = await signedIn(t);
+    const png = await pngBytes();
+    const response = await upload(user.client, 'individual', '/irsFormW2', pngPart(png, 'w2.png'));
+    expect(response.statusCode).toBe(400);
+    const message =
+      'The file for Copy of your most recent IRS Form W-2 (PDF) is not a readable PDF.';
+    expect(response.json()).toEqual({ errorMessage: message, errors: { '/irsFormW2': message } });
+    const photo = await upload(user.client, 'individual', '/photoId', pdfPart(samplePdf, 'id.pdf'));
+    expect(photo.statusCode).toBe(400);
+    expect((photo.json() as { errors: Record<string, string> }).errors['/photoId']).toMatch(
+      /must be an image/,
+    );
+    expect((await load(user.client, 'individual'))?.files ?? {}).toEqual({});
+  });
+
+  it("refuses an oversize file with the schema's message", async () => {
+    const user = await signedIn(t);
+    const big = await largePdf(11);
+    const response = await upload(user.client, 'individual', '/irsFormW2', pdfPart(big));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({
+      errorMessage: 'The file must be at most 10 MB',
+      errors: { '/irsFormW2': 'The file must be at most 10 MB' },
+    });
+    expect((await load(user.client, 'individual'))?.files ?? {}).toEqual({});
+  });
+
+  it('a submission takes the files the application holds, then refuses further changes', async () => {
+    const user = await signedIn(t);
+    const png = await pngBytes();
+    const w2 = await pdfBytes();
+    for (const [pointer, part] of [
+      ['/photoId', pngPart(png)],
+      ['/photoIdBack', pngPart(png, 'back.png')],
+      ['/irsFormW2', pdfPart(w2)],
+    ] as const) {
+      expect((await upload(user.client, 'individual', pointer, part)).statusCode).toBe(200);
+    }
+    const held = await load(user.client, 'individual');
+    const answers: Answers = {
+      ...individualAnswers(),
+      primaryEmailAddress: user.email,
+      ...held!.answers,
+    };
+    const body = await submissionWithoutFiles(answers);
+    const submitted = await user.client.request('POST', URL_INDIVIDUAL, {
+      payload: body.payload,
+      headers: { 'content-type': body.type },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const { registrationId } = submitted.json() as { registrationId: string };
+    const documents = await t.pool.query<{ part: string; bytes: Buffer; original_name: string }>(
+      `select d.part, f.bytes, d.original_name from registration_documents d
+         join stored_files f using (storage_name)
+        where d.registration_id = $1 and d.part in ('photoId', 'photoIdBack', 'irsFormW2')
+        order by d.part`,
+      [registrationId],
+    );
+    expect(documents.rows.map((row) => [row.part, sha256(row.bytes), row.original_name])).toEqual([
+      ['irsFormW2', sha256(w2), 'w2.pdf'],
+      ['photoId', sha256(png), 'front.png'],
+      ['photoIdBack', sha256(png), 'back.png'],
+    ]);
+    const application = await load(user.client, 'individual');
+    expect(application?.status).toBe('submitted');
+    const events = await auditRows(t, 'application.submitted');
+    expect(events.filter((row) => row.registration_id === registrationId)).toHaveLength(1);
+
+    const afterSave = await save(user.client, 'individual', {
+      answers: application!.answers,
+      baseRevision: application!.revision,
+    });
+    expect(afterSave.statusCode).toBe(409);
+    expect((afterSave.json() as { errorMessage: string }).errorMessage).toBe(
+      'This application has been submitted and is awaiting review, so it can no longer be changed.',
+    );
+    const afterFile = await upload(user.client, 'individual', '/irsFormW2', pdfPart(w2));
+    expect(afterFile.statusCode).toBe(409);
+    const afterDelete = await user.client.request(
+      'DELETE',
+      `${FILES('individual')}?pointer=/irsFormW2`,
+    );
+    expect(afterDelete.statusCode).toBe(409);
+
+    // Under a change request the marked document is replaced; the registration keeps its bytes.
+    await t.pool.query(
+      `update applications set status = 'changes_requested', change_request = $2 where user_id = $1`,
+      [
+        user.id,
+        JSON.stringify({
+          registrationId,
+          note: '',
+          fields: [{ path: '/irsFormW2', note: 'Blurry' }],
+        }),
+      ],
+    );
+    const unmarked = await upload(user.client, 'individual', '/photoId', pngPart(png));
+    expect(unmarked.statusCode).toBe(409);
+    expect((unmarked.json() as { errorMessage: string }).errorMessage).toMatch(
+      /^'Image of the front of your ID \(for a passport, its photo page\)' was not marked/,
+    );
+    const newW2 = await largePdf(1);
+    expect((await upload(user.client, 'individual', '/irsFormW2', pdfPart(newW2))).statusCode).toBe(
+      200,
+    );
+    const still = await t.pool.query<{ bytes: Buffer }>(
+      `select f.bytes from registration_documents d join stored_files f using (storage_name)
+        where d.registration_id = $1 and d.part = 'irsFormW2'`,
+      [registrationId],
+    );
+    expect(sha256(still.rows[0]!.bytes)).toBe(sha256(w2));
   });
 });

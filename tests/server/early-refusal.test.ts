@@ -270,6 +270,36 @@ describe('an early refusal of a large multipart request', () => {
     expect(await storedFiles(t)).toEqual([]);
   });
 
+  it.each([
+    ['an unknown question', '/nope', 'large', /no file question at \/nope/],
+    ['a refused photo', '/photoId', 'broken', /must be an image/],
+  ])(
+    'applications/:formId/files, %s before a large part: answered at once',
+    async (_, pointer, data, message) => {
+      const user = await signedIn(t, uniqueEmail('application'));
+      const parts: Part[] = [
+        { name: 'pointer', value: pointer },
+        {
+          name: 'file',
+          filename: 'photo.png',
+          contentType: 'image/png',
+          data: data === 'large' ? large : brokenPng,
+        },
+        { name: 'padding', filename: 'scan.pdf', contentType: 'application/pdf', data: large },
+      ];
+      const { payload, headers } = multipart(parts);
+      const { answer, connection } = await post(
+        `${API}/applications/individual/files`,
+        { ...cookieHeaders(user.client), ...headers },
+        payload,
+      );
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).errorMessage).toMatch(message);
+      await expectConnectionServesNext(connection);
+      expect(await storedFiles(t)).toEqual([]);
+    },
+  );
+
   it('a refusal before the handler reads (signed out, no CSRF token): answered, the body dropped', async () => {
     const { payload, headers } = multipart([
       { name: 'tag', value: 'add_kyc' },

@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {
+  ApplicationFileResult,
   ApplicationConflict,
   ApplicationResponse,
   ApplicationView,
@@ -25,9 +26,11 @@ import { omitHiddenAnswers } from '../../shared/forms/walk/answers';
 import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
+  deleteApplicationFile,
   findApplication,
   insertApplication,
   listApplicationFiles,
+  putApplicationFile,
   updateApplicationAnswers,
   type ApplicationFile,
   type ApplicationRow,
@@ -40,6 +43,9 @@ import {
   sealApplicationAnswers,
 } from '../fieldEncryption/applicationSealing';
 import { UnreadableFieldError } from '../fieldEncryption/sealedJson';
+import { readMultipartForm } from '../storage/multipartForm';
+import type { StoredFile, UploadKind } from '../storage/uploads';
+import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 
 /** A save's body at most: the business form with 100 affiliated persons is far below it. */
 export const APPLICATION_BODY_LIMIT = 1024 * 1024;
@@ -59,6 +65,12 @@ export function applicationForm(app: FastifyInstance, formId: string): CompiledF
   const form = app.forms.get(formId);
   if (!form?.registration) throw notFound('There is no registration form of that name.');
   return form;
+}
+
+/** What a file question takes, judged by content (`x-file`: image, pdf, image-or-pdf). */
+function fileKind(form: CompiledForm, pointer: string): UploadKind {
+  const key = fromPointer(pointer)[0]!;
+  return allProperties(form.schema, form.schema)[key]?.['x-file'] ?? 'pdf';
 }
 
 /** The file questions of a form by pointer (those the final submission takes as file parts). */
@@ -208,6 +220,91 @@ function checkShape(form: CompiledForm, answers: unknown): Answers {
   return answers;
 }
 
+/** The refusal of a change to an answer staff did not mark, naming the questions by prompt. */
+function unmarkedRefusal(prompts: string[]): ClientError {
+  return new ClientError(
+    409,
+    `${prompts.map((prompt) => `'${prompt}'`).join(', ')} ${
+      prompts.length === 1 ? 'was' : 'were'
+    } not marked for changes: only the answers the reviewer asked about can be changed.`,
+  );
+}
+
+/** Whether the application takes changes at all: refused once submitted (outside a request). */
+function checkOpen(row: ApplicationRow | null): void {
+  if (row?.status === 'submitted') throw new ClientError(409, SUBMITTED_MESSAGE);
+}
+
+/**
+ * The user's application of a form, locked for this transaction; created empty when there is
+ * none yet (a file chosen before the first save).
+ */
+async function lockedApplication(
+  app: FastifyInstance,
+  db: Queryable,
+  form: CompiledForm,
+  userId: string,
+): Promise<ApplicationRow> {
+  const row = await findApplication(db, userId, form.id, { forUpdate: true });
+  if (row) return row;
+  const id = crypto.randomUUID();
+  const created = await insertApplication(db, {
+    id,
+    userId,
+    formId: form.id,
+    schemaHash: form.hash,
+    answers: {},
+    step: null,
+  });
+  if (!created) return (await findApplication(db, userId, form.id, { forUpdate: true }))!;
+  await recordAuditEvent(db, {
+    action: 'application.created',
+    actorUserId: userId,
+    detail: { formId: form.id, applicationId: id },
+  });
+  return created;
+}
+
+/** A file question of the form by pointer (400 for any other pointer). */
+function fileQuestion(form: CompiledForm, pointer: string | undefined): { prompt: string } {
+  const question = pointer === undefined ? undefined : fileQuestions(form).get(pointer);
+  if (!question) {
+    throw new ClientError(
+      400,
+      pointer === undefined
+        ? 'Name the question the file answers (the pointer field, before the file).'
+        : `This form has no file question at ${pointer}.`,
+    );
+  }
+  return question;
+}
+
+/** Under a change request a file may replace only a marked answer's. */
+function checkMarked(form: CompiledForm, row: ApplicationRow, pointer: string): void {
+  if (row.status !== 'changes_requested' || !row.changeRequest) return;
+  if (row.changeRequest.fields.some((field) => under(pointer, field.path))) return;
+  throw unmarkedRefusal([placeAt(form.schema, pointer)?.prompt ?? pointer]);
+}
+
+/**
+ * The schema's rules for a file answer (its size, its type), as the final submission will judge
+ * the reference: refused with the schema's message at the pointer; 413 when it is the size.
+ */
+function checkFileAnswer(form: CompiledForm, pointer: string, file: StoredFile): FileReference {
+  const reference = { name: file.originalName, type: file.contentType, size: file.size };
+  const key = fromPointer(pointer)[0]!;
+  const { errors } = validateAnswers(form, { ...form.example, [key]: reference });
+  const mine = errors.filter((error) => under(error.path, pointer));
+  if (mine.length > 0) {
+    const message = mine[0]!.message;
+    const schema = placeAt(form.schema, pointer)?.schema;
+    const maximum = (schema?.properties?.size as { maximum?: unknown } | undefined)?.maximum;
+    const status = typeof maximum === 'number' && file.size > maximum ? 413 : 400;
+    throw new ClientError(status, message, { [pointer]: message });
+  }
+  return reference;
+}
+
 export async function registerApplicationRoutes(app: FastifyInstance): Promise<void> {
   const userOf = async (request: FastifyRequest) => request.requireUserId();
 
@@ -258,7 +355,7 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
           // A first save from another window won the race: this one is stale.
           row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
         }
-        if (row.status === 'submitted') throw new ClientError(409, SUBMITTED_MESSAGE);
+        checkOpen(row);
         if (row.revision !== baseRevision) {
           return { conflict: await applicationView(app, db, form, row) };
         }
@@ -268,14 +365,7 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
           const before = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
           const marked = row.changeRequest.fields.map((field) => field.path);
           const unmarked = unmarkedChanges(form, before, next, marked);
-          if (unmarked.length > 0) {
-            throw new ClientError(
-              409,
-              `${unmarked.map((prompt) => `'${prompt}'`).join(', ')} ${
-                unmarked.length === 1 ? 'was' : 'were'
-              } not marked for changes: only the answers the reviewer asked about can be changed.`,
-            );
-          }
+          if (unmarked.length > 0) throw unmarkedRefusal(unmarked);
         }
         const saved = await updateApplicationAnswers(db, row.id, {
           answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
@@ -294,6 +384,78 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
         revision: outcome.saved.revision,
         savedAt: outcome.saved.updatedAt.toISOString(),
       };
+    },
+  );
+  app.post<{ Params: Params }>(
+    '/applications/:formId/files',
+    async (request): Promise<ApplicationFileResult> => {
+      const userId = await userOf(request);
+      const form = applicationForm(app, request.params.formId);
+      // Refused before a byte is read when it cannot be taken (the browser still gets it).
+      const before = await findApplication(app.db, userId, form.id);
+      checkOpen(before);
+      let pointer: string | undefined;
+      const upload = await readMultipartForm(request, {
+        dataDir: app.config.dataDir,
+        files: (name, fields) => {
+          if (name !== 'file') return undefined;
+          pointer = fields.get('pointer')?.[0];
+          const question = fileQuestion(form, pointer);
+          if (before) checkMarked(form, before, pointer!);
+          return { accept: fileKind(form, pointer!), label: question.prompt };
+        },
+      }).catch((error: unknown) => {
+        // The storage module's refusal names the question; the form shows it beside it too.
+        if (error instanceof ClientError && pointer && !error.errors && error.statusCode < 500) {
+          throw new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+        }
+        throw error;
+      });
+      const file = upload.files.get('file');
+      if (!file || pointer === undefined) {
+        fileQuestion(form, upload.field('pointer'));
+        throw new ClientError(400, 'No file was sent.');
+      }
+      const at = pointer;
+      const reference = checkFileAnswer(form, at, file);
+      const saved = await withTransaction(app.db, async (db) => {
+        const row = await lockedApplication(app, db, form, userId);
+        checkOpen(row);
+        checkMarked(form, row, at);
+        await putApplicationFile(db, row.id, at, file);
+        const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
+        const files = await listApplicationFiles(db, row.id);
+        const next = withHeldFiles(form, answers, files);
+        return updateApplicationAnswers(db, row.id, {
+          answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+          schemaHash: row.schemaHash,
+        });
+      });
+      return { pointer: at, ...reference, revision: saved.revision };
+    },
+  );
+
+  app.delete<{ Params: Params; Querystring: { pointer?: string } }>(
+    '/applications/:formId/files',
+    async (request, reply) => {
+      const userId = await userOf(request);
+      const form = applicationForm(app, request.params.formId);
+      const pointer = typeof request.query.pointer === 'string' ? request.query.pointer : undefined;
+      fileQuestion(form, pointer);
+      await withTransaction(app.db, async (db) => {
+        const row = await findApplication(db, userId, form.id, { forUpdate: true });
+        if (!row) return;
+        checkOpen(row);
+        checkMarked(form, row, pointer!);
+        if (!(await deleteApplicationFile(db, row.id, pointer!))) return;
+        const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
+        const next = withHeldFiles(form, answers, await listApplicationFiles(db, row.id));
+        await updateApplicationAnswers(db, row.id, {
+          answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+          schemaHash: row.schemaHash,
+        });
+      });
+      return reply.code(204).send();
     },
   );
 }

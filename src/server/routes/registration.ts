@@ -11,7 +11,7 @@ import {
 } from '../../shared/forms/payload/payload';
 import { omitHiddenAnswers, trimAnswers } from '../../shared/forms/walk/answers';
 import { withReadOnlyPrefill } from '../../shared/forms/model/prefill';
-import { allProperties } from '../../shared/forms/walk/schemaWalk';
+import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
 import {
   isPlainObject,
   type Answers,
@@ -27,7 +27,8 @@ import {
   insertRegistrationDocument,
   insertRegistrationPersons,
 } from '../db/registrations';
-import { withTransaction } from '../db/transaction';
+import { findApplication, listApplicationFiles, setApplicationStatus } from '../db/applications';
+import { withTransaction, type Queryable } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
 import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
@@ -78,6 +79,8 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           throw withFieldError(error, parts);
         });
         try {
+          // A file the applicant's application holds need not travel again (checked at upload).
+          await attachHeldFiles(app.db, userId, parts, form);
           const outcome = await register(
             app,
             { ip: request.ip, userAgent: request.headers['user-agent'] },
@@ -257,12 +260,21 @@ async function register(
         organizationId,
       ],
     );
+    const application = await markApplicationSubmitted(db, userId, formId);
     await recordAuditEvent(db, {
       action: 'registration.submitted',
       actorUserId: userId,
       registrationId,
       detail: { formId },
     });
+    if (application) {
+      await recordAuditEvent(db, {
+        action: 'application.submitted',
+        actorUserId: userId,
+        registrationId,
+        detail: { formId, applicationId: application },
+      });
+    }
     return { registrationId };
   });
 
@@ -302,6 +314,44 @@ async function dropHiddenFiles(
       await deleteStored(app.config.dataDir, stored.storageName);
     }
   }
+}
+
+/**
+ * The files of the user's application for the file answers the upload left out: stored already
+ * (their content checked when uploaded), so the registration references the same stored bytes.
+ */
+async function attachHeldFiles(
+  db: Queryable,
+  userId: string,
+  parts: FormParts,
+  form: Form,
+): Promise<void> {
+  const missing = parts.answerFiles.filter((part) => !form.files.has(part));
+  if (missing.length === 0) return;
+  const application = await findApplication(db, userId, parts.compiled.id);
+  if (!application) return;
+  for (const held of await listApplicationFiles(db, application.id)) {
+    const part = fromPointer(held.pointer)[0]!;
+    if (held.pointer !== toPointer([part]) || !missing.includes(part)) continue;
+    form.files.set(part, {
+      storageName: held.storageName,
+      size: held.size,
+      contentType: held.type,
+      originalName: held.name,
+    });
+  }
+}
+
+/** The user's application of the form is now submitted; its id, or null when there is none. */
+async function markApplicationSubmitted(
+  db: Queryable,
+  userId: string,
+  formId: string,
+): Promise<string | null> {
+  const application = await findApplication(db, userId, formId, { forUpdate: true });
+  if (!application) return null;
+  await setApplicationStatus(db, application.id, 'submitted');
+  return application.id;
 }
 
 /** What a form's multipart payload may carry, read from its schema once at start. */

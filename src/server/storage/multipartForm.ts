@@ -13,6 +13,21 @@ export interface FileRule {
   label?: string;
 }
 
+/** A file field's rule decided from the text fields before it; undefined refuses the field. */
+export type FileRuleOf = (
+  name: string,
+  fieldsBefore: ReadonlyMap<string, readonly string[]>,
+) => FileRule | undefined;
+
+function ruleFor(
+  files: Record<string, FileRule> | FileRuleOf,
+  name: string,
+  fields: ReadonlyMap<string, readonly string[]>,
+): FileRule | undefined {
+  if (typeof files === 'function') return files(name, fields);
+  return Object.hasOwn(files, name) ? files[name] : undefined;
+}
+
 /** A parsed multipart form: text fields (repeatable) and checked, stored files. */
 export interface MultipartForm {
   /** The first value of a text field, trimmed; undefined when absent. */
@@ -45,7 +60,15 @@ const LIMIT_MESSAGES: Record<string, [number, string]> = {
  */
 export async function readMultipartForm(
   request: FastifyRequest,
-  options: { dataDir: string; files: Record<string, FileRule> },
+  options: {
+    dataDir: string;
+    /**
+     * The file fields allowed and their rules; or a function deciding a file field's rule from
+     * the text fields sent before it (a `pointer` naming the question), which may throw a
+     * ClientError to refuse it.
+     */
+    files: Record<string, FileRule> | FileRuleOf;
+  },
 ): Promise<MultipartForm> {
   if (!request.isMultipart()) {
     throw new ClientError(415, 'This call expects form data (multipart/form-data).');
@@ -76,7 +99,13 @@ export async function readMultipartForm(
       }
       const name = rawName.replace(/\[\]$/, '');
       if (part.type === 'file') {
-        const rule = Object.hasOwn(options.files, name) ? options.files[name] : undefined;
+        let rule: FileRule | undefined;
+        try {
+          rule = ruleFor(options.files, name, fields);
+        } catch (error) {
+          part.file.resume();
+          throw error;
+        }
         if (!rule || files.has(name)) {
           part.file.resume();
           throw new ClientError(
