@@ -5,7 +5,7 @@ import { buildApp } from '../../src/server/app';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import type { ApplicationConflict, ApplicationResponse } from '../../src/shared/api/applications';
-import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { auditRows } from './adminHelpers';
 import { signedDocuments, toPayloadJson } from '../../src/shared/forms/payload/payload';
 import {
@@ -19,7 +19,8 @@ import {
 } from './authHelpers';
 import { samplePdf, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
 import { createTestApp, TestClient, type TestApp } from './testApp';
-import { testForm } from '../forms';
+import { projectSources, testForm } from '../forms';
+import { compileForms, type FormCatalog } from '../../src/shared/forms/model/compileNode';
 
 const K1 = newFieldKey('k1');
 const K2 = newFieldKey('k2');
@@ -619,5 +620,97 @@ describe('applications on the server: files', () => {
       [registrationId],
     );
     expect(sha256(still.rows[0]!.bytes)).toBe(sha256(w2));
+  });
+});
+
+/** The individual form as compliance staff might change it: one question reworded, one new and required, one removed, one narrowed, the W-2 no longer asked. */
+function changedIndividualForms(): FormCatalog {
+  const sources = projectSources();
+  const schema = sources.forms.individual!.schema as JsonSchema;
+  const properties = schema.properties!;
+  properties.firstName = { ...properties.firstName, title: 'Legal first name' };
+  properties.taxResidenceCountry = {
+    type: 'string',
+    title: 'Country of tax residence',
+    'x-section': 'personalData',
+  };
+  delete properties.secondaryEmailAddress;
+  delete properties.irsFormW2;
+  properties.lastName = { ...properties.lastName, maxLength: 3 };
+  schema.required = [
+    ...schema.required!.filter((key) => key !== 'irsFormW2'),
+    'taxResidenceCountry',
+  ];
+  const { forms, problems } = compileForms(sources, ['individual']);
+  expect(problems).toEqual([]);
+  return forms;
+}
+
+describe('applications on the server: a newer version of the form', () => {
+  let t: TestApp;
+  let changed: FastifyInstance;
+  beforeAll(async () => {
+    t = await createTestApp();
+    // The same database served by the working tree's schemas after a change was deployed.
+    changed = await buildApp({
+      config: t.config,
+      pool: t.pool,
+      mailer: t.mailer,
+      forms: changedIndividualForms(),
+      logger: false,
+    });
+    await changed.ready();
+  });
+  afterAll(async () => {
+    await changed?.close();
+    await t?.close();
+  });
+
+  it('carries answers by pointer and says once what was added, reworded and dropped', async () => {
+    const user = await signedIn(t);
+    const answers = individualAnswers();
+    expect((await save(user.client, 'individual', { answers, baseRevision: 0 })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await upload(user.client, 'individual', '/irsFormW2', pdfPart(samplePdf))).statusCode,
+    ).toBe(200);
+    const before = await load(user.client, 'individual');
+    expect(before?.carriedOver).toBeNull();
+
+    const client = new TestClient(changed);
+    for (const [name, value] of user.client.cookies) client.cookies.set(name, value);
+    const application = await load(client, 'individual');
+    expect(application?.schemaHash).toBe(changed.forms.get('individual')!.hash);
+    expect(application?.schemaHash).not.toBe(before?.schemaHash);
+    expect(application?.carriedOver).toEqual({
+      added: ['Country of tax residence'],
+      reworded: ['Legal first name'],
+      dropped: [
+        'Last name',
+        'Secondary email address (optional)',
+        'Copy of your most recent IRS Form W-2 (PDF)',
+      ],
+    });
+    const kept = { ...answers };
+    delete kept.lastName;
+    delete kept.secondaryEmailAddress;
+    expect(application?.answers).toEqual(kept);
+    expect(application?.files).toEqual({});
+    expect(application?.revision).toBe(before!.revision + 1);
+
+    // Told until the applicant saves; a save from before the carry-over is stale.
+    expect((await load(client, 'individual'))?.carriedOver).not.toBeNull();
+    const stale = await save(client, 'individual', { answers, baseRevision: before!.revision });
+    expect(stale.statusCode).toBe(409);
+    const saved = await save(client, 'individual', {
+      answers: { ...kept, taxResidenceCountry: 'US' },
+      baseRevision: application!.revision,
+    });
+    expect(saved.statusCode).toBe(200);
+    const after = await load(client, 'individual');
+    expect(after?.carriedOver).toBeNull();
+    expect(after?.answers.socialSecurityNumber).toBe('123-45-6789');
+    expect(after?.answers.taxResidenceCountry).toBe('US');
   });
 });

@@ -3,6 +3,7 @@
  * its files by pointer. Row functions only: callers seal and open the answers
  * (`fieldEncryption/applicationSealing.ts`) and decide what a change may do.
  */
+import type { CarriedOver } from '../../shared/api/applications';
 import type { FileReference } from '../../shared/forms/model/types';
 import { putDocument } from '../storage/documentStore';
 import type { StoredFile } from '../storage/uploads';
@@ -29,6 +30,8 @@ export interface ApplicationRow {
   step: number | null;
   status: ApplicationStatus;
   changeRequest: StoredChangeRequest | null;
+  /** What the last carry-over to a newer form version changed, until the next save. */
+  carriedOver: CarriedOver | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -49,12 +52,13 @@ interface Row {
   step: number | null;
   status: ApplicationStatus;
   change_request: StoredChangeRequest | null;
+  carried_over: CarriedOver | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, user_id, form_id, schema_hash, answers, revision, step, status, change_request, created_at, updated_at';
+  'id, user_id, form_id, schema_hash, answers, revision, step, status, change_request, carried_over, created_at, updated_at';
 
 const toApplication = (row: Row): ApplicationRow => ({
   id: row.id,
@@ -66,6 +70,7 @@ const toApplication = (row: Row): ApplicationRow => ({
   step: row.step,
   status: row.status,
   changeRequest: row.change_request,
+  carriedOver: row.carried_over,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -130,15 +135,24 @@ export async function insertApplication(
   return result.rows[0] ? toApplication(result.rows[0]) : null;
 }
 
-/** Stores new answers (sealed) as the next revision; returns the row as it now is. */
+/**
+ * Stores new answers (sealed) as the next revision; returns the row as it now is. `step` and
+ * `carriedOver` are left as they were when not given (null clears them).
+ */
 export async function updateApplicationAnswers(
   db: Queryable,
   id: string,
-  change: { answers: unknown; schemaHash: string; step?: number | null },
+  change: {
+    answers: unknown;
+    schemaHash: string;
+    step?: number | null;
+    carriedOver?: CarriedOver | null;
+  },
 ): Promise<ApplicationRow> {
   const result = await db.query<Row>(
     `update applications
         set answers = $2, schema_hash = $3, step = case when $5 then $4 else step end,
+            carried_over = case when $7 then $6::jsonb else carried_over end,
             revision = revision + 1, updated_at = now()
       where id = $1
       returning ${COLUMNS}`,
@@ -148,6 +162,8 @@ export async function updateApplicationAnswers(
       change.schemaHash,
       change.step ?? null,
       change.step !== undefined,
+      change.carriedOver ? JSON.stringify(change.carriedOver) : null,
+      change.carriedOver !== undefined,
     ],
   );
   return toApplication(result.rows[0]!);

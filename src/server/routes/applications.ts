@@ -21,8 +21,9 @@ import type {
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isPlainObject, type Answers } from '../../shared/forms/model/schemaTypes';
 import type { FileReference } from '../../shared/forms/model/types';
-import { answerPlaces, placeAt } from '../../shared/forms/walk/answerPlaces';
+import { answerPlaces, placeAt, valueAt } from '../../shared/forms/walk/answerPlaces';
 import { omitHiddenAnswers } from '../../shared/forms/walk/answers';
+import { carryAnswers } from '../../shared/forms/walk/carryOver';
 import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
@@ -35,6 +36,7 @@ import {
   type ApplicationFile,
   type ApplicationRow,
 } from '../db/applications';
+import { findFormVersion, recordFormVersion } from '../db/formVersions';
 import type { Queryable } from '../db/transaction';
 import { withTransaction } from '../db/transaction';
 import { ClientError, notFound } from '../errors';
@@ -134,8 +136,39 @@ export async function applicationView(
           })),
         }
       : null,
-    carriedOver: null,
+    carriedOver: row.carriedOver,
   };
+}
+
+/**
+ * The application carried to the form's current version when it was saved under an earlier one
+ * (a schema change deployed since): answers by pointer, kept where the question still exists,
+ * accepts them and shows them; held files of dropped questions deleted; what changed kept for the
+ * applicant (`carriedOver`) until their next save. The row must be locked by the caller.
+ */
+async function carriedApplication(
+  app: FastifyInstance,
+  db: Queryable,
+  form: CompiledForm,
+  row: ApplicationRow,
+): Promise<ApplicationRow> {
+  if (row.schemaHash === form.hash) return row;
+  const previous = await findFormVersion(db, row.schemaHash);
+  const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
+  const carried = carryAnswers(previous?.schema, form, answers);
+  const questions = fileQuestions(form);
+  for (const file of await listApplicationFiles(db, row.id)) {
+    if (!questions.has(file.pointer) || carried.droppedPointers.includes(file.pointer)) {
+      await deleteApplicationFile(db, row.id, file.pointer);
+    }
+  }
+  const next = withHeldFiles(form, carried.answers, await listApplicationFiles(db, row.id));
+  await recordFormVersion(db, form);
+  return updateApplicationAnswers(db, row.id, {
+    answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+    schemaHash: form.hash,
+    carriedOver: { added: carried.added, reworded: carried.reworded, dropped: carried.dropped },
+  });
 }
 
 const saveBodySchema = {
@@ -147,17 +180,6 @@ const saveBodySchema = {
     step: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
   },
 } as const;
-
-/** The value at a pointer of a document, or undefined. */
-function valueAt(document: unknown, pointer: string): unknown {
-  let node = document;
-  for (const key of fromPointer(pointer)) {
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isPlainObject(node)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
 
 function withValueAt(document: Answers, pointer: string, value: unknown): Answers {
   const copy = structuredClone(document);
@@ -246,7 +268,8 @@ async function lockedApplication(
   userId: string,
 ): Promise<ApplicationRow> {
   const row = await findApplication(db, userId, form.id, { forUpdate: true });
-  if (row) return row;
+  if (row) return carriedApplication(app, db, form, row);
+  await recordFormVersion(db, form);
   const id = crypto.randomUUID();
   const created = await insertApplication(db, {
     id,
@@ -314,7 +337,17 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const userId = await userOf(request);
       const form = applicationForm(app, request.params.formId);
       const row = await findApplication(app.db, userId, form.id);
-      return { application: row ? await applicationView(app, app.db, form, row) : null };
+      if (!row) return { application: null };
+      if (row.schemaHash === form.hash) {
+        return { application: await applicationView(app, app.db, form, row) };
+      }
+      // Saved under an earlier version of the form: carried to this one first (once).
+      return withTransaction(app.db, async (db) => {
+        const locked = await findApplication(db, userId, form.id, { forUpdate: true });
+        if (!locked) return { application: null };
+        const carried = await carriedApplication(app, db, form, locked);
+        return { application: await applicationView(app, db, form, carried) };
+      });
     },
   );
 
@@ -324,12 +357,14 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
     async (request, reply): Promise<SaveApplicationResult | ApplicationConflict> => {
       const userId = await userOf(request);
       const form = applicationForm(app, request.params.formId);
-      const answers = checkShape(form, request.body.answers);
+      const sent: unknown = request.body.answers;
       const { baseRevision } = request.body;
       const step = request.body.step;
       const outcome = await withTransaction(app.db, async (db): Promise<SaveOutcome> => {
         let row = await findApplication(db, userId, form.id, { forUpdate: true });
         if (!row) {
+          const answers = checkShape(form, sent);
+          await recordFormVersion(db, form);
           const id = crypto.randomUUID();
           const created = await insertApplication(db, {
             id,
@@ -356,9 +391,13 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
           row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
         }
         checkOpen(row);
+        // Carried to the current version first: a save from before the carry is then stale.
+        row = await carriedApplication(app, db, form, row);
         if (row.revision !== baseRevision) {
           return { conflict: await applicationView(app, db, form, row) };
         }
+        // Checked after the revision: a stale save from an older form gets the current answers.
+        const answers = checkShape(form, sent);
         const files = await listApplicationFiles(db, row.id);
         const next = withHeldFiles(form, answers, files);
         if (row.status === 'changes_requested' && row.changeRequest) {
@@ -370,6 +409,8 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
         const saved = await updateApplicationAnswers(db, row.id, {
           answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
           schemaHash: form.hash,
+          // The applicant has seen the form as carried over: told once.
+          carriedOver: null,
           ...(step !== undefined ? { step } : {}),
         });
         return { saved };
@@ -443,10 +484,11 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const pointer = typeof request.query.pointer === 'string' ? request.query.pointer : undefined;
       fileQuestion(form, pointer);
       await withTransaction(app.db, async (db) => {
-        const row = await findApplication(db, userId, form.id, { forUpdate: true });
+        let row = await findApplication(db, userId, form.id, { forUpdate: true });
         if (!row) return;
         checkOpen(row);
         checkMarked(form, row, pointer!);
+        row = await carriedApplication(app, db, form, row);
         if (!(await deleteApplicationFile(db, row.id, pointer!))) return;
         const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
         const next = withHeldFiles(form, answers, await listApplicationFiles(db, row.id));

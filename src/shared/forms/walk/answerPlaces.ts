@@ -135,3 +135,14 @@ export function patternOf(root: JsonSchema, pointer: string): string {
   }
   return toPointer(out);
 }
+
+/** The value at a pointer of a document, or undefined. */
+export function valueAt(document: unknown, pointer: string): unknown {
+  let node = document;
+  for (const key of fromPointer(pointer)) {
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isPlainObject(node)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
