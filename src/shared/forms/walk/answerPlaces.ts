@@ -26,15 +26,43 @@ export interface AnswerPlace {
   prompt: string;
 }
 
+/**
+ * Per form root, the child schemas found so far by parent schema and key (a list's items under
+ * `[]`): a save walks the same places once per affiliated person, and the walker's resolution
+ * (parts, references) is the costly step. The children returned are the cached objects, so the
+ * next level finds its parent here too. Bounded, since answers may name keys of their own.
+ */
+const childCache = new WeakMap<JsonSchema, WeakMap<JsonSchema, Map<string, JsonSchema | null>>>();
+const listCache = new WeakMap<JsonSchema, boolean>();
+const MAX_KEYS = 2000;
+
+/** Whether a schema's value is a list whose items are answers of their own (cached). */
+function isAnsweredList(schema: JsonSchema, root: JsonSchema): boolean {
+  let found = listCache.get(schema);
+  if (found === undefined) listCache.set(schema, (found = listItemsAnswered(schema, root)));
+  return found;
+}
+
 /** The schema of the child `key` of a value whose schema is `schema` (object key or list index). */
 function stepInto(schema: JsonSchema, key: string, root: JsonSchema): JsonSchema | undefined {
-  if (!isLeaf(schema) && !listItemsAnswered(schema, root)) {
-    return childSchema(objectParts(schema, root), key, root);
+  const list = isAnsweredList(schema, root);
+  if (list && !/^(0|[1-9]\d*)$/.test(key)) return undefined;
+  if (!list && isLeaf(schema)) return undefined;
+  // A tuple's items differ by index; any other list's items share one schema.
+  const cacheKey = list && !Array.isArray(schema.items) ? '[]' : key;
+  let byRoot = childCache.get(root);
+  if (!byRoot) childCache.set(root, (byRoot = new WeakMap()));
+  let children = byRoot.get(schema);
+  if (!children) byRoot.set(schema, (children = new Map()));
+  let child = children.get(cacheKey);
+  if (child === undefined) {
+    if (children.size > MAX_KEYS) children.clear();
+    child = list
+      ? (itemSchemaAt(schema, Number(key), root) ?? null)
+      : (childSchema(objectParts(schema, root), key, root) ?? null);
+    children.set(cacheKey, child);
   }
-  if (listItemsAnswered(schema, root) && /^(0|[1-9]\d*)$/.test(key)) {
-    return itemSchemaAt(schema, Number(key), root);
-  }
-  return undefined;
+  return child ?? undefined;
 }
 
 /** The prefix a list item gives its questions' prompts ('Affiliated person 2: '). */
@@ -52,7 +80,7 @@ export function placeAt(root: JsonSchema, pointer: string): AnswerPlace | undefi
   for (const [depth, key] of keys.entries()) {
     const next = stepInto(schema, key, root);
     if (!next) return undefined;
-    if (listItemsAnswered(schema, root)) prefix += itemPrefix(next, keys[depth - 1] ?? '', +key);
+    if (isAnsweredList(schema, root)) prefix += itemPrefix(next, keys[depth - 1] ?? '', +key);
     schema = next;
   }
   return { pointer, schema, prompt: `${prefix}${schema.title ?? keys.at(-1) ?? ''}` };
@@ -71,7 +99,7 @@ export function answerPlaces(
   const unknown: string[] = [];
   const walk = (schema: JsonSchema, value: unknown, keys: string[], prefix: string) => {
     if (value === undefined) return;
-    const list = Array.isArray(value) && listItemsAnswered(schema, root);
+    const list = Array.isArray(value) && isAnsweredList(schema, root);
     if (!list && (isLeaf(schema) || !isPlainObject(value))) {
       const key = keys.at(-1) ?? '';
       places.push({ pointer: toPointer(keys), schema, prompt: `${prefix}${schema.title ?? key}` });
@@ -127,7 +155,7 @@ export function patternOf(root: JsonSchema, pointer: string): string {
   let schema = root;
   const out: string[] = [];
   for (const key of fromPointer(pointer)) {
-    const list = listItemsAnswered(schema, root);
+    const list = isAnsweredList(schema, root);
     const next = stepInto(schema, key, root);
     out.push(list ? '*' : key);
     if (!next) return toPointer([...out, ...fromPointer(pointer).slice(out.length)]);
