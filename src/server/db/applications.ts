@@ -244,13 +244,3 @@ export async function deleteApplicationFile(
   );
   return (result.rowCount ?? 0) > 0;
 }
-
-/** Adds one to an application's revision (a file changed its answers). */
-export async function touchApplication(db: Queryable, id: string): Promise<ApplicationRow> {
-  const result = await db.query<Row>(
-    `update applications set revision = revision + 1, updated_at = now()
-      where id = $1 returning ${COLUMNS}`,
-    [id],
-  );
-  return toApplication(result.rows[0]!);
-}

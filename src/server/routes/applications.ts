@@ -128,8 +128,8 @@ export async function applicationView(
     ),
     changeRequest: request
       ? {
-          note: request.note,
-          fields: request.fields.map((field) => ({
+          note: request.note ?? '',
+          fields: (request.fields ?? []).map((field) => ({
             path: field.path,
             prompt: placeAt(form.schema, field.path)?.prompt ?? field.path,
             note: field.note,
@@ -305,7 +305,7 @@ function fileQuestion(form: CompiledForm, pointer: string | undefined): { prompt
 /** Under a change request a file may replace only a marked answer's. */
 function checkMarked(form: CompiledForm, row: ApplicationRow, pointer: string): void {
   if (row.status !== 'changes_requested' || !row.changeRequest) return;
-  if (row.changeRequest.fields.some((field) => under(pointer, field.path))) return;
+  if ((row.changeRequest.fields ?? []).some((field) => under(pointer, field.path))) return;
   throw unmarkedRefusal([placeAt(form.schema, pointer)?.prompt ?? pointer]);
 }
 
@@ -402,7 +402,7 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
         const next = withHeldFiles(form, answers, files);
         if (row.status === 'changes_requested' && row.changeRequest) {
           const before = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
-          const marked = row.changeRequest.fields.map((field) => field.path);
+          const marked = (row.changeRequest.fields ?? []).map((field) => field.path);
           const unmarked = unmarkedChanges(form, before, next, marked);
           if (unmarked.length > 0) throw unmarkedRefusal(unmarked);
         }
