@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { pngBytes, signedIn } from './authHelpers';
+import { pngBytes, postFormData, signedIn } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -12,15 +12,6 @@ export async function signedInStaff(t: TestApp) {
   const staff = await signedIn(t);
   await t.pool.query('update users set is_staff = true where id = $1', [staff.id]);
   return staff;
-}
-
-/** Encodes FormData as a multipart body, the way a browser would send it. */
-async function encode(form: FormData) {
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    contentType: request.headers.get('content-type')!,
-  };
 }
 
 /**
@@ -46,11 +37,10 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
     { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() },
     Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()])),
   );
-  const { payload, contentType } = await encode(form);
-  const response = await customer.client.request(
-    'POST',
+  const response = await postFormData(
+    customer.client,
     '/exchange/api/web/registration/individual',
-    { payload, headers: { 'content-type': contentType } },
+    form,
   );
   if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
   const body = response.json() as { registrationId: string; user: { organizationId: string } };
@@ -99,11 +89,10 @@ export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
     files,
     Object.fromEntries(signedDocuments(testForm('business')).map((d) => [d.url, pdfBlob()])),
   );
-  const { payload, contentType } = await encode(form);
-  const response = await customer.client.request(
-    'POST',
+  const response = await postFormData(
+    customer.client,
     '/exchange/api/web/registration/business',
-    { payload, headers: { 'content-type': contentType } },
+    form,
   );
   if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
   const body = response.json() as { registrationId: string; user: { organizationId: string } };
