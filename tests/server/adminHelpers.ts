@@ -31,15 +31,26 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
   };
   const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
   const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
-  const form = toPayload(
-    testForm('individual'),
-    answers,
-    { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() },
-    Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()])),
-  );
+  const files = { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() };
+  return submitted(customer, 'individual', answers, files);
+}
+
+/**
+ * `customer` submits `answers` of the form with their files (and each signed document) through
+ * the real endpoint; the registration and organisation it made.
+ */
+async function submitted<Customer extends { client: TestClient }>(
+  customer: Customer,
+  formId: 'individual' | 'business',
+  answers: Answers,
+  files: Record<string, Blob>,
+) {
+  const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+  const documents = signedDocuments(testForm(formId)).map((d) => [d.url, pdfBlob()]);
+  const form = toPayload(testForm(formId), answers, files, Object.fromEntries(documents));
   const response = await postFormData(
     customer.client,
-    '/exchange/api/web/registration/individual',
+    `/exchange/api/web/registration/${formId}`,
     form,
   );
   if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
@@ -83,25 +94,7 @@ export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
     '/photoId': new Blob([new Uint8Array(png)], { type: 'image/png' }),
     ...Object.fromEntries(BUSINESS_FILES.map((key) => [`/${key}`, pdfBlob()])),
   };
-  const form = toPayload(
-    testForm('business'),
-    answers,
-    files,
-    Object.fromEntries(signedDocuments(testForm('business')).map((d) => [d.url, pdfBlob()])),
-  );
-  const response = await postFormData(
-    customer.client,
-    '/exchange/api/web/registration/business',
-    form,
-  );
-  if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
-  const body = response.json() as { registrationId: string; user: { organizationId: string } };
-  return {
-    ...customer,
-    registrationId: body.registrationId,
-    organizationId: body.user.organizationId,
-    answers,
-  };
+  return submitted(customer, 'business', answers, files);
 }
 
 export async function auditRows(t: TestApp, action: string, since = new Date(0)) {
