@@ -1,37 +1,17 @@
-import { type Page } from '@playwright/test';
 import { totpCode } from '../../src/server/auth/totp';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import {
   expect,
   expectNoSeriousA11yViolations,
   linkFromOutbox,
+  signIn,
+  signUpAndVerify,
   test,
   uniqueEmail,
 } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 const [approved, , staff] = DEMO_SIGN_INS;
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/clearing/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
-
-/** Signs up through the page and sets a password through the emailed link. */
-async function signUpAndVerify(page: Page, email: string) {
-  await page.goto('/clearing');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
-  const link = await linkFromOutbox(page.request, email, '/clearing/user/verify-email');
-  await page.goto(link);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('button', { name: /set password|submit|save/i }).click();
-  await expect(page).toHaveURL(/\/clearing\/signin/);
-}
 
 test.describe('access flows', () => {
   test('1-3, 5: sign up, verify by the emailed link, sign in to registration, log out', async ({
@@ -116,7 +96,7 @@ test.describe('access flows', () => {
     page,
   }) => {
     const email = uniqueEmail('twofactor');
-    await signUpAndVerify(page, email);
+    await signUpAndVerify(page, email, PASSWORD);
     await signIn(page, email, PASSWORD);
     await expect(page).toHaveURL(/\/clearing\/registration$/);
     // Turn 2FA on through the API: the clearing app shows no 2FA screens (access §2); the
@@ -149,7 +129,7 @@ test.describe('access flows', () => {
 
   test('4: forgot password, the emailed reset link, a new password, sign in', async ({ page }) => {
     const email = uniqueEmail('reset');
-    await signUpAndVerify(page, email);
+    await signUpAndVerify(page, email, PASSWORD);
     await page.goto('/clearing/signin');
     await page.getByRole('button', { name: 'Forgot Password?' }).click();
     await page.getByLabel('Email').fill(email);

@@ -2,15 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Page } from '@playwright/test';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
-import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import type { JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { bundledSchema, promptIn } from './formFiles';
 import { signUpAndSignIn } from './individualForm';
-import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  openRegistrationAsStaff,
+  test,
+  uniqueEmail,
+} from './support';
 
 const PLAIN_PDF = 'tests/fixtures/files/w2-sample.pdf';
-const staff = DEMO_SIGN_INS[2];
 
 interface RawStep {
   id: string;
@@ -416,18 +420,7 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
   await expect(page.getByText(/application has been received/i)).toBeVisible();
 
   // Staff read the business (persons, documents by prompt) and approve it after confirming.
-  const staffContext = await browser.newContext();
-  const staffPage = await staffContext.newPage();
-  await staffPage.goto('/clearing/signin');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
-  await staffPage
-    .getByRole('row')
-    .filter({ hasText: email })
-    .getByRole('link', { name: /Review/ })
-    .click();
+  const staffPage = await openRegistrationAsStaff(browser, email, /Review/);
   const detail = staffPage.locator('main');
   await expect(detail.getByRole('heading', { name: 'Affiliated persons' })).toBeVisible();
   await expect(detail.getByRole('cell', { name: 'Daniel Okafor' }).first()).toBeVisible();
@@ -439,7 +432,7 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
   await staffPage.getByRole('button', { name: 'Approve…' }).click();
   await staffPage.getByRole('button', { name: 'Approve Daniel Okafor' }).click();
   await expect(staffPage.getByText('Registration approved.')).toBeVisible();
-  await staffContext.close();
+  await staffPage.context().close();
 
   await page.reload();
   await expect(page.getByText('Your application has been approved.')).toBeVisible();

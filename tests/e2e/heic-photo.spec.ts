@@ -1,10 +1,5 @@
-import {
-  fillIndividualForm,
-  openRegistrationAsStaff,
-  reviewIndividualForm,
-  signUpAndSignIn,
-} from './individualForm';
-import { expect, test, uniqueEmail } from './support';
+import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import { expect, openRegistrationAsStaff, test, uniqueEmail } from './support';
 
 test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff see it as a picture', async ({
   page,
@@ -46,7 +41,7 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
   await submit.click();
   await expect(page.getByRole('dialog')).toContainText(/received/i, { timeout: 30_000 });
 
-  const staffPage = await openRegistrationAsStaff(browser, email);
+  const staffPage = await openRegistrationAsStaff(browser, email, /Jane Sample/);
   // The preview is the JPEG rendition, decoded by the browser (a HEIC would show nothing).
   const preview = staffPage.locator('figure.preview img').first();
   await preview.scrollIntoViewIfNeeded();

@@ -6,10 +6,11 @@ import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import {
   expect,
   expectNoSeriousA11yViolations,
-  linkFromOutbox,
+  signIn,
+  signUpAndVerify,
   test,
-  uniqueEmail,
   type OutboxMessage,
+  uniqueEmail,
 } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
@@ -24,24 +25,10 @@ const demoStatement = JSON.parse(fs.readFileSync('src/server/seed/demoStatement.
   trades: Array<{ fillId: string; executionId: string }>;
 };
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/clearing/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+/** Signs in and waits to leave the sign-in page. */
+async function signedIn(page: Page, email: string, password: string) {
+  await signIn(page, email, password);
   await expect(page).not.toHaveURL(/\/signin/);
-}
-
-async function signUpAndVerify(page: Page, email: string) {
-  await page.goto('/clearing');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
-  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('button', { name: /set password|submit|save/i }).click();
-  await expect(page).toHaveURL(/\/clearing\/signin/);
 }
 
 /**
@@ -69,7 +56,7 @@ async function inConsole(browser: Browser, email: string, work: (page: Page) => 
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
-    await signIn(page, staff.email, staff.password);
+    await signedIn(page, staff.email, staff.password);
     await expect(page).toHaveURL(/\/clearing\/admin/);
     const row = page.getByRole('row').filter({ hasText: email });
     await row.getByRole('link', { name: /^Review/ }).click();
@@ -112,8 +99,8 @@ test.describe('home', () => {
   }) => {
     test.slow(); // a sign-up, a registration and a console visit
     const email = uniqueEmail('home');
-    await signUpAndVerify(page, email);
-    await signIn(page, email, PASSWORD);
+    await signUpAndVerify(page, email, PASSWORD);
+    await signedIn(page, email, PASSWORD);
     await expect(page).toHaveURL(/\/clearing\/registration/);
 
     await registerIndividual(page, email);
@@ -147,8 +134,8 @@ test.describe('home', () => {
   }) => {
     test.slow(); // two sign-ins, a registration and two console visits
     const email = uniqueEmail('review');
-    await signUpAndVerify(page, email);
-    await signIn(page, email, PASSWORD);
+    await signUpAndVerify(page, email, PASSWORD);
+    await signedIn(page, email, PASSWORD);
     await registerIndividual(page, email);
 
     const note = 'The photo of your ID is blurred. Please send a sharper photo.';
@@ -193,7 +180,7 @@ test.describe('home', () => {
   test('a customer at /clearing/admin is offered the customer site, not a loop', async ({
     page,
   }) => {
-    await signIn(page, approved.email, approved.password);
+    await signedIn(page, approved.email, approved.password);
     await page.goto('/clearing/admin');
     await expect(page.getByText('This console is for staff only.')).toBeVisible();
     const links = await page
@@ -205,14 +192,14 @@ test.describe('home', () => {
   });
 
   test('staff who open /clearing/home land in the staff console', async ({ page }) => {
-    await signIn(page, staff.email, staff.password);
+    await signedIn(page, staff.email, staff.password);
     await page.goto('/clearing/home');
     await expect(page).toHaveURL(/\/clearing\/admin$/);
     await expect(page.getByRole('heading', { name: 'Registrations' })).toBeVisible();
   });
 
   test("the demo customer's statement renders every section", async ({ page, context }) => {
-    await signIn(page, approved.email, approved.password);
+    await signedIn(page, approved.email, approved.password);
     await page.goto('/clearing/home');
     const statement = page.getByRole('article', { name: /Customer statement/ });
     await expect(

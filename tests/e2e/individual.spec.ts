@@ -1,10 +1,11 @@
+import { fillIndividualForm, prompt, signUpAndSignIn } from './individualForm';
 import {
-  fillIndividualForm,
+  expect,
+  expectNoSeriousA11yViolations,
   openRegistrationAsStaff,
-  prompt,
-  signUpAndSignIn,
-} from './individualForm';
-import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
+  test,
+  uniqueEmail,
+} from './support';
 
 test('a new user registers as an individual with real files and lands on home, pending review', async ({
   page,
@@ -118,7 +119,7 @@ test('a new user registers as an individual with real files and lands on home, p
   expect(await page.evaluate(() => localStorage.getItem('clearing.draft.individual'))).toBeNull();
 
   // Staff see the stored registration: every prompt beside its answer, documents attached.
-  const staffPage = await openRegistrationAsStaff(browser, email);
+  const staffPage = await openRegistrationAsStaff(browser, email, /Jane Sample/);
   const detail = staffPage.locator('main');
   for (const key of [
     'firstName',

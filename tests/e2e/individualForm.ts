@@ -1,7 +1,6 @@
-import { expect, type Browser, type Page } from '@playwright/test';
-import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { expect, type Page } from '@playwright/test';
 import { bundledSchema, promptIn } from './formFiles';
-import { linkFromOutbox } from './support';
+import { signIn, signUpAndVerify } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 
@@ -10,18 +9,8 @@ const schema = bundledSchema('individual');
 export const prompt = (key: string) => promptIn(schema, schema, key);
 
 export async function signUpAndSignIn(page: Page, email: string) {
-  await page.goto('/clearing/signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
-  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('button', { name: /set password|submit|save/i }).click();
-  await expect(page).toHaveURL(/\/clearing\/signin/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await signUpAndVerify(page, email, PASSWORD);
+  await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/clearing\/registration$/);
 }
 
@@ -109,22 +98,4 @@ export async function reviewIndividualForm(page: Page): Promise<void> {
   await expect(review).toBeEnabled({ timeout: 15_000 });
   await review.click();
   await expect(page.getByRole('heading', { name: 'Review', level: 2 })).toBeFocused();
-}
-
-/** Staff sign in in a browser of their own and open the applicant's registration, by its email. */
-export async function openRegistrationAsStaff(browser: Browser, email: string): Promise<Page> {
-  const staff = DEMO_SIGN_INS[2];
-  const staffPage = await (await browser.newContext()).newPage();
-  await staffPage.goto('/clearing/signin');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
-  // The applicant's own row: other tests register a Jane Sample too.
-  await staffPage
-    .getByRole('row')
-    .filter({ hasText: email })
-    .getByRole('link', { name: /Jane Sample/ })
-    .click();
-  return staffPage;
 }

@@ -6,6 +6,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   linkFromOutbox,
+  signIn,
   test,
   uniqueEmail,
 } from './support';
@@ -25,13 +26,6 @@ const photoSchema = deref(person.properties!.photoId!, person);
 const fileRule = String(
   photoSchema.then?.properties?.type?.errorMessage ?? photoSchema.properties?.type?.errorMessage,
 );
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/clearing/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
 
 /** The double-submit CSRF token the server set for this browser context. */
 async function csrfToken(page: Page): Promise<string> {

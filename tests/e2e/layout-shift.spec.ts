@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { chromiumLaunchOptions } from './chromium';
 import { signUpAndSignIn } from './individualForm';
-import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
+import { expect, expectNoSeriousA11yViolations, signIn, test, uniqueEmail } from './support';
 
 /**
  * Issue 19 §9: pages that stay put, measured with the Layout Instability API in Chromium — under
@@ -11,21 +12,25 @@ import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './supp
  */
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    ...chromiumLaunchOptions,
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
   },
 });
 
 const approved = DEMO_SIGN_INS[0];
+
+/**
+ * Left by a full page load and come back with Back: the page is the one the back/forward cache
+ * kept (a mark set on it is still there), not a new load.
+ */
+async function expectKeptOnBack(page: Page) {
+  await page.evaluate(() => ((window as unknown as { keptMark: number }).keptMark = 1));
+  await page.goto('/clearing/regulation/disclosures');
+  await page.goBack({ waitUntil: 'commit' });
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { keptMark?: number }).keptMark))
+    .toBe(1);
+}
 
 /** Records every layout shift from the start of each document of the page. */
 async function observeShifts(page: Page) {
@@ -52,13 +57,6 @@ const shifts = (page: Page) =>
 const cls = async (page: Page) =>
   (await shifts(page)).filter((s) => !s.hadRecentInput).reduce((sum, s) => sum + s.value, 0);
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/clearing/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
-
 test('an approved customer’s home loads without moving, and the back/forward cache keeps it', async ({
   page,
 }) => {
@@ -74,13 +72,7 @@ test('an approved customer’s home loads without moving, and the back/forward c
   expect(await cls(page)).toBeLessThan(0.05);
   await expectNoSeriousA11yViolations(page);
 
-  // Left by a full page load and come back with Back: the page is the kept one (no new load).
-  await page.evaluate(() => ((window as unknown as { keptMark: number }).keptMark = 1));
-  await page.goto('/clearing/regulation/disclosures');
-  await page.goBack({ waitUntil: 'commit' });
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { keptMark?: number }).keptMark))
-    .toBe(1);
+  await expectKeptOnBack(page);
 });
 
 test('both registration forms load without moving, and a change moves nothing by more than 0.01', async ({
@@ -117,11 +109,6 @@ test('the registration page can be kept by the back/forward cache until it holds
   // A first name only: a draft keeps it, so nothing would be lost and nothing holds the page.
   await page.locator('#root_firstName').fill('Jo');
   await page.locator('#root_lastName').focus();
-  await page.evaluate(() => ((window as unknown as { keptMark: number }).keptMark = 1));
-  await page.goto('/clearing/regulation/disclosures');
-  await page.goBack({ waitUntil: 'commit' });
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { keptMark?: number }).keptMark))
-    .toBe(1);
+  await expectKeptOnBack(page);
   await expect(page.locator('#root_firstName')).toHaveValue('Jo');
 });

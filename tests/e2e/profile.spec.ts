@@ -6,6 +6,8 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   linkFromOutbox,
+  signIn,
+  signUpAndVerify,
   test,
   uniqueEmail,
 } from './support';
@@ -15,25 +17,10 @@ const NEW_PASSWORD = 'Harbour-Kite-93';
 const PROFILE = '/exchange/dashboard/profile';
 const [, pending] = DEMO_SIGN_INS;
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/clearing/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
-
 /** A new account, verified through the emailed link (a new user's password is theirs to change). */
 async function newAccount(page: Page): Promise<string> {
   const email = uniqueEmail('profile');
-  await page.goto('/clearing');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
-  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('button', { name: /set password/i }).click();
-  await expect(page).toHaveURL(/\/clearing\/signin/);
+  await signUpAndVerify(page, email, PASSWORD);
   return email;
 }
 

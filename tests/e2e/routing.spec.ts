@@ -1,14 +1,12 @@
 import { type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
-import { expect, expectNoSeriousA11yViolations, test } from './support';
+import { expect, expectNoSeriousA11yViolations, signIn, test } from './support';
 
 const [approved, pending] = DEMO_SIGN_INS;
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/clearing/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+/** Signs in and waits to leave the sign-in page. */
+async function signedIn(page: Page, email: string, password: string) {
+  await signIn(page, email, password);
   await expect(page).not.toHaveURL(/\/signin/);
 }
 
@@ -120,7 +118,7 @@ test.describe('routing table, signed in', () => {
   test('a user with details: registration → home, /clearing → home, signed-out pages → /clearing → home', async ({
     page,
   }) => {
-    await signIn(page, approved.email, approved.password);
+    await signedIn(page, approved.email, approved.password);
     await page.goto('/clearing/registration');
     await expect(page).toHaveURL(/\/clearing\/home$/);
     await page.goto('/clearing');
@@ -133,7 +131,7 @@ test.describe('routing table, signed in', () => {
   });
 
   test('profile menu: Profile and Logout for a customer, no Clearing Admin', async ({ page }) => {
-    await signIn(page, pending.email, pending.password);
+    await signedIn(page, pending.email, pending.password);
     await expect(page).toHaveURL(/\/clearing\/home$/);
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
@@ -143,7 +141,7 @@ test.describe('routing table, signed in', () => {
   });
 
   test('/clearing/admin/* is a full-page load of the server staff console', async ({ page }) => {
-    await signIn(page, pending.email, pending.password);
+    await signedIn(page, pending.email, pending.password);
     const response = await page.goto('/clearing/admin/anything');
     expect(response?.status()).toBe(403);
   });

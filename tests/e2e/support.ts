@@ -1,5 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type Page,
+} from '@playwright/test';
+import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 
 export { expect };
 
@@ -46,6 +53,54 @@ export async function linkFromOutbox(
     .toBeTruthy();
   const url = new URL(found!);
   return `${url.pathname}${url.search}`;
+}
+
+/** Signs up through the page and sets `password` through the emailed link; ends on sign-in. */
+export async function signUpAndVerify(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/clearing/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
+  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: /set password/i }).click();
+  await expect(page).toHaveURL(/\/clearing\/signin/);
+}
+
+/** Signs in on the sign-in page; where it lands is the caller's to check. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/clearing/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** The demo staff member signed in, in a browser of their own (the applicant's stays as it is). */
+export async function signInAsStaff(browser: Browser): Promise<Page> {
+  const staff = DEMO_SIGN_INS[2];
+  const staffPage = await (await browser.newContext()).newPage();
+  await signIn(staffPage, staff.email, staff.password);
+  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
+  return staffPage;
+}
+
+/**
+ * Staff open the registration of the applicant signed up as `email`, by the link in its row
+ * (other tests register applicants of the same name, so the row is found by email).
+ */
+export async function openRegistrationAsStaff(
+  browser: Browser,
+  email: string,
+  link: RegExp,
+): Promise<Page> {
+  const staffPage = await signInAsStaff(browser);
+  await staffPage
+    .getByRole('row')
+    .filter({ hasText: email })
+    .getByRole('link', { name: link })
+    .click();
+  return staffPage;
 }
 
 /** A fresh address per test run, so runs never collide. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { pngBytes, signedIn } from './authHelpers';
+import { pngBytes, postFormData, signedIn } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -12,15 +12,6 @@ export async function signedInStaff(t: TestApp) {
   const staff = await signedIn(t);
   await t.pool.query('update users set is_staff = true where id = $1', [staff.id]);
   return staff;
-}
-
-/** Encodes FormData as a multipart body, the way a browser would send it. */
-async function encode(form: FormData) {
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    contentType: request.headers.get('content-type')!,
-  };
 }
 
 /**
@@ -40,17 +31,27 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
   };
   const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
   const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
-  const form = toPayload(
-    testForm('individual'),
-    answers,
-    { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() },
-    Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()])),
-  );
-  const { payload, contentType } = await encode(form);
-  const response = await customer.client.request(
-    'POST',
-    '/exchange/api/web/registration/individual',
-    { payload, headers: { 'content-type': contentType } },
+  const files = { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() };
+  return submitted(customer, 'individual', answers, files);
+}
+
+/**
+ * `customer` submits `answers` of the form with their files (and each signed document) through
+ * the real endpoint; the registration and organisation it made.
+ */
+async function submitted<Customer extends { client: TestClient }>(
+  customer: Customer,
+  formId: 'individual' | 'business',
+  answers: Answers,
+  files: Record<string, Blob>,
+) {
+  const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+  const documents = signedDocuments(testForm(formId)).map((d) => [d.url, pdfBlob()]);
+  const form = toPayload(testForm(formId), answers, files, Object.fromEntries(documents));
+  const response = await postFormData(
+    customer.client,
+    `/exchange/api/web/registration/${formId}`,
+    form,
   );
   if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
   const body = response.json() as { registrationId: string; user: { organizationId: string } };
@@ -93,26 +94,7 @@ export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
     '/photoId': new Blob([new Uint8Array(png)], { type: 'image/png' }),
     ...Object.fromEntries(BUSINESS_FILES.map((key) => [`/${key}`, pdfBlob()])),
   };
-  const form = toPayload(
-    testForm('business'),
-    answers,
-    files,
-    Object.fromEntries(signedDocuments(testForm('business')).map((d) => [d.url, pdfBlob()])),
-  );
-  const { payload, contentType } = await encode(form);
-  const response = await customer.client.request(
-    'POST',
-    '/exchange/api/web/registration/business',
-    { payload, headers: { 'content-type': contentType } },
-  );
-  if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
-  const body = response.json() as { registrationId: string; user: { organizationId: string } };
-  return {
-    ...customer,
-    registrationId: body.registrationId,
-    organizationId: body.user.organizationId,
-    answers,
-  };
+  return submitted(customer, 'business', answers, files);
 }
 
 export async function auditRows(t: TestApp, action: string, since = new Date(0)) {

@@ -9,6 +9,7 @@ import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTyp
 import { auditRows } from './adminHelpers';
 import { signedDocuments, toPayloadJson } from '../../src/shared/forms/payload/payload';
 import {
+  formDataBody,
   freshClient,
   PASSWORD,
   pdfBytes,
@@ -424,11 +425,8 @@ async function submissionWithoutFiles(
   for (const document of signedDocuments(form)) {
     body.append(document.part, new Blob([new Uint8Array(samplePdf)]), 'document.pdf');
   }
-  const request = new Request('http://localhost/', { method: 'POST', body });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    type: request.headers.get('content-type')!,
-  };
+  const encoded = await formDataBody(body);
+  return { payload: encoded.payload, type: encoded.contentType };
 }
 
 describe('applications on the server: files', () => {

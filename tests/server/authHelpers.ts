@@ -108,6 +108,23 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   };
 }
 
+/** FormData encoded as the multipart body a browser sends for it, with its content type. */
+export async function formDataBody(
+  form: FormData,
+): Promise<{ payload: Buffer; contentType: string }> {
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    contentType: request.headers.get('content-type')!,
+  };
+}
+
+/** Posts FormData through a client as a browser would (CSRF header included). */
+export async function postFormData(client: TestClient, url: string, form: FormData) {
+  const { payload, contentType } = await formDataBody(form);
+  return client.request('POST', url, { payload, headers: { 'content-type': contentType } });
+}
+
 /** Sends a multipart POST through a client (CSRF header included). */
 export function postForm(client: TestClient, url: string, parts: Part[]) {
   const { payload, headers } = multipart(parts);

@@ -5,7 +5,7 @@ import { signedDocuments, toPayload } from '../../src/shared/forms/payload/paylo
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
 import { MULTIPART_BODY_LIMIT } from '../../src/server/storage/uploadLimits';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
-import { multipart, signedIn, uniqueEmail, type Part } from './authHelpers';
+import { formDataBody, multipart, signedIn, uniqueEmail, type Part } from './authHelpers';
 import { IndividualRegistration, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 import { testForm } from '../forms';
@@ -163,7 +163,7 @@ describe('an early refusal of a large multipart request', () => {
   }
 
   /** The registration's multipart body as the browser sends it, with the files given. */
-  async function individualBody(email: string, files: Record<string, Buffer>) {
+  function individualBody(email: string, files: Record<string, Buffer>) {
     const blob = (bytes: Buffer, type: string) => new Blob([new Uint8Array(bytes)], { type });
     const documents = Object.fromEntries(
       signedDocuments(testForm('individual')).map((d) => [
@@ -181,11 +181,7 @@ describe('an early refusal of a large multipart request', () => {
       },
       documents,
     );
-    const request = new Request('http://localhost/', { method: 'POST', body: form });
-    return {
-      payload: Buffer.from(await request.arrayBuffer()),
-      contentType: request.headers.get('content-type')!,
-    };
+    return formDataBody(form);
   }
 
   async function expectNothingStored(userId: string) {

@@ -22,7 +22,7 @@ import type { RouteEntry } from '../../src/server/plugins/routeTable';
 import { signedDocuments, toPayload, toPayloadJson } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
-import { pngBytes, signedIn } from './authHelpers';
+import { pngBytes, postFormData, signedIn } from './authHelpers';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 import { testForm } from '../forms';
@@ -476,14 +476,10 @@ describe('fuzzing every route', () => {
             if (part === section) form.append(part, whole ?? JSON.stringify(target));
             else form.append(part, entry);
           }
-          const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-          const response = await customer.client.request(
-            'POST',
+          const response = await postFormData(
+            customer.client,
             '/exchange/api/web/registration/individual',
-            {
-              payload: Buffer.from(await encoded.arrayBuffer()),
-              headers: { 'content-type': encoded.headers.get('content-type')! },
-            },
+            form,
           );
           const where = `${section}.${name} = ${JSON.stringify(value)?.slice(0, 200)} → ${response.statusCode}`;
           expect(response.statusCode, `${where}: ${response.body.slice(0, 300)}`).toBeLessThan(500);

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { signedIn } from './authHelpers';
+import { postFormData, signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
@@ -51,12 +51,8 @@ function businessForm(answers: Answers, overrides: Record<string, Blob> = {}): F
   return toPayload(testForm('business'), answers, filesFor(answers, overrides), documents);
 }
 
-async function submit(client: TestClient, form: FormData) {
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return client.request('POST', URL_BUSINESS, {
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')! },
-  });
+function submit(client: TestClient, form: FormData) {
+  return postFormData(client, URL_BUSINESS, form);
 }
 
 async function countFor(t: TestApp, userId: string) {

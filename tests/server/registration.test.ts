@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { signedIn } from './authHelpers';
+import { postFormData, signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
@@ -33,21 +33,8 @@ function documentsBlobs(): Record<string, Blob> {
   return Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()]));
 }
 
-/** Encodes FormData as a multipart body, the way a browser would send it. */
-async function multipart(form: FormData) {
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    contentType: request.headers.get('content-type')!,
-  };
-}
-
-async function submit(client: TestClient, form: FormData) {
-  const { payload, contentType } = await multipart(form);
-  return client.request('POST', URL_INDIVIDUAL, {
-    payload,
-    headers: { 'content-type': contentType },
-  });
+function submit(client: TestClient, form: FormData) {
+  return postFormData(client, URL_INDIVIDUAL, form);
 }
 
 function validForm(answers: Answers, overrides: Record<string, Blob> = {}): FormData {

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { spoolDir } from '../../src/server/storage/uploads';
+import { formDataBody, postFormData } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -67,18 +68,8 @@ export class IndividualRegistration {
   }
 
   /** The multipart body a browser would send for `form(email)`. */
-  async body(
-    email: string,
-    files: Record<string, Blob> = {},
-  ): Promise<{ payload: Buffer; contentType: string }> {
-    const request = new Request('http://localhost/', {
-      method: 'POST',
-      body: this.form(email, files),
-    });
-    return {
-      payload: Buffer.from(await request.arrayBuffer()),
-      contentType: request.headers.get('content-type')!,
-    };
+  body(email: string, files: Record<string, Blob> = {}) {
+    return formDataBody(this.form(email, files));
   }
 
   /** How many files a submission carries: the three file answers and each signed document. */
@@ -86,11 +77,7 @@ export class IndividualRegistration {
     return 3 + signedDocuments(testForm('individual')).length;
   }
 
-  async submit(client: TestClient, email: string, files: Record<string, Blob> = {}) {
-    const { payload, contentType } = await this.body(email, files);
-    return client.request('POST', URL_INDIVIDUAL, {
-      payload,
-      headers: { 'content-type': contentType },
-    });
+  submit(client: TestClient, email: string, files: Record<string, Blob> = {}) {
+    return postFormData(client, URL_INDIVIDUAL, this.form(email, files));
   }
 }

@@ -5,15 +5,19 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import type { FormSession } from './session';
+import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import type { Answers, FormSession } from './session';
 
 /** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */
 export function whatResetLoses(session: FormSession): string[] {
   const answers = session.answers();
   const prefilled = new Set(session.prefilledNames());
+  // What the form starts with (a country chosen by default): the user gave nothing there.
+  const fresh = (session.schemaUtils.getDefaultFormState(session.schema, {}) ?? {}) as Answers;
   const given = (name: string) => {
     const value = answers[name];
     if (prefilled.has(name) || value === undefined || value === null || value === '') return false;
+    if (canonicalJson(value) === canonicalJson(fresh[name])) return false;
     // rjsf fills an unanswered file with {}: not an answer.
     return !(typeof value === 'object' && Object.keys(value).length === 0);
   };

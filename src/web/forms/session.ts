@@ -465,7 +465,7 @@ export class ListItemEdit {
     private readonly session: FormSession,
     readonly listPointer: string,
     index: number | null,
-    itemSchema: RJSFSchema,
+    private readonly itemSchema: RJSFSchema,
   ) {
     const rows = this.rows();
     this.isNew = index === null || index >= rows.length;
@@ -520,7 +520,23 @@ export class ListItemEdit {
 
   /** Something was typed or chosen: closing without saving would lose it. */
   isDirty(): boolean {
-    return canonicalJson(this.working) !== this.initial;
+    return this.changedPrompts().length > 0;
+  }
+
+  /**
+   * What Discard would lose, by prompt ('First name', 'SSN'): each answer of the item that
+   * differs from when the dialog opened. A text typed and erased again is no change.
+   */
+  changedPrompts(): string[] {
+    const before = JSON.parse(this.initial) as Answers;
+    const same = (a: unknown, b: unknown) =>
+      canonicalJson(givenOrNothing(a)) === canonicalJson(givenOrNothing(b));
+    const names = [...new Set([...Object.keys(before), ...Object.keys(this.working)])];
+    return names
+      .filter((name) => !same(before[name], this.working[name]))
+      .map((name) =>
+        promptAt(this.session.schemaUtils, this.itemSchema, this.working, toPointer([name])),
+      );
   }
 
   /** The page's answers with this item in its place (a new one at the end). */
@@ -576,6 +592,20 @@ export class ListItemEdit {
     rows[this.index] = this.working;
     return rows;
   }
+}
+
+/** An empty text, or the empty object rjsf puts for an unanswered file or group, is no answer. */
+function givenOrNothing(value: unknown): unknown {
+  if (value === '' || value === null) return undefined;
+  if (
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  ) {
+    return undefined;
+  }
+  return value;
 }
 
 function withoutPrefix(node: unknown, prefix: string): unknown {

@@ -52,7 +52,13 @@ export function useLeaveWarning(session: FormSession, kept: (answers: Answers) =
   );
   const open = blocker.state === 'blocked';
   return (
-    <Dialog open={open} aria-labelledby="leave-form-title" aria-describedby="leave-form-text">
+    <Dialog
+      open={open}
+      // Escape stays, as Stay on this page does; focus goes back to the link that asked to leave.
+      onClose={() => blocker.reset?.()}
+      aria-labelledby="leave-form-title"
+      aria-describedby="leave-form-text"
+    >
       <DialogTitle id="leave-form-title">Leave this page?</DialogTitle>
       <DialogContent>
         <DialogContentText id="leave-form-text">

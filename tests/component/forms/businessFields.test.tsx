@@ -47,6 +47,7 @@ const personPrompt = (key: string) => {
 const personMessage = (answers: Answers, pointer: string) =>
   validateAnswers(testForm('affiliated-person'), answers).errors.find((e) => e.path === pointer)!
     .message;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const uiOptions = (key: string) =>
   (uiSchema[key] as { 'ui:options': Record<string, unknown> })['ui:options'];
 
@@ -506,9 +507,23 @@ describe(
       await typeInto(user, inDialog(dialog, 'title'), ' and Treasurer');
       await user.keyboard('{Escape}');
       const ask = await within(dialog).findByRole('group', { name: /^Discard your answers\?/ });
+      // It names what would be lost: the one answer changed, by its prompt.
+      expect(ask).toHaveAccessibleName(
+        new RegExp(`has not been saved: ${escapeRegExp(personPrompt('title'))}\\.$`),
+      );
       expect(within(ask).getByRole('button', { name: 'Keep editing' })).toHaveFocus();
       await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
       expect(within(dialog).queryByRole('group', { name: /^Discard your answers\?/ })).toBeNull();
+      expect(inDialog(dialog, 'title')).toHaveFocus();
+      // Escape on the question answers it with Keep editing.
+      await user.keyboard('{Escape}');
+      await within(dialog).findByRole('group', { name: /^Discard your answers\?/ });
+      await user.keyboard('{Escape}');
+      await waitFor(() =>
+        expect(within(dialog).queryByRole('group', { name: /^Discard your answers\?/ })).toBeNull(),
+      );
+      expect(screen.getByRole('dialog')).toBe(dialog);
+      expect(inDialog(dialog, 'title')).toHaveFocus();
       expect(screen.getByRole('dialog')).toBe(dialog);
       expect(inDialog(dialog, 'title')).toHaveValue(`${String(persons[0]!.title)} and Treasurer`);
       await user.keyboard('{Escape}');

@@ -443,7 +443,9 @@ function ItemDialog({
   const shown = useSyncExternalStore(edit.shownErrors.subscribe, edit.shownErrors.get);
   const whole = useSyncExternalStore(edit.itemErrors.subscribe, edit.itemErrors.get);
   const focusRequest = useSyncExternalStore(edit.focusRequests.subscribe, edit.focusRequests.get);
-  const [askDiscard, setAskDiscard] = useState(false);
+  /** While Discard is asked: the prompts of what would be lost. */
+  const [discarding, setDiscarding] = useState<string[] | null>(null);
+  const askDiscard = discarding !== null;
   // The dialog paints first (title and hint), the fields in the frame after: the dialog answers
   // the click at once (`npm run bench`: click → first paint), and focus then moves to the
   // first question.
@@ -478,13 +480,18 @@ function ItemDialog({
   /** The element focused when Escape asked: focus goes back there on Keep editing. */
   const focusedBeforeAsking = useRef<HTMLElement | null>(null);
   const close = () => {
+    // Escape (or the backdrop) while the question is asked answers it with the safe choice.
+    if (askDiscard) {
+      keepEditing();
+      return;
+    }
     // Text still being typed counts: leaving its field commits it (what blur does anyway).
     const active = document.activeElement;
-    if (active instanceof HTMLElement && content.current?.contains(active)) {
-      focusedBeforeAsking.current = active;
-      active.blur();
-    }
-    if (edit.isDirty()) setAskDiscard(true);
+    const inForm = active instanceof HTMLElement && !!content.current?.contains(active);
+    focusedBeforeAsking.current = inForm ? active : null;
+    if (inForm) active.blur();
+    const losing = edit.changedPrompts();
+    if (losing.length > 0) setDiscarding(losing);
     else onCancel();
   };
   // The safe choice of the question takes focus (the field that had it was left to commit it).
@@ -493,8 +500,11 @@ function ItemDialog({
     if (askDiscard) keepEditingButton.current?.focus();
   }, [askDiscard]);
   const keepEditing = () => {
-    setAskDiscard(false);
-    focusedBeforeAsking.current?.focus();
+    setDiscarding(null);
+    (
+      focusedBeforeAsking.current ??
+      content.current?.querySelector<HTMLElement>('input, select, textarea')
+    )?.focus();
   };
 
   return (
@@ -557,7 +567,7 @@ function ItemDialog({
             sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}
           >
             <DialogContentText id={`${baseId}-discard-title`} sx={{ flex: '1 1 100%' }}>
-              {`Discard your answers? What you typed for this ${(heading ?? 'item').toLowerCase()} has not been saved.`}
+              {`Discard your answers? What you typed for this ${(heading ?? 'item').toLowerCase()} has not been saved: ${(discarding ?? []).join(', ')}.`}
             </DialogContentText>
             <Button ref={keepEditingButton} type="button" onClick={keepEditing}>
               Keep editing
