@@ -16,6 +16,7 @@ import { standaloneValidatorCode } from '../validation/standalone';
 import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from '../model/compiledForm';
 import { formFile, type Problem } from '../model/formFiles';
+import { FormSchemaError } from '../model/bundleForm';
 
 const requireModule = createRequire(import.meta.url);
 
@@ -143,6 +144,7 @@ export function checkUnsupported(formId: string, root: JsonSchema): Problem[] {
 
 /** A sentence for a form that does not bundle or compile: what is wrong and what to write. */
 export function buildProblem(error: unknown): string {
+  if (error instanceof FormSchemaError) return error.message;
   const text = error instanceof Error ? error.message : String(error);
   const unknown = /unknown keyword: "([^"]+)"/.exec(text);
   if (unknown) {

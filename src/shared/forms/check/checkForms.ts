@@ -5,6 +5,7 @@
 import type { CompiledForm } from '../model/compiledForm';
 import { buildProblem, checkBrowserBuild, checkUnsupported } from './checkBuild';
 import { compileForms } from '../model/compileNode';
+import { FormSchemaError } from '../model/bundleForm';
 import type { FormSources, Problem } from '../model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from '../validation/keywords';
@@ -357,10 +358,11 @@ export function checkForms(
 ): { problems: Problem[]; forms: Map<string, CompiledForm> } {
   const compiled = compileForms(sources);
   const { forms } = compiled;
-  const problems = compiled.problems.map((problem) => ({
-    ...problem,
-    message: buildProblem(compiled.errors.get(fromPointer(`/${problem.file}`).at(-2) ?? '')),
-  }));
+  const problems = compiled.problems.map((problem) => {
+    const error = compiled.errors.get(fromPointer(`/${problem.file}`).at(-2) ?? '');
+    const pointer = error instanceof FormSchemaError ? error.pointer : problem.pointer;
+    return { ...problem, pointer, message: buildProblem(error) };
+  });
   for (const [formId, form] of forms) {
     try {
       problems.push(...checkForm(formId, form, options.assetFiles));

@@ -7,6 +7,21 @@
 import { firm } from '../../config/firm';
 import { sha256 } from '../payload/sha256';
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
+import { findRecursiveReference, recursiveReferenceMessage } from '../walk/recursion';
+
+/**
+ * A form the engine refuses to bundle, said as `forms check` says it (what to write instead),
+ * with the place in the bundled schema.
+ */
+export class FormSchemaError extends Error {
+  override name = 'FormSchemaError';
+  constructor(
+    message: string,
+    readonly pointer: string,
+  ) {
+    super(message);
+  }
+}
 
 /** `../common/<file>.schema.json#/$defs/<name>`, as form schemas refer to common definitions. */
 const COMMON_REF = /^\.\.\/common\/([a-z0-9-]+\.schema\.json)#\/\$defs\/([A-Za-z0-9]+)$/;
@@ -83,6 +98,10 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
     ...schema,
     $defs: { ...Object.fromEntries(needed), ...ownDefs },
   }) as JsonSchema;
+  // Refused here, so that check, the server's start and the browser build all say so rather
+  // than expand a form that holds itself without end.
+  const recursive = findRecursiveReference(bundled);
+  if (recursive) throw new FormSchemaError(recursiveReferenceMessage(recursive), recursive.pointer);
   const uiSchema = substitute(files.uiSchema) as UiSchema;
   return {
     schema: bundled,

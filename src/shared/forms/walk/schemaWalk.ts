@@ -389,8 +389,8 @@ export function fieldsInOrder(
 ): FieldInfo[] {
   const out: FieldInfo[] = [];
   const walk = (schema: JsonSchema, ui: UiSchema | undefined, keys: string[]) => {
-    // A recursive schema (a tree of records) shows fields as deep as answers go; listed up to
-    // a depth no form's questions reach.
+    // Forms never hold themselves (bundleForm refuses a recursive reference); the depth limit
+    // only guards a schema handed in from elsewhere.
     if (keys.length > MAX_FIELD_DEPTH) return;
     const properties = allProperties(schema, root);
     for (const key of orderKeys(Object.keys(properties), ui)) {
