@@ -11,7 +11,7 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import * as ruleAdapters from '../validation/ruleAdapters';
 import { RULES_MODULE_ID } from '../validation/ruleAdapters';
 import { isPlainObject, type JsonSchema } from '../model/schemaTypes';
-import { toPointer } from '../walk/schemaWalk';
+import { isChoice, toPointer } from '../walk/schemaWalk';
 import { standaloneValidatorCode } from '../validation/standalone';
 import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from '../model/compiledForm';
@@ -123,7 +123,7 @@ export function checkUnsupported(formId: string, root: JsonSchema): Problem[] {
             `the reference ${value} points outside the form: refer to a definition of the form ` +
             '(#/$defs/<name>) or of a common file (../common/<file>.schema.json#/$defs/<name>)',
         });
-      } else if (key === 'additionalProperties' && value === true) {
+      } else if (key === 'additionalProperties' && value === true && !isChoice(node)) {
         problems.push({
           file,
           pointer,

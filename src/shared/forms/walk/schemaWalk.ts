@@ -123,9 +123,20 @@ export function propertiesInForce(
   return out;
 }
 
-/** A file reference or any non-object schema is one answer; objects hold answers. */
+/**
+ * A choice among given values (`enum`, `const`, or a `oneOf`/`anyOf` of `{const, title}`
+ * options): one answer, whatever the values are, objects included.
+ */
+export function isChoice(schema: JsonSchema): boolean {
+  if (Array.isArray(schema.enum) || schema.const !== undefined) return true;
+  if (schema.properties) return false;
+  const options = schema.oneOf ?? schema.anyOf;
+  return Array.isArray(options) && options.length > 0 && options.every(isChoiceOption);
+}
+
+/** A file reference, a choice or any non-object schema is one answer; objects hold answers. */
 export function isLeaf(schema: JsonSchema): boolean {
-  if (schema['x-file'] !== undefined) return true;
+  if (schema['x-file'] !== undefined || isChoice(schema)) return true;
   if (schema.type !== undefined) return schema.type !== 'object';
   // No type: an object when it says what properties it has (rjsf draws it as one).
   return !(
