@@ -22,6 +22,7 @@ import { isPlainObject, type JsonSchema, type UiSchema } from '../model/schemaTy
 import type { AnswerError } from '../model/types';
 import { validateAnswers } from '../validation/validateAnswers';
 import { stepProblems, stepsOf } from '../model/steps';
+import { personColumnProblems } from '../model/personColumns';
 import { FIELD_NAMES } from '../model/fieldNames';
 import { WIDGET_NAMES } from '../model/widgetNames';
 
@@ -310,6 +311,7 @@ function checkDocuments(formId: string, root: JsonSchema, assetFiles?: string[])
         message: `x-registration persons ${persons} is not a list of records`,
       });
     }
+    for (const problem of personColumnProblems(root)) problems.push({ file, ...problem });
   }
   return problems;
 }
