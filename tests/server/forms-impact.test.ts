@@ -3,7 +3,7 @@
  * of schemas run against the registrations awaiting review and the open applications of a real
  * database, their sealed answers opened with the key ring, compared with the schemas at HEAD.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,15 +12,10 @@ import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { registeredCustomer } from './adminHelpers';
 import { signedIn } from './authHelpers';
+import { runCli, type CliRun } from './cliRun';
 import { createTestApp, type TestApp } from './testApp';
 
 const KEYS = newFieldKey('impact');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** schemas/ in a git checkout of its own (HEAD: the published forms), then changed. */
 function changedSchemasRoot(tmp: string): string {
@@ -64,7 +59,7 @@ function changedSchemasRoot(tmp: string): string {
 describe('npm run forms -- impact', () => {
   let t: TestApp;
   let tmp: string;
-  let run: Run;
+  let run: CliRun;
   const registrations: string[] = [];
   let applicationId: string;
   let given: Answers;
@@ -108,26 +103,11 @@ describe('npm run forms -- impact', () => {
     applicationId = row.rows[0]!.id;
 
     const root = changedSchemasRoot(tmp);
-    run = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(
-        path.resolve('node_modules/.bin/tsx'),
-        ['src/cli/forms.ts', 'impact', '--root', root],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: t.pool.options.connectionString,
-            DATA_DIR: tmp,
-            FIELD_ENCRYPTION_KEYS: KEYS,
-            NODE_ENV: 'test',
-          },
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    run = await runCli('src/cli/forms.ts', ['impact', '--root', root], {
+      DATABASE_URL: t.pool.options.connectionString,
+      DATA_DIR: tmp,
+      FIELD_ENCRYPTION_KEYS: KEYS,
+      NODE_ENV: 'test',
     });
   }, 180_000);
 

@@ -24,7 +24,7 @@ const requireModule = createRequire(import.meta.url);
  * The validator the browser runs for a bundled schema: the standalone code the Vite plugin emits,
  * its `require`s resolved as the bundler resolves them. Throws where the browser build would.
  */
-export function browserValidator(schema: JsonSchema): FormValidator {
+function browserValidator(schema: JsonSchema): FormValidator {
   const code = standaloneValidatorCode(schema);
   const module: { exports: ValidatorFunctions } = { exports: {} };
   const load = (id: string): unknown => (id === RULES_MODULE_ID ? ruleAdapters : requireModule(id));

@@ -8,7 +8,7 @@ import { allProperties, deref, isLeaf, objectItemsOf, toPointer } from '../walk/
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
 
 /** The columns, their SQL kind, and whether every row needs one (NOT NULL). */
-export const PERSON_COLUMNS = {
+const PERSON_COLUMNS = {
   first_name: { kind: 'text', required: true },
   last_name: { kind: 'text', required: true },
   title: { kind: 'text', required: false },

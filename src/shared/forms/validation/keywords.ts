@@ -66,7 +66,7 @@ export const RULE_KEYWORDS: Record<
  * - `x-send-as`: the value the payload carries instead of the answer: a map from answer to value
  *   (`{"direct": true, "indirect": false}`) or `"iso-date"` (MM/DD/YYYY answered, yyyy-MM-dd sent).
  */
-export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
+const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
   {
     keyword: 'x-sections',
     schemaType: 'object',

@@ -11,7 +11,7 @@ import type { BundledForm } from '../model/bundleForm';
 import type { JsonSchema } from '../model/schemaTypes';
 
 /** Ajv's standalone CommonJS output as an ES module body: `require("x")` become imports. */
-export function commonJsToEsm(
+function commonJsToEsm(
   code: string,
   resolveId: (id: string) => string = (id) => id,
 ): string {
