@@ -27,18 +27,17 @@ const RESOLVED_PREFIX = '\0' + PREFIX;
 const RESOLVED_RULES = '\0' + RULES_MODULE_ID;
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const schemasDir = path.join(projectRoot, 'schemas');
 const formsDir = path.join(projectRoot, 'src/shared/forms');
 
-/** The form files on disk now; a file that does not read is the module's error. */
-function readSources(): { sources: FormSources; problems: string[] } {
-  const { sources, problems } = readFormSources(diskTree(projectRoot));
+/** The form files on disk now under `root`/schemas; a file that does not read is the module's error. */
+function readSources(root: string): { sources: FormSources; problems: string[] } {
+  const { sources, problems } = readFormSources(diskTree(root));
   return { sources, problems: problems.map((p) => `${p.file}: ${p.message}`) };
 }
 
 /** The module source for one form, from the files on disk now. */
-export function formModule(formId: string): string {
-  const { sources, problems } = readSources();
+export function formModule(formId: string, root = projectRoot): string {
+  const { sources, problems } = readSources(root);
   const files = sources.forms[formId];
   if (!files) {
     throw new Error(
@@ -57,9 +56,9 @@ export function formModule(formId: string): string {
   });
 }
 
-/** The index module: every form's id and title, and a loader importing its module on demand. */
-export function formIndexModule(): string {
-  const { sources } = readSources();
+/** Every form folder under `root`/schemas: its id and its schema's title (the id when untitled). */
+export function formIndex(root = projectRoot): { ids: string[]; titles: Record<string, string> } {
+  const { sources } = readSources(root);
   const ids = Object.keys(sources.forms).sort();
   const titles = Object.fromEntries(
     ids.map((id) => {
@@ -67,6 +66,12 @@ export function formIndexModule(): string {
       return [id, typeof schema.title === 'string' ? schema.title : id];
     }),
   );
+  return { ids, titles };
+}
+
+/** The index module: every form's id and title, and a loader importing its module on demand. */
+export function formIndexModule(root = projectRoot): string {
+  const { ids, titles } = formIndex(root);
   const loaders = ids
     .map((id) => `  ${JSON.stringify(id)}: () => import(${JSON.stringify(PREFIX + id)}),`)
     .join('\n');
@@ -81,7 +86,9 @@ export function formIndexModule(): string {
   ].join('\n');
 }
 
-export function formValidatorsPlugin(): Plugin {
+/** `root`: the project folder holding schemas/ (this repository's by default). */
+export function formValidatorsPlugin({ root = projectRoot }: { root?: string } = {}): Plugin {
+  const schemasDir = path.join(root, 'schemas');
   let server: ViteDevServer | undefined;
   return {
     name: 'forms',
@@ -114,12 +121,12 @@ export function formValidatorsPlugin(): Plugin {
       }
       if (id === RESOLVED_INDEX) {
         this.addWatchFile(schemasDir);
-        return formIndexModule();
+        return formIndexModule(root);
       }
       if (!id.startsWith(RESOLVED_PREFIX)) return null;
       const formId = id.slice(RESOLVED_PREFIX.length);
       this.addWatchFile(path.join(schemasDir, formId, `${formId}.schema.json`));
-      return formModule(formId);
+      return formModule(formId, root);
     },
     handleHotUpdate({ file }) {
       if (!server || !file.startsWith(schemasDir) || !file.endsWith('.json')) return;

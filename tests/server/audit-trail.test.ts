@@ -2,7 +2,6 @@
  * The audit trail (ASVS 16.3, 16.4.2; CFTC 1.31): one hash chain in PostgreSQL, appended by the
  * database for every event, refused any change, checked by `npm run admin -- verify-audit`.
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,38 +19,22 @@ import {
   signedInStaff,
 } from './adminHelpers';
 import { enableTwoFactor, freshClient, lastLink, postForm, signedIn } from './authHelpers';
+import { runCli, type CliRun } from './cliRun';
 import { createTestApp, type TestApp } from './testApp';
 
 const API = '/exchange/api/web';
 const C = '/clearing/admin';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('audit trail', () => {
   let t: TestApp;
   let tmp: string;
 
   /** `npm run admin -- <args>` against this test's database. */
-  const admin = (args: string[]): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/cli/admin.ts', ...args], {
-        env: {
-          ...process.env,
-          DATABASE_URL: t.pool.options.connectionString,
-          DATA_DIR: tmp,
-          NODE_ENV: 'test',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+  const admin = (args: string[]): Promise<CliRun> =>
+    runCli('src/cli/admin.ts', args, {
+      DATABASE_URL: t.pool.options.connectionString,
+      DATA_DIR: tmp,
+      NODE_ENV: 'test',
     });
 
   /** Every audit row's full text, for checks that nothing personal is in it. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,38 +6,26 @@ import { runningEmbeddedServer } from '../../src/cli/admin/openPortalDatabase';
 import { demoStatement } from '../../src/server/seed/demoReview';
 import { freshClient, uniqueEmail } from './authHelpers';
 import { auditRows, registeredCustomer } from './adminHelpers';
+import { runCli, type CliRun } from './cliRun';
 import { createTestApp, type TestApp } from './testApp';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('npm run admin', () => {
   let t: TestApp;
   let tmp: string;
 
-  const run = (args: string[], stdin = ''): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/cli/admin.ts', ...args], {
-        env: {
-          ...process.env,
-          DATABASE_URL: t.pool.options.connectionString,
-          DATA_DIR: tmp,
-          PASSWORD_COST: '10',
-          PUBLIC_URL: 'http://portal.test',
-          NODE_ENV: 'test',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin);
-    });
+  const run = (args: string[], stdin = ''): Promise<CliRun> =>
+    runCli(
+      'src/cli/admin.ts',
+      args,
+      {
+        DATABASE_URL: t.pool.options.connectionString,
+        DATA_DIR: tmp,
+        PASSWORD_COST: '10',
+        PUBLIC_URL: 'http://portal.test',
+        NODE_ENV: 'test',
+      },
+      stdin,
+    );
 
   beforeAll(async () => {
     t = await createTestApp();

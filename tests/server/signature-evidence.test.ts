@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDocuments } from '../../src/shared/forms/payload/payload';
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import { auditRows, registeredBusiness, registeredCustomer, signedInStaff } from './adminHelpers';
+import { runCli } from './cliRun';
 import { createTestApp, type TestApp } from './testApp';
 import { testForm } from '../forms';
 
@@ -42,25 +43,12 @@ describe('signature evidence', () => {
   let tmp: string;
   const keys = newFieldKey('k1');
 
-  const admin = (
-    args: string[],
-  ): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/cli/admin.ts', ...args], {
-        env: {
-          ...process.env,
-          DATABASE_URL: t.pool.options.connectionString,
-          DATA_DIR: tmp,
-          FIELD_ENCRYPTION_KEYS: keys,
-          NODE_ENV: 'test',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+  const admin = (args: string[]) =>
+    runCli('src/cli/admin.ts', args, {
+      DATABASE_URL: t.pool.options.connectionString,
+      DATA_DIR: tmp,
+      FIELD_ENCRYPTION_KEYS: keys,
+      NODE_ENV: 'test',
     });
 
   beforeAll(async () => {

@@ -44,7 +44,7 @@ export function resolveRevision(cwd: string, ref: string): string {
   return git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).trim();
 }
 
-export const FIXTURES_FOLDER = 'tests/fixtures/forms';
+const FIXTURES_FOLDER = 'tests/fixtures/forms';
 
 /** The fixtures `tests/fixtures/forms/<form-id>/*.json` of every form folder found there. */
 export function readFixtures(tree: FileTree): { fixtures: Fixture[]; problems: Problem[] } {

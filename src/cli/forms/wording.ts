@@ -115,7 +115,7 @@ export function wordingOf(file: string, content: unknown): WordingEntry[] {
 }
 
 /** The files holding wording: common schemas, then each form's schema and uiSchema. */
-export function wordingFiles(tree: FileTree): string[] {
+function wordingFiles(tree: FileTree): string[] {
   return [
     ...commonFiles(tree),
     ...formFolders(tree).flatMap((formId) => [formFile(formId, 'schema'), formFile(formId, 'ui')]),
@@ -168,7 +168,7 @@ export function diffWording(before: WordingEntry[], after: WordingEntry[]): Word
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 /** A Markdown table: readable in a terminal, pasteable into a review or a ticket. */
-export function table(header: string[], rows: string[][]): string {
+function table(header: string[], rows: string[][]): string {
   return [header, header.map(() => '---'), ...rows]
     .map((row) => `| ${row.map(cell).join(' | ')} |`)
     .join('\n');

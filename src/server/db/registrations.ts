@@ -1,4 +1,5 @@
 import type { Queryable } from './transaction';
+import type { PersonColumnValues } from '../../shared/forms/model/personColumns';
 import { putDocument } from '../storage/documentStore';
 import type { StoredFile } from '../storage/uploads';
 
@@ -74,24 +75,17 @@ export async function insertRegistrationDocument(
   );
 }
 
-/** An answer as a column value: text trimmed, anything else (or blank) null. */
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() ? value.trim() : null;
-
 /**
- * The affiliated persons of a registration, one row each in list order, with their answers as
- * validated (names repeated in columns for staff to list and find them). `stored` holds each
- * person's answers as stored (sensitive ones sealed), by position.
+ * The affiliated persons of a registration, one row each in list order: the columns staff list
+ * and find them by (filled from the schema's `x-person-column` questions, personColumns.ts) and
+ * each person's answers as stored (sensitive ones sealed).
  */
 export async function insertRegistrationPersons(
   db: Queryable,
   registrationId: string,
-  persons: unknown[],
-  stored: unknown[] = persons,
+  persons: { columns: PersonColumnValues; stored: unknown }[],
 ): Promise<void> {
-  for (const [position, person] of persons.entries()) {
-    const answers = (person ?? {}) as Record<string, unknown>;
-    const ownership = answers.ownershipPercent;
+  for (const [position, { columns, stored }] of persons.entries()) {
     await db.query(
       `insert into registration_persons
          (registration_id, position, first_name, last_name, title, ownership_percent, is_direct, answers)
@@ -99,12 +93,12 @@ export async function insertRegistrationPersons(
       [
         registrationId,
         position,
-        text(answers.firstName) ?? '',
-        text(answers.lastName) ?? '',
-        text(answers.title),
-        typeof ownership === 'number' ? ownership : null,
-        answers.isDirect === undefined ? null : answers.isDirect === 'direct',
-        JSON.stringify(stored[position] ?? answers),
+        columns.first_name,
+        columns.last_name,
+        columns.title,
+        columns.ownership_percent,
+        columns.is_direct,
+        JSON.stringify(stored),
       ],
     );
   }

@@ -19,7 +19,7 @@ export const LINGER_MS = 2000;
  * A body longer than that (declared, or found while dropping it) is answered with
  * `Connection: close`, and the connection closed as RFC 9112 §9.6 asks: the answer, then our
  * side's FIN, still reading and dropping for `LINGER_MS` so that no reset races the answer, then
- * the close. Chromium then reports the answer it received (tests/e2e/early-refusal.spec.ts).
+ * the close. Chromium then reports the answer it received (tests/e2e/registration-failure.spec.ts).
  */
 export const unreadBodyPlugin = fp<{ multipartBodyLimit: number }>(async (app, options) => {
   app.addHook('onSend', async (request, reply, payload) => {

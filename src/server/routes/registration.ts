@@ -28,6 +28,7 @@ import {
   insertRegistrationPersons,
 } from '../db/registrations';
 import { findApplication, listApplicationFiles, setApplicationStatus } from '../db/applications';
+import { personColumnValues, personItemSchema } from '../../shared/forms/model/personColumns';
 import { withTransaction, type Queryable } from '../db/transaction';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
@@ -225,8 +226,16 @@ async function register(
     });
     if (!registrationId) throw new Error('registration insert raced despite the row lock');
     const persons = registration.persons ? answers[registration.persons] : undefined;
-    if (Array.isArray(persons)) {
-      await insertRegistrationPersons(db, registrationId, persons, sealed.persons);
+    const personItem = personItemSchema(parts.compiled.schema);
+    if (Array.isArray(persons) && personItem) {
+      await insertRegistrationPersons(
+        db,
+        registrationId,
+        persons.map((person: unknown, position) => ({
+          columns: personColumnValues(personItem, parts.compiled.schema, person as Answers),
+          stored: sealed.persons[position] ?? person,
+        })),
+      );
     }
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);

@@ -51,11 +51,44 @@ function copiedFolderRoot(): string {
   return root;
 }
 
+/** schemas/ with a form that holds itself: a tree of people, each with children. */
+function recursiveFolderRoot(): string {
+  const root = path.join(tmp, 'recursive');
+  const folder = path.join(root, 'schemas/family-tree');
+  fs.mkdirSync(folder, { recursive: true });
+  fs.cpSync(path.join(projectRoot, 'schemas/common'), path.join(root, 'schemas/common'), {
+    recursive: true,
+  });
+  const write = (kind: string, content: unknown) =>
+    fs.writeFileSync(path.join(folder, `family-tree.${kind}.json`), JSON.stringify(content));
+  write('schema', {
+    type: 'object',
+    title: 'Family tree',
+    'x-messages': { type: 'Please check this answer', required: 'Please answer this question' },
+    $defs: {
+      person: {
+        type: 'object',
+        title: 'Person',
+        properties: {
+          name: { type: 'string', title: 'Name' },
+          children: { type: 'array', title: 'Children', items: { $ref: '#/$defs/person' } },
+        },
+      },
+    },
+    properties: { ancestor: { $ref: '#/$defs/person' } },
+  });
+  write('ui', {});
+  write('example', { ancestor: { name: 'Ada', children: [{ name: 'Byron' }] } });
+  return root;
+}
+
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-new-folder-'));
   const copied = copiedFolderRoot();
+  const recursive = recursiveFolderRoot();
   const example = path.join(copied, 'schemas/individual-copy/individual-copy.example.json');
   const started: Record<string, Promise<Run>> = {
+    recursive: forms('check', '--root', recursive),
     check: forms('check', '--root', copied),
     validate: forms('validate', 'individual-copy', example, '--root', copied),
     payload: forms('payload', 'individual-copy', example, '--root', copied),
@@ -83,5 +116,17 @@ describe('a copied form folder', () => {
     expect(payload.formId).toBe('individual-copy');
     expect(Object.keys(payload.parts).length).toBeGreaterThan(0);
     expect(runs.payload!.code).toBe(0);
+  });
+});
+
+describe('a form that holds itself (a recursive reference)', () => {
+  it('is refused by forms check in one sentence naming the file and pointer, never a hang', () => {
+    const { stdout, code } = runs.recursive!;
+    expect(stdout).toContain(path.join('schemas', 'family-tree', 'family-tree.schema.json'));
+    expect(stdout).toContain(
+      '/$defs/person/properties/children/items/$ref  the reference #/$defs/person leads back into the schema that holds it',
+    );
+    expect(stdout).toContain('write out the levels you ask');
+    expect(code).toBe(1);
   });
 });

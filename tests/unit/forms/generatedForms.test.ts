@@ -1,7 +1,7 @@
 /**
  * Property-based (fast-check): forms generated from the constructs the walker supports (nesting,
  * allOf, oneOf/anyOf, if/then/else, dependencies, dependentRequired/dependentSchemas, additional
- * and pattern properties, lists, tuples, references to $defs and definitions, recursion), each
+ * and pattern properties, lists, tuples, references to $defs and definitions), each
  * with answers that satisfy it. For every form: `forms check` accepts it (which builds the
  * browser's validator too); the answers are valid in the browser's validator and the server's,
  * with the same messages for them and for no answers; the payload decodes to exactly the answers;
@@ -67,8 +67,7 @@ type Feature =
   | { k: 'additional'; keys: string[]; pattern: boolean; seed: number }
   | { k: 'list'; leaf: LeafPlan; count: number }
   | { k: 'records'; node: Feature[]; count: number }
-  | { k: 'tuple'; items: LeafPlan[]; closed: boolean }
-  | { k: 'tree'; depth: number; seed: number };
+  | { k: 'tuple'; items: LeafPlan[]; closed: boolean };
 
 const { features } = fc.letrec<{ features: Feature[]; feature: Feature }>((tie) => ({
   features: fc.array(tie('feature'), { minLength: 1, maxLength: 4 }),
@@ -301,25 +300,6 @@ class FormBuilder {
         answers[key] = leaves.map((leaf) => leaf.value);
         break;
       }
-      case 'tree': {
-        const name = this.name('node');
-        this.$defs[name] = {
-          type: 'object',
-          title: 'Node',
-          properties: {
-            label: { type: 'string', title: 'Label' },
-            children: { type: 'array', title: 'Children', items: { $ref: `#/$defs/${name}` } },
-          },
-        };
-        const key = this.name('tree');
-        schema.properties[key] = { $ref: `#/$defs/${name}` };
-        const grow = (depth: number): Answers => ({
-          label: `node ${feature.seed} at ${depth}`,
-          ...(depth > 0 ? { children: [grow(depth - 1)] } : {}),
-        });
-        answers[key] = grow(feature.depth);
-        break;
-      }
     }
   }
 }
@@ -430,6 +410,39 @@ describe('generated forms (fast-check)', () => {
       edit: (schema) => void (schema.unevaluatedProperties = false),
     },
     { name: 'additionalProperties', edit: (schema) => void (schema.additionalProperties = true) },
+    {
+      // A form that holds itself (a tree of children) would be expanded without end.
+      name: 'leads back into the schema that holds it',
+      edit: (schema) => {
+        schema.$defs = {
+          ...(schema.$defs ?? {}),
+          node: {
+            type: 'object',
+            title: 'Node',
+            properties: {
+              label: { type: 'string', title: 'Label' },
+              children: { type: 'array', title: 'Children', items: { $ref: '#/$defs/node' } },
+            },
+          },
+        };
+        (schema.properties as Record<string, JsonSchema>).tree = { $ref: '#/$defs/node' };
+      },
+    },
+    {
+      // The same through a property of its own (a person whose mother is a person).
+      name: 'leads back into the schema that holds it',
+      edit: (schema) => {
+        const properties = schema.properties as Record<string, JsonSchema>;
+        properties.person = {
+          type: 'object',
+          title: 'Person',
+          properties: {
+            name: { type: 'string', title: 'Name' },
+            mother: { $ref: '#/properties/person' },
+          },
+        };
+      },
+    },
     {
       name: 'points outside the form',
       edit: (schema) => {

@@ -11,11 +11,12 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import * as ruleAdapters from '../validation/ruleAdapters';
 import { RULES_MODULE_ID } from '../validation/ruleAdapters';
 import { isPlainObject, type JsonSchema } from '../model/schemaTypes';
-import { toPointer } from '../walk/schemaWalk';
+import { isChoice, toPointer } from '../walk/schemaWalk';
 import { standaloneValidatorCode } from '../validation/standalone';
 import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from '../model/compiledForm';
 import { formFile, type Problem } from '../model/formFiles';
+import { FormSchemaError } from '../model/bundleForm';
 
 const requireModule = createRequire(import.meta.url);
 
@@ -23,7 +24,7 @@ const requireModule = createRequire(import.meta.url);
  * The validator the browser runs for a bundled schema: the standalone code the Vite plugin emits,
  * its `require`s resolved as the bundler resolves them. Throws where the browser build would.
  */
-export function browserValidator(schema: JsonSchema): FormValidator {
+function browserValidator(schema: JsonSchema): FormValidator {
   const code = standaloneValidatorCode(schema);
   const module: { exports: ValidatorFunctions } = { exports: {} };
   const load = (id: string): unknown => (id === RULES_MODULE_ID ? ruleAdapters : requireModule(id));
@@ -122,7 +123,7 @@ export function checkUnsupported(formId: string, root: JsonSchema): Problem[] {
             `the reference ${value} points outside the form: refer to a definition of the form ` +
             '(#/$defs/<name>) or of a common file (../common/<file>.schema.json#/$defs/<name>)',
         });
-      } else if (key === 'additionalProperties' && value === true) {
+      } else if (key === 'additionalProperties' && value === true && !isChoice(node)) {
         problems.push({
           file,
           pointer,
@@ -143,6 +144,7 @@ export function checkUnsupported(formId: string, root: JsonSchema): Problem[] {
 
 /** A sentence for a form that does not bundle or compile: what is wrong and what to write. */
 export function buildProblem(error: unknown): string {
+  if (error instanceof FormSchemaError) return error.message;
   const text = error instanceof Error ? error.message : String(error);
   const unknown = /unknown keyword: "([^"]+)"/.exec(text);
   if (unknown) {

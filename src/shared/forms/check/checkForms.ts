@@ -5,6 +5,7 @@
 import type { CompiledForm } from '../model/compiledForm';
 import { buildProblem, checkBrowserBuild, checkUnsupported } from './checkBuild';
 import { compileForms } from '../model/compileNode';
+import { FormSchemaError } from '../model/bundleForm';
 import type { FormSources, Problem } from '../model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from '../validation/keywords';
@@ -21,6 +22,7 @@ import { isPlainObject, type JsonSchema, type UiSchema } from '../model/schemaTy
 import type { AnswerError } from '../model/types';
 import { validateAnswers } from '../validation/validateAnswers';
 import { stepProblems, stepsOf } from '../model/steps';
+import { personColumnProblems } from '../model/personColumns';
 import { FIELD_NAMES } from '../model/fieldNames';
 import { WIDGET_NAMES } from '../model/widgetNames';
 
@@ -309,6 +311,7 @@ function checkDocuments(formId: string, root: JsonSchema, assetFiles?: string[])
         message: `x-registration persons ${persons} is not a list of records`,
       });
     }
+    for (const problem of personColumnProblems(root)) problems.push({ file, ...problem });
   }
   return problems;
 }
@@ -357,10 +360,11 @@ export function checkForms(
 ): { problems: Problem[]; forms: Map<string, CompiledForm> } {
   const compiled = compileForms(sources);
   const { forms } = compiled;
-  const problems = compiled.problems.map((problem) => ({
-    ...problem,
-    message: buildProblem(compiled.errors.get(fromPointer(`/${problem.file}`).at(-2) ?? '')),
-  }));
+  const problems = compiled.problems.map((problem) => {
+    const error = compiled.errors.get(fromPointer(`/${problem.file}`).at(-2) ?? '');
+    const pointer = error instanceof FormSchemaError ? error.pointer : problem.pointer;
+    return { ...problem, pointer, message: buildProblem(error) };
+  });
   for (const [formId, form] of forms) {
     try {
       problems.push(...checkForm(formId, form, options.assetFiles));

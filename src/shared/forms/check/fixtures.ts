@@ -39,7 +39,7 @@ const PATCH_REASONS: Record<string, string> = {
 };
 
 /** The example's file, as a fixture's messages name it. */
-export const exampleFileOf = (formId: string) => `schemas/${formId}/${formId}.example.json`;
+const exampleFileOf = (formId: string) => `schemas/${formId}/${formId}.example.json`;
 
 /**
  * The answers a fixture stands for: its `answers`, or the example with its `patch` applied.

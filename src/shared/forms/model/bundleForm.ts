@@ -7,6 +7,22 @@
 import { firm } from '../../config/firm';
 import { sha256 } from '../payload/sha256';
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
+import { findRecursiveReference, recursiveReferenceMessage } from '../walk/recursion';
+import { isChoice } from '../walk/schemaWalk';
+
+/**
+ * A form the engine refuses to bundle, said as `forms check` says it (what to write instead),
+ * with the place in the bundled schema.
+ */
+export class FormSchemaError extends Error {
+  override name = 'FormSchemaError';
+  constructor(
+    message: string,
+    readonly pointer: string,
+  ) {
+    super(message);
+  }
+}
 
 /** `../common/<file>.schema.json#/$defs/<name>`, as form schemas refer to common definitions. */
 const COMMON_REF = /^\.\.\/common\/([a-z0-9-]+\.schema\.json)#\/\$defs\/([A-Za-z0-9]+)$/;
@@ -72,6 +88,31 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * A choice whose values are objects (`"type": "object"` with an `enum` of objects, or `oneOf`
+ * object consts) gets `additionalProperties: true`, which JSON Schema assumes anyway: rjsf's
+ * omitExtraData keeps of an object only the properties its schema lists, so without it the
+ * chosen object reached the session as `{}`.
+ */
+function keepObjectChoicesWhole(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(keepObjectChoicesWhole);
+  if (!isPlainObject(node)) return;
+  const choice = node as JsonSchema;
+  const values = [
+    ...(Array.isArray(choice.enum) ? choice.enum : []),
+    ...(choice.const !== undefined ? [choice.const] : []),
+    ...[choice.oneOf, choice.anyOf]
+      .flatMap((options) => (Array.isArray(options) ? (options as JsonSchema[]) : []))
+      .map((option) => option.const),
+  ];
+  if (isChoice(choice) && values.some(isPlainObject) && choice.additionalProperties === undefined) {
+    choice.additionalProperties = true;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (!['enum', 'const', 'default', 'examples'].includes(key)) keepObjectChoicesWhole(value);
+  }
+}
+
 export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledForm {
   const needed = new Map<string, unknown>();
   const { $schema: _draft, ...schema } = localise(files.schema, commons, needed) as JsonSchema;
@@ -83,6 +124,11 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
     ...schema,
     $defs: { ...Object.fromEntries(needed), ...ownDefs },
   }) as JsonSchema;
+  keepObjectChoicesWhole(bundled);
+  // Refused here, so that check, the server's start and the browser build all say so rather
+  // than expand a form that holds itself without end.
+  const recursive = findRecursiveReference(bundled);
+  if (recursive) throw new FormSchemaError(recursiveReferenceMessage(recursive), recursive.pointer);
   const uiSchema = substitute(files.uiSchema) as UiSchema;
   return {
     schema: bundled,

@@ -31,7 +31,7 @@ export interface FormSources {
   commons: CommonSchemas;
 }
 
-export const SCHEMAS_FOLDER = 'schemas';
+const SCHEMAS_FOLDER = 'schemas';
 const COMMON_FOLDER = 'common';
 
 export const formFile = (formId: string, kind: 'schema' | 'ui' | 'example') =>

@@ -33,6 +33,8 @@ export interface JsonSchema {
   'x-submission-required'?: string;
   'x-also-in'?: string[];
   'x-send-as'?: 'iso-date' | Record<string, string | number | boolean>;
+  /** The `registration_persons` column an affiliated person's answer fills (personColumns.ts). */
+  'x-person-column'?: string;
   'x-messages'?: Record<string, string>;
 }
 

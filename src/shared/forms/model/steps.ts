@@ -39,7 +39,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The prompt of `x-signatures[name]` in a schema, if there is one. */
-export function signaturePromptOf(schema: SchemaLike, name: unknown): string | undefined {
+function signaturePromptOf(schema: SchemaLike, name: unknown): string | undefined {
   const signatures = schema?.['x-signatures'];
   const signature = typeof name === 'string' && isObject(signatures) ? signatures[name] : undefined;
   return isObject(signature) && typeof signature.prompt === 'string' ? signature.prompt : undefined;

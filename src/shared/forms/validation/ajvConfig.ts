@@ -43,7 +43,7 @@ const NEXT_VOCABULARY: Vocabulary = (() => {
 })();
 
 /** Adds ajv-errors and the project's `x-…` keywords. */
-export function extendAjv(ajv: Ajv): Ajv {
+function extendAjv(ajv: Ajv): Ajv {
   // draft 2019-09's `dependentRequired` and `dependentSchemas` (and `minContains`), beside
   // draft-07's `dependencies`, as Ajv2019 adds them.
   ajv.addVocabulary(NEXT_VOCABULARY);

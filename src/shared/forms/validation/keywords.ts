@@ -61,10 +61,12 @@ export const RULE_KEYWORDS: Record<
  * - `x-prefill`: where the browser prefills a value from (`user.email`).
  * - `x-messages` (form root): the message of each validation keyword (`type`, `required`…) where
  *   a question has no `errorMessage` of its own for it; users never read Ajv's English.
+ * - `x-person-column`: the `registration_persons` column an affiliated person's answer fills
+ *   (`first_name`, …; model/personColumns.ts).
  * - `x-send-as`: the value the payload carries instead of the answer: a map from answer to value
  *   (`{"direct": true, "indirect": false}`) or `"iso-date"` (MM/DD/YYYY answered, yyyy-MM-dd sent).
  */
-export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
+const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
   {
     keyword: 'x-sections',
     schemaType: 'object',
@@ -131,6 +133,8 @@ export const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
     metaSchema: { type: 'array', items: { type: 'string' } },
   },
   { keyword: 'x-prefill', schemaType: 'string' },
+  // Which column `forms check` says it may name is personColumns.ts's to say, in a sentence.
+  { keyword: 'x-person-column', schemaType: 'string' },
   {
     keyword: 'x-messages',
     schemaType: 'object',

@@ -11,10 +11,7 @@ import type { BundledForm } from '../model/bundleForm';
 import type { JsonSchema } from '../model/schemaTypes';
 
 /** Ajv's standalone CommonJS output as an ES module body: `require("x")` become imports. */
-export function commonJsToEsm(
-  code: string,
-  resolveId: (id: string) => string = (id) => id,
-): string {
+function commonJsToEsm(code: string, resolveId: (id: string) => string = (id) => id): string {
   const imports = new Map<string, string>();
   const body = code.replace(/require\(("(?:[^"\\]|\\.)*")\)/g, (_match, literal: string) => {
     const id = JSON.parse(literal) as string;

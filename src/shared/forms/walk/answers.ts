@@ -56,7 +56,7 @@ export function omitHiddenAnswers(form: CompiledForm, answers: Answers): Answers
 }
 
 /** Answers never kept in a browser draft: files, agreements (`const: true`) and sensitive ones. */
-export function isDraftExcluded(schema: JsonSchema): boolean {
+function isDraftExcluded(schema: JsonSchema): boolean {
   return schema['x-file'] !== undefined || schema['x-sensitive'] === true || schema.const === true;
 }
 

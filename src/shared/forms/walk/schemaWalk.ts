@@ -123,9 +123,20 @@ export function propertiesInForce(
   return out;
 }
 
-/** A file reference or any non-object schema is one answer; objects hold answers. */
+/**
+ * A choice among given values (`enum`, `const`, or a `oneOf`/`anyOf` of `{const, title}`
+ * options): one answer, whatever the values are, objects included.
+ */
+export function isChoice(schema: JsonSchema): boolean {
+  if (Array.isArray(schema.enum) || schema.const !== undefined) return true;
+  if (schema.properties) return false;
+  const options = schema.oneOf ?? schema.anyOf;
+  return Array.isArray(options) && options.length > 0 && options.every(isChoiceOption);
+}
+
+/** A file reference, a choice or any non-object schema is one answer; objects hold answers. */
 export function isLeaf(schema: JsonSchema): boolean {
-  if (schema['x-file'] !== undefined) return true;
+  if (schema['x-file'] !== undefined || isChoice(schema)) return true;
   if (schema.type !== undefined) return schema.type !== 'object';
   // No type: an object when it says what properties it has (rjsf draws it as one).
   return !(
@@ -356,7 +367,7 @@ function matchingOption(
 }
 
 /** Orders keys as `ui:order` does (a `*` entry takes the unlisted ones; without it they go last). */
-export function orderKeys(keys: string[], uiSchema: UiSchema | undefined): string[] {
+function orderKeys(keys: string[], uiSchema: UiSchema | undefined): string[] {
   const order = uiSchema?.['ui:order'];
   if (!Array.isArray(order)) return keys;
   const star = order.indexOf('*');
@@ -389,8 +400,8 @@ export function fieldsInOrder(
 ): FieldInfo[] {
   const out: FieldInfo[] = [];
   const walk = (schema: JsonSchema, ui: UiSchema | undefined, keys: string[]) => {
-    // A recursive schema (a tree of records) shows fields as deep as answers go; listed up to
-    // a depth no form's questions reach.
+    // Forms never hold themselves (bundleForm refuses a recursive reference); the depth limit
+    // only guards a schema handed in from elsewhere.
     if (keys.length > MAX_FIELD_DEPTH) return;
     const properties = allProperties(schema, root);
     for (const key of orderKeys(Object.keys(properties), ui)) {
