@@ -5,6 +5,8 @@ import path from 'node:path';
 import { checkFixture, checkForms, type Problem } from '../../shared/forms/check/checkForms';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { compileForms } from '../../shared/forms/model/compileNode';
+import { checkEsignConsent, ESIGN_CONSENT_FILE } from '../../shared/forms/model/esignConsent';
+import { parse } from '../../shared/forms/model/formFiles';
 import { FixtureError, fixtureAnswers } from '../../shared/forms/check/fixtures';
 import { PayloadError, toPayloadJson } from '../../shared/forms/payload/payload';
 import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
@@ -66,10 +68,16 @@ export function runCheck(root: string): number {
     fixtures,
     assetFiles ? { assetFiles } : {},
   );
-  const problems = [...read.problems, ...fixtureProblems, ...checked].map((p) => ({
-    ...p,
-    file: fromCwd(root, p.file),
-  }));
+  // The e-sign consent shown before the first signature (ESIGN 7001(c)): every part present.
+  const consentProblems: Problem[] = [];
+  const consent = parse(tree, ESIGN_CONSENT_FILE, consentProblems);
+  if (consent !== undefined) consentProblems.push(...checkEsignConsent(consent, assetFiles));
+  const problems = [...read.problems, ...fixtureProblems, ...checked, ...consentProblems].map(
+    (p) => ({
+      ...p,
+      file: fromCwd(root, p.file),
+    }),
+  );
   if (problems.length > 0) {
     printProblems(problems);
     return 1;
@@ -77,7 +85,7 @@ export function runCheck(root: string): number {
   const forms = [...compiled.keys()];
   out(
     `OK: ${forms.length} form${forms.length === 1 ? '' : 's'} (${forms.join(', ')}) compile, ` +
-      `have their prompts, messages, uiSchema and example right; ` +
+      `have their prompts, messages, uiSchema and example right; the e-sign consent is complete; ` +
       `${fixtures.length} fixtures give exactly their expected messages.`,
   );
   return 0;
