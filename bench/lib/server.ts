@@ -195,6 +195,16 @@ async function signedInUser(
     client.json('POST', '/exchange/api/web/auth/signin', { email, password: PASSWORD }),
     'signin',
   );
+  // The e-sign consent the page asks for before the first signature (a registration needs it).
+  const consent = await expectStatus(
+    client.request('GET', '/exchange/api/web/esign-consent'),
+    'esign-consent',
+  );
+  const { version } = JSON.parse(consent.body) as { version: string };
+  await expectStatus(
+    client.json('POST', '/exchange/api/web/esign-consent', { version }),
+    'esign-consent',
+  );
   return { client, email };
 }
 

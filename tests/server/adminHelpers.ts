@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { pngBytes, postFormData, signedIn } from './authHelpers';
+import { giveEsignConsent, pngBytes, postFormData, signedIn } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -48,6 +48,7 @@ async function submitted<Customer extends { client: TestClient }>(
   const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
   const documents = signedDocuments(testForm(formId)).map((d) => [d.url, pdfBlob()]);
   const form = toPayload(testForm(formId), answers, files, Object.fromEntries(documents));
+  await giveEsignConsent(customer.client); // as the page asks before the first signature
   const response = await postFormData(
     customer.client,
     `/exchange/api/web/registration/${formId}`,

@@ -72,6 +72,28 @@ export async function signedIn(t: TestApp, email = uniqueEmail()) {
   return { client, ...user };
 }
 
+export const ESIGN_CONSENT_URL = '/exchange/api/web/esign-consent';
+
+/**
+ * Confirms the e-sign consent in force for a signed-in client, as the page's dialog does before
+ * the first signature (a registration with signatures is refused without it); nothing is sent
+ * when the consent is already given, and nothing for a signed-out client (null). Returns the
+ * consent's id.
+ */
+export async function giveEsignConsent(client: TestClient): Promise<string | null> {
+  const state = await client.get(ESIGN_CONSENT_URL);
+  if (state.statusCode === 401) return null;
+  if (state.statusCode !== 200) throw new Error(`esign-consent failed: ${state.body}`);
+  const { version, consent } = state.json() as { version: string; consent: { id: string } | null };
+  if (consent) return consent.id;
+  const given = await client.post(ESIGN_CONSENT_URL, { version });
+  // 200: a submission sent twice at once consented twice; the first consent stands.
+  if (given.statusCode !== 201 && given.statusCode !== 200) {
+    throw new Error(`esign-consent failed: ${given.body}`);
+  }
+  return (given.json() as { consent: { id: string } }).consent.id;
+}
+
 /** Turns 2FA on for a signed-in client; returns the secret. */
 export async function enableTwoFactor(client: TestClient, password = PASSWORD): Promise<string> {
   const start = await client.post('/exchange/api/web/user/2fa', { password });

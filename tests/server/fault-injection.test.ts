@@ -14,7 +14,7 @@ import { readConfig, type ServerConfig } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/database';
 import { createOutboxMailer } from '../../src/server/mail/mailer';
 import { spoolDir } from '../../src/server/storage/uploads';
-import { signedIn } from './authHelpers';
+import { giveEsignConsent, signedIn } from './authHelpers';
 import { IndividualRegistration, samplePdf } from './registrationHelpers';
 import type { TestApp, TestClient } from './testApp';
 
@@ -172,6 +172,7 @@ describe('the database killed during a registration', () => {
     'killed %s the transaction: 503, nothing partial stored, and a retry stores it whole',
     async (point) => {
       const { client, email, id } = await signedIn(t);
+      await giveEsignConsent(client); // before the fault: it is meant for the registration
       fault = point;
       const response = await registration.submit(client, email);
       expect(fault).toBeNull(); // the fault fired
@@ -200,6 +201,7 @@ describe('the database killed during a registration', () => {
 
   it('killed right after the commit: 503, every committed document kept, an identical retry answers 200', async () => {
     const { client, email, id } = await signedIn(t);
+    await giveEsignConsent(client); // before the fault: it is meant for the registration
     fault = 'after-commit';
     const response = await registration.submit(client, email);
     expect(fault).toBeNull();

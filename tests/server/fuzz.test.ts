@@ -22,7 +22,7 @@ import type { RouteEntry } from '../../src/server/plugins/routeTable';
 import { signedDocuments, toPayload, toPayloadJson } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
-import { pngBytes, postFormData, signedIn } from './authHelpers';
+import { giveEsignConsent, pngBytes, postFormData, signedIn } from './authHelpers';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 import { testForm } from '../forms';
@@ -464,6 +464,8 @@ describe('fuzzing every route', () => {
       ),
     });
     let customer = await signedIn(t);
+    // Consented, as the page asks before signing: a valid mutation is stored, not refused for that.
+    await giveEsignConsent(customer.client);
     await fc
       .assert(
         fc.asyncProperty(mutation, async ({ section, key: name, value, whole }) => {
@@ -487,6 +489,7 @@ describe('fuzzing every route', () => {
             expect(response.json().errorMessage, where).toEqual(expect.any(String));
           } else {
             customer = await signedIn(t); // registered: the next mutation needs a new applicant
+            await giveEsignConsent(customer.client);
           }
         }),
         { numRuns: REGISTRATIONS, seed: SEED, endOnFailure: true },

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { postFormData, signedIn } from './authHelpers';
+import { giveEsignConsent, postFormData, signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
@@ -51,7 +51,9 @@ function businessForm(answers: Answers, overrides: Record<string, Blob> = {}): F
   return toPayload(testForm('business'), answers, filesFor(answers, overrides), documents);
 }
 
-function submit(client: TestClient, form: FormData) {
+/** Submits as the page does: the e-sign consent given before the first signature. */
+async function submit(client: TestClient, form: FormData) {
+  await giveEsignConsent(client);
   return postFormData(client, URL_BUSINESS, form);
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { postFormData, signedIn } from './authHelpers';
+import { giveEsignConsent, postFormData, signedIn } from './authHelpers';
 import { storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp } from './testApp';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
@@ -33,7 +33,9 @@ function documentsBlobs(): Record<string, Blob> {
   return Object.fromEntries(signedDocuments(testForm('individual')).map((d) => [d.url, pdfBlob()]));
 }
 
-function submit(client: TestClient, form: FormData) {
+/** Submits as the page does: the e-sign consent given before the first signature. */
+async function submit(client: TestClient, form: FormData) {
+  await giveEsignConsent(client);
   return postFormData(client, URL_INDIVIDUAL, form);
 }
 

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { spoolDir } from '../../src/server/storage/uploads';
-import { formDataBody, postFormData } from './authHelpers';
+import { formDataBody, giveEsignConsent, postFormData } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -77,7 +77,9 @@ export class IndividualRegistration {
     return 3 + signedDocuments(testForm('individual')).length;
   }
 
-  submit(client: TestClient, email: string, files: Record<string, Blob> = {}) {
+  /** Submits as the page does, the e-sign consent given first (see giveEsignConsent). */
+  async submit(client: TestClient, email: string, files: Record<string, Blob> = {}) {
+    await giveEsignConsent(client);
     return postFormData(client, URL_INDIVIDUAL, this.form(email, files));
   }
 }

@@ -19,6 +19,7 @@ import { makeSampleDisclosurePdf } from '../../src/server/disclosures/samplePdf'
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { MARKET_STREAM_PATH, type MarketServerMessage } from '../../src/shared/api/market';
 import { withDatabase } from './globalSetup';
+import { ESIGN_CONSENT_URL } from './authHelpers';
 import { IndividualRegistration, samplePdf, URL_INDIVIDUAL } from './registrationHelpers';
 
 interface WsClient {
@@ -212,6 +213,9 @@ describe('two instances on one database', () => {
 
   it('downloads through B a document uploaded through A', async () => {
     const { browser, email } = await signedUp(a, b);
+    // The e-sign consent given through B stands for the signatures sent through A.
+    const state = (await (await browser.get(b, ESIGN_CONSENT_URL)).json()) as { version: string };
+    expect((await browser.post(b, ESIGN_CONSENT_URL, { version: state.version })).status).toBe(201);
     const submitted = await browser.request(a, 'POST', URL_INDIVIDUAL, registration.form(email));
     expect(submitted.status).toBe(201);
     const { registrationId } = (await submitted.json()) as { registrationId: string };

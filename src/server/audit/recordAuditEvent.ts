@@ -26,6 +26,7 @@ export type AuditAction =
   | 'settings.set_roles'
   | 'settings.mark_tutorial_complete'
   | 'invite.accepted'
+  | 'esign.consented'
   | 'registration.user'
   // The applicant's working copy on the server (issue 17).
   | 'application.created'

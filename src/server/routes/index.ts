@@ -7,6 +7,7 @@ import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
 import { registerDisclosureRoutes } from './disclosures';
+import { registerEsignConsentRoutes } from './esignConsent';
 import { registerLeiRoutes } from './lei';
 import { registerRegistrationRoutes } from './registration';
 import { registerStatementRoutes } from './statement';
@@ -23,6 +24,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerApplicationRoutes, { prefix: '/exchange/api/web' });
   // The applications contract named them under /exchange/api: both answer, one handler.
   await app.register(registerApplicationRoutes, { prefix: '/exchange/api' });
+  await app.register(registerEsignConsentRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerLeiRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAdminRoutes, { prefix: '/exchange/api/admin' });

@@ -34,6 +34,11 @@ import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
 import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
 import { sealRegistration } from '../fieldEncryption/registrationSealing';
+import {
+  currentEsignConsentVersion,
+  esignConsentWording,
+  findEsignConsent,
+} from '../signatures/esignConsents';
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { links, registrationReceivedMessage } from '../mail/templates';
 import { discardForm, readMultipartForm, type FileRule } from '../storage/multipartForm';
@@ -181,6 +186,15 @@ async function register(
     }
     throw error;
   }
+  const signed = parts.documents.filter((document) => form.files.has(document.part));
+  // ESIGN 7001(c): signatures stand on the applicant's consent to the version published now.
+  const consent =
+    signed.length > 0
+      ? await findEsignConsent(app.db, userId, currentEsignConsentVersion().sha256)
+      : null;
+  if (signed.length > 0 && !consent) {
+    throw new ClientError(409, esignConsentWording().missingMessage);
+  }
   const submissionHash = keyedSubmissionHash(app.fieldKeys, canonicalJson({ formId, answers }));
   const registration = parts.registration;
   const detail = (key: keyof RegistrationAnnotation['userDetails']) =>
@@ -240,20 +254,24 @@ async function register(
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);
     }
-    // What a court or auditor asks of each agreement signed (hashes of the bytes just stored).
-    await recordSignatureEvidence(
-      db,
-      {
-        registrationId,
-        userId,
-        userEmail: row.email,
-        ip,
-        userAgent,
-        signerName: [detail('firstName'), detail('lastName')].filter(Boolean).join(' ') || null,
-        schemaHash: parts.compiled.hash,
-      },
-      parts.documents.filter((document) => form.files.has(document.part)),
-    );
+    // What a court or auditor asks of each agreement signed (hashes of the bytes just stored);
+    // a consent is at hand whenever a document is signed (checked above).
+    if (consent) {
+      await recordSignatureEvidence(
+        db,
+        {
+          registrationId,
+          userId,
+          userEmail: row.email,
+          ip,
+          userAgent,
+          signerName: [detail('firstName'), detail('lastName')].filter(Boolean).join(' ') || null,
+          schemaHash: parts.compiled.hash,
+          consent,
+        },
+        signed,
+      );
+    }
     // The person who registers holds the Administrator role on the new organisation (spec §1).
     await db.query(
       `update users set details = $2, organization_id = $3, roles = '{Administrator}'

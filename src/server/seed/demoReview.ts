@@ -22,6 +22,7 @@ import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
 import { loadFieldKeys, submissionHash } from '../fieldEncryption/keyRing';
 import { sealRegistration } from '../fieldEncryption/registrationSealing';
+import { currentEsignConsentVersion, insertEsignConsent } from '../signatures/esignConsents';
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
@@ -163,6 +164,13 @@ async function seedRegistration(
     const file = await store(config.dataDir, bytes, path.basename(document.url), 'application/pdf');
     await insertRegistrationDocument(db, registrationId, document.part, file);
   }
+  // The demo applicant consented to electronic signatures before signing, as the page asks.
+  const { consent } = await insertEsignConsent(db, {
+    userId: ids.userId,
+    version: currentEsignConsentVersion(),
+    ip: '127.0.0.1',
+    userAgent: 'demo seed',
+  });
   await recordSignatureEvidence(
     db,
     {
@@ -173,6 +181,7 @@ async function seedRegistration(
       userAgent: 'demo seed',
       signerName: name,
       schemaHash: form.hash,
+      consent,
     },
     signedDocuments(form),
   );

@@ -125,7 +125,12 @@ export async function evidencePackage(
       userAgent: item.userAgent,
       user: { id: item.userId, email: item.userEmail },
       signerName: item.signerName,
-      consent: { document: item.consentDocumentUrl, sha256: item.consentSha256 },
+      consent: {
+        id: item.esignConsentId,
+        document: item.consentDocumentUrl,
+        sha256: item.consentSha256,
+        givenAt: item.consentGivenAt,
+      },
       formWordingVersion: item.schemaHash,
     });
   }

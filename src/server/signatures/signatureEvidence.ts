@@ -2,7 +2,8 @@
  * Signature evidence (issue 17): for each agreement signed, on either form, what a court or
  * auditor asks for: the document's id (where the portal publishes it), the SHA-256 of the exact
  * bytes attached, the server time, IP address, user agent, the user, and the version of the
- * e-sign consent text (the SHA-256 of the consent document as published). Written in the
+ * e-sign consent text (the SHA-256 of the consent document the applicant consented to, and the
+ * consent row itself: esignConsents.ts). Written in the
  * registration's transaction, never changed (a trigger refuses updates), verified by
  * recomputing each hash from the stored bytes.
  */
@@ -10,13 +11,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Queryable } from '../db/transaction';
-
-/**
- * The e-sign consent document (ESIGN 15 U.S.C. 7001(c)) whose published bytes are the consent
- * text's version. Both forms attach it: the individual's consent agreement, the business's
- * signature of its last step.
- */
-export const ESIGN_CONSENT_URL = '/assets/pdfs/e-sign-consent.pdf';
 
 /** Where the portal serves `/assets/pdfs/*` from (web.ts). */
 const PUBLISHED_FOLDER = path.resolve('assets/pdfs');
@@ -55,6 +49,8 @@ export interface SigningContext {
   userAgent: string | undefined;
   signerName: string | null;
   schemaHash: string;
+  /** The e-sign consent row the signatures rely on (esign_consents), its document and version. */
+  consent: { id: string; documentUrl: string; sha256: string };
 }
 
 /**
@@ -67,15 +63,14 @@ export async function recordSignatureEvidence(
   context: SigningContext,
   documents: readonly SignedDocumentRef[],
 ): Promise<void> {
-  const consentSha256 = publishedSha256(ESIGN_CONSENT_URL);
   for (const document of documents) {
     await db.query(
       `insert into signature_evidence
          (registration_id, registration_document_id, part, prompt, document_url, sha256,
           published_sha256, ip, user_agent, user_id, user_email, signer_name,
-          consent_document_url, consent_sha256, schema_hash)
+          consent_document_url, consent_sha256, schema_hash, esign_consent_id)
        select d.registration_id, d.id, d.part, $3, $4, encode(sha256(f.bytes), 'hex'),
-              $5, $6, $7, $8, $9, $10, $11, $12, $13
+              $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
          from registration_documents d join stored_files f on f.storage_name = d.storage_name
         where d.registration_id = $1 and d.part = $2`,
       [
@@ -89,9 +84,10 @@ export async function recordSignatureEvidence(
         context.userId,
         context.userEmail,
         context.signerName,
-        ESIGN_CONSENT_URL,
-        consentSha256,
+        context.consent.documentUrl,
+        context.consent.sha256,
         context.schemaHash,
+        context.consent.id,
       ],
     );
   }
@@ -115,6 +111,9 @@ export interface SignatureEvidence {
   consentDocumentUrl: string;
   consentSha256: string | null;
   schemaHash: string;
+  /** The e-sign consent the signature relied on, and when it was given (null before consents). */
+  esignConsentId: string | null;
+  consentGivenAt: string | null;
 }
 
 export async function listSignatureEvidence(
@@ -138,12 +137,15 @@ export async function listSignatureEvidence(
     consent_document_url: string;
     consent_sha256: string | null;
     schema_hash: string;
+    esign_consent_id: string | null;
+    consent_given_at: Date | null;
   }>(
     `select s.registration_document_id as document_id, s.part, s.prompt, s.document_url,
             d.original_name, s.sha256, s.published_sha256, s.signed_at, s.ip, s.user_agent,
             s.user_id, s.user_email, s.signer_name, s.consent_document_url, s.consent_sha256,
-            s.schema_hash
+            s.schema_hash, s.esign_consent_id, c.given_at as consent_given_at
        from signature_evidence s join registration_documents d on d.id = s.registration_document_id
+       left join esign_consents c on c.id = s.esign_consent_id
       where s.registration_id = $1 order by s.part`,
     [registrationId],
   );
@@ -164,6 +166,8 @@ export async function listSignatureEvidence(
     consentDocumentUrl: row.consent_document_url,
     consentSha256: row.consent_sha256,
     schemaHash: row.schema_hash,
+    esignConsentId: row.esign_consent_id,
+    consentGivenAt: row.consent_given_at?.toISOString() ?? null,
   }));
 }
 

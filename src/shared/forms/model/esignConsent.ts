@@ -36,6 +36,7 @@ const TEXT_KEYS = [
   'cancelLabel',
   'confirmRequiredMessage',
   'failedMessage',
+  'changedMessage',
   'missingMessage',
 ] as const;
 type TextKey = (typeof TEXT_KEYS)[number];
@@ -59,7 +60,8 @@ export function checkEsignConsent(raw: unknown, assetFiles?: readonly string[]):
   }
   const problems: Problem[] = [];
   for (const key of TEXT_KEYS) {
-    if (!nonEmpty(raw[key])) problems.push({ file, pointer: `/${key}`, message: 'text is missing' });
+    if (!nonEmpty(raw[key]))
+      problems.push({ file, pointer: `/${key}`, message: 'text is missing' });
   }
   const document = raw.document;
   if (nonEmpty(document)) {
