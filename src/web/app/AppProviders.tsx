@@ -2,9 +2,15 @@ import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
+import { EsignConsentProvider } from '../forms/esignConsent/EsignConsentProvider';
+import { SessionRenewalHost } from './SessionRenewalHost';
 import { theme } from './theme';
 
-/** React Query and the MUI theme; tests wrap pages in the same providers. */
+/**
+ * React Query, the MUI theme, the e-sign consent asked before the first signature and the
+ * sign-in asked in place when a background call meets an expired session; tests wrap pages in
+ * the same providers.
+ */
 export function AppProviders({
   queryClient,
   children,
@@ -16,7 +22,8 @@ export function AppProviders({
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
-        {children}
+        <EsignConsentProvider>{children}</EsignConsentProvider>
+        <SessionRenewalHost />
       </ThemeProvider>
     </QueryClientProvider>
   );

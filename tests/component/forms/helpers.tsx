@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import { SchemaForm, type Answers, type SchemaFormProps } from '../../../src/web/forms/SchemaForm';
 import { form, FORM_ID, schema, uiSchema, validator } from './testForm';
@@ -8,11 +9,15 @@ import { form, FORM_ID, schema, uiSchema, validator } from './testForm';
  * Renders the engine's individual form (see testForm.ts) with an always-enabled submit button
  * ('Send'), recording the committed answers; every prop can be overridden.
  */
-export function renderForm(overrides: Partial<SchemaFormProps> = {}, userOptions = {}) {
+export function renderForm(
+  overrides: Partial<SchemaFormProps> = {},
+  userOptions = {},
+  wrap: (element: ReactElement) => ReactElement = (element) => element,
+) {
   const answers: { current: Answers } = { current: {} };
   const onSubmit = vi.fn<SchemaFormProps['onSubmit']>(async () => {});
   const user = userEvent.setup(userOptions);
-  const result = render(
+  const element = (
     <SchemaForm
       formId={FORM_ID}
       form={form}
@@ -24,8 +29,9 @@ export function renderForm(overrides: Partial<SchemaFormProps> = {}, userOptions
       {...overrides}
     >
       {'children' in overrides ? overrides.children : <button type="submit">Send</button>}
-    </SchemaForm>,
+    </SchemaForm>
   );
+  const result = render(wrap(element));
   return { user, answers, onSubmit, ...result };
 }
 

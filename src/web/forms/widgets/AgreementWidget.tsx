@@ -5,13 +5,15 @@ import Typography from '@mui/material/Typography';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import type { WidgetProps } from '@rjsf/utils';
+import { useEsignConsentGate } from '../esignConsent/EsignConsentProvider';
 import { describedBy, stringOption } from './a11y';
 
 /**
  * One legal agreement row (business spec §2.3): a signed/unsigned icon, the title (a link to the
  * document when the schema names one with `x-document`) and a button that signs or removes the
  * signature. The answer is a boolean. Button labels come from `ui:options.signLabel` and
- * `ui:options.removeLabel`, defaulting to the spec's wording.
+ * `ui:options.removeLabel`, defaulting to the spec's wording. Before the applicant's first
+ * signature the page's e-sign consent gate (EsignConsentProvider) asks for the consent.
  */
 export function AgreementWidget(props: WidgetProps) {
   const {
@@ -34,7 +36,10 @@ export function AgreementWidget(props: WidgetProps) {
   const document = typeof schema['x-document'] === 'string' ? schema['x-document'] : undefined;
   const signLabel = stringOption(options, 'signLabel', 'Electronically Sign');
   const removeLabel = stringOption(options, 'removeLabel', 'Remove Signature');
-  const toggle = () => {
+  const consent = useEsignConsentGate();
+  const toggle = async () => {
+    // ESIGN 7001(c): the first signature waits for the e-sign consent; Cancel signs nothing.
+    if (!signed && consent && !(await consent.request())) return;
     onChange(!signed);
     onBlur(id, !signed);
   };
@@ -64,7 +69,7 @@ export function AgreementWidget(props: WidgetProps) {
         <Button
           id={id}
           variant={signed ? 'outlined' : 'contained'}
-          onClick={toggle}
+          onClick={() => void toggle()}
           onFocus={() => onFocus(id, value)}
           onBlur={() => onBlur(id, value)}
           disabled={disabled}

@@ -5,6 +5,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import type { LeiRecord } from '../../../shared/api/lei';
 import { LEI_LENGTH, leiProblem } from '../../../shared/rules/lei';
 import { getLeiRecord } from '../../api/get-lei-record';
+import { SessionRenewalDeclined } from '../../app/sessionExpiry';
 import { COUNTRY_CHOICES } from '../countries';
 import { engineOf } from '../engine';
 import type { Parsed } from '../useBufferedText';
@@ -59,7 +60,8 @@ type Status = 'idle' | 'checksum' | 'lookingUp' | 'found' | 'failed';
  * never looked up. A well-formed one is looked up on our server, and the record fills the answers
  * that `ui:options.lookupFills` names (pointer → 'legalName' | 'address' | 'isNonUs' |
  * 'nonUsAddress'), through the form's answer writer, as if the user had typed them. A failed
- * lookup is logged and noted under the field; the user types the name and address instead.
+ * lookup is logged and noted under the field; the user types the name and address instead. An
+ * expired session asks to sign in again in place and looks up again (sessionExpiry.ts).
  * Status texts come from `ui:options` (lookingUpText, foundText, failedText).
  */
 export function LeiWidget(props: WidgetProps) {
@@ -91,8 +93,13 @@ export function LeiWidget(props: WidgetProps) {
         },
         (error: unknown) => {
           if (controller.signal.aborted) return;
-          console.warn(`LEI lookup of ${lei} failed`, error);
           lookedUp.current = undefined;
+          // Signed out and not signed in again: nothing was looked up (the page says why).
+          if (error instanceof SessionRenewalDeclined) {
+            setStatus('idle');
+            return;
+          }
+          console.warn(`LEI lookup of ${lei} failed`, error);
           setStatus('failed');
         },
       );

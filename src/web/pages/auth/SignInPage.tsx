@@ -11,6 +11,7 @@ import type { SigninResult, User } from '../../../shared/api/auth';
 import { SIGN_IN_NOTICE_PARAM, signInNoticeText } from '../../../shared/api/signInNotices';
 import { emailError } from '../../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
+import { TOTP_MAX_LENGTH, TOTP_REQUIRED_MESSAGE } from '../../../shared/rules/totp';
 import { browserLocation, EXCHANGE_SIGN_IN_PATH, errorMessageOf } from '../../api/client';
 import { currentUserQueryKey } from '../../api/get-current-user';
 import { useRequestPasswordReset } from '../../api/request-password-reset';
@@ -26,9 +27,7 @@ const InfoToast = lazy(() =>
   import('./InfoToast').then((module) => ({ default: module.InfoToast })),
 );
 
-/** 2FA code length (access §9). */
-export const TOTP_MAX_LENGTH = 6;
-export const TOTP_REQUIRED_MESSAGE = 'Enter your 2FA code';
+export { TOTP_MAX_LENGTH, TOTP_REQUIRED_MESSAGE };
 export const PASSKEY_NOT_USED_MESSAGE =
   'The passkey was not used. Please sign in again and use your passkey or a code.';
 export const RESET_RECEIVED_MESSAGE =

@@ -8,6 +8,7 @@ import { toRjsfErrors } from '../../../shared/forms/validation/rjsfErrors';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { ApiError } from '../../api/client';
 import { fetchSignedDocuments } from '../../api/submit-individual-registration';
+import { useEsignConsentGate } from '../../forms/esignConsent/EsignConsentProvider';
 import type { Answers, FilesByPointer } from '../../forms/SchemaForm';
 import { SupportHint } from '../auth/SupportHint';
 import { forgetAccountType } from './RegistrationChoicePage';
@@ -33,6 +34,7 @@ export function useRegistrationSubmit(
   const [failure, setFailure] = useState<RegistrationFailure | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
   const [submitted, setSubmitted] = useState(false);
+  const consent = useEsignConsentGate();
 
   const onSubmit = useCallback(
     async (answers: Answers, files: FilesByPointer) => {
@@ -47,11 +49,13 @@ export function useRegistrationSubmit(
       } catch (error) {
         setFailure(registrationFailure(error));
         setFieldErrors(serverFieldErrors(form, error));
+        // Refused for want of a (current) e-sign consent: the next signature asks for it again.
+        if (error instanceof ApiError && error.status === 409) consent?.forget();
         // Rejecting keeps the draft; the alert above the button says what went wrong.
         throw error;
       }
     },
-    [form, send],
+    [form, send, consent],
   );
 
   return { failure, fieldErrors, submitted, onSubmit };
