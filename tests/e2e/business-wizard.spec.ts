@@ -5,6 +5,7 @@ import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import type { JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { bundledSchema, promptIn } from './formFiles';
+import { signAgreements } from './esignConsent';
 import { signUpAndSignIn } from './individualForm';
 import {
   expect,
@@ -70,7 +71,8 @@ async function fillBusinessStep(
   {
     certificateOfInc = PLAIN_PDF,
     persons = [DANIEL],
-  }: { certificateOfInc?: string; persons?: Person[] } = {},
+    consented = false,
+  }: { certificateOfInc?: string; persons?: Person[]; consented?: boolean } = {},
 ) {
   await page.locator('#root_lei').fill(US_LEI);
   await expect(page.locator('#root_lei-helper-text')).toHaveText(ui.lei['ui:options'].foundText);
@@ -91,13 +93,8 @@ async function fillBusinessStep(
   await page.locator('#root_corporateGuarantee').setInputFiles(PLAIN_PDF);
   await page.locator('#root_bylawsOrLLCAgreement').setInputFiles(PLAIN_PDF);
   await page.locator('#root_signerAuthorization-0').check();
-  // Agreements are signed with the keyboard: focus the button, press Enter.
-  const signButtons = page.getByRole('button', { name: 'Electronically Sign' });
-  await expect(signButtons).toHaveCount(4);
-  for (let i = 0; i < 4; i++) {
-    await signButtons.first().focus();
-    await page.keyboard.press('Enter');
-  }
+  // Agreements are signed with the keyboard; the first asks for the e-sign consent.
+  await signAgreements(page, 4, { consented });
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(4);
 }
 

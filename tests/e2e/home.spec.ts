@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { type Browser, type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { giveConsentByApi } from './esignConsent';
 import {
   expect,
   expectNoSeriousA11yViolations,
@@ -44,6 +45,7 @@ async function registerIndividual(page: Page, email: string) {
   const { contentType, body } = JSON.parse(stdout) as { contentType: string; body: string };
   const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrf_token');
   expect(csrf, 'csrf_token cookie').toBeTruthy();
+  await giveConsentByApi(page.request, page.context());
   const response = await page.request.post('/exchange/api/web/registration/individual', {
     headers: { 'content-type': contentType, 'x-csrf-token': csrf!.value },
     data: Buffer.from(body, 'base64'),

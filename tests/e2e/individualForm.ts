@@ -1,8 +1,9 @@
 import { expect, type Page } from '@playwright/test';
 import { bundledSchema, promptIn } from './formFiles';
+import { signAgreements } from './esignConsent';
 import { signIn, signUpAndVerify } from './support';
 
-const PASSWORD = 'Str0ng!Pass';
+export const PASSWORD = 'Str0ng!Pass';
 
 /** Prompts come from the schema files, as the form shows them ({firm} filled in). */
 const schema = bundledSchema('individual');
@@ -26,7 +27,10 @@ export async function yesNo(page: Page, key: string, yes: boolean) {
  * Answers every question of the individual form validly, with real files, and signs every
  * agreement with the keyboard. The page must show the form.
  */
-export async function fillIndividualForm(page: Page): Promise<void> {
+export async function fillIndividualForm(
+  page: Page,
+  { consented = false }: { consented?: boolean } = {},
+): Promise<void> {
   await page.locator('#root_socialSecurityNumber').fill('');
   await page.locator('#root_socialSecurityNumber').pressSequentially('123456789');
   await page.locator('#root_mailingAddress_postalCode').fill('');
@@ -82,13 +86,8 @@ export async function fillIndividualForm(page: Page): Promise<void> {
   ]) {
     await yesNo(page, key, false);
   }
-  // Agreements are signed with the keyboard: focus the button, press Enter.
-  const signButtons = page.getByRole('button', { name: 'Electronically Sign' });
-  await expect(signButtons).toHaveCount(6);
-  for (let i = 0; i < 6; i++) {
-    await signButtons.first().focus();
-    await page.keyboard.press('Enter');
-  }
+  // Agreements are signed with the keyboard; the first asks for the e-sign consent.
+  await signAgreements(page, 6, { consented });
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
 }
 

@@ -80,6 +80,12 @@ function badRoot(): string {
   editJson(uiFile, ['mailingAddress', 'ui:widget'], 'text');
   const fixtureFile = path.join(root, 'tests/fixtures/forms/individual/ssn-format.json');
   editJson(fixtureFile, ['expectedErrors', '0', 'message'], 'SSN looks odd');
+  // The e-sign consent without its ESIGN 7001(c) withdrawal disclosure.
+  editJson(
+    path.join(root, 'schemas/common/esign-consent.json'),
+    ['sections', 'withdrawal'],
+    undefined,
+  );
   return root;
 }
 
@@ -144,6 +150,7 @@ describe('forms check', () => {
   it('passes the project schemas and fixtures (exit 0)', () => {
     const run = runs.checkGood!;
     expect(run.stdout).toMatch(/^OK: 4 forms \(affiliated-person, business, individual, person\)/);
+    expect(run.stdout).toContain('the e-sign consent is complete');
     expect(run.code).toBe(0);
   });
 
@@ -165,7 +172,10 @@ describe('forms check', () => {
     expect(stdout).toContain(`${fixture}\n  /expectedErrors  expected /socialSecurityNumber: SSN`);
     expect(stdout).toContain('but got /socialSecurityNumber: Incorrect SSN format');
     expect(stdout).toContain('  /properties/lastName/maxLength  no errorMessage for maxLength');
-    expect(stdout).toContain('7 problems in 3 files');
+    expect(stdout).toContain(
+      `${tmp}/bad/schemas/common/esign-consent.json\n  /sections/withdrawal/heading  the withdrawal disclosure (ESIGN 7001(c)) needs its heading`,
+    );
+    expect(stdout).toContain('9 problems in 4 files');
     expect(code).toBe(1);
   });
 });
