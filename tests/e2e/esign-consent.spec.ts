@@ -89,7 +89,8 @@ test('an expired session during the LEI lookup: sign in again in the dialog, the
   await expect(dialog).toBeHidden();
 
   await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
-  await expect(page).toHaveURL(/\/clearing\/registration\/business$/);
+  // Still the same page and step: nothing navigated away.
+  await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=business$/);
   await expect(page.locator('#root_bizEmail')).toHaveValue('compliance@graniteridge.example');
   await expect(page.locator('#root_website')).toHaveValue('https://graniteridge.example');
   await page.getByRole('button', { name: 'Back' }).click();
