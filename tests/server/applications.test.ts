@@ -11,6 +11,7 @@ import { signedDocuments, toPayloadJson } from '../../src/shared/forms/payload/p
 import {
   formDataBody,
   freshClient,
+  giveEsignConsent,
   PASSWORD,
   pdfBytes,
   pngBytes,
@@ -552,6 +553,7 @@ describe('applications on the server: files', () => {
       ...held!.answers,
     };
     const body = await submissionWithoutFiles(answers);
+    await giveEsignConsent(user.client); // as the page asks before the first signature
     const submitted = await user.client.request('POST', URL_INDIVIDUAL, {
       payload: body.payload,
       headers: { 'content-type': body.type },
