@@ -153,7 +153,7 @@ test.describe('home', () => {
       await expect(console.getByRole('table').first()).toBeVisible();
       await expect(console.getByText('United States').first()).toBeVisible();
       await expectNoSeriousA11yViolations(console);
-      await console.getByLabel(/What the applicant should change/).fill(note);
+      await console.getByLabel(/A note on the whole application/).fill(note);
       await console.getByRole('button', { name: 'Request changes' }).click();
       await expect(console.getByText('Changes requested. The applicant was emailed')).toBeVisible();
     });
