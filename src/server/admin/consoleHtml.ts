@@ -260,6 +260,7 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
     body: `<p><a href="${CONSOLE_BASE}">← All registrations</a></p>
 ${notice}${error}
 <dl class="facts">${facts.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
+${open ? '<p><a href="#decision-heading">Go to the decision ↓</a></p>' : ''}
 ${ctx.answersHtml}
 ${ctx.extra ?? ''}
 ${decision}
