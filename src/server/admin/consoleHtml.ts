@@ -72,8 +72,14 @@ const nameCell = (r: ConsoleRegistration) =>
     ? `${e(registrantName(r))}<br><span class="muted">registered by ${e(personName(r))}</span>`
     : e(personName(r));
 
+/** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
+export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
+/** Statuses staff may still decide from. */
+export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
+
 const STATUS_LABELS: Record<string, string> = {
   pending: 'Awaiting review',
+  resubmitted: 'Resubmitted, awaiting review',
   changes_requested: 'Changes requested',
   approved: 'Approved',
   rejected: 'Rejected',
@@ -220,12 +226,12 @@ export function detailPage(ctx: DetailContext): string {
       `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`,
     ]);
     if (r.reason) facts.push(['What to change (shown to the applicant)', e(r.reason)]);
-  } else if (r.status !== 'pending') {
+  } else if (!AWAITING_REVIEW.includes(r.status)) {
     facts.push(['Decided', `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`]);
     if (r.reason) facts.push(['Reason', e(r.reason)]);
   }
   const action = `${CONSOLE_BASE}/registrations/${e(r.registrationId)}`;
-  const open = r.status === 'pending' || r.status === 'changes_requested';
+  const open = OPEN_FOR_DECISION.includes(r.status);
   // The marks beside the answers belong to this form (their `form` attribute names it).
   const changes = ctx.marking
     ? `<form method="post" action="${action}/changes" id="${CHANGES_FORM_ID}">
@@ -332,7 +338,7 @@ code { font-size: 0.85rem; word-break: break-all; }
 .muted { color: var(--muted); font-size: 0.85rem; }
 .masked { font-family: ui-monospace, monospace; letter-spacing: 0.05em; }
 .status { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 0.85rem; }
-.status-pending { background: #fff4cc; }
+.status-pending, .status-resubmitted { background: #fff4cc; }
 .status-approved { background: #d9f2dd; }
 .status-rejected { background: #fbdcdc; }
 form.inline { display: inline; margin-left: 8px; }

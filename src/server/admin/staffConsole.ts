@@ -23,6 +23,7 @@ import { readDocument, readDocumentPreview } from '../storage/documentStore';
 import { firm } from '../../shared/config/firm';
 import {
   approveConfirmPage,
+  AWAITING_REVIEW,
   CONSOLE_BASE,
   CONSOLE_CSS,
   CONSOLE_CSS_PATH,
@@ -32,6 +33,7 @@ import {
   detailPage,
   listPage,
   messagePage,
+  OPEN_FOR_DECISION,
   type ConsoleRegistration,
 } from './consoleHtml';
 import {
@@ -223,7 +225,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
 
   app.get(CONSOLE_BASE, async (request, reply) => {
     const all = (await listRegistrations(app.db, { limit: 200 })).map(forQueue);
-    const pending = all.filter((r) => r.status === 'pending');
+    const pending = all.filter((r) => AWAITING_REVIEW.includes(r.status));
     const waiting = all.filter((r) => r.status === 'changes_requested');
     const decided = all
       .filter((r) => r.status === 'approved' || r.status === 'rejected')
@@ -277,7 +279,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const sections = typeof review === 'string' ? [] : review.sections;
     const titles = form ? documentTitles(form, sections) : new Map<string, string>();
     const rows = allRows(sections);
-    const marking = registration.status === 'pending';
+    // Changes may be asked of a registration awaiting review, a resubmitted one too.
+    const marking = AWAITING_REVIEW.includes(registration.status);
     const answersHtml = renderAnswers({
       consoleBase: CONSOLE_BASE,
       registrationId: registration.registrationId,
@@ -335,7 +338,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       if (!registration) {
         return notFound(request, reply, 'No such registration.');
       }
-      if (registration.status !== 'pending' && registration.status !== 'changes_requested') {
+      if (!OPEN_FOR_DECISION.includes(registration.status)) {
         return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
       }
       return html(
