@@ -68,6 +68,15 @@ describe('versionDiff', () => {
         side(individual, answers, { '/irsFormW2': { ...W2, name: 'renamed.pdf' } }),
       ).documents,
     ).toEqual([]);
+    // Bytes not at hand to hash: the same name is the same document, a hash now is a new one.
+    const unhashed = { name: 'w2-2024.pdf', sha256: null };
+    const only = (a: typeof unhashed | typeof W2, b: typeof unhashed | typeof W2) =>
+      versionDiff(
+        side(individual, answers, { '/irsFormW2': a }),
+        side(individual, answers, { '/irsFormW2': b }),
+      ).documents.map((change) => change.change);
+    expect(only(unhashed, unhashed)).toEqual([]);
+    expect(only(unhashed, W2)).toEqual(['replaced']);
   });
 
   it('names each side by the prompt its own version of the form asked', () => {

@@ -10,7 +10,8 @@ import { allRows, reviewSections, type ReviewForm, type ReviewRow } from './revi
 /** A stored document of a version: its file name and the SHA-256 of its bytes. */
 export interface VersionDocument {
   name: string;
-  sha256: string;
+  /** Null when the bytes were not at hand to hash (their name then decides). */
+  sha256: string | null;
 }
 
 export interface VersionSide {
@@ -71,6 +72,9 @@ function documentPrompt(rows: readonly ReviewRow[], key: string): string | undef
     ?.prompt;
 }
 
+const sameBytes = (a: VersionDocument, b: VersionDocument) =>
+  a.sha256 !== null || b.sha256 !== null ? a.sha256 === b.sha256 : a.name === b.name;
+
 /**
  * The changes from `before` to `after`, answers in the later version's order (then those it no
  * longer holds, in the earlier one's), documents in the same way.
@@ -92,7 +96,7 @@ export function versionDiff(before: VersionSide, after: VersionSide): VersionDif
   for (const key of keys) {
     const was = before.documents[key] ?? null;
     const now = after.documents[key] ?? null;
-    if (was && now && was.sha256 === now.sha256) continue;
+    if (was && now && sameBytes(was, now)) continue;
     documents.push({
       key,
       prompt: documentPrompt(next.all, key) ?? documentPrompt(old.all, key) ?? key,
