@@ -57,7 +57,7 @@ export function maskValue(text: string): string {
 }
 
 /** An element id from an answer's pointer (`/affiliatedPersons/0/ssn` → `a-affiliatedPersons-0-ssn`). */
-export const anchorOf = (pointer: string) =>
+const anchorOf = (pointer: string) =>
   `a${pointer.replace(/[^A-Za-z0-9_-]/g, (c) => (c === '/' ? '-' : `_${c.charCodeAt(0)}`))}`;
 
 export function renderAnswers(props: AnswersViewProps): string {

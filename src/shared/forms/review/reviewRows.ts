@@ -34,7 +34,7 @@ export interface ReviewForm {
   readonly nested?: Readonly<Record<string, { readonly uiSchema: UiSchema }>>;
 }
 
-export const NOT_ANSWERED = 'Not answered';
+const NOT_ANSWERED = 'Not answered';
 
 export interface ReviewRow {
   /** The answer's JSON pointer in the form's answers (`/affiliatedPersons/0/ssn`). */
@@ -123,7 +123,7 @@ function phoneText(text: string): string {
  * regions by name (the `country` and `region` widgets of the uiSchema), phone numbers grouped.
  * `siblings` are the answers beside it (a region's country).
  */
-export function answerText(
+function answerText(
   schema: JsonSchema,
   ui: UiSchema | undefined,
   value: unknown,
