@@ -68,6 +68,10 @@ describe('staff console: the registration page drawn from the form', () => {
     expect(list).toContain('Granite Ridge Mining Co.<br><span class="muted">registered by ');
     expect(row.indexOf(business.email)).toBeGreaterThan(0);
     expect(list).toContain('<span class="visually-hidden"> Granite Ridge Mining Co.</span>');
+    // The approval asks about the business by its name too.
+    const confirm = (await staff.client.get(`${businessUrl()}/approve`)).body;
+    expect(confirm).toContain('<h1>Approve Granite Ridge Mining Co.?</h1>');
+    expect(confirm).toContain('>Approve Granite Ridge Mining Co.</button>');
   });
 
   it('names countries and regions inside an affiliated person, the passport country too', async () => {

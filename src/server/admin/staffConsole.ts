@@ -345,7 +345,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         reply,
         200,
         approveConfirmPage({
-          registration,
+          registration: forQueue(registration),
           csrfToken: request.cookies[CSRF_COOKIE] ?? '',
           signedInAs: staff(request).email,
         }),
