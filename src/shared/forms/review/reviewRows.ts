@@ -100,14 +100,30 @@ const uiOf = (ui: unknown, key: string | number): UiSchema | undefined => {
 const optionsOf = (ui: UiSchema | undefined): Record<string, unknown> =>
   isPlainObject(ui?.['ui:options']) ? ui['ui:options'] : {};
 
-/** The title of a choice's option (`oneOf`/`anyOf` of `{const, title}`, or the items' of a list). */
-function optionTitle(schema: JsonSchema, value: unknown): string | undefined {
+/** Equal answers: the same value, or objects (a choice whose values are objects) alike. */
+const same = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+
+/**
+ * The title of a choice's option: a `oneOf`/`anyOf` of `{const, title}`, or an `enum` named by
+ * the uiSchema's `ui:enumNames`.
+ */
+function optionTitle(
+  schema: JsonSchema,
+  value: unknown,
+  ui?: UiSchema | undefined,
+): string | undefined {
   for (const options of [schema.oneOf, schema.anyOf]) {
     if (!Array.isArray(options)) continue;
     const option = (options as unknown[]).find(
-      (o): o is JsonSchema => isPlainObject(o) && o.const === value,
+      (o): o is JsonSchema => isPlainObject(o) && same(o.const, value),
     );
     if (typeof option?.title === 'string') return option.title;
+  }
+  const names = ui?.['ui:enumNames'];
+  if (Array.isArray(schema.enum) && Array.isArray(names)) {
+    const name: unknown = names[schema.enum.findIndex((option: unknown) => same(option, value))];
+    if (typeof name === 'string') return name;
   }
   return undefined;
 }
@@ -131,7 +147,7 @@ function answerText(
 ): string {
   if (isMissing(value)) return NOT_ANSWERED;
   if (schema.const === true) return value === true ? 'Signed' : 'Not signed';
-  const title = optionTitle(schema, value);
+  const title = optionTitle(schema, value, ui);
   if (title) return title;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (isPlainObject(value) && typeof value.name === 'string') return value.name;
