@@ -427,7 +427,8 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
     detail.getByRole('link', { name: prompt(schema, 'certificateOfInc'), exact: true }),
   ).toBeVisible();
   await staffPage.getByRole('button', { name: 'Approve…' }).click();
-  await staffPage.getByRole('button', { name: 'Approve Daniel Okafor' }).click();
+  // A business is named by its name, on the confirmation too.
+  await staffPage.getByRole('button', { name: 'Approve Granite Ridge Mining Co.' }).click();
   await expect(staffPage.getByText('Registration approved.')).toBeVisible();
   await staffPage.context().close();
 

@@ -155,7 +155,17 @@ test.describe('home', () => {
       await expect(console.getByRole('table').first()).toBeVisible();
       await expect(console.getByText('United States').first()).toBeVisible();
       await expectNoSeriousA11yViolations(console);
-      await console.getByLabel(/What the applicant should change/).fill(note);
+      // Reveal shows the answer in place, as the prompt names it: no reload, the place kept.
+      const address = console.url();
+      const reveal = console.getByRole('button', { name: 'Reveal Date of birth (MM/DD/YYYY)' });
+      await reveal.scrollIntoViewIfNeeded();
+      const scrolled = await console.evaluate(() => window.scrollY);
+      await reveal.click();
+      await expect(console.getByText('04/17/1985')).toBeVisible();
+      await expect(reveal).toHaveCount(0);
+      expect(console.url()).toBe(address);
+      expect(await console.evaluate(() => window.scrollY)).toBe(scrolled);
+      await console.getByLabel(/A note on the whole application/).fill(note);
       await console.getByRole('button', { name: 'Request changes' }).click();
       await expect(console.getByText('Changes requested. The applicant was emailed')).toBeVisible();
     });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { CompiledForm } from '../../src/shared/forms/model/compiledForm';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { giveEsignConsent, pngBytes, postFormData, signedIn } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
@@ -16,13 +17,18 @@ export async function signedInStaff(t: TestApp) {
 
 /**
  * A signed-in customer who has submitted a valid individual registration through the real
- * endpoint; answers are the schema's example with `overrides`.
+ * endpoint; answers are the schema's example with `overrides`. `form` is the individual form as
+ * the app serves it (a reworded one in a test of wording).
  */
-export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
+export async function registeredCustomer(
+  t: TestApp,
+  overrides: Answers = {},
+  form = testForm('individual'),
+) {
   const customer = await signedIn(t);
   const png = await pngBytes();
   const answers: Answers = {
-    ...(structuredClone(testForm('individual').example) as Answers),
+    ...(structuredClone(form.example) as Answers),
     primaryEmailAddress: customer.email,
     photoId: { name: 'front.png', type: 'image/png', size: png.length },
     photoIdBack: { name: 'back.png', type: 'image/png', size: png.length },
@@ -32,7 +38,7 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
   const pngBlob = () => new Blob([new Uint8Array(png)], { type: 'image/png' });
   const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
   const files = { '/photoId': pngBlob(), '/photoIdBack': pngBlob(), '/irsFormW2': pdfBlob() };
-  return submitted(customer, 'individual', answers, files);
+  return submitted(customer, form, answers, files);
 }
 
 /**
@@ -41,17 +47,17 @@ export async function registeredCustomer(t: TestApp, overrides: Answers = {}) {
  */
 async function submitted<Customer extends { client: TestClient }>(
   customer: Customer,
-  formId: 'individual' | 'business',
+  compiled: CompiledForm,
   answers: Answers,
   files: Record<string, Blob>,
 ) {
   const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
-  const documents = signedDocuments(testForm(formId)).map((d) => [d.url, pdfBlob()]);
-  const form = toPayload(testForm(formId), answers, files, Object.fromEntries(documents));
+  const documents = signedDocuments(compiled).map((d) => [d.url, pdfBlob()]);
+  const form = toPayload(compiled, answers, files, Object.fromEntries(documents));
   await giveEsignConsent(customer.client); // as the page asks before the first signature
   const response = await postFormData(
     customer.client,
-    `/exchange/api/web/registration/${formId}`,
+    `/exchange/api/web/registration/${compiled.id}`,
     form,
   );
   if (response.statusCode !== 201) throw new Error(`registration failed: ${response.body}`);
@@ -78,12 +84,16 @@ const BUSINESS_FILES = [
  * A signed-in customer who has submitted a valid business registration (the schema's example,
  * a signatory, with `overrides`) through the real endpoint.
  */
-export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
+export async function registeredBusiness(
+  t: TestApp,
+  overrides: Answers = {},
+  compiled = testForm('business'),
+) {
   const customer = await signedIn(t);
   const png = await pngBytes();
   const pdfRef = (name: string) => ({ name, type: 'application/pdf', size: samplePdf.length });
   const answers: Answers = {
-    ...(structuredClone(testForm('business').example) as Answers),
+    ...(structuredClone(compiled.example) as Answers),
     email: customer.email,
     photoId: { name: 'passport.png', type: 'image/png', size: png.length },
     signerAuthorization: 'yes',
@@ -95,7 +105,7 @@ export async function registeredBusiness(t: TestApp, overrides: Answers = {}) {
     '/photoId': new Blob([new Uint8Array(png)], { type: 'image/png' }),
     ...Object.fromEntries(BUSINESS_FILES.map((key) => [`/${key}`, pdfBlob()])),
   };
-  return submitted(customer, 'business', answers, files);
+  return submitted(customer, compiled, answers, files);
 }
 
 export async function auditRows(t: TestApp, action: string, since = new Date(0)) {
@@ -117,15 +127,20 @@ export async function auditRows(t: TestApp, action: string, since = new Date(0))
 export function postForm(
   client: TestClient,
   url: string,
-  fields: Record<string, string>,
-  options: { csrf?: string | null } = {},
+  fields: Record<string, string> | [string, string][],
+  options: { csrf?: string | null; accept?: string } = {},
 ) {
   const token =
     options.csrf === undefined ? (client.cookies.get('csrf_token') ?? '') : options.csrf;
-  const body = new URLSearchParams({ ...fields, ...(token === null ? {} : { _csrf: token }) });
+  // Pairs keep a repeated field (every mark of a request for changes).
+  const body = new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields));
+  if (token !== null) body.append('_csrf', token);
   return client.request('POST', url, {
     payload: body.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(options.accept ? { accept: options.accept } : {}),
+    },
     csrf: false,
   });
 }

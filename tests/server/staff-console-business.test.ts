@@ -30,22 +30,27 @@ describe('staff console: a business registration', () => {
     const html = (await staff.client.get(detailUrl())).body;
     expect(html).toContain('<code>business</code>');
     expect(html).toContain('Granite Ridge Mining Co.');
-    expect(html).toContain('<caption>User info</caption>');
-    expect(html).toContain('<caption>Business info</caption>');
+    // Section headings from the uiSchema (a step's title where its section has none).
+    expect(html).toContain('<caption>User Details</caption>');
+    expect(html).toContain('<caption>Business name and address</caption>');
+    expect(html).toContain('<caption>Affiliated persons</caption>');
     expect(html).toMatch(
-      /<th scope="row">Business legal name<\/th><td>Granite Ridge Mining Co\.<\/td>/,
+      /<th scope="row">Business legal name<\/th><td>Granite Ridge Mining Co\.<details/,
     );
     // One group per person, prompted as sent, answers by their prompts.
-    expect(html).toContain('<dt>Affiliated person 1</dt>');
-    expect(html).toContain('<dt>Affiliated person 2</dt>');
-    expect(html).toMatch(/<dt>First name<\/dt><dd>Amelia<\/dd>/);
-    expect(html).toMatch(/<dt>Is the ownership direct or indirect\?<\/dt><dd>Indirect<\/dd>/);
-    // Form order inside a person: the name before the address.
-    const second = html.slice(html.indexOf('<dt>Affiliated person 2</dt>'));
+    expect(html).toContain('<h3 class="item">Affiliated person 1</h3>');
+    expect(html).toContain('<h3 class="item">Affiliated person 2</h3>');
+    expect(html).toMatch(/<dt>First name<\/dt><dd>Amelia<details/);
+    expect(html).toMatch(/<dt>Is the ownership direct or indirect\?<\/dt><dd>Indirect<details/);
+    // Form order inside a person (the nested form's uiSchema): the name before the address.
+    const second = html.slice(html.indexOf('<h3 class="item">Affiliated person 2</h3>'));
     expect(second.indexOf('First name')).toBeLessThan(second.indexOf('Street address'));
-    // The persons' summary from their stored rows.
+    // The persons' summary from their stored rows, each a link to the person's answers.
     expect(html).toContain('<h2>Affiliated persons</h2>');
-    expect(html).toMatch(/<td>2<\/td><td>Amelia Hart<\/td><td>—<\/td><td>60% indirect<\/td>/);
+    expect(html).toMatch(
+      /<td>2<\/td><td><a href="#a-affiliatedPersons-1">Amelia Hart<\/a><\/td><td>—<\/td><td>60% indirect<\/td>/,
+    );
+    expect(html).toContain('<li id="a-affiliatedPersons-1">');
     // The step signatures, signed by the registering user.
     expect(html).toContain(schema['x-signatures']!.userInfo!.prompt);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countryName, regionName } from '../../src/server/admin/placeNames';
+import { countryName, regionName } from '../../src/shared/forms/review/placeNames';
 import { auditRows, postForm, registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';
 
@@ -84,7 +84,7 @@ describe('staff console: review actions and reading a registration', () => {
     // The documents section only (the audit trail below it has its own <code>).
     const documents = page.slice(
       page.indexOf('<h2>Documents</h2>'),
-      page.indexOf('<h2 id="audit-heading">'),
+      page.indexOf('Signature evidence</h2>'),
     );
     expect(documents).not.toContain('document.agree');
     expect(documents).not.toContain('<code>');
@@ -102,7 +102,9 @@ describe('staff console: review actions and reading a registration', () => {
     const download = await staff.client.get(src.replace('?inline=1', ''));
     expect(download.headers['content-disposition']).toMatch(/^attachment;/);
     const pdfLink =
-      /href="(\/clearing\/admin\/documents\/[^"?]+)" download>I agree to the Terms/.exec(page)![1]!;
+      /href="(\/clearing\/admin\/documents\/[^"?]+)" download="">I agree to the Terms/.exec(
+        page,
+      )![1]!;
     const pdf = await staff.client.get(`${pdfLink}?inline=1`);
     expect(pdf.headers['content-disposition']).toMatch(/^attachment;/);
   });
@@ -110,9 +112,10 @@ describe('staff console: review actions and reading a registration', () => {
   it('shows countries and regions by name', async () => {
     const c = await registeredCustomer(t);
     const page = (await staff.client.get(`${C}/registrations/${c.registrationId}`)).body;
-    expect(page).toContain('<dd>United States</dd>');
-    expect(page).not.toContain('<dd>US</dd>');
-    expect(page).toMatch(/<dd>(New York|California)<\/dd>/);
+    const address = page.slice(page.indexOf('<caption>Address</caption>'));
+    expect(address).toMatch(/<dt>Country<\/dt><dd>United States<details/);
+    expect(address).not.toMatch(/<dd>US</);
+    expect(address).toMatch(/<dt>State \/ region<\/dt><dd>(New York|California)<details/);
     expect(countryName('CA')).toBe('Canada');
     expect(regionName('CA', 'QC')).toBe('Quebec');
     expect(regionName('US', 'Nowhere')).toBe('Nowhere');

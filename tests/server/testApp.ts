@@ -1,4 +1,5 @@
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
+import type { FormCatalog } from '../../src/shared/forms/model/compileNode';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,7 +26,10 @@ export interface TestApp {
  * A real app on its own fresh database (cloned from the migrated template), with a fast password
  * hash cost and a silent logger. Call `close()` in afterAll.
  */
-export async function createTestApp(overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<ServerConfig> = {},
+  deps: { forms?: FormCatalog } = {},
+): Promise<TestApp> {
   const adminUrl = inject('adminDatabaseUrl');
   const database = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -46,7 +50,7 @@ export async function createTestApp(overrides: Partial<ServerConfig> = {}): Prom
     fieldEncryptionKeys: newFieldKey('test'),
     ...overrides,
   };
-  const app = await buildApp({ config, pool, mailer, logger: false });
+  const app = await buildApp({ config, pool, mailer, logger: false, ...deps });
   await app.ready();
   return {
     app,

@@ -1,15 +1,18 @@
 /**
- * The staff console's HTML: plain server-rendered pages, no script (the CSP allows none inline),
- * one small stylesheet. Every piece of user content goes through `escapeHtml`.
+ * The staff console's HTML: plain server-rendered pages, one small stylesheet and, on a
+ * registration's page, one same-origin script (`console.js`: Reveal without reloading; the CSP
+ * allows no inline script). The frame is built here with every piece of user content through
+ * `escapeHtml`; a registration's answers are drawn by React (`RegistrationAnswers.tsx`).
  */
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
 import type { RegistrationAuditEvent } from '../audit/registrationAuditEvents';
 import type { RegistrationDetail } from '../db/adminQueries';
-import { humanize, type ViewRow, type ViewSection } from './registrationView';
+import { CHANGES_FORM_ID } from './RegistrationAnswers';
 
 export const CONSOLE_BASE = '/clearing/admin';
 export const CONSOLE_CSS_PATH = `${CONSOLE_BASE}/console.css`;
+export const CONSOLE_JS_PATH = `${CONSOLE_BASE}/console.js`;
 /** The hidden form field carrying the CSRF token (the `csrf_token` cookie's value). */
 export const CSRF_FIELD = '_csrf';
 
@@ -23,8 +26,10 @@ export function page(options: {
   title: string;
   body: string;
   signedInAs?: string | undefined;
+  /** Load the console's script (a registration's page). */
+  script?: boolean;
 }): string {
-  const { title, body, signedInAs } = options;
+  const { title, body, signedInAs, script } = options;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +39,7 @@ export function page(options: {
 <title>${e(title)} · ${e(firm.displayName)} Admin</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
-</head>
+${script ? `<script src="${CONSOLE_JS_PATH}" defer></script>\n` : ''}</head>
 <body>
 <header class="top">
 <a class="brand" href="${signedInAs ? CONSOLE_BASE : '/clearing/home'}">${e(firm.displayName)} · Clearing Admin</a>
@@ -54,8 +59,27 @@ const utc = (iso: string | null): string =>
 const personName = (r: AdminRegistrationSummary) =>
   [r.firstName, r.lastName].filter(Boolean).join(' ') || '(no name)';
 
+/** A registration as the queue lists it: `business` when its form registers a business. */
+export type ConsoleRegistration = AdminRegistrationSummary & { business?: boolean };
+
+/** Who registered: a business by its name, a person by theirs. */
+export const registrantName = (r: ConsoleRegistration) =>
+  r.business ? r.organizationName || personName(r) : personName(r);
+
+/** The registrant's name cell: a business's name with the person who registered it. */
+const nameCell = (r: ConsoleRegistration) =>
+  r.business
+    ? `${e(registrantName(r))}<br><span class="muted">registered by ${e(personName(r))}</span>`
+    : e(personName(r));
+
+/** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
+export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
+/** Statuses staff may still decide from. */
+export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
+
 const STATUS_LABELS: Record<string, string> = {
   pending: 'Awaiting review',
+  resubmitted: 'Resubmitted, awaiting review',
   changes_requested: 'Changes requested',
   approved: 'Approved',
   rejected: 'Rejected',
@@ -65,9 +89,9 @@ const statusBadge = (status: string) =>
   `<span class="status status-${e(status)}">${e(STATUS_LABELS[status] ?? status)}</span>`;
 
 /** The applicant as staff name them: name and email. */
-export const applicantName = (r: AdminRegistrationSummary) => `${personName(r)} (${r.email})`;
+export const applicantName = (r: ConsoleRegistration) => `${registrantName(r)} (${r.email})`;
 
-function registrationTable(rows: AdminRegistrationSummary[], decided: boolean): string {
+function registrationTable(rows: ConsoleRegistration[], decided: boolean): string {
   if (!rows.length) {
     return `<p>${decided ? 'No decisions yet.' : 'No registrations are awaiting review.'}</p>`;
   }
@@ -76,20 +100,20 @@ function registrationTable(rows: AdminRegistrationSummary[], decided: boolean): 
     : '<th scope="col">Name</th><th scope="col">Email</th><th scope="col">Clearing ID</th><th scope="col">Form</th><th scope="col">Submitted</th><th scope="col"><span class="visually-hidden">Open</span></th>';
   const body = rows
     .map((r) => {
-      const link = `<a href="${CONSOLE_BASE}/registrations/${e(r.registrationId)}">${decided ? 'View' : 'Review'}<span class="visually-hidden"> ${e(personName(r))}</span></a>`;
+      const link = `<a href="${CONSOLE_BASE}/registrations/${e(r.registrationId)}">${decided ? 'View' : 'Review'}<span class="visually-hidden"> ${e(registrantName(r))}</span></a>`;
       return decided
-        ? `<tr><td>${e(personName(r))}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
-        : `<tr><td>${e(personName(r))}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
+        ? `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
+        : `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
     })
     .join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 export function listPage(
-  pending: AdminRegistrationSummary[],
-  decided: AdminRegistrationSummary[],
+  pending: ConsoleRegistration[],
+  decided: ConsoleRegistration[],
   signedInAs: string,
-  waiting: AdminRegistrationSummary[] = [],
+  waiting: ConsoleRegistration[] = [],
 ): string {
   return page({
     title: 'Registrations',
@@ -114,15 +138,20 @@ ${registrationTable(decided, true)}
 }
 
 interface DetailContext {
-  registration: RegistrationDetail;
-  sections: ViewSection[];
-  /** Each document's prompt, by multipart part. */
-  documentPrompts: Map<string, string>;
+  registration: RegistrationDetail & { business?: boolean };
+  /** The answers, persons and documents, drawn by React (`renderAnswers`). */
+  answersHtml: string;
+  /** An answer's prompt by pointer (audit rows name the answer revealed). */
+  promptOf: (pointer: string) => string | undefined;
+  /** A document's title by multipart part. */
+  documentTitleOf: (part: string) => string | undefined;
+  /** Whether the marks beside the answers belong to a request-changes form on this page. */
+  marking: boolean;
   csrfToken: string;
   signedInAs: string;
   notice?: string | undefined;
   error?: string | undefined;
-  /** Sections drawn elsewhere, after the documents (signature evidence), as HTML. */
+  /** Sections drawn elsewhere, after the documents (signature evidence, versions), as HTML. */
   extra?: string | undefined;
   /** This registration's audit trail, newest first. */
   auditEvents: RegistrationAuditEvent[];
@@ -154,17 +183,17 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
         ? 'the applicant'
         : 'an operator';
   const notes: string[] = [];
-  const { via, field, documentId, inline, demo } = event.detail;
+  const { via, field, fields, documentId, inline, demo } = event.detail;
   if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
-  if (typeof field === 'string') {
-    const prompt = ctx.sections.flatMap((s) => s.rows).find((row) => row.pointer === field)?.prompt;
-    notes.push(e(prompt ?? field));
+  if (typeof field === 'string') notes.push(e(ctx.promptOf(field) ?? field));
+  if (Array.isArray(fields) && fields.length) {
+    const named = fields.filter((f): f is string => typeof f === 'string');
+    notes.push(`marked: ${named.map((f) => e(ctx.promptOf(f) ?? f)).join(', ')}`);
   }
   if (typeof documentId === 'string') {
     const document = ctx.registration.documents.find((d) => d.id === documentId);
-    notes.push(
-      `${document ? e(documentTitle(ctx, document.part)) : 'a document'}${inline === true ? ' (preview)' : ''}`,
-    );
+    const title = document ? (ctx.documentTitleOf(document.part) ?? document.part) : null;
+    notes.push(`${title ? e(title) : 'a document'}${inline === true ? ' (preview)' : ''}`);
   }
   if (demo === true) notes.push('seeded demo data');
   return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(AUDIT_ACTION_LABELS[event.action] ?? event.action)}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
@@ -179,67 +208,6 @@ function auditSection(ctx: DetailContext): string {
 
 function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${e(name)}" value="${e(value)}">`;
-}
-
-/** Images that uploads accept and browsers show inline (checked by content when stored). */
-export const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp']);
-/**
- * Images browsers do not show (HEIC, as phones save photos): previewed through the JPEG rendition
- * made when they were uploaded; the download is still the original.
- */
-export const PREVIEWED_AS_JPEG = new Set(['image/heic']);
-
-function documentLink(
-  ctx: DetailContext,
-  part: string,
-  label: string,
-  options: { preview?: boolean } = {},
-): string {
-  const document = ctx.registration.documents.find((d) => d.part === part);
-  if (!document) return `${e(label)} <span class="muted">(file missing)</span>`;
-  const href = `${CONSOLE_BASE}/documents/${e(document.id)}`;
-  const link = `<a href="${href}" download>${e(label)}</a> <span class="muted">(${e(document.contentType)}, ${Math.ceil(document.size / 1024)} KB)</span>`;
-  const previewable =
-    PREVIEWABLE_IMAGES.has(document.contentType) || PREVIEWED_AS_JPEG.has(document.contentType);
-  if (!options.preview || !previewable) return link;
-  const prompt = ctx.documentPrompts.get(part) ?? label;
-  return `<figure class="preview"><a href="${href}?inline=1" target="_blank" rel="noopener"><img src="${href}?inline=1" alt="${e(prompt)}" loading="lazy"></a><figcaption>${link}</figcaption></figure>`;
-}
-
-function answer(ctx: DetailContext, row: ViewRow): string {
-  if (row.children)
-    return `<dl class="group">${row.children.map((c) => rowHtml(ctx, c, 'dl')).join('')}</dl>`;
-  if (row.items) {
-    return `<ol class="items">${row.items
-      .map(
-        (item) =>
-          `<li><dl class="group">${item.map((c) => rowHtml(ctx, c, 'dl')).join('')}</dl></li>`,
-      )
-      .join('')}</ol>`;
-  }
-  let html = e(row.text);
-  if (row.part && row.signed) {
-    // An agreement or a signature: the answer and the document it signed.
-    html = `${e(row.text)} · ${documentLink(ctx, row.part, 'signed document')}`;
-  } else if (row.part) {
-    html = documentLink(ctx, row.part, row.text, { preview: true });
-  }
-  if (row.masked) {
-    html = `<span class="masked">${html}</span>
-<form method="post" class="inline" action="${CONSOLE_BASE}/registrations/${e(ctx.registration.registrationId)}/reveal">
-${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('field', row.pointer)}
-<button type="submit" class="link" aria-label="Reveal ${e(row.prompt)}">Reveal</button>
-</form>`;
-  } else if (row.sensitive) {
-    html = `<span class="revealed">${html}</span> <span class="muted">(revealed, logged)</span>`;
-  }
-  return html;
-}
-
-function rowHtml(ctx: DetailContext, row: ViewRow, as: 'table' | 'dl'): string {
-  return as === 'table'
-    ? `<tr><th scope="row">${e(row.prompt)}</th><td>${answer(ctx, row)}</td></tr>`
-    : `<div><dt>${e(row.prompt)}</dt><dd>${answer(ctx, row)}</dd></div>`;
 }
 
 export function detailPage(ctx: DetailContext): string {
@@ -258,47 +226,22 @@ export function detailPage(ctx: DetailContext): string {
       `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`,
     ]);
     if (r.reason) facts.push(['What to change (shown to the applicant)', e(r.reason)]);
-  } else if (r.status !== 'pending') {
+  } else if (!AWAITING_REVIEW.includes(r.status)) {
     facts.push(['Decided', `${e(utc(r.reviewedAt))} by ${e(r.reviewedBy ?? 'operator')}`]);
     if (r.reason) facts.push(['Reason', e(r.reason)]);
   }
-  const sections = ctx.sections
-    .map(
-      (section) =>
-        `<table class="answers"><caption>${e(section.heading)}</caption><tbody>${section.rows
-          .map((row) => rowHtml(ctx, row, 'table'))
-          .join('')}</tbody></table>`,
-    )
-    .join('\n');
-  // Each document under the prompt it answered (or the agreement it signed), never its part name.
-  const documents = r.documents.length
-    ? `<ul>${r.documents
-        .map(
-          (d) =>
-            `<li>${documentLink(ctx, d.part, documentTitle(ctx, d.part), { preview: true })}</li>`,
-        )
-        .join('')}</ul>`
-    : '<p>No documents.</p>';
-  const persons = r.persons.length
-    ? `<h2>Affiliated persons</h2>
-<table class="answers"><thead><tr><th scope="col">#</th><th scope="col">Name</th><th scope="col">Title</th><th scope="col">Ownership</th></tr></thead><tbody>${r.persons
-        .map(
-          (p) =>
-            `<tr><td>${p.position + 1}</td><td>${e(`${p.firstName} ${p.lastName}`)}</td><td>${e(p.title ?? '—')}</td><td>${p.ownershipPercent === null ? '—' : `${p.ownershipPercent}%`}${p.isDirect === null ? '' : p.isDirect ? ' direct' : ' indirect'}</td></tr>`,
-        )
-        .join('')}</tbody></table>`
-    : '';
   const action = `${CONSOLE_BASE}/registrations/${e(r.registrationId)}`;
-  const open = r.status === 'pending' || r.status === 'changes_requested';
-  const changes =
-    r.status === 'pending'
-      ? `<form method="post" action="${action}/changes">
+  const open = OPEN_FOR_DECISION.includes(r.status);
+  // The marks beside the answers belong to this form (their `form` attribute names it).
+  const changes = ctx.marking
+    ? `<form method="post" action="${action}/changes" id="${CHANGES_FORM_ID}">
 ${hidden(CSRF_FIELD, ctx.csrfToken)}
-<label for="note">What the applicant should change (shown to them and emailed)</label>
-<textarea id="note" name="note" rows="3" maxlength="2000" required></textarea>
+<label for="note">A note on the whole application (shown to the applicant and emailed)</label>
+<p class="muted" id="note-hint">Mark the answers and documents to change with “Mark” beside each; their notes are sent with this one.</p>
+<textarea id="note" name="note" rows="3" maxlength="2000" aria-describedby="note-hint"></textarea>
 <button type="submit" class="changes">Request changes</button>
 </form>`
-      : '';
+    : '';
   const decision = open
     ? `<section aria-labelledby="decision-heading" class="decision">
 <h2 id="decision-heading">Decision</h2>
@@ -317,28 +260,18 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
   const notice = ctx.notice ? `<p class="notice" role="status">${e(ctx.notice)}</p>` : '';
   const error = ctx.error ? `<p class="error" role="alert">${e(ctx.error)}</p>` : '';
   return page({
-    title: `${[r.firstName, r.lastName].filter(Boolean).join(' ') || r.email}: registration`,
+    title: `${registrantName(r)}: registration`,
     signedInAs: ctx.signedInAs,
+    script: true,
     body: `<p><a href="${CONSOLE_BASE}">← All registrations</a></p>
 ${notice}${error}
 <dl class="facts">${facts.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
-${decision}
-${persons}
-<h2>Answers as submitted</h2>
-<p class="muted">Each prompt is the wording the customer saw. Sensitive identifiers are masked; revealing one is logged.</p>
-${sections}
-<h2>Documents</h2>
-${documents}
+${open ? '<p><a href="#decision-heading">Go to the decision ↓</a></p>' : ''}
+${ctx.answersHtml}
 ${ctx.extra ?? ''}
+${decision}
 ${auditSection(ctx)}`,
   });
-}
-
-/** A document's name for staff: the prompt it answers (the signed document of an agreement). */
-function documentTitle(ctx: DetailContext, part: string): string {
-  const prompt = ctx.documentPrompts.get(part);
-  if (!prompt) return humanize(part.replace(/^document\./, ''));
-  return part.startsWith('document.') ? `${prompt} (signed document)` : prompt;
 }
 
 /**
@@ -346,19 +279,19 @@ function documentTitle(ctx: DetailContext, part: string): string {
  * form carries `confirmed`, without which the server does not approve).
  */
 export function approveConfirmPage(ctx: {
-  registration: AdminRegistrationSummary;
+  registration: ConsoleRegistration;
   csrfToken: string;
   signedInAs: string;
 }): string {
   const r = ctx.registration;
   const back = `${CONSOLE_BASE}/registrations/${e(r.registrationId)}`;
   return page({
-    title: `Approve ${personName(r)}?`,
+    title: `Approve ${registrantName(r)}?`,
     signedInAs: ctx.signedInAs,
     body: `<p>You are about to approve the registration of <strong>${e(applicantName(r))}</strong>, clearing id ${e(r.clearingOrgId)}. They will be told by email and can then use their account.</p>
 <form method="post" action="${back}/decision" class="confirm">
 ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'approve')}${hidden('confirmed', r.registrationId)}
-<button type="submit" class="approve">Approve ${e(personName(r))}</button>
+<button type="submit" class="approve">Approve ${e(registrantName(r))}</button>
 <a href="${back}">Cancel</a>
 </form>`,
   });
@@ -405,7 +338,7 @@ code { font-size: 0.85rem; word-break: break-all; }
 .muted { color: var(--muted); font-size: 0.85rem; }
 .masked { font-family: ui-monospace, monospace; letter-spacing: 0.05em; }
 .status { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 0.85rem; }
-.status-pending { background: #fff4cc; }
+.status-pending, .status-resubmitted { background: #fff4cc; }
 .status-approved { background: #d9f2dd; }
 .status-rejected { background: #fbdcdc; }
 form.inline { display: inline; margin-left: 8px; }
@@ -424,5 +357,61 @@ form.confirm { display: flex; gap: 16px; align-items: center; }
 .decision textarea { width: 100%; max-width: 600px; display: block; margin-bottom: 8px; font: inherit; }
 .notice { background: #d9f2dd; padding: 8px 12px; }
 .error { background: #fbdcdc; padding: 8px 12px; }
+h3.item { font-size: 1rem; margin: 12px 0 4px; }
+ol.items > li { margin-bottom: 8px; }
+details.mark { display: inline-block; margin-left: 12px; font-size: 0.85rem; vertical-align: top; }
+details.mark summary { cursor: pointer; color: var(--accent); }
+details.mark[open] { display: block; margin: 6px 0 8px; padding: 6px 10px; background: #fff8e6; border-left: 3px solid #8a5a00; }
+details.mark label { display: block; margin: 4px 0 2px; }
+details.mark textarea { width: 100%; max-width: 480px; font: inherit; }
+tr:has(details.mark input:checked) > th, div:has(> dd > details.mark input:checked) > dt { color: #8a5a00; font-weight: 600; }
+.reveal-status:not(:empty) { margin-left: 8px; color: #b3261e; }
+table.versions th { width: 30%; }
+.before { color: #8a1c1c; }
+.after { color: #1d5c2e; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+/**
+ * The console's one script: Reveal asks the reveal route for JSON and shows the answer in place
+ * (no reload, the reviewer's place kept, nothing re-posted by a refresh). Without it, the reveal
+ * form posts and the page comes back with the answer shown. Text only: never markup.
+ */
+export const CONSOLE_JS = `'use strict';
+document.addEventListener('submit', async (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.classList.contains('reveal')) return;
+  event.preventDefault();
+  const holder = form.closest('.sensitive');
+  const status = holder && holder.querySelector('.reveal-status');
+  const button = form.querySelector('button');
+  if (button) button.disabled = true;
+  const say = (text) => { if (status) status.textContent = text; if (button) button.disabled = false; };
+  let response;
+  try {
+    response = await fetch(form.action, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(new FormData(form)),
+      credentials: 'same-origin',
+    });
+  } catch {
+    say('Not revealed: the server could not be reached. Try again.');
+    return;
+  }
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok || typeof body.text !== 'string') {
+    say(typeof body.errorMessage === 'string' ? body.errorMessage : 'Not revealed. Reload the page and try again.');
+    return;
+  }
+  const value = holder.querySelector('[data-reveal-value]');
+  value.textContent = body.text;
+  value.className = 'revealed';
+  const note = document.createElement('span');
+  note.className = 'muted';
+  note.textContent = ' (revealed, logged)';
+  value.after(note);
+  form.remove();
+  if (status) status.textContent = '';
+});
 `;

@@ -142,14 +142,24 @@ export async function decideRegistration(
   return { status, userId: applicant.user_id };
 }
 
+/** One answer or document a reviewer marks for change: its pointer into the answers, a note. */
+export interface ChangeRequestField {
+  path: string;
+  note: string;
+}
+
 /**
  * Asks the applicant of a registration awaiting review for changes: the note (required) says
- * what to change; their home page shows it and they are emailed. 404 unknown, 409 not awaiting
- * review.
+ * what to change; their home page shows it and they are emailed. `fields` are the answers marked
+ * (the audit row names their pointers). 404 unknown, 409 not awaiting review.
  */
 export async function requestChanges(
   deps: ReviewDeps,
-  request: { registrationId: string; note?: string | undefined },
+  request: {
+    registrationId: string;
+    note?: string | undefined;
+    fields?: readonly ChangeRequestField[] | undefined;
+  },
   actor: Actor,
 ): Promise<{ status: ReviewStatus; userId: string }> {
   const note = request.note?.trim() ?? '';
@@ -166,7 +176,10 @@ export async function requestChanges(
       actorUserId: actor.userId,
       subjectUserId: row.user_id,
       registrationId: request.registrationId,
-      detail: { via: actor.via },
+      detail: {
+        via: actor.via,
+        ...(request.fields?.length ? { fields: request.fields.map((field) => field.path) } : {}),
+      },
     });
     return row;
   });

@@ -23,21 +23,39 @@ import { readDocument, readDocumentPreview } from '../storage/documentStore';
 import { firm } from '../../shared/config/firm';
 import {
   approveConfirmPage,
+  AWAITING_REVIEW,
   CONSOLE_BASE,
   CONSOLE_CSS,
   CONSOLE_CSS_PATH,
+  CONSOLE_JS,
+  CONSOLE_JS_PATH,
   CSRF_FIELD,
   detailPage,
   listPage,
   messagePage,
+  OPEN_FOR_DECISION,
+  type ConsoleRegistration,
+} from './consoleHtml';
+import {
+  MARK_FIELD,
+  MARK_NOTE_PREFIX,
   PREVIEWABLE_IMAGES,
   PREVIEWED_AS_JPEG,
-} from './consoleHtml';
+  renderAnswers,
+} from './RegistrationAnswers';
 import { decideRegistration, requestChanges, type ReviewDeps } from './review';
 import { evidencePackage } from '../signatures/evidencePackage';
 import { evidenceSection } from '../signatures/evidenceHtml';
 import { listSignatureEvidence } from '../signatures/signatureEvidence';
-import { documentPrompts, registrationView, sensitivePointers } from './registrationView';
+import type { AdminRegistrationSummary } from '../../shared/api/admin';
+import { allRows } from '../../shared/forms/review/reviewRows';
+import type { RegistrationDetail } from '../db/adminQueries';
+import {
+  documentTitles,
+  registrationReview,
+  sensitiveRows,
+  type RegistrationReview,
+} from './registrationView';
 
 export { escapeHtml } from './consoleHtml';
 
@@ -78,13 +96,45 @@ export function attachmentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/**
+ * The marks of a request-changes post: each answer marked (its checkbox) or given a note, by
+ * pointer in page order, with its note (trimmed; '' when none).
+ */
+export function markedFields(body: Record<string, unknown>): { path: string; note: string }[] {
+  const marks = body[MARK_FIELD];
+  const paths = new Set(
+    (Array.isArray(marks) ? marks : [marks]).filter(
+      (path): path is string => typeof path === 'string' && path !== '',
+    ),
+  );
+  for (const [name, value] of Object.entries(body)) {
+    if (name.startsWith(MARK_NOTE_PREFIX) && typeof value === 'string' && value.trim()) {
+      paths.add(name.slice(MARK_NOTE_PREFIX.length));
+    }
+  }
+  return [...paths].map((path) => {
+    const note = body[`${MARK_NOTE_PREFIX}${path}`];
+    return { path, note: typeof note === 'string' ? note.trim() : '' };
+  });
+}
+
+/** The request asks for JSON (the console's script), not a page. */
+const wantsJson = (request: FastifyRequest) =>
+  (request.headers.accept ?? '').includes('application/json');
+
 export async function registerStaffConsole(app: FastifyInstance): Promise<void> {
-  // Public: the stylesheet holds nothing but styles.
+  // Public: the stylesheet and the script hold nothing but styles and code.
   app.get(CONSOLE_CSS_PATH, async (_request, reply) =>
     reply
       .type('text/css; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
       .send(CONSOLE_CSS),
+  );
+  app.get(CONSOLE_JS_PATH, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(CONSOLE_JS),
   );
   await app.register(consolePages);
 }
@@ -95,7 +145,9 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       FORM_TYPE,
       { parseAs: 'string', bodyLimit: 64 * 1024 },
       (_request, text, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(String(text))));
+        const params = new URLSearchParams(String(text));
+        // One value per field, but every mark of a request for changes.
+        done(null, { ...Object.fromEntries(params), [MARK_FIELD]: params.getAll(MARK_FIELD) });
       },
     );
   }
@@ -128,6 +180,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const token = body[CSRF_FIELD];
     const cookie = request.cookies[CSRF_COOKIE];
     if (!sameOrigin || typeof token !== 'string' || !cookie || !safeEqual(token, cookie)) {
+      if (wantsJson(request)) {
+        return reply.code(403).send({
+          errorMessage: 'Your session check failed. Reload the page and try again.',
+        });
+      }
       return html(
         reply,
         403,
@@ -160,9 +217,15 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
   });
 
+  // A business registration is listed by the business's name (its form says it registers one).
+  const forQueue = (r: AdminRegistrationSummary): ConsoleRegistration => ({
+    ...r,
+    business: app.forms.get(r.formId)?.registration?.organizationKind === 'business',
+  });
+
   app.get(CONSOLE_BASE, async (request, reply) => {
-    const all = await listRegistrations(app.db, { limit: 200 });
-    const pending = all.filter((r) => r.status === 'pending');
+    const all = (await listRegistrations(app.db, { limit: 200 })).map(forQueue);
+    const pending = all.filter((r) => AWAITING_REVIEW.includes(r.status));
     const waiting = all.filter((r) => r.status === 'changes_requested');
     const decided = all
       .filter((r) => r.status === 'approved' || r.status === 'rejected')
@@ -170,48 +233,40 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     return html(reply, 200, listPage(pending, decided, staff(request).email, waiting));
   });
 
+  /** The review of a registration drawn by its form, or a sentence saying why it cannot be. */
+  const reviewOf = (
+    request: FastifyRequest,
+    registration: RegistrationDetail,
+  ): RegistrationReview | string => {
+    const form = app.forms.get(registration.formId);
+    if (!form) {
+      return `This registration's form (${registration.formId}) is not among the forms this server serves, so its answers cannot be drawn.`;
+    }
+    try {
+      return registrationReview(form, registration.payload);
+    } catch (error) {
+      request.log.error(
+        { err: error, registrationId: registration.registrationId },
+        'payload unreadable',
+      );
+      return 'The stored answers of this registration could not be read.';
+    }
+  };
+
+  const findRegistration = async (id: string) =>
+    isUuid(id) ? getRegistration(app.db, id, app.fieldKeys) : null;
+
   const showRegistration = async (
     request: FastifyRequest,
     reply: FastifyReply,
     registrationId: string,
-    options: { reveal?: string; notice?: string; error?: string; code?: number } = {},
+    options: { revealed?: string; notice?: string; error?: string; code?: number } = {},
   ) => {
-    const registration = isUuid(registrationId)
-      ? await getRegistration(app.db, registrationId, app.fieldKeys)
-      : null;
+    const registration = await findRegistration(registrationId);
     if (!registration) {
       return notFound(request, reply, 'No such registration.');
     }
-    let revealed = new Set<string>();
-    if (options.reveal && registration.unreadable) {
-      // The key of its sensitive answers is missing: nothing to reveal, and say why.
-      request.log.warn({ registrationId }, 'sensitive answers cannot be decrypted');
-      return html(
-        reply,
-        503,
-        messagePage('Not revealed', registration.unreadable, staff(request).email),
-      );
-    }
-    if (options.reveal) {
-      const sensitive = sensitivePointers(
-        registrationView(app.forms.get(registration.formId), registration.payload),
-      );
-      if (!sensitive.has(options.reveal)) {
-        return html(
-          reply,
-          400,
-          messagePage('Not revealed', 'That answer cannot be revealed.', staff(request).email),
-        );
-      }
-      revealed = new Set([options.reveal]);
-      await recordAuditEvent(app.db, {
-        action: 'registration.revealed',
-        actorUserId: staff(request).id,
-        subjectUserId: registration.userId,
-        registrationId,
-        detail: { field: options.reveal },
-      });
-    } else {
+    if (!options.revealed) {
       await recordAuditEvent(app.db, {
         action: 'registration.viewed',
         actorUserId: staff(request).id,
@@ -219,18 +274,37 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         registrationId,
       });
     }
-    const sections = registrationView(
-      app.forms.get(registration.formId),
-      registration.payload,
-      revealed,
-    );
+    const form = app.forms.get(registration.formId);
+    const review = reviewOf(request, registration);
+    const sections = typeof review === 'string' ? [] : review.sections;
+    const titles = form ? documentTitles(form, sections) : new Map<string, string>();
+    const rows = allRows(sections);
+    // Changes may be asked of a registration awaiting review, a resubmitted one too.
+    const marking = AWAITING_REVIEW.includes(registration.status);
+    const answersHtml = renderAnswers({
+      consoleBase: CONSOLE_BASE,
+      registrationId: registration.registrationId,
+      sections,
+      signatures: typeof review === 'string' ? [] : review.signatures,
+      documents: registration.documents,
+      documentTitles: titles,
+      persons: registration.persons,
+      personsKey: form?.registration?.persons,
+      csrfField: CSRF_FIELD,
+      csrfToken: request.cookies[CSRF_COOKIE] ?? '',
+      revealed: new Set(options.revealed ? [options.revealed] : []),
+      marking,
+      formMissing: typeof review === 'string' ? review : undefined,
+    });
     return html(
       reply,
       options.code ?? 200,
       detailPage({
-        registration,
-        sections,
-        documentPrompts: documentPrompts(sections),
+        registration: { ...registration, business: forQueue(registration).business },
+        answersHtml,
+        promptOf: (pointer) => rows.find((row) => row.pointer === pointer)?.prompt,
+        documentTitleOf: (part) => titles.get(part),
+        marking,
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',
         signedInAs: staff(request).email,
         notice: options.notice,
@@ -264,14 +338,14 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       if (!registration) {
         return notFound(request, reply, 'No such registration.');
       }
-      if (registration.status !== 'pending' && registration.status !== 'changes_requested') {
+      if (!OPEN_FOR_DECISION.includes(registration.status)) {
         return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
       }
       return html(
         reply,
         200,
         approveConfirmPage({
-          registration,
+          registration: forQueue(registration),
           csrfToken: request.cookies[CSRF_COOKIE] ?? '',
           signedInAs: staff(request).email,
         }),
@@ -279,7 +353,9 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+  // Request changes: the whole-application note and every marked answer, through the same
+  // function as the admin API.
+  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
     `${CONSOLE_BASE}/registrations/:id/changes`,
     async (request, reply) => {
       const { id } = request.params;
@@ -289,7 +365,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       try {
         await requestChanges(
           reviewDeps(request),
-          { registrationId: id, note: request.body.note },
+          {
+            registrationId: id,
+            note: typeof request.body.note === 'string' ? request.body.note : undefined,
+            fields: markedFields(request.body),
+          },
           { userId: staff(request).id, via: 'console' },
         );
         return reply.redirect(`${CONSOLE_BASE}/registrations/${id}?decided=changes_requested`, 303);
@@ -305,10 +385,49 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+  // Reveal one sensitive answer, audited. The console's script asks for JSON and shows it in
+  // place; without the script the form post answers with the page, the answer shown.
+  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
     `${CONSOLE_BASE}/registrations/:id/reveal`,
-    async (request, reply) =>
-      showRegistration(request, reply, request.params.id, { reveal: request.body.field ?? '' }),
+    async (request, reply) => {
+      const json = wantsJson(request);
+      const refuse = (code: number, message: string) =>
+        json
+          ? reply.code(code).header('cache-control', 'no-store').send({ errorMessage: message })
+          : html(reply, code, messagePage('Not revealed', message, staff(request).email));
+      const registration = await findRegistration(request.params.id);
+      if (!registration) {
+        return json
+          ? refuse(404, 'No such registration.')
+          : notFound(request, reply, 'No such registration.');
+      }
+      if (registration.unreadable) {
+        // The key of its sensitive answers is missing: nothing to reveal, and say why.
+        request.log.warn(
+          { registrationId: registration.registrationId },
+          'sensitive answers cannot be decrypted',
+        );
+        return refuse(503, registration.unreadable);
+      }
+      const pointer = typeof request.body.field === 'string' ? request.body.field : '';
+      const review = reviewOf(request, registration);
+      const row =
+        typeof review === 'string' ? undefined : sensitiveRows(review.sections).get(pointer);
+      if (!row) return refuse(400, 'That answer cannot be revealed.');
+      await recordAuditEvent(app.db, {
+        action: 'registration.revealed',
+        actorUserId: staff(request).id,
+        subjectUserId: registration.userId,
+        registrationId: registration.registrationId,
+        detail: { field: pointer },
+      });
+      if (json) {
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ pointer, prompt: row.prompt, text: row.text });
+      }
+      return showRegistration(request, reply, registration.registrationId, { revealed: pointer });
+    },
   );
 
   app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(

@@ -82,7 +82,7 @@ export class PayloadError extends Error {
 }
 
 /** The multipart part name of a field: its keys joined with dots (`photoId`). */
-const partName = (keys: readonly string[]): string => keys.join('.');
+export const partName = (keys: readonly string[]): string => keys.join('.');
 const documentPart = (keys: readonly string[]) => `document.${partName(keys)}`;
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

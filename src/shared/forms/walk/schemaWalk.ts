@@ -367,7 +367,7 @@ function matchingOption(
 }
 
 /** Orders keys as `ui:order` does (a `*` entry takes the unlisted ones; without it they go last). */
-function orderKeys(keys: string[], uiSchema: UiSchema | undefined): string[] {
+export function orderKeys(keys: string[], uiSchema: UiSchema | undefined): string[] {
   const order = uiSchema?.['ui:order'];
   if (!Array.isArray(order)) return keys;
   const star = order.indexOf('*');
