@@ -7,7 +7,13 @@
 import type pg from 'pg';
 import type { ReviewStatus } from '../../shared/api/admin';
 import type { Statement } from '../../shared/api/statement';
+import type { FormCatalog } from '../../shared/forms/model/compileNode';
+import { questionAt } from '../../shared/forms/walk/changeScope';
+import type { ChangeRequest } from '../../shared/api/registration';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
+import { recordStatusChange, type StatusActor } from '../db/registrationVersions';
+import type { FieldKeyRing } from '../fieldEncryption/keyRing';
+import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { saveStatement, type StoredStatement } from '../db/statements';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
@@ -45,10 +51,21 @@ export interface ReviewDeps {
   publicUrl: string;
   /** Told when an email could not be sent; the decision stands (it is already stored). */
   onMailError?: (error: unknown) => void;
+  /** The forms and field keys that judge requested changes' pointers (the app's). */
+  forms?: FormCatalog;
+  fieldKeys?: FieldKeyRing;
 }
 
-/** Statuses staff may still decide from: awaiting review, or waiting for the applicant's changes. */
-const OPEN_STATUSES = ['pending', 'changes_requested'];
+/**
+ * Statuses staff may still decide from: awaiting review (submitted or resubmitted), or waiting
+ * for the applicant's changes.
+ */
+const OPEN_STATUSES = ['pending', 'resubmitted', 'changes_requested'];
+/** Statuses awaiting review: where changes may be requested. */
+const AWAITING_REVIEW = ['pending', 'resubmitted'];
+
+/** How the applicant's timeline names who acted: staff, or an operator's command. */
+const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
 
 interface Applicant {
   user_id: string;
@@ -85,6 +102,7 @@ function alreadyMessage(status: ReviewStatus): string {
   if (status === 'changes_requested') {
     return 'Changes were already requested; this registration waits for the applicant.';
   }
+  if (status === 'resubmitted') return 'This registration was already resubmitted.';
   return `This registration was already ${status === 'pending' ? 'submitted' : status}.`;
 }
 
@@ -116,6 +134,12 @@ export async function decideRegistration(
       reviewedBy: actor.userId,
       reason,
     });
+    await recordStatusChange(db, {
+      registrationId: decision.registrationId,
+      status,
+      changedBy: actor.userId,
+      actor: actorKind(actor),
+    });
     if (decision.approved) {
       await db.query(
         `update users set details = jsonb_set(details, '{approved}', 'true'::jsonb)
@@ -142,44 +166,120 @@ export async function decideRegistration(
   return { status, userId: applicant.user_id };
 }
 
+/** One question staff ask the applicant to change, by JSON pointer into the answers. */
+export interface RequestedField {
+  path: string;
+  note: string;
+}
+
+const MAX_FIELDS = 200;
+
 /**
- * Asks the applicant of a registration awaiting review for changes: the note (required) says
- * what to change; their home page shows it and they are emailed. 404 unknown, 409 not awaiting
- * review.
+ * The requested fields checked against the registration's form and stored answers: each pointer
+ * must name a question of that form (inside an affiliated person too), each once, each note
+ * within the limit. 400 naming the pointer otherwise.
+ */
+async function checkedFields(
+  deps: ReviewDeps,
+  db: pg.PoolClient,
+  registrationId: string,
+  fields: RequestedField[],
+): Promise<ChangeRequest['fields']> {
+  if (fields.length === 0) return [];
+  if (fields.length > MAX_FIELDS)
+    throw badRequest(`At most ${MAX_FIELDS} changes can be requested.`);
+  const row = await db.query<{ form_id: string; answers: unknown }>(
+    'select form_id, answers from registrations where id = $1',
+    [registrationId],
+  );
+  const stored = row.rows[0];
+  if (!stored) throw notFound('No such registration.');
+  const form = deps.forms?.get(stored.form_id);
+  if (!form || !deps.fieldKeys) throw new Error('requestChanges needs the forms and field keys');
+  const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, stored.answers);
+  const seen = new Set<string>();
+  return fields.map((field) => {
+    const path = field.path.trim();
+    const note = field.note.trim();
+    const question = questionAt(form, answers, path);
+    if (!question) {
+      throw badRequest(`${JSON.stringify(path)} names no question of this registration's form.`);
+    }
+    if (seen.has(path)) throw badRequest(`${JSON.stringify(path)} is asked for twice.`);
+    seen.add(path);
+    if (note.length > REASON_MAX) {
+      throw badRequest(`The note on ${question.prompt} is too long (${REASON_MAX} max).`);
+    }
+    return { path, prompt: question.prompt, note };
+  });
+}
+
+/**
+ * Asks the applicant of a registration awaiting review (submitted or resubmitted) for changes:
+ * the questions to change (`fields`, JSON pointers into the answers, each with a note) and a
+ * note on the whole application; at least one of them. The request is stored on the registration
+ * (its home page lists it, its form reopens with those questions editable), the status history
+ * records it, and the applicant is emailed that changes were requested (never what: the notes may
+ * quote answers). 400 for a pointer naming no question, 404 unknown, 409 not awaiting review.
  */
 export async function requestChanges(
   deps: ReviewDeps,
-  request: { registrationId: string; note?: string | undefined },
+  request: {
+    registrationId: string;
+    note?: string | undefined;
+    fields?: RequestedField[] | undefined;
+  },
   actor: Actor,
 ): Promise<{ status: ReviewStatus; userId: string }> {
   const note = request.note?.trim() ?? '';
-  if (!note) throw badRequest('Please say what the applicant should change.');
+  const fields = request.fields ?? [];
+  if (!note && fields.length === 0)
+    throw badRequest('Please say what the applicant should change.');
   if (note.length > REASON_MAX) throw badRequest(`The note is too long (${REASON_MAX} max).`);
   const applicant = await withTransaction(deps.pool, async (db) => {
-    const row = await updateOpenRegistration(db, request.registrationId, ['pending'], {
+    const requested = await checkedFields(deps, db, request.registrationId, fields);
+    const row = await updateOpenRegistration(db, request.registrationId, AWAITING_REVIEW, {
       status: 'changes_requested',
       reviewedBy: actor.userId,
-      reason: note,
+      reason: note || null,
+    });
+    const changeRequest: StoredChangeRequest = {
+      note: note || null,
+      fields: requested.map(({ path, note: fieldNote }) => ({ path, note: fieldNote })),
+    };
+    await db.query('update registrations set change_request = $2 where id = $1', [
+      request.registrationId,
+      JSON.stringify(changeRequest),
+    ]);
+    await recordStatusChange(db, {
+      registrationId: request.registrationId,
+      status: 'changes_requested',
+      changedBy: actor.userId,
+      actor: actorKind(actor),
     });
     await recordAuditEvent(db, {
       action: 'registration.changes-requested',
       actorUserId: actor.userId,
       subjectUserId: row.user_id,
       registrationId: request.registrationId,
-      detail: { via: actor.via },
+      detail: {
+        via: actor.via,
+        ...(requested.length > 0 ? { fields: requested.map((field) => field.path) } : {}),
+      },
     });
     return row;
   });
   await tellApplicant(
     deps,
-    changesRequestedMessage(
-      applicant.email,
-      applicant.first_name,
-      note,
-      links.home(deps.publicUrl),
-    ),
+    changesRequestedMessage(applicant.email, applicant.first_name, links.home(deps.publicUrl)),
   );
   return { status: 'changes_requested', userId: applicant.user_id };
+}
+
+/** A change request as `registrations.change_request` keeps it (prompts come from the form). */
+export interface StoredChangeRequest {
+  note: string | null;
+  fields: RequestedField[];
 }
 
 /**

@@ -158,6 +158,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
+    forms: app.forms,
+    fieldKeys: app.fieldKeys,
   });
 
   app.get(CONSOLE_BASE, async (request, reply) => {
