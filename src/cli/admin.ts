@@ -30,6 +30,7 @@ import { findUserRowByEmail } from '../server/db/users';
 import { ClientError } from '../server/errors';
 import { FieldKeyError, loadFieldKeys } from '../server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../server/fieldEncryption/rotateKeys';
+import { portalForms } from '../server/forms';
 import { UnreadableFieldError } from '../server/fieldEncryption/sealedJson';
 import { verifySignatureEvidence } from '../server/signatures/signatureEvidence';
 import { readDocument } from '../server/storage/documentStore';
@@ -84,6 +85,9 @@ function reviewDeps(pool: pg.Pool, config: ServerConfig, out: Out): ReviewDeps {
     mailer: config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(out),
     publicUrl: config.publicUrl,
     onMailError: (error) => out(`The applicant's email could not be sent: ${String(error)}`),
+    // A change request hands the registration back as the applicant's application (sealed).
+    forms: portalForms(),
+    fieldKeys: loadFieldKeys(config),
   };
 }
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import type { ChangeModeStart, RegistrationOverview } from '../../src/shared/api/registration';
+import type { RegistrationOverview } from '../../src/shared/api/registration';
+import type { ApplicationResponse } from '../../src/shared/api/applications';
 import {
   listRegistrationVersions,
   listStatusChanges,
@@ -129,25 +130,36 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     expect(mail.text).not.toContain('Two things to fix');
   });
 
-  it('opens change mode with the stored answers and file references, for the applicant only', async () => {
-    const response = await applicant.client.get('/exchange/api/web/registration/business/changes');
+  it('hands the registration back as the application: answers, files held, the request', async () => {
+    const response = await applicant.client.get('/exchange/api/web/applications/business');
     expect(response.statusCode).toBe(200);
-    const start = response.json() as ChangeModeStart;
-    expect(start.answers.bizName).toBe(applicant.answers.bizName);
-    expect((start.answers.affiliatedPersons as Answers[])[0]!.ssn).toBe('123-45-6789');
-    expect(start.files[W8]).toEqual({
+    const { application } = response.json() as ApplicationResponse;
+    expect(application?.status).toBe('changes_requested');
+    expect(application?.answers.bizName).toBe(applicant.answers.bizName);
+    expect((application?.answers.affiliatedPersons as Answers[])[0]!.ssn).toBe('123-45-6789');
+    expect(application?.files[W8]).toEqual({
       name: 'w8orw9.pdf',
       type: 'application/pdf',
       size: samplePdf.length,
     });
-    expect(start.changeRequest.fields.map((field) => field.path)).toEqual([W8, PASSPORT_COUNTRY]);
-    const wrongForm = await applicant.client.get(
-      '/exchange/api/web/registration/individual/changes',
+    expect(application?.changeRequest?.note).toBe('Two things to fix, then we can decide.');
+    expect(application?.changeRequest?.fields.map((field) => field.path)).toEqual([
+      W8,
+      PASSPORT_COUNTRY,
+    ]);
+    // The application row holds no plain identifier either.
+    const raw = await t.pool.query(
+      'select answers::text as text from applications where user_id = $1',
+      [applicant.id],
     );
-    expect(wrongForm.statusCode).toBe(404);
-    expect(wrongForm.json().errorMessage).toBe('You have no registration on this form.');
-    const stranger = await staff.client.get('/exchange/api/web/registration/business/changes');
-    expect(stranger.statusCode).toBe(404);
+    expect(raw.rows[0].text).not.toContain('123-45-6789');
+    // Its files are the registration's stored bytes, not copies.
+    const held = await t.pool.query(
+      `select count(*)::int as n from application_files f join registration_documents d
+          on d.storage_name = f.storage_name where d.registration_id = $1`,
+      [applicant.registrationId],
+    );
+    expect(held.rows[0].n).toBeGreaterThanOrEqual(7);
   });
 
   it('refuses a change to an answer or a file that was not marked, naming the question', async () => {
@@ -253,8 +265,9 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     expect(queue.json().map((r: { registrationId: string }) => r.registrationId)).toContain(
       applicant.registrationId,
     );
-    const again = await applicant.client.get('/exchange/api/web/registration/business/changes');
-    expect(again.statusCode).toBe(409);
+    const again = await applicant.client.get('/exchange/api/web/applications/business');
+    expect(again.json().application.status).toBe('submitted');
+    expect(again.json().application.changeRequest).toBeNull();
   });
 
   it('records each status with its time and who made it; approval ends it', async () => {

@@ -4,6 +4,7 @@
  * verification link, load a statement, ask an applicant for changes. Each writes its audit row in the same transaction as its
  * effect. `actorUserId` is null for an operator command (the audit row then says `via: cli`).
  */
+import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { ReviewStatus } from '../../shared/api/admin';
 import type { Statement } from '../../shared/api/statement';
@@ -12,6 +13,17 @@ import { questionAt } from '../../shared/forms/walk/changeScope';
 import type { ChangeRequest } from '../../shared/api/registration';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { recordStatusChange, type StatusActor } from '../db/registrationVersions';
+import {
+  findApplication,
+  holdStoredFile,
+  insertApplication,
+  setApplicationStatus,
+  updateApplicationAnswers,
+} from '../db/applications';
+import { listRegistrationDocuments } from '../db/registrations';
+import { isPlainObject } from '../../shared/forms/model/schemaTypes';
+import { toPointer } from '../../shared/forms/walk/schemaWalk';
+import { sealApplicationAnswers } from '../fieldEncryption/applicationSealing';
 import type { FieldKeyRing } from '../fieldEncryption/keyRing';
 import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { saveStatement, type StoredStatement } from '../db/statements';
@@ -51,9 +63,9 @@ export interface ReviewDeps {
   publicUrl: string;
   /** Told when an email could not be sent; the decision stands (it is already stored). */
   onMailError?: (error: unknown) => void;
-  /** The forms and field keys that judge requested changes' pointers (the app's). */
-  forms?: FormCatalog;
-  fieldKeys?: FieldKeyRing;
+  /** The forms and field keys: requested changes' pointers are judged on the opened answers. */
+  forms: FormCatalog;
+  fieldKeys: FieldKeyRing;
 }
 
 /**
@@ -194,8 +206,8 @@ async function checkedFields(
   );
   const stored = row.rows[0];
   if (!stored) throw notFound('No such registration.');
-  const form = deps.forms?.get(stored.form_id);
-  if (!form || !deps.fieldKeys) throw new Error('requestChanges needs the forms and field keys');
+  const form = deps.forms.get(stored.form_id);
+  if (!form) throw new Error(`form ${stored.form_id} is not served`);
   const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, stored.answers);
   const seen = new Set<string>();
   return fields.map((field) => {
@@ -211,6 +223,62 @@ async function checkedFields(
       throw badRequest(`The note on ${question.prompt} is too long (${REASON_MAX} max).`);
     }
     return { path, prompt: question.prompt, note };
+  });
+}
+
+/**
+ * The registration handed back to its applicant as their application (the form's working copy):
+ * its answers (sealed for the application), its file answers' documents held by pointer (the
+ * same stored bytes), status `changes_requested` with the request, so the form resumes from it.
+ */
+async function openApplicationForChanges(
+  deps: ReviewDeps,
+  db: pg.PoolClient,
+  registrationId: string,
+  request: StoredChangeRequest,
+): Promise<void> {
+  const row = await db.query<{
+    user_id: string;
+    form_id: string;
+    schema_hash: string;
+    answers: unknown;
+  }>('select user_id, form_id, schema_hash, answers from registrations where id = $1', [
+    registrationId,
+  ]);
+  const registration = row.rows[0]!;
+  const form = deps.forms.get(registration.form_id);
+  if (!form) throw new Error(`form ${registration.form_id} is not served`);
+  const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, registration.answers);
+  let application = await findApplication(db, registration.user_id, form.id, { forUpdate: true });
+  if (!application) {
+    const id = crypto.randomUUID();
+    application = await insertApplication(db, {
+      id,
+      userId: registration.user_id,
+      formId: form.id,
+      schemaHash: registration.schema_hash,
+      answers: sealApplicationAnswers(deps.fieldKeys, form, id, answers),
+      step: null,
+    });
+    if (!application) throw new Error('application insert raced despite the registration lock');
+  } else {
+    await updateApplicationAnswers(db, application.id, {
+      answers: sealApplicationAnswers(deps.fieldKeys, form, application.id, answers),
+      schemaHash: registration.schema_hash,
+      step: null,
+    });
+  }
+  // The files as submitted, nothing left over from before the submission.
+  await db.query('delete from application_files where application_id = $1', [application.id]);
+  for (const [part, document] of await listRegistrationDocuments(db, registrationId)) {
+    if (isPlainObject(answers[part])) {
+      await holdStoredFile(db, application.id, toPointer([part]), document);
+    }
+  }
+  await setApplicationStatus(db, application.id, 'changes_requested', {
+    registrationId,
+    note: request.note ?? '',
+    fields: request.fields,
   });
 }
 
@@ -251,6 +319,7 @@ export async function requestChanges(
       request.registrationId,
       JSON.stringify(changeRequest),
     ]);
+    await openApplicationForChanges(deps, db, request.registrationId, changeRequest);
     await recordStatusChange(db, {
       registrationId: request.registrationId,
       status: 'changes_requested',

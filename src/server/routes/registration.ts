@@ -41,7 +41,6 @@ import {
 } from '../db/registrationVersions';
 import { changeOutsideRequest, isWithin, questionAt } from '../../shared/forms/walk/changeScope';
 import type {
-  ChangeModeStart,
   ChangeRequest,
   RegistrationOverview,
   StatusEvent,
@@ -151,8 +150,8 @@ function describedChangeRequest(
 
 /**
  * The applicant's side of a review (issue 17): GET registration, where their registration stands
- * (the statuses it took, the changes asked for by prompt); GET registration/<formId>/changes, what
- * the form opens with in change mode (the stored answers, which are theirs, sensitive ones too).
+ * (the statuses it took, the changes asked for by prompt). The form opens in change mode from the
+ * application (GET applications/<formId>), which the change request made of the registration.
  */
 function registerChangeRoutes(app: FastifyInstance): void {
   const ownRegistration = async (userId: string) => {
@@ -193,34 +192,6 @@ function registerChangeRoutes(app: FastifyInstance): void {
       },
     };
   });
-
-  app.get<{ Params: { formId: string } }>(
-    '/registration/:formId/changes',
-    async (request): Promise<ChangeModeStart> => {
-      const registration = await ownRegistration(await request.requireUserId());
-      const form = app.forms.get(request.params.formId);
-      if (!form?.registration || registration?.form_id !== form.id) {
-        throw new ClientError(404, 'You have no registration on this form.');
-      }
-      if (registration.status !== 'changes_requested' || !registration.change_request) {
-        throw new ClientError(409, 'No changes are requested on your registration.');
-      }
-      const answers = openRegistrationAnswers(app.fieldKeys, registration.id, registration.answers);
-      const documents = await listRegistrationDocuments(app.db, registration.id);
-      const files: Record<string, FileReference> = {};
-      for (const [part, document] of documents) {
-        if (isPlainObject(answers[part])) {
-          files[`/${part}`] = { name: document.name, type: document.type, size: document.size };
-        }
-      }
-      return {
-        formId: form.id,
-        answers,
-        files,
-        changeRequest: describedChangeRequest(form, answers, registration.change_request),
-      };
-    },
-  );
 }
 
 type UserRow = NonNullable<Awaited<ReturnType<typeof findUserRowById>>>;
@@ -256,7 +227,9 @@ function readAnswers(
   }
   // The stored file, not the browser's word, says what each file answer is.
   for (const [part, reference] of carried) {
-    if (part in decoded && !form.files.has(part)) decoded[part] = { ...reference };
+    if (part in decoded && !form.files.has(part)) {
+      decoded[part] = { name: reference.name, type: reference.type, size: reference.size };
+    }
   }
   for (const [part, stored] of form.files) {
     if (part in decoded) {
@@ -492,19 +465,31 @@ async function resubmit(
       await deleteStored(app.config.dataDir, sent.storageName);
     }
   }
-  const carried = new Map<string, FileReference>();
+  // Files not sent again: the application's (uploaded when chosen in change mode), else the
+  // registration's as submitted.
+  const application = await findApplication(app.db, userId, formId);
+  const held = new Map(
+    (application ? await listApplicationFiles(app.db, application.id) : []).map((file) => [
+      file.pointer,
+      file,
+    ]),
+  );
+  const carried = new Map<string, FileReference & { storageName: string }>();
   for (const part of parts.answerFiles) {
-    const document = documents.get(part);
-    if (document && !form.files.has(part)) {
-      carried.set(part, { name: document.name, type: document.type, size: document.size });
-    }
+    if (form.files.has(part)) continue;
+    const file = held.get(`/${part}`) ?? documents.get(part);
+    if (file) carried.set(part, file);
   }
+  // Held files other than the submitted ones replace them (and must have been asked for).
+  const replacedByApplication = [...carried].filter(
+    ([part, file]) => documents.get(part)?.storageName !== file.storageName,
+  );
   const answers = readAnswers(parts, form, row.email, carried);
   await dropHiddenFiles(app, parts, answers, form);
   const present = new Set([...form.files.keys(), ...carried.keys(), ...documents.keys()]);
   checkFilesMatchAnswers(parts, answers, present);
   if (limited) {
-    for (const part of form.files.keys()) {
+    for (const part of [...form.files.keys(), ...replacedByApplication.map(([part]) => part)]) {
       if (!marked.some((mark) => isWithin(`/${part}`, mark))) {
         const label = parts.fileRules[part]?.label ?? part;
         throw new ClientError(
@@ -574,6 +559,17 @@ async function resubmit(
       }
       if (replaced) await insertRegistrationDocument(db, registrationId, part, replaced);
     }
+    for (const [part, file] of replacedByApplication) {
+      if (!isPlainObject(answers[part])) continue;
+      await deleteRegistrationDocument(db, registrationId, part);
+      // The application's stored bytes, referenced (nothing to copy).
+      await insertRegistrationDocument(db, registrationId, part, {
+        storageName: file.storageName,
+        originalName: file.name,
+        contentType: file.type,
+        size: file.size,
+      });
+    }
     for (const document of parts.documents) {
       const signed = form.files.get(document.part);
       if (signed) await insertRegistrationDocument(db, registrationId, document.part, signed);
@@ -584,6 +580,7 @@ async function resubmit(
       schemaHash: parts.compiled.hash,
       answers,
     });
+    if (application) await setApplicationStatus(db, application.id, 'submitted', null);
     await recordStatusChange(db, {
       registrationId,
       status: 'resubmitted',

@@ -2,8 +2,6 @@
  * The applicant's view of their registration after submission (issue 17): where it stands, the
  * statuses it took, and the changes staff asked for, question by question.
  */
-import type { Answers } from '../forms/model/schemaTypes';
-import type { FileReference } from '../forms/model/types';
 
 /** What staff asked to change: a note on the whole application and the questions, each noted. */
 export interface ChangeRequest {
@@ -34,15 +32,4 @@ export interface RegistrationOverview {
     /** Set while the status is changes_requested. */
     changeRequest: ChangeRequest | null;
   } | null;
-}
-
-/**
- * GET registration/<formId>/changes: what the form opens with in change mode, while changes are
- * requested: the answers as stored, the file answers' references, the request.
- */
-export interface ChangeModeStart {
-  formId: string;
-  answers: Answers;
-  files: Record<string, FileReference>;
-  changeRequest: ChangeRequest;
 }
