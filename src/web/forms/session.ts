@@ -15,6 +15,7 @@ import { createFormEngine, parsePointer, toPointer, ValueStore, type FormEngine 
 import { droppedPointers, promptAt } from './answerPrompts';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
+import type { ChangeMode } from './changeMode';
 
 export type Answers = Record<string, unknown>;
 
@@ -94,6 +95,8 @@ export interface FormSessionOptions {
   idPrefix?: string;
   /** Draw the form as one page even if its uiSchema names steps (a form on its own, in a test). */
   onePage?: boolean;
+  /** Changes requested: which answers may change (see changeMode.tsx); absent otherwise. */
+  changeMode?: ChangeMode;
 }
 
 /**
@@ -125,6 +128,8 @@ export class FormSession {
   readonly restored: boolean;
   readonly schemaUtils: SchemaUtilsType<Answers>;
   readonly idPrefix: string;
+  /** Set when the form reopened for the changes staff asked for. */
+  readonly changeMode: ChangeMode | undefined;
 
   private readonly transformErrors: ErrorTransformer<Answers> | undefined;
   private readonly persistence: SessionPersistence | undefined;
@@ -148,6 +153,7 @@ export class FormSession {
     this.persistence = options.persistence;
     this.validationDelayMs = options.validationDelayMs ?? 0;
     this.idPrefix = options.idPrefix ?? 'root';
+    this.changeMode = options.changeMode;
     this.steps = options.onePage ? undefined : stepsOf(options.uiSchema, options.schema);
     this.schemaUtils = createSchemaUtils(options.validator, options.schema, DEFAULTS_BEHAVIOUR);
     this.prefilled = { ...options.initial };

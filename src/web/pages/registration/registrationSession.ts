@@ -7,6 +7,15 @@ import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
 import { browserDrafts, FormSession } from '../../forms/session';
+import type { ChangeMode } from '../../forms/changeMode';
+
+/** What a registration reopened for requested changes starts from (the application). */
+export interface ChangesStart {
+  answers: Answers;
+  changeMode: ChangeMode;
+  /** Pointers of the file answers the server holds: sent again only when replaced. */
+  heldFiles: ReadonlySet<string>;
+}
 import { useLeaveWarning } from '../../forms/useLeaveWarning';
 
 /** What a registration page draws its form from; made once per form, at module level. */
@@ -46,9 +55,10 @@ export function registrationForm(form: CompiledForm): RegistrationForm {
  */
 export function useRegistrationSession(
   form: RegistrationForm,
-  options: { validationDelayMs?: number } = {},
+  options: { validationDelayMs?: number; changes?: ChangesStart } = {},
 ) {
   const { data: user } = useCurrentUser();
+  const { changes, ...sessionOptions } = options;
   const [session] = useState(
     () =>
       new FormSession({
@@ -57,9 +67,14 @@ export function useRegistrationSession(
         schema: form.schema,
         uiSchema: form.uiSchema,
         validator: form.validator,
-        initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
-        persistence: browserDrafts(form.formId, form.keptInDraft),
-        ...options,
+        // Change mode opens the answers as submitted, never a browser draft.
+        ...(changes
+          ? { initial: changes.answers, changeMode: changes.changeMode }
+          : {
+              initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
+              persistence: browserDrafts(form.formId, form.keptInDraft),
+            }),
+        ...sessionOptions,
       }),
   );
   const leaveWarning = useLeaveWarning(session, form.keptInDraft);
