@@ -164,7 +164,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
 
   app.get(CONSOLE_BASE, async (request, reply) => {
     const all = await listRegistrations(app.db, { limit: 200 });
-    const pending = all.filter((r) => r.status === 'pending');
+    // A resubmitted registration awaits review again, beside those submitted once.
+    const pending = all.filter((r) => r.status === 'pending' || r.status === 'resubmitted');
     const waiting = all.filter((r) => r.status === 'changes_requested');
     const decided = all
       .filter((r) => r.status === 'approved' || r.status === 'rejected')
@@ -266,7 +267,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       if (!registration) {
         return notFound(request, reply, 'No such registration.');
       }
-      if (registration.status !== 'pending' && registration.status !== 'changes_requested') {
+      if (!['pending', 'resubmitted', 'changes_requested'].includes(registration.status)) {
         return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
       }
       return html(

@@ -163,6 +163,7 @@ export class FormSession {
     this.current = { ...kept, ...this.prefilled };
     this.baseline = canonicalJson(this.current);
     this.engine.answers.set(this.current);
+    if (this.changeMode) this.status.set({ dirty: true });
   }
 
   /** The names of the answers the form opened with from outside (the signed-in email). */
@@ -245,7 +246,8 @@ export class FormSession {
     // Key order is rjsf's business (it reorders on change): compare the answers, not the text.
     const json = canonicalJson(current);
     if (!this.interacted) this.baseline = json;
-    this.status.set({ dirty: json !== this.baseline });
+    // Change mode resubmits the answers as they stand: nothing has to differ first.
+    this.status.set({ dirty: !!this.changeMode || json !== this.baseline });
     if (this.interacted) this.persistence?.save(current);
     if (this.validationDelayMs > 0) {
       clearTimeout(this.validationTimer);

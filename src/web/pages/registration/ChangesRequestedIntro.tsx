@@ -1,14 +1,15 @@
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect } from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Typography from '@mui/material/Typography';
+import type { FormStep } from '../../../shared/forms/model/steps';
 import { fromPointer } from '../../../shared/forms/walk/schemaWalk';
 import { toPointer } from '../../forms/engine';
 import { idOfPointer, type FormSession } from '../../forms/session';
 
 /** Focusable controls of a question, in document order. */
 const FOCUSABLE =
-  'input:not([type="hidden"]):not([disabled]), button:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
+  'input:not([type="hidden"]):not([hidden]):not([disabled]):not([tabindex="-1"]), select:not([disabled]), button:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
 
 /**
  * The first marked question's control: inside its outlined box; for an answer inside a list row
@@ -27,19 +28,20 @@ function firstChangeTarget(pointer: string): HTMLElement | null {
 }
 
 /** The wizard step showing the question at `pointer` (its top-level answer's step). */
-function stepOf(session: FormSession, pointer: string): number {
+export function stepOf(steps: readonly FormStep[] | undefined, pointer: string): number {
   const key = fromPointer(pointer)[0];
-  const index = (session.steps ?? []).findIndex((step) =>
+  const index = (steps ?? []).findIndex((step) =>
     step.sections.some((section) => key !== undefined && section.fields.includes(key)),
   );
   return Math.max(0, index);
 }
 
 /** The marked question the form shows first (step, then place in the step). */
-function firstInFormOrder(session: FormSession, marked: string[]): string | undefined {
-  const order = (session.steps ?? []).flatMap((step) =>
-    step.sections.flatMap((section) => section.fields),
-  );
+export function firstInFormOrder(
+  steps: readonly FormStep[] | undefined,
+  marked: string[],
+): string | undefined {
+  const order = (steps ?? []).flatMap((step) => step.sections.flatMap((section) => section.fields));
   const rank = (pointer: string) => {
     const place = order.indexOf(fromPointer(pointer)[0] ?? '');
     return place === -1 ? order.length : place;
@@ -53,10 +55,7 @@ function firstInFormOrder(session: FormSession, marked: string[]): string | unde
  */
 export function ChangesRequestedIntro({ session }: { session: FormSession }) {
   const changeMode = session.changeMode;
-  const first = changeMode && firstInFormOrder(session, changeMode.marked);
-  useLayoutEffect(() => {
-    if (first) session.goTo(stepOf(session, first));
-  }, [session, first]);
+  const first = changeMode && firstInFormOrder(session.steps, changeMode.marked);
   useEffect(() => {
     if (!first) return;
     // After the step's fields are drawn (the wizard draws them in this commit's layout effects).

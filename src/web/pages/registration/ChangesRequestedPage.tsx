@@ -1,8 +1,8 @@
 // The compiled forms with their precompiled validators (generated at build time).
 import businessForm from 'virtual:forms/business';
 import individualForm from 'virtual:forms/individual';
-import { useMemo } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useEffect, useMemo, useState } from 'react';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -18,6 +18,7 @@ import { ChangeMode } from '../../forms/changeMode';
 import { PageTitle } from '../../app/PageTitle';
 import { registrationForm, type ChangesStart } from './registrationSession';
 import { RegistrationPage } from './RegistrationPage';
+import { firstInFormOrder, stepOf } from './ChangesRequestedIntro';
 
 /** The registration forms a change request may reopen, by form id. */
 const FORMS = {
@@ -64,8 +65,30 @@ export function ChangesRequestedPage() {
         view.changeRequest.fields,
       ),
       heldFiles: new Set(Object.keys(view.files)),
+      startStep: stepOf(
+        entry.form.compiled.steps,
+        firstInFormOrder(
+          entry.form.compiled.steps,
+          view.changeRequest.fields.map((field) => field.path),
+        ) ?? '',
+      ),
     };
   }, [entry, view]);
+  const [search] = useSearchParams();
+  // The wizard opens at the step the address names: first the first requested change's (once;
+  // afterwards the wizard keeps the step in the address as the applicant moves).
+  const [opened, setOpened] = useState(false);
+  const startId = changes && entry?.form.compiled.steps?.[changes.startStep]?.id;
+  const wantedSearch = startId && changes.startStep > 0 ? startId : null;
+  const atStart = !!changes && (!wantedSearch || search.get('step') === wantedSearch);
+  // Adjusted while rendering (React's pattern for state derived from a change): once at the
+  // start, the form opens and stays open whatever step the applicant moves to.
+  if (atStart && !opened) setOpened(true);
+  useEffect(() => {
+    if (changes && !opened && !atStart && wantedSearch) {
+      void navigate({ search: `?step=${wantedSearch}` }, { replace: true });
+    }
+  }, [changes, opened, atStart, wantedSearch, navigate]);
 
   if (!entry) return <Navigate to="/home" replace />;
   if (application.isError) {
@@ -78,19 +101,20 @@ export function ChangesRequestedPage() {
       </Container>
     );
   }
-  if (application.isPending) {
-    return (
-      <Container maxWidth="md" sx={{ py: 5 }}>
-        <PageTitle title={entry.pageTitle} />
-        <Stack direction="row" spacing={1.5} role="status" sx={{ alignItems: 'center' }}>
-          <CircularProgress size={20} aria-hidden="true" />
-          <Typography>Loading your application…</Typography>
-        </Stack>
-      </Container>
-    );
-  }
+  const loading = (
+    <Container maxWidth="md" sx={{ py: 5 }}>
+      <PageTitle title={entry.pageTitle} />
+      <Stack direction="row" spacing={1.5} role="status" sx={{ alignItems: 'center' }}>
+        <CircularProgress size={20} aria-hidden="true" />
+        <Typography>Loading your application…</Typography>
+      </Stack>
+    </Container>
+  );
+  if (application.isPending) return loading;
   // Nothing to change (already resubmitted, or decided): home says where it stands.
   if (!changes) return <Navigate to="/home" replace />;
+  // The wizard opens at the step the address names: the first requested change's.
+  if (!opened) return loading;
   return (
     <RegistrationPage
       registration={{

@@ -15,6 +15,8 @@ export interface ChangesStart {
   changeMode: ChangeMode;
   /** Pointers of the file answers the server holds: sent again only when replaced. */
   heldFiles: ReadonlySet<string>;
+  /** The wizard step of the first question staff asked about, where the form opens. */
+  startStep: number;
 }
 import { useLeaveWarning } from '../../forms/useLeaveWarning';
 
@@ -59,24 +61,25 @@ export function useRegistrationSession(
 ) {
   const { data: user } = useCurrentUser();
   const { changes, ...sessionOptions } = options;
-  const [session] = useState(
-    () =>
-      new FormSession({
-        formId: form.formId,
-        form: form.compiled,
-        schema: form.schema,
-        uiSchema: form.uiSchema,
-        validator: form.validator,
-        // Change mode opens the answers as submitted, never a browser draft.
-        ...(changes
-          ? { initial: changes.answers, changeMode: changes.changeMode }
-          : {
-              initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
-              persistence: browserDrafts(form.formId, form.keptInDraft),
-            }),
-        ...sessionOptions,
-      }),
-  );
+  const [session] = useState(() => {
+    const created = new FormSession({
+      formId: form.formId,
+      form: form.compiled,
+      schema: form.schema,
+      uiSchema: form.uiSchema,
+      validator: form.validator,
+      // Change mode opens the answers as submitted, never a browser draft.
+      ...(changes
+        ? { initial: changes.answers, changeMode: changes.changeMode }
+        : {
+            initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
+            persistence: browserDrafts(form.formId, form.keptInDraft),
+          }),
+      ...sessionOptions,
+    });
+    if (changes) created.goTo(changes.startStep);
+    return created;
+  });
   const leaveWarning = useLeaveWarning(session, form.keptInDraft);
   return { session, leaveWarning };
 }
