@@ -467,29 +467,25 @@ async function resubmit(
   }
   // Files not sent again: the application's (uploaded when chosen in change mode), else the
   // registration's as submitted.
+  // Files neither sent nor held by the application (attachHeldFiles) keep the registration's.
   const application = await findApplication(app.db, userId, formId);
-  const held = new Map(
-    (application ? await listApplicationFiles(app.db, application.id) : []).map((file) => [
-      file.pointer,
-      file,
-    ]),
-  );
   const carried = new Map<string, FileReference & { storageName: string }>();
   for (const part of parts.answerFiles) {
-    if (form.files.has(part)) continue;
-    const file = held.get(`/${part}`) ?? documents.get(part);
-    if (file) carried.set(part, file);
+    const document = documents.get(part);
+    if (document && !form.files.has(part)) carried.set(part, document);
   }
-  // Held files other than the submitted ones replace them (and must have been asked for).
-  const replacedByApplication = [...carried].filter(
-    ([part, file]) => documents.get(part)?.storageName !== file.storageName,
-  );
+  // Files other than the submitted ones (sent, or uploaded to the application) replace them, and
+  // must have been asked for; the application's copies of the submitted ones change nothing.
+  const replaced = parts.answerFiles.filter((part) => {
+    const file = form.files.get(part);
+    return !!file && documents.get(part)?.storageName !== file.storageName;
+  });
   const answers = readAnswers(parts, form, row.email, carried);
   await dropHiddenFiles(app, parts, answers, form);
   const present = new Set([...form.files.keys(), ...carried.keys(), ...documents.keys()]);
   checkFilesMatchAnswers(parts, answers, present);
   if (limited) {
-    for (const part of [...form.files.keys(), ...replacedByApplication.map(([part]) => part)]) {
+    for (const part of replaced) {
       if (!marked.some((mark) => isWithin(`/${part}`, mark))) {
         const label = parts.fileRules[part]?.label ?? part;
         throw new ClientError(
@@ -553,22 +549,12 @@ async function resubmit(
       await insertRegistrationPersons(db, registrationId, persons, sealed.persons);
     }
     for (const part of parts.answerFiles) {
-      const replaced = form.files.get(part);
-      if (replaced || (documents.has(part) && !isPlainObject(answers[part]))) {
+      const file = replaced.includes(part) ? form.files.get(part) : undefined;
+      if (file || (documents.has(part) && !isPlainObject(answers[part]))) {
         await deleteRegistrationDocument(db, registrationId, part);
       }
-      if (replaced) await insertRegistrationDocument(db, registrationId, part, replaced);
-    }
-    for (const [part, file] of replacedByApplication) {
-      if (!isPlainObject(answers[part])) continue;
-      await deleteRegistrationDocument(db, registrationId, part);
-      // The application's stored bytes, referenced (nothing to copy).
-      await insertRegistrationDocument(db, registrationId, part, {
-        storageName: file.storageName,
-        originalName: file.name,
-        contentType: file.type,
-        size: file.size,
-      });
+      // New bytes are stored; an application's upload is referenced (its bytes are stored).
+      if (file) await insertRegistrationDocument(db, registrationId, part, file);
     }
     for (const document of parts.documents) {
       const signed = form.files.get(document.part);
