@@ -70,7 +70,7 @@ test('changes requested on the tax form and a person’s passport country: the a
   page,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const email = uniqueEmail('business.changes');
   await signUpAndSignIn(page, email);
   const registrationId = await submitBusiness(page.request, page.context(), email);
@@ -109,7 +109,6 @@ test('changes requested on the tax form and a person’s passport country: the a
   );
   await expect(page.getByText('Two things to fix before we decide.')).toBeVisible();
   await expect(page.getByText('We asked you for changes')).toBeVisible();
-  await page.screenshot({ path: 'test-results/changes-requested-home.png', fullPage: true });
 
   // The form in change mode: the tax form first, outlined with the note and focused.
   await page.getByRole('link', { name: 'Make the changes' }).click();
@@ -119,7 +118,6 @@ test('changes requested on the tax form and a person’s passport country: the a
   await expect(taxBox.locator(':focus')).toHaveCount(1);
   // Everything else is as submitted, read-only.
   await expect(page.locator('#root_bizName')).toHaveAttribute('readonly', '');
-  await page.screenshot({ path: 'test-results/changes-requested-form.png', fullPage: true });
   await page.locator('#root_w8orw9').setInputFiles(PLAIN_PDF);
   await expect(taxBox.getByText('w2-sample.pdf')).toBeVisible();
 
