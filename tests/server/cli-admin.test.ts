@@ -23,6 +23,8 @@ describe('npm run admin', () => {
         PASSWORD_COST: '10',
         PUBLIC_URL: 'http://portal.test',
         NODE_ENV: 'test',
+        // The portal's keys: a change request opens the registration's sealed answers.
+        FIELD_ENCRYPTION_KEYS: t.config.fieldEncryptionKeys,
       },
       stdin,
     );
