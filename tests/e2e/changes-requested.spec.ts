@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import type { APIRequestContext, BrowserContext } from '@playwright/test';
-import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { testForm } from '../forms';
 import { signUpAndSignIn } from './individualForm';
-import { expect, test, uniqueEmail } from './support';
+import { expect, signInAsStaff, test, uniqueEmail } from './support';
 
-const staff = DEMO_SIGN_INS[2];
 const PLAIN_PDF = 'tests/fixtures/files/w2-sample.pdf';
 const ID_PNG = 'tests/fixtures/files/id-front.png';
 const W8 = '/w8orw9';
@@ -76,13 +74,8 @@ test('changes requested on the tax form and a person’s passport country: the a
   const registrationId = await submitBusiness(page.request, page.context(), email);
 
   // Staff ask for two changes through the admin API, each with a note.
-  const staffContext = await browser.newContext();
-  const staffPage = await staffContext.newPage();
-  await staffPage.goto('/clearing/signin');
-  await staffPage.getByLabel('Email').fill(staff.email);
-  await staffPage.getByRole('textbox', { name: 'Password', exact: true }).fill(staff.password);
-  await staffPage.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(staffPage).toHaveURL(/\/clearing\/admin/);
+  const staffPage = await signInAsStaff(browser);
+  const staffContext = staffPage.context();
   const asked = await staffPage.request.post('/exchange/api/admin/onboarding/kyc-changes-request', {
     data: {
       registrationId,
