@@ -545,8 +545,16 @@ async function resubmit(
     );
     await db.query('delete from registration_persons where registration_id = $1', [registrationId]);
     const persons = parts.registration.persons ? answers[parts.registration.persons] : undefined;
-    if (Array.isArray(persons)) {
-      await insertRegistrationPersons(db, registrationId, persons, sealed.persons);
+    const personItem = personItemSchema(parts.compiled.schema);
+    if (Array.isArray(persons) && personItem) {
+      await insertRegistrationPersons(
+        db,
+        registrationId,
+        persons.map((person: unknown, position) => ({
+          columns: personColumnValues(personItem, parts.compiled.schema, person as Answers),
+          stored: sealed.persons[position] ?? person,
+        })),
+      );
     }
     for (const part of parts.answerFiles) {
       const file = replaced.includes(part) ? form.files.get(part) : undefined;
