@@ -28,8 +28,10 @@ import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/p
 import { issueAuthToken } from '../server/db/tokens';
 import { findUserRowByEmail } from '../server/db/users';
 import { ClientError } from '../server/errors';
-import { FieldKeyError, loadFieldKeys } from '../server/fieldEncryption/keyRing';
+import { FieldKeyError, loadFieldKeys, type FieldKeyRing } from '../server/fieldEncryption/keyRing';
+import type { FormCatalog } from '../shared/forms/model/compileNode';
 import { rotateFieldKeys } from '../server/fieldEncryption/rotateKeys';
+import { portalForms } from '../server/forms';
 import { UnreadableFieldError } from '../server/fieldEncryption/sealedJson';
 import { verifySignatureEvidence } from '../server/signatures/signatureEvidence';
 import { readDocument } from '../server/storage/documentStore';
@@ -79,11 +81,21 @@ type Out = (line: string) => void;
 
 /** The applicant is emailed by SMTP when SMTP_URL is set, else the email is printed here. */
 function reviewDeps(pool: pg.Pool, config: ServerConfig, out: Out): ReviewDeps {
+  let forms: FormCatalog | undefined;
+  let fieldKeys: FieldKeyRing | undefined;
   return {
     pool,
     mailer: config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(out),
     publicUrl: config.publicUrl,
     onMailError: (error) => out(`The applicant's email could not be sent: ${String(error)}`),
+    // A change request hands the registration back as the applicant's application (sealed);
+    // compiled and loaded only by the command that needs them.
+    get forms() {
+      return (forms ??= portalForms());
+    },
+    get fieldKeys() {
+      return (fieldKeys ??= loadFieldKeys(config));
+    },
   };
 }
 

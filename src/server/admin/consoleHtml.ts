@@ -72,10 +72,9 @@ const nameCell = (r: ConsoleRegistration) =>
     ? `${e(registrantName(r))}<br><span class="muted">registered by ${e(personName(r))}</span>`
     : e(personName(r));
 
-/** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
-export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
-/** Statuses staff may still decide from. */
-export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
+import { AWAITING_REVIEW, OPEN_FOR_DECISION } from './review';
+
+export { AWAITING_REVIEW, OPEN_FOR_DECISION };
 
 const STATUS_LABELS: Record<string, string> = {
   pending: 'Awaiting review',

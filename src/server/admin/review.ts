@@ -4,10 +4,28 @@
  * verification link, load a statement, ask an applicant for changes. Each writes its audit row in the same transaction as its
  * effect. `actorUserId` is null for an operator command (the audit row then says `via: cli`).
  */
+import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { ReviewStatus } from '../../shared/api/admin';
 import type { Statement } from '../../shared/api/statement';
+import type { FormCatalog } from '../../shared/forms/model/compileNode';
+import { questionAt } from '../../shared/forms/walk/changeScope';
+import type { ChangeRequest } from '../../shared/api/registration';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
+import { recordStatusChange, type StatusActor } from '../db/registrationVersions';
+import {
+  findApplication,
+  holdStoredFile,
+  insertApplication,
+  setApplicationStatus,
+  updateApplicationAnswers,
+} from '../db/applications';
+import { listRegistrationDocuments } from '../db/registrations';
+import { isPlainObject } from '../../shared/forms/model/schemaTypes';
+import { toPointer } from '../../shared/forms/walk/schemaWalk';
+import { sealApplicationAnswers } from '../fieldEncryption/applicationSealing';
+import type { FieldKeyRing } from '../fieldEncryption/keyRing';
+import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { saveStatement, type StoredStatement } from '../db/statements';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
@@ -45,10 +63,18 @@ export interface ReviewDeps {
   publicUrl: string;
   /** Told when an email could not be sent; the decision stands (it is already stored). */
   onMailError?: (error: unknown) => void;
+  /** The forms and field keys: requested changes' pointers are judged on the opened answers. */
+  forms: FormCatalog;
+  fieldKeys: FieldKeyRing;
 }
 
+/** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
+export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
 /** Statuses staff may still decide from: awaiting review, or waiting for the applicant's changes. */
-const OPEN_STATUSES = ['pending', 'changes_requested'];
+export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
+
+/** How the applicant's timeline names who acted: staff, or an operator's command. */
+const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
 
 interface Applicant {
   user_id: string;
@@ -60,7 +86,7 @@ interface Applicant {
 async function updateOpenRegistration(
   db: pg.PoolClient,
   registrationId: string,
-  from: string[],
+  from: readonly string[],
   set: { status: ReviewStatus; reviewedBy: string | null; reason: string | null },
 ): Promise<Applicant> {
   const updated = await db.query<Applicant>(
@@ -85,6 +111,7 @@ function alreadyMessage(status: ReviewStatus): string {
   if (status === 'changes_requested') {
     return 'Changes were already requested; this registration waits for the applicant.';
   }
+  if (status === 'resubmitted') return 'This registration was already resubmitted.';
   return `This registration was already ${status === 'pending' ? 'submitted' : status}.`;
 }
 
@@ -111,10 +138,16 @@ export async function decideRegistration(
   const reason = checkReason(decision.approved, decision.reason);
   const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
   const applicant = await withTransaction(deps.pool, async (db) => {
-    const row = await updateOpenRegistration(db, decision.registrationId, OPEN_STATUSES, {
+    const row = await updateOpenRegistration(db, decision.registrationId, OPEN_FOR_DECISION, {
       status,
       reviewedBy: actor.userId,
       reason,
+    });
+    await recordStatusChange(db, {
+      registrationId: decision.registrationId,
+      status,
+      changedBy: actor.userId,
+      actor: actorKind(actor),
     });
     if (decision.approved) {
       await db.query(
@@ -142,34 +175,153 @@ export async function decideRegistration(
   return { status, userId: applicant.user_id };
 }
 
-/** One answer or document a reviewer marks for change: its pointer into the answers, a note. */
-export interface ChangeRequestField {
+/** One question staff ask the applicant to change, by JSON pointer into the answers. */
+export interface RequestedField {
   path: string;
   note: string;
 }
 
+const MAX_FIELDS = 200;
+
 /**
- * Asks the applicant of a registration awaiting review for changes: the note (required) says
- * what to change; their home page shows it and they are emailed. `fields` are the answers marked
- * (the audit row names their pointers). 404 unknown, 409 not awaiting review.
+ * The requested fields checked against the registration's form and stored answers: each pointer
+ * must name a question of that form (inside an affiliated person too), each once, each note
+ * within the limit. 400 naming the pointer otherwise.
+ */
+async function checkedFields(
+  deps: ReviewDeps,
+  db: pg.PoolClient,
+  registrationId: string,
+  fields: RequestedField[],
+): Promise<ChangeRequest['fields']> {
+  if (fields.length === 0) return [];
+  if (fields.length > MAX_FIELDS)
+    throw badRequest(`At most ${MAX_FIELDS} changes can be requested.`);
+  const row = await db.query<{ form_id: string; answers: unknown }>(
+    'select form_id, answers from registrations where id = $1',
+    [registrationId],
+  );
+  const stored = row.rows[0];
+  if (!stored) throw notFound('No such registration.');
+  const form = deps.forms.get(stored.form_id);
+  if (!form) throw new Error(`form ${stored.form_id} is not served`);
+  const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, stored.answers);
+  const seen = new Set<string>();
+  return fields.map((field) => {
+    const path = field.path.trim();
+    const note = field.note.trim();
+    const question = questionAt(form, answers, path);
+    if (!question) {
+      throw badRequest(`${JSON.stringify(path)} names no question of this registration's form.`);
+    }
+    if (seen.has(path)) throw badRequest(`${JSON.stringify(path)} is asked for twice.`);
+    seen.add(path);
+    if (note.length > REASON_MAX) {
+      throw badRequest(`The note on ${question.prompt} is too long (${REASON_MAX} max).`);
+    }
+    return { path, prompt: question.prompt, note };
+  });
+}
+
+/**
+ * The registration handed back to its applicant as their application (the form's working copy):
+ * its answers (sealed for the application), its file answers' documents held by pointer (the
+ * same stored bytes), status `changes_requested` with the request, so the form resumes from it.
+ */
+async function openApplicationForChanges(
+  deps: ReviewDeps,
+  db: pg.PoolClient,
+  registrationId: string,
+  request: StoredChangeRequest,
+): Promise<void> {
+  const row = await db.query<{
+    user_id: string;
+    form_id: string;
+    schema_hash: string;
+    answers: unknown;
+  }>('select user_id, form_id, schema_hash, answers from registrations where id = $1', [
+    registrationId,
+  ]);
+  const registration = row.rows[0]!;
+  const form = deps.forms.get(registration.form_id);
+  if (!form) throw new Error(`form ${registration.form_id} is not served`);
+  const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, registration.answers);
+  let application = await findApplication(db, registration.user_id, form.id, { forUpdate: true });
+  if (!application) {
+    const id = crypto.randomUUID();
+    application = await insertApplication(db, {
+      id,
+      userId: registration.user_id,
+      formId: form.id,
+      schemaHash: registration.schema_hash,
+      answers: sealApplicationAnswers(deps.fieldKeys, form, id, answers),
+      step: null,
+    });
+    if (!application) throw new Error('application insert raced despite the registration lock');
+  } else {
+    await updateApplicationAnswers(db, application.id, {
+      answers: sealApplicationAnswers(deps.fieldKeys, form, application.id, answers),
+      schemaHash: registration.schema_hash,
+      step: null,
+    });
+  }
+  // The files as submitted, nothing left over from before the submission.
+  await db.query('delete from application_files where application_id = $1', [application.id]);
+  for (const [part, document] of await listRegistrationDocuments(db, registrationId)) {
+    if (isPlainObject(answers[part])) {
+      await holdStoredFile(db, application.id, toPointer([part]), document);
+    }
+  }
+  await setApplicationStatus(db, application.id, 'changes_requested', {
+    registrationId,
+    note: request.note ?? '',
+    fields: request.fields,
+  });
+}
+
+/**
+ * Asks the applicant of a registration awaiting review (submitted or resubmitted) for changes:
+ * the questions to change (`fields`, JSON pointers into the answers, each with a note) and a
+ * note on the whole application; at least one of them. The request is stored on the registration
+ * (its home page lists it, its form reopens with those questions editable), the status history
+ * records it, and the applicant is emailed that changes were requested (never what: the notes may
+ * quote answers). 400 for a pointer naming no question, 404 unknown, 409 not awaiting review.
  */
 export async function requestChanges(
   deps: ReviewDeps,
   request: {
     registrationId: string;
     note?: string | undefined;
-    fields?: readonly ChangeRequestField[] | undefined;
+    fields?: RequestedField[] | undefined;
   },
   actor: Actor,
 ): Promise<{ status: ReviewStatus; userId: string }> {
   const note = request.note?.trim() ?? '';
-  if (!note) throw badRequest('Please say what the applicant should change.');
+  const fields = request.fields ?? [];
+  if (!note && fields.length === 0)
+    throw badRequest('Please say what the applicant should change.');
   if (note.length > REASON_MAX) throw badRequest(`The note is too long (${REASON_MAX} max).`);
   const applicant = await withTransaction(deps.pool, async (db) => {
-    const row = await updateOpenRegistration(db, request.registrationId, ['pending'], {
+    const requested = await checkedFields(deps, db, request.registrationId, fields);
+    const row = await updateOpenRegistration(db, request.registrationId, AWAITING_REVIEW, {
       status: 'changes_requested',
       reviewedBy: actor.userId,
-      reason: note,
+      reason: note || null,
+    });
+    const changeRequest: StoredChangeRequest = {
+      note: note || null,
+      fields: requested.map(({ path, note: fieldNote }) => ({ path, note: fieldNote })),
+    };
+    await db.query('update registrations set change_request = $2 where id = $1', [
+      request.registrationId,
+      JSON.stringify(changeRequest),
+    ]);
+    await openApplicationForChanges(deps, db, request.registrationId, changeRequest);
+    await recordStatusChange(db, {
+      registrationId: request.registrationId,
+      status: 'changes_requested',
+      changedBy: actor.userId,
+      actor: actorKind(actor),
     });
     await recordAuditEvent(db, {
       action: 'registration.changes-requested',
@@ -178,21 +330,22 @@ export async function requestChanges(
       registrationId: request.registrationId,
       detail: {
         via: actor.via,
-        ...(request.fields?.length ? { fields: request.fields.map((field) => field.path) } : {}),
+        ...(requested.length > 0 ? { fields: requested.map((field) => field.path) } : {}),
       },
     });
     return row;
   });
   await tellApplicant(
     deps,
-    changesRequestedMessage(
-      applicant.email,
-      applicant.first_name,
-      note,
-      links.home(deps.publicUrl),
-    ),
+    changesRequestedMessage(applicant.email, applicant.first_name, links.home(deps.publicUrl)),
   );
   return { status: 'changes_requested', userId: applicant.user_id };
+}
+
+/** A change request as `registrations.change_request` keeps it (prompts come from the form). */
+export interface StoredChangeRequest {
+  note: string | null;
+  fields: RequestedField[];
 }
 
 /**
@@ -210,7 +363,7 @@ export async function approveUser(
     [userId],
   );
   const row = registration.rows[0];
-  if (row && OPEN_STATUSES.includes(row.status)) {
+  if (row && OPEN_FOR_DECISION.includes(row.status)) {
     await decideRegistration(deps, { registrationId: row.id, approved: true }, actor);
     return { registrationId: row.id };
   }

@@ -215,6 +215,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
+    forms: app.forms,
+    fieldKeys: app.fieldKeys,
   });
 
   // A business registration is listed by the business's name (its form says it registers one).

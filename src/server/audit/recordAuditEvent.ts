@@ -33,6 +33,7 @@ export type AuditAction =
   | 'application.submitted'
   | 'registration.submitted'
   | 'registration.resubmitted'
+  | 'registration.changes-made'
   // Staff review (admin API, staff console, operator CLI).
   | 'admin.api'
   | 'admin.verification-email'

@@ -169,8 +169,8 @@ export async function listRegistrations(
   const result = await db.query<RegistrationRow>(
     `${SELECT_REGISTRATION}
       where ($1::text is null or r.status = $1) and ($2::uuid is null or r.user_id = $2)
-      order by (r.status = 'pending') desc,
-               case when r.status = 'pending' then r.submitted_at end asc,
+      order by (r.status in ('pending', 'resubmitted')) desc,
+               case when r.status in ('pending', 'resubmitted') then r.submitted_at end asc,
                coalesce(r.reviewed_at, r.submitted_at) desc
       limit $3`,
     [filter.status ?? null, filter.userId ?? null, filter.limit ?? 500],

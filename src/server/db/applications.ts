@@ -244,3 +244,24 @@ export async function deleteApplicationFile(
   );
   return (result.rowCount ?? 0) > 0;
 }
+
+/**
+ * Makes the application hold an already stored file for `pointer` (a registration's document
+ * handed back when changes are requested): no bytes are copied, the row references them.
+ */
+export async function holdStoredFile(
+  db: Queryable,
+  applicationId: string,
+  pointer: string,
+  file: FileReference & { storageName: string },
+): Promise<void> {
+  await db.query(
+    `insert into application_files
+       (application_id, pointer, storage_name, original_name, content_type, size)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (application_id, pointer) do update
+       set storage_name = excluded.storage_name, original_name = excluded.original_name,
+           content_type = excluded.content_type, size = excluded.size, created_at = now()`,
+    [applicationId, pointer, file.storageName, file.name, file.type, file.size],
+  );
+}

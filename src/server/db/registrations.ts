@@ -45,18 +45,83 @@ export async function insertRegistration(
   return result.rows[0]?.id ?? null;
 }
 
+/** The user's registration as a new submission meets it. */
+export interface ExistingRegistration {
+  id: string;
+  submissionHash: string;
+  organizationId: string;
+  formId: string;
+  status: 'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
+}
+
+/** The user's registration (one per user), locked for the transaction when `lock` is set. */
 export async function findRegistrationOfUser(
   db: Queryable,
   userId: string,
-): Promise<{ id: string; submissionHash: string; organizationId: string } | null> {
-  const result = await db.query<{ id: string; submission_hash: string; organization_id: string }>(
-    'select id, submission_hash, organization_id from registrations where user_id = $1',
+  lock = false,
+): Promise<ExistingRegistration | null> {
+  const result = await db.query<{
+    id: string;
+    submission_hash: string;
+    organization_id: string;
+    form_id: string;
+    status: ExistingRegistration['status'];
+  }>(
+    `select id, submission_hash, organization_id, form_id, status from registrations
+      where user_id = $1${lock ? ' for update' : ''}`,
     [userId],
   );
   const row = result.rows[0];
   return row
-    ? { id: row.id, submissionHash: row.submission_hash, organizationId: row.organization_id }
+    ? {
+        id: row.id,
+        submissionHash: row.submission_hash,
+        organizationId: row.organization_id,
+        formId: row.form_id,
+        status: row.status,
+      }
     : null;
+}
+
+/** A registration's documents by part, as stored. */
+export async function listRegistrationDocuments(
+  db: Queryable,
+  registrationId: string,
+): Promise<Map<string, { name: string; type: string; size: number; storageName: string }>> {
+  const rows = await db.query<{
+    part: string;
+    original_name: string;
+    content_type: string;
+    size: number;
+    storage_name: string;
+  }>(
+    `select part, original_name, content_type, size, storage_name from registration_documents
+      where registration_id = $1`,
+    [registrationId],
+  );
+  return new Map(
+    rows.rows.map((row) => [
+      row.part,
+      {
+        name: row.original_name,
+        type: row.content_type,
+        size: row.size,
+        storageName: row.storage_name,
+      },
+    ]),
+  );
+}
+
+/** Removes a document of a registration (its bytes go unless a version or another row keeps them). */
+export async function deleteRegistrationDocument(
+  db: Queryable,
+  registrationId: string,
+  part: string,
+): Promise<void> {
+  await db.query('delete from registration_documents where registration_id = $1 and part = $2', [
+    registrationId,
+    part,
+  ]);
 }
 
 export async function insertRegistrationDocument(

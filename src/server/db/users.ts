@@ -18,7 +18,8 @@ export interface UserRow {
   org_name: string | null;
   clearing_org_id: string | null;
   /** The user's registration, if any (one per user). */
-  registration_status: 'pending' | 'changes_requested' | 'approved' | 'rejected' | null;
+  registration_status:
+    'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected' | null;
   registration_reason: string | null;
 }
 

@@ -11,6 +11,7 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { FormCatalog } from '../../shared/forms/model/compileNode';
 import { fromPointer } from '../../shared/forms/walk/schemaWalk';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
+import { versionContext } from '../db/registrationVersions';
 import { withTransaction } from '../db/transaction';
 import { portalForms } from '../forms';
 import { applicationContext } from './applicationSealing';
@@ -23,7 +24,7 @@ import {
 import { isSealed, openSealed, resealed, UnreadableFieldError } from './sealedJson';
 
 export interface RotationCounts {
-  /** Rows read (registrations, affiliated persons and applications). */
+  /** Rows read (registrations, affiliated persons, applications, submitted versions). */
   rows: number;
   /** Values sealed again under the current key. */
   resealed: number;
@@ -120,6 +121,30 @@ export async function rotateFieldKeys(
       counts.unreadable.push(`application ${String(row.id)}`);
     }
   });
+  await inBatches(
+    pool,
+    'select id, registration_id, version, answers from registration_versions',
+    async (db, row) => {
+      counts.rows++;
+      const context = versionContext(String(row.registration_id), Number(row.version));
+      try {
+        const version = resealed(ring, row.answers, context);
+        counts.resealed += version.resealed;
+        counts.current += version.current;
+        if (version.resealed > 0) {
+          await db.query('update registration_versions set answers = $2 where id = $1', [
+            row.id,
+            JSON.stringify(version.value),
+          ]);
+        }
+      } catch (error) {
+        if (!(error instanceof UnreadableFieldError)) throw error;
+        counts.unreadable.push(
+          `version ${String(row.version)} of registration ${String(row.registration_id)}`,
+        );
+      }
+    },
+  );
   return counts;
 }
 

@@ -93,10 +93,13 @@ export function registrationReceivedMessage(
   };
 }
 
+/**
+ * Changes requested: says so and links home, where the applicant sees what to change. The notes
+ * stay out of the email: a reviewer's note may quote an answer (a passport number, a name).
+ */
 export function changesRequestedMessage(
   to: string,
   firstName: string | null,
-  note: string,
   homeLink: string,
 ): Message {
   return {
@@ -104,7 +107,7 @@ export function changesRequestedMessage(
     subject: `Your ${firm.displayName} application needs changes`,
     text:
       `${greeting(firstName)}\n\nWe reviewed your application and need some changes before we ` +
-      `can decide on it:\n\n${note}\n\nSign in to see what to change: ${homeLink}\n\nQuestions? ` +
+      `can decide on it. Sign in to see what to change and make the changes: ${homeLink}\n\nQuestions? ` +
       `Contact us at ${firm.supportEmail} or ${firm.supportPhone}.` +
       signature,
   };

@@ -38,7 +38,7 @@ const reason = { type: 'string', maxLength: 2000 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 const status = {
   type: 'string',
-  enum: ['pending', 'changes_requested', 'approved', 'rejected'],
+  enum: ['pending', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
 } as const;
 const body = (properties: Record<string, object>, required: string[]) => ({
   type: 'object',
@@ -128,6 +128,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
+    forms: app.forms,
+    fieldKeys: app.fieldKeys,
   });
 
   app.get<{ Querystring: { search?: string; limit?: number; offset?: number } }>(
@@ -258,7 +260,21 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/onboarding/kyc-changes-request',
     {
       schema: {
-        body: body({ registrationId: uuid, note: reason }, ['registrationId', 'note']),
+        body: body(
+          {
+            registrationId: uuid,
+            note: reason,
+            fields: {
+              type: 'array',
+              maxItems: 200,
+              items: body({ path: { type: 'string', maxLength: 1000 }, note: reason }, [
+                'path',
+                'note',
+              ]),
+            },
+          },
+          ['registrationId'],
+        ),
         response: { 200: decisionResult },
       },
     },

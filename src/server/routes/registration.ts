@@ -22,14 +22,31 @@ import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import { userSchema } from '../auth/apiSchemas';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
+  deleteRegistrationDocument,
   findRegistrationOfUser,
   insertRegistration,
   insertRegistrationDocument,
   insertRegistrationPersons,
+  listRegistrationDocuments,
+  type ExistingRegistration,
 } from '../db/registrations';
 import { findApplication, listApplicationFiles, setApplicationStatus } from '../db/applications';
 import { personColumnValues, personItemSchema } from '../../shared/forms/model/personColumns';
 import { withTransaction, type Queryable } from '../db/transaction';
+import {
+  ensureFirstVersion,
+  insertRegistrationVersion,
+  listStatusChanges,
+  recordStatusChange,
+} from '../db/registrationVersions';
+import { changeOutsideRequest, isWithin, questionAt } from '../../shared/forms/walk/changeScope';
+import type {
+  ChangeRequest,
+  RegistrationOverview,
+  StatusEvent,
+} from '../../shared/api/registration';
+import type { StoredChangeRequest } from '../admin/review';
+import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
 import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
@@ -68,6 +85,7 @@ const resultSchema = {
  * identical submission stores nothing twice; a failed one stores nothing.
  */
 export async function registerRegistrationRoutes(app: FastifyInstance): Promise<void> {
+  registerChangeRoutes(app);
   for (const compiled of app.forms.values()) {
     if (!compiled.registration) continue;
     const parts = formParts(compiled, compiled.registration);
@@ -119,11 +137,81 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
   }
 }
 
+/** A stored change request with each question's prompt as the form asks it now. */
+function describedChangeRequest(
+  form: CompiledForm | undefined,
+  answers: Answers,
+  stored: StoredChangeRequest,
+): ChangeRequest {
+  return {
+    note: stored.note,
+    fields: stored.fields.map((field) => ({
+      path: field.path,
+      prompt: (form && questionAt(form, answers, field.path)?.prompt) ?? field.path,
+      note: field.note,
+    })),
+  };
+}
+
+/**
+ * The applicant's side of a review (issue 17): GET registration, where their registration stands
+ * (the statuses it took, the changes asked for by prompt). The form opens in change mode from the
+ * application (GET applications/<formId>), which the change request made of the registration.
+ */
+function registerChangeRoutes(app: FastifyInstance): void {
+  const ownRegistration = async (userId: string) => {
+    const result = await app.db.query<{
+      id: string;
+      form_id: string;
+      status: StatusEvent['status'];
+      answers: unknown;
+      change_request: StoredChangeRequest | null;
+    }>(
+      'select id, form_id, status, answers, change_request from registrations where user_id = $1',
+      [userId],
+    );
+    return result.rows[0] ?? null;
+  };
+
+  app.get('/registration', async (request): Promise<RegistrationOverview> => {
+    const registration = await ownRegistration(await request.requireUserId());
+    if (!registration) return { registration: null };
+    const history = await listStatusChanges(app.db, registration.id);
+    let changeRequest: ChangeRequest | null = null;
+    if (registration.status === 'changes_requested' && registration.change_request) {
+      const answers = openRegistrationAnswers(app.fieldKeys, registration.id, registration.answers);
+      const form = app.forms.get(registration.form_id);
+      changeRequest = describedChangeRequest(form, answers, registration.change_request);
+    }
+    return {
+      registration: {
+        registrationId: registration.id,
+        formId: registration.form_id,
+        status: registration.status,
+        history: history.map((change) => ({
+          status: change.status,
+          at: change.changedAt,
+          by: change.actor,
+        })),
+        changeRequest,
+      },
+    };
+  });
+}
+
 type UserRow = NonNullable<Awaited<ReturnType<typeof findUserRowById>>>;
 type Form = Awaited<ReturnType<typeof readMultipartForm>>;
 
-/** The answers of a submission as the server keeps them: decoded, shown, prefilled, validated. */
-function readAnswers(parts: FormParts, form: Form, email: string): Answers {
+/**
+ * The answers of a submission as the server keeps them: decoded, shown, prefilled, validated.
+ * `carried` are the stored files a resubmission keeps without sending them again.
+ */
+function readAnswers(
+  parts: FormParts,
+  form: Form,
+  email: string,
+  carried: ReadonlyMap<string, FileReference> = new Map(),
+): Answers {
   const { compiled } = parts;
   const fields = textFields(form, parts.textParts);
   if (fields.formId !== compiled.id) {
@@ -143,6 +231,11 @@ function readAnswers(parts: FormParts, form: Form, email: string): Answers {
     throw new ClientError(400, 'The registration could not be read. Please try again.');
   }
   // The stored file, not the browser's word, says what each file answer is.
+  for (const [part, reference] of carried) {
+    if (part in decoded && !form.files.has(part)) {
+      decoded[part] = { name: reference.name, type: reference.type, size: reference.size };
+    }
+  }
   for (const [part, stored] of form.files) {
     if (part in decoded) {
       decoded[part] = {
@@ -174,6 +267,11 @@ async function register(
 ): Promise<{ registrationId: string; repeated: boolean }> {
   const userId = row.id;
   const formId = parts.compiled.id;
+  // Changes requested: this submission carries them, to the same registration.
+  const current = await findRegistrationOfUser(app.db, userId);
+  if (current?.status === 'changes_requested') {
+    return resubmit(app, parts, row, form, current);
+  }
   const answers = readAnswers(parts, form, row.email);
   await dropHiddenFiles(app, parts, answers, form);
   checkFilesMatchAnswers(parts, answers, form.files);
@@ -204,6 +302,12 @@ async function register(
     // Serialise submissions of one user: a double click must not create two organisations.
     await db.query('select 1 from users where id = $1 for update', [userId]);
     const existing = await findRegistrationOfUser(db, userId);
+    if (existing?.status === 'changes_requested') {
+      throw new ClientError(
+        409,
+        'Changes were just requested on your registration. Please reload the page.',
+      );
+    }
     if (existing) return { existing };
     if (row.organization_id) {
       throw new ClientError(409, 'You have already registered.');
@@ -254,6 +358,18 @@ async function register(
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);
     }
+    await insertRegistrationVersion(db, app.fieldKeys, {
+      registrationId,
+      form: parts.compiled,
+      schemaHash: parts.compiled.hash,
+      answers,
+    });
+    await recordStatusChange(db, {
+      registrationId,
+      status: 'pending',
+      changedBy: userId,
+      actor: 'applicant',
+    });
     // What a court or auditor asks of each agreement signed (hashes of the bytes just stored);
     // a consent is at hand whenever a document is signed (checked above).
     if (consent) {
@@ -322,6 +438,175 @@ async function register(
     return { registrationId: outcome.existing.id, repeated: true };
   }
   return { registrationId: outcome.registrationId!, repeated: false };
+}
+
+/**
+ * A resubmission (issue 17): the registration waits for changes staff asked for, and this
+ * submission makes them. The same reading and validation as the first submission; file answers
+ * not sent again keep their stored documents (so do the signed agreements, whose evidence stays);
+ * an answer or file outside the questions asked for (and what their change makes appear or
+ * disappear) that differs from the stored one is refused, naming the question. The registration
+ * (same id) takes the answers, a new version is stored with the schema hash, and it waits for
+ * review again (`resubmitted`).
+ */
+async function resubmit(
+  app: FastifyInstance,
+  parts: FormParts,
+  row: UserRow,
+  form: Form,
+  current: ExistingRegistration,
+): Promise<{ registrationId: string; repeated: boolean }> {
+  const userId = row.id;
+  const registrationId = current.id;
+  const formId = parts.compiled.id;
+  if (current.formId !== formId) {
+    throw new ClientError(
+      409,
+      `Your registration is on another form; please make the changes there.`,
+    );
+  }
+  const storedRow = await app.db.query<{
+    answers: unknown;
+    change_request: StoredChangeRequest | null;
+  }>('select answers, change_request from registrations where id = $1', [registrationId]);
+  const stored = openRegistrationAnswers(app.fieldKeys, registrationId, storedRow.rows[0]!.answers);
+  const marked = (storedRow.rows[0]!.change_request?.fields ?? []).map((field) => field.path);
+  // A request with only a note narrows nothing: every answer may change.
+  const limited = marked.length > 0;
+  const documents = await listRegistrationDocuments(app.db, registrationId);
+
+  // Agreements stay as signed: their documents and evidence are the first submission's.
+  for (const document of parts.documents) {
+    const sent = form.files.get(document.part);
+    if (sent && documents.has(document.part)) {
+      form.files.delete(document.part);
+      await deleteStored(app.config.dataDir, sent.storageName);
+    }
+  }
+  // Files not sent again: the application's (uploaded when chosen in change mode), else the
+  // registration's as submitted.
+  // Files neither sent nor held by the application (attachHeldFiles) keep the registration's.
+  const application = await findApplication(app.db, userId, formId);
+  const carried = new Map<string, FileReference & { storageName: string }>();
+  for (const part of parts.answerFiles) {
+    const document = documents.get(part);
+    if (document && !form.files.has(part)) carried.set(part, document);
+  }
+  // Files other than the submitted ones (sent, or uploaded to the application) replace them, and
+  // must have been asked for; the application's copies of the submitted ones change nothing.
+  const replaced = parts.answerFiles.filter((part) => {
+    const file = form.files.get(part);
+    return !!file && documents.get(part)?.storageName !== file.storageName;
+  });
+  const answers = readAnswers(parts, form, row.email, carried);
+  await dropHiddenFiles(app, parts, answers, form);
+  const present = new Set([...form.files.keys(), ...carried.keys(), ...documents.keys()]);
+  checkFilesMatchAnswers(parts, answers, present);
+  if (limited) {
+    for (const part of replaced) {
+      if (!marked.some((mark) => isWithin(`/${part}`, mark))) {
+        const label = parts.fileRules[part]?.label ?? part;
+        throw new ClientError(
+          409,
+          `${label} was not among the changes requested; it cannot change.`,
+          {
+            [`/${part}`]: `${label} was not among the changes requested; it cannot change.`,
+          },
+        );
+      }
+    }
+    const outside = changeOutsideRequest(parts.compiled, stored, answers, marked);
+    if (outside) {
+      const message = `${outside.prompt} was not among the changes requested; it cannot change.`;
+      throw new ClientError(409, message, { [outside.pointer]: message });
+    }
+  }
+  let payload;
+  try {
+    payload = toPayloadJson(parts.compiled, answers);
+  } catch (error) {
+    if (error instanceof PayloadError) {
+      throw new ClientError(422, error.message, { [error.pointer]: error.message });
+    }
+    throw error;
+  }
+  const submissionHash = keyedSubmissionHash(app.fieldKeys, canonicalJson({ formId, answers }));
+  await withTransaction(app.db, async (db) => {
+    await db.query('select 1 from users where id = $1 for update', [userId]);
+    const locked = await findRegistrationOfUser(db, userId, true);
+    if (locked?.id !== registrationId || locked.status !== 'changes_requested') {
+      throw new ClientError(
+        409,
+        'Your registration is no longer waiting for changes. Please reload the page.',
+      );
+    }
+    await ensureFirstVersion(db, app.fieldKeys, parts.compiled, registrationId);
+    const sealed = sealRegistration(app.fieldKeys, {
+      registrationId,
+      form: parts.compiled,
+      answers,
+      payload: payload.parts,
+      personsKey: parts.registration.persons,
+    });
+    await db.query(
+      `update registrations
+          set answers = $2, payload = $3, schema_hash = $4, submission_hash = $5,
+              status = 'resubmitted', change_request = null
+        where id = $1`,
+      [
+        registrationId,
+        JSON.stringify(sealed.answers),
+        JSON.stringify(sealed.payload),
+        parts.compiled.hash,
+        submissionHash,
+      ],
+    );
+    await db.query('delete from registration_persons where registration_id = $1', [registrationId]);
+    const persons = parts.registration.persons ? answers[parts.registration.persons] : undefined;
+    const personItem = personItemSchema(parts.compiled.schema);
+    if (Array.isArray(persons) && personItem) {
+      await insertRegistrationPersons(
+        db,
+        registrationId,
+        persons.map((person: unknown, position) => ({
+          columns: personColumnValues(personItem, parts.compiled.schema, person as Answers),
+          stored: sealed.persons[position] ?? person,
+        })),
+      );
+    }
+    for (const part of parts.answerFiles) {
+      const file = replaced.includes(part) ? form.files.get(part) : undefined;
+      if (file || (documents.has(part) && !isPlainObject(answers[part]))) {
+        await deleteRegistrationDocument(db, registrationId, part);
+      }
+      // New bytes are stored; an application's upload is referenced (its bytes are stored).
+      if (file) await insertRegistrationDocument(db, registrationId, part, file);
+    }
+    for (const document of parts.documents) {
+      const signed = form.files.get(document.part);
+      if (signed) await insertRegistrationDocument(db, registrationId, document.part, signed);
+    }
+    await insertRegistrationVersion(db, app.fieldKeys, {
+      registrationId,
+      form: parts.compiled,
+      schemaHash: parts.compiled.hash,
+      answers,
+    });
+    if (application) await setApplicationStatus(db, application.id, 'submitted', null);
+    await recordStatusChange(db, {
+      registrationId,
+      status: 'resubmitted',
+      changedBy: userId,
+      actor: 'applicant',
+    });
+    await recordAuditEvent(db, {
+      action: 'registration.changes-made',
+      actorUserId: userId,
+      registrationId,
+      detail: { formId },
+    });
+  });
+  return { registrationId, repeated: false };
 }
 
 /**
@@ -452,11 +737,14 @@ function textFields(
   return fields;
 }
 
-/** Every file answer has its bytes, every sent file is an answer, every agreement its document. */
+/**
+ * Every file answer has its bytes, every sent file is an answer, every agreement its document.
+ * `files` are the parts present: sent, or kept from the stored registration (a resubmission).
+ */
 function checkFilesMatchAnswers(
   parts: FormParts,
   answers: Answers,
-  files: Map<string, unknown>,
+  files: { has(part: string): boolean },
 ): void {
   for (const part of parts.answerFiles) {
     const answered = isPlainObject(answers[part]);

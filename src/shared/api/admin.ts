@@ -7,12 +7,15 @@ import type { Statement } from './statement';
 
 /**
  * Where a registration stands (DECISIONS "Applicants and reviewers"): `pending` is submitted and
- * awaiting review; `changes_requested` waits for the applicant.
+ * awaiting review; `changes_requested` waits for the applicant; `resubmitted` (the applicant made
+ * the changes) awaits review again.
  */
-export type ReviewStatus = 'pending' | 'changes_requested' | 'approved' | 'rejected';
+export type ReviewStatus =
+  'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
 export const REVIEW_STATUSES: readonly ReviewStatus[] = [
   'pending',
   'changes_requested',
+  'resubmitted',
   'approved',
   'rejected',
 ];
@@ -86,7 +89,10 @@ export interface KycApprovalRequest {
 /** POST onboarding/kyc-changes-request: asks the applicant for changes; the note says which. */
 export interface KycChangesRequest {
   registrationId: string;
-  note: string;
+  /** The note on the whole application; optional when `fields` name what to change. */
+  note?: string;
+  /** The questions to change: JSON pointers into the registration's answers, each with a note. */
+  fields?: { path: string; note: string }[];
 }
 
 /**

@@ -56,7 +56,8 @@ export interface OrgDetails {
  * Where the user's registration stands (DECISIONS "Applicants and reviewers"): submitted
  * (awaiting review), changes requested, approved, rejected.
  */
-export type ApplicationStatus = 'submitted' | 'changes_requested' | 'approved' | 'rejected';
+export type ApplicationStatus =
+  'submitted' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
 
 export interface ApplicationReview {
   status: ApplicationStatus;

@@ -56,6 +56,11 @@ const BusinessRegistrationPage = lazy(() =>
   })),
 );
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
+const ChangesRequestedPage = lazy(() =>
+  import('../pages/registration/ChangesRequestedPage').then((module) => ({
+    default: module.ChangesRequestedPage,
+  })),
+);
 const AcceptInvitePage = lazy(() =>
   import('../pages/auth/AcceptInvitePage').then((module) => ({
     default: module.AcceptInvitePage,
@@ -117,7 +122,11 @@ export const routes: RouteObject[] = [
             children: [
               {
                 element: <RegisteredRoute />,
-                children: [{ path: 'home', element: <HomePage /> }],
+                children: [
+                  { path: 'home', element: <HomePage /> },
+                  // Changes requested: the submitted registration reopened (issue 17).
+                  { path: 'registration/:formId/changes', element: <ChangesRequestedPage /> },
+                ],
               },
               {
                 path: 'registration',

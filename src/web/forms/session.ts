@@ -15,6 +15,7 @@ import { createFormEngine, parsePointer, toPointer, ValueStore, type FormEngine 
 import { droppedPointers, promptAt } from './answerPrompts';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
+import type { ChangeMode } from './changeMode';
 
 export type Answers = Record<string, unknown>;
 
@@ -94,6 +95,8 @@ export interface FormSessionOptions {
   idPrefix?: string;
   /** Draw the form as one page even if its uiSchema names steps (a form on its own, in a test). */
   onePage?: boolean;
+  /** Changes requested: which answers may change (see changeMode.tsx); absent otherwise. */
+  changeMode?: ChangeMode;
 }
 
 /**
@@ -125,6 +128,8 @@ export class FormSession {
   readonly restored: boolean;
   readonly schemaUtils: SchemaUtilsType<Answers>;
   readonly idPrefix: string;
+  /** Set when the form reopened for the changes staff asked for. */
+  readonly changeMode: ChangeMode | undefined;
 
   private readonly transformErrors: ErrorTransformer<Answers> | undefined;
   private readonly persistence: SessionPersistence | undefined;
@@ -148,6 +153,7 @@ export class FormSession {
     this.persistence = options.persistence;
     this.validationDelayMs = options.validationDelayMs ?? 0;
     this.idPrefix = options.idPrefix ?? 'root';
+    this.changeMode = options.changeMode;
     this.steps = options.onePage ? undefined : stepsOf(options.uiSchema, options.schema);
     this.schemaUtils = createSchemaUtils(options.validator, options.schema, DEFAULTS_BEHAVIOUR);
     this.prefilled = { ...options.initial };
@@ -157,6 +163,7 @@ export class FormSession {
     this.current = { ...kept, ...this.prefilled };
     this.baseline = canonicalJson(this.current);
     this.engine.answers.set(this.current);
+    if (this.changeMode) this.status.set({ dirty: true });
   }
 
   /** The names of the answers the form opened with from outside (the signed-in email). */
@@ -239,7 +246,8 @@ export class FormSession {
     // Key order is rjsf's business (it reorders on change): compare the answers, not the text.
     const json = canonicalJson(current);
     if (!this.interacted) this.baseline = json;
-    this.status.set({ dirty: json !== this.baseline });
+    // Change mode resubmits the answers as they stand: nothing has to differ first.
+    this.status.set({ dirty: !!this.changeMode || json !== this.baseline });
     if (this.interacted) this.persistence?.save(current);
     if (this.validationDelayMs > 0) {
       clearTimeout(this.validationTimer);

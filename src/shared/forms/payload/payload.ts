@@ -274,12 +274,14 @@ const isMissing = (value: unknown) =>
 /**
  * The payload as data. `files` (by answer pointer) are checked when given: a required file whose
  * bytes are missing or empty fails like a missing answer. Throws `PayloadError` with the
- * field's `x-submission-required` message.
+ * field's `x-submission-required` message. `keptFiles` (answer pointers) are files the server
+ * already holds for this user (a resubmission keeps the stored document): their bytes are not sent.
  */
 export function toPayloadJson(
   form: CompiledForm,
   answers: Answers,
   files?: Record<string, Blob>,
+  keptFiles: ReadonlySet<string> = new Set(),
 ): PayloadJson {
   const shown = omitHiddenAnswers(form, answers);
   const payload: PayloadJson = {
@@ -307,7 +309,11 @@ export function toPayloadJson(
     const present = !isMissing(value);
     const blob = files?.[pointer];
     const required = property['x-submission-required'];
-    const bytesMissing = files !== undefined && property['x-file'] && !(blob && blob.size > 0);
+    const bytesMissing =
+      files !== undefined &&
+      property['x-file'] &&
+      !(blob && blob.size > 0) &&
+      !keptFiles.has(pointer);
     if (required !== undefined && (!present || bytesMissing)) {
       throw new PayloadError(required, pointer);
     }
@@ -349,8 +355,9 @@ export function toPayload(
   answers: Answers,
   files: Record<string, Blob>,
   documents: Record<string, Blob>,
+  keptFiles: ReadonlySet<string> = new Set(),
 ): FormData {
-  const payload = toPayloadJson(compiled, answers, files);
+  const payload = toPayloadJson(compiled, answers, files, keptFiles);
   const form = new FormData();
   form.append('formId', payload.formId);
   form.append('schemaHash', payload.schemaHash);
@@ -358,7 +365,10 @@ export function toPayload(
     form.append(name, JSON.stringify(section));
   }
   for (const file of payload.files) {
-    form.append(file.part, files[file.pointer]!, file.name);
+    const blob = files[file.pointer];
+    // A kept file (the server holds it) without new bytes travels as its answer only.
+    if (!blob && keptFiles.has(file.pointer)) continue;
+    form.append(file.part, blob!, file.name);
   }
   for (const document of payload.documents) {
     const blob = documents[document.url];

@@ -170,6 +170,15 @@ export function DialogListField(props: FieldProps) {
   const addId = `${id}-add`;
   const titleDomId = `${id}-title`;
   const canEdit = !readonly && !disabled && !!session && !!itemSchema;
+  // Change mode: a row holding a marked answer opens (only its marked answers editable); adding
+  // and removing rows needs the list itself marked.
+  const changeMode = session?.changeMode;
+  const rowPointer = (index: number) => `${listPointer}/${index}`;
+  const canOpenRow = (index: number) =>
+    canEdit ||
+    (!!changeMode && !!session && !!itemSchema && changeMode.hasEditableWithin(rowPointer(index)));
+  const rowRequested = (index: number) =>
+    !!changeMode?.marked.some((mark) => mark.startsWith(`${rowPointer(index)}/`));
 
   const commit = (next: Row[], nextKeys: string[]) => {
     keys.expect(next, nextKeys);
@@ -241,7 +250,9 @@ export function DialogListField(props: FieldProps) {
                 editId={rowId(index)}
                 columns={columns}
                 hasErrors={hasErrors(itemErrors?.[index]) || rowsWithErrors.has(index)}
-                canEdit={canEdit}
+                canEdit={canOpenRow(index)}
+                canRemove={canEdit}
+                changeRequested={rowRequested(index)}
                 editLabel={editLabel}
                 removeLabel={removeLabel}
                 rowErrorLabel={rowErrorLabel}
@@ -337,6 +348,9 @@ interface ListRowProps {
   columns: Column[];
   hasErrors: boolean;
   canEdit: boolean;
+  canRemove: boolean;
+  /** Change mode: staff asked to change an answer of this row. */
+  changeRequested: boolean;
   editLabel: string;
   removeLabel: string;
   rowErrorLabel: string;
@@ -359,6 +373,9 @@ const ListRow = memo(
             {i === 0 && hasErrors ? (
               <Chip id={badgeId} label={rowErrorLabel} color="error" size="small" sx={{ ml: 1 }} />
             ) : null}
+            {i === 0 && props.changeRequested ? (
+              <Chip label="Change requested" color="warning" size="small" sx={{ ml: 1 }} />
+            ) : null}
           </TableCell>
         ))}
         <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
@@ -373,14 +390,16 @@ const ListRow = memo(
               >
                 {editLabel}
               </Button>
-              <Button
-                size="small"
-                color="error"
-                onClick={props.onRemove}
-                aria-label={`${removeLabel} ${rowName}`.trim()}
-              >
-                {removeLabel}
-              </Button>
+              {props.canRemove ? (
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={props.onRemove}
+                  aria-label={`${removeLabel} ${rowName}`.trim()}
+                >
+                  {removeLabel}
+                </Button>
+              ) : null}
             </>
           ) : null}
         </TableCell>
@@ -394,6 +413,8 @@ const ListRow = memo(
     a.columns.length === b.columns.length &&
     a.hasErrors === b.hasErrors &&
     a.canEdit === b.canEdit &&
+    a.canRemove === b.canRemove &&
+    a.changeRequested === b.changeRequested &&
     a.editLabel === b.editLabel &&
     a.removeLabel === b.removeLabel &&
     a.rowErrorLabel === b.rowErrorLabel,

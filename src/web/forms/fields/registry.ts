@@ -7,6 +7,7 @@
  */
 import type { Field, RegistryFieldsType } from '@rjsf/utils';
 import type { FieldName } from '../../../shared/forms/model/fieldNames';
+import { ChangeModeSchemaField } from '../changeMode';
 import { DialogListField } from './DialogListField';
 import { InlineArrayField } from './InlineArrayField';
 import { ObjectField } from './ObjectField';
@@ -16,6 +17,8 @@ export const FIELDS: Record<FieldName, Field> = {
 };
 
 export const REGISTRY_FIELDS: RegistryFieldsType = {
+  // Change mode's read-only rule, per field (rjsf's own SchemaField otherwise).
+  SchemaField: ChangeModeSchemaField,
   ObjectField,
   ArrayField: InlineArrayField,
   ...FIELDS,

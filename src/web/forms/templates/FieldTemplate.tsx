@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import { Templates } from '@rjsf/mui';
 import { ADDITIONAL_PROPERTY_FLAG, getUiOptions, type FieldTemplateProps } from '@rjsf/utils';
 import { FieldPointerContext, toPointer } from '../engine';
+import { changeModeOf, RequestedChangeNote } from '../changeMode';
 
 const MuiFieldTemplate = Templates.FieldTemplate!;
 
@@ -34,9 +35,13 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
     schema,
     uiSchema,
     fieldPathId,
+    registry,
   } = props;
-  return (
-    <FieldPointerContext.Provider value={toPointer(fieldPathId.path)}>
+  const pointer = toPointer(fieldPathId.path);
+  // Change mode: a question staff asked to change is outlined with the reviewer's note.
+  const request = hidden ? undefined : changeModeOf(registry)?.requestAt(pointer);
+  const field = (
+    <FieldPointerContext.Provider value={pointer}>
       {hidden ? (
         <div style={HIDDEN}>{children}</div>
       ) : ADDITIONAL_PROPERTY_FLAG in schema ? (
@@ -65,6 +70,7 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
       )}
     </FieldPointerContext.Provider>
   );
+  return request ? <RequestedChangeNote request={request}>{field}</RequestedChangeNote> : field;
 });
 
 const HIDDEN: CSSProperties = { display: 'none' };

@@ -13,12 +13,14 @@ import { PageTitle } from '../../app/PageTitle';
 import { SupportContact } from '../../app/SupportContact';
 import { LiveMarketPanel } from '../../market/LiveMarketPanel';
 import { StatementView } from './statement/StatementView';
+import type { RegistrationOverview } from '../../../shared/api/registration';
+import { useRegistrationOverview } from '../../api/get-registration';
+import { ChangesRequested, StatusTimeline } from './ReviewProgress';
 
 export const PENDING_REVIEW_MESSAGE =
   "Your application has been received. We'll let you know once it has been reviewed.";
 export const APPROVED_MESSAGE = 'Your application has been approved.';
 export const STATEMENT_LOADING_MESSAGE = 'Loading your statement…';
-export const CHANGES_REQUESTED_TITLE = 'Your application needs changes';
 export const REJECTED_TITLE = 'Your application was not accepted';
 
 /**
@@ -26,22 +28,15 @@ export const REJECTED_TITLE = 'Your application was not accepted';
  * received and awaiting review; changes requested, with what to change; rejected, with the
  * reason staff gave and the support contact.
  */
-function ReviewBanner({ review }: { review: ApplicationReview | null | undefined }) {
+function ReviewBanner({
+  review,
+  overview,
+}: {
+  review: ApplicationReview | null | undefined;
+  overview: RegistrationOverview['registration'] | undefined;
+}) {
   if (review?.status === 'changes_requested') {
-    return (
-      <Alert severity="warning">
-        <AlertTitle>{CHANGES_REQUESTED_TITLE}</AlertTitle>
-        <Typography>
-          We reviewed your application and need these changes before we decide:
-        </Typography>
-        <Typography sx={{ my: 1, whiteSpace: 'pre-line', fontWeight: 500 }}>
-          {review.reason}
-        </Typography>
-        <Typography>
-          Send them to <SupportContact />; we will review your application again once we have them.
-        </Typography>
-      </Alert>
-    );
+    return <ChangesRequested overview={overview} />;
   }
   if (review?.status === 'rejected') {
     return (
@@ -71,10 +66,12 @@ export function HomePage() {
   const approved = details?.approved === true;
   // Never fetched for a customer awaiting review: the statement is for approved customers (§6).
   const statement = useStatement(user?.organizationId, { enabled: approved });
+  // The registration's statuses (and requested changes), for a user who submitted one.
+  const overview = useRegistrationOverview(!!user?.review);
 
   let body;
   if (!approved) {
-    body = <ReviewBanner review={user?.review} />;
+    body = <ReviewBanner review={user?.review} overview={overview.data?.registration} />;
   } else if (statement.data) {
     body = <StatementView statement={statement.data} />;
   } else if (statement.isError) {
@@ -105,6 +102,9 @@ export function HomePage() {
         Welcome {details?.firstName ?? ''}!
       </Typography>
       {body}
+      {overview.data?.registration && (
+        <StatusTimeline history={overview.data.registration.history} />
+      )}
       {user && statementSettled && (
         <Box sx={{ mt: 4 }}>
           <LiveMarketPanel />

@@ -12,7 +12,12 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { PageTitle } from '../../app/PageTitle';
 import { FormWizard } from '../../forms/FormWizard';
-import { type RegistrationForm, useRegistrationSession } from './registrationSession';
+import { ChangesRequestedIntro } from './ChangesRequestedIntro';
+import {
+  type ChangesStart,
+  type RegistrationForm,
+  useRegistrationSession,
+} from './registrationSession';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
 /** What differs between the registrations a page serves: the rest is the form's files. */
@@ -20,8 +25,10 @@ export interface Registration {
   form: RegistrationForm;
   /** The document title ('Individual Registration'). */
   pageTitle: string;
-  /** The link back to the account-type choice ('Not an individual?'). */
-  otherChoice: string;
+  /** The link back to the account-type choice ('Not an individual?'); none in change mode. */
+  otherChoice?: string;
+  /** Change mode: the submitted registration reopened for the changes staff asked for. */
+  changes?: ChangesStart;
   send: (payload: FormData) => Promise<unknown>;
   /** Wait this long after a change before validating again (business spec §4: 400 ms). */
   validationDelayMs?: number;
@@ -40,10 +47,12 @@ export function RegistrationPage({ registration }: { registration: Registration 
   const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
     form.compiled,
     registration.send,
+    registration.changes?.heldFiles,
   );
   // One session for the page: the steps, the dialog, the review and the notices are its views.
   const { session, leaveWarning } = useRegistrationSession(form, {
     validationDelayMs: registration.validationDelayMs,
+    changes: registration.changes,
   });
 
   return (
@@ -56,10 +65,13 @@ export function RegistrationPage({ registration }: { registration: Registration 
           <Typography variant="h1" gutterBottom>
             {form.schema.title}
           </Typography>
-          <Link component={RouterLink} to="/registration?returned=1">
-            {registration.otherChoice}
-          </Link>
+          {registration.otherChoice ? (
+            <Link component={RouterLink} to="/registration?returned=1">
+              {registration.otherChoice}
+            </Link>
+          ) : null}
         </Box>
+        {registration.changes ? <ChangesRequestedIntro session={session} /> : null}
         <FormWizard
           session={session}
           onSubmit={onSubmit}

@@ -7,6 +7,17 @@ import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
 import { browserDrafts, FormSession } from '../../forms/session';
+import type { ChangeMode } from '../../forms/changeMode';
+
+/** What a registration reopened for requested changes starts from (the application). */
+export interface ChangesStart {
+  answers: Answers;
+  changeMode: ChangeMode;
+  /** Pointers of the file answers the server holds: sent again only when replaced. */
+  heldFiles: ReadonlySet<string>;
+  /** The wizard step of the first question staff asked about, where the form opens. */
+  startStep: number;
+}
 import { useLeaveWarning } from '../../forms/useLeaveWarning';
 
 /** What a registration page draws its form from; made once per form, at module level. */
@@ -46,22 +57,29 @@ export function registrationForm(form: CompiledForm): RegistrationForm {
  */
 export function useRegistrationSession(
   form: RegistrationForm,
-  options: { validationDelayMs?: number } = {},
+  options: { validationDelayMs?: number; changes?: ChangesStart } = {},
 ) {
   const { data: user } = useCurrentUser();
-  const [session] = useState(
-    () =>
-      new FormSession({
-        formId: form.formId,
-        form: form.compiled,
-        schema: form.schema,
-        uiSchema: form.uiSchema,
-        validator: form.validator,
-        initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
-        persistence: browserDrafts(form.formId, form.keptInDraft),
-        ...options,
-      }),
-  );
+  const { changes, ...sessionOptions } = options;
+  const [session] = useState(() => {
+    const created = new FormSession({
+      formId: form.formId,
+      form: form.compiled,
+      schema: form.schema,
+      uiSchema: form.uiSchema,
+      validator: form.validator,
+      // Change mode opens the answers as submitted, never a browser draft.
+      ...(changes
+        ? { initial: changes.answers, changeMode: changes.changeMode }
+        : {
+            initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
+            persistence: browserDrafts(form.formId, form.keptInDraft),
+          }),
+      ...sessionOptions,
+    });
+    if (changes) created.goTo(changes.startStep);
+    return created;
+  });
   const leaveWarning = useLeaveWarning(session, form.keptInDraft);
   return { session, leaveWarning };
 }

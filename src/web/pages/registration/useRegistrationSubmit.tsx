@@ -14,6 +14,8 @@ import { SupportHint } from '../auth/SupportHint';
 import { forgetAccountType } from './RegistrationChoicePage';
 import { registrationFailure, type RegistrationFailure } from './registrationFailure';
 
+const NO_FILES: ReadonlySet<string> = new Set();
+
 /** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
 function serverFieldErrors(form: CompiledForm, error: unknown): ErrorSchema<Answers> | undefined {
   if (!(error instanceof ApiError) || !error.errors) return undefined;
@@ -30,6 +32,8 @@ function serverFieldErrors(form: CompiledForm, error: unknown): ErrorSchema<Answ
 export function useRegistrationSubmit(
   form: CompiledForm,
   send: (payload: FormData) => Promise<unknown>,
+  /** File answers the server holds (change mode): their bytes go only when replaced. */
+  heldFiles: ReadonlySet<string> = NO_FILES,
 ) {
   const [failure, setFailure] = useState<RegistrationFailure | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
@@ -43,7 +47,7 @@ export function useRegistrationSubmit(
       try {
         const urls = signedDocuments(form).map((document) => document.url);
         const documents = await fetchSignedDocuments(urls);
-        await send(toPayload(form, answers, files, documents));
+        await send(toPayload(form, answers, files, documents, heldFiles));
         forgetAccountType();
         setSubmitted(true);
       } catch (error) {
@@ -55,7 +59,7 @@ export function useRegistrationSubmit(
         throw error;
       }
     },
-    [form, send, consent],
+    [form, send, consent, heldFiles],
   );
 
   return { failure, fieldErrors, submitted, onSubmit };

@@ -1,0 +1,166 @@
+/**
+ * Changes requested question by question (issue 17): which question a JSON pointer into the
+ * answers names, and which answers a resubmission may change. One rule for the server (pointers
+ * refused, resubmissions checked) and the browser (what change mode leaves editable).
+ */
+import type { CompiledForm } from '../model/compiledForm';
+import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import {
+  childSchema,
+  deref,
+  fromPointer,
+  isLeaf,
+  itemSchemaAt,
+  partsInForce,
+  toPointer,
+} from './schemaWalk';
+
+/** A question of a form, found for given answers. */
+export interface Question {
+  pointer: string;
+  schema: JsonSchema;
+  /** As the form shows it; inside a list item the item is named: 'Affiliated person 2: SSN'. */
+  prompt: string;
+}
+
+const isListSchema = (schema: JsonSchema) => schema.type === 'array' || schema.items !== undefined;
+
+/**
+ * The question `pointer` names in the form, for `answers`: a property in force under their
+ * conditions (inside list items too, the item existing in the answers), or a list item itself.
+ * Null for anything else: no question there, a condition hides it, an item not in the answers,
+ * or the whole form ('').
+ */
+export function questionAt(form: CompiledForm, answers: Answers, pointer: string): Question | null {
+  if (!pointer.startsWith('/')) return null;
+  const root = form.schema;
+  let schema: JsonSchema = root;
+  let value: unknown = answers;
+  let prefix = '';
+  const keys = fromPointer(pointer);
+  for (const [index, key] of keys.entries()) {
+    const last = index === keys.length - 1;
+    const resolved = deref(schema, root);
+    if (isListSchema(resolved)) {
+      if (!/^(0|[1-9]\d*)$/.test(key) || !Array.isArray(value)) return null;
+      const position = Number(key);
+      if (position >= value.length) return null;
+      const item = itemSchemaAt(resolved, position, root);
+      if (!item) return null;
+      const itemName = `${item.title ?? resolved.title ?? ''} ${position + 1}`;
+      if (last) return { pointer, schema: item, prompt: `${prefix}${itemName}` };
+      prefix = `${prefix}${itemName}: `;
+      schema = item;
+      value = value[position];
+      continue;
+    }
+    if (isLeaf(resolved)) return null;
+    const parts = partsInForce(form.validator, resolved, root, value);
+    const child = childSchema(parts, key, root);
+    if (!child) return null;
+    if (last) return { pointer, schema: child, prompt: `${prefix}${child.title ?? key}` };
+    schema = child;
+    value = isPlainObject(value) ? value[key] : undefined;
+  }
+  return null;
+}
+
+/** Whether `pointer` is `marked` or inside it (`/persons/0/ssn` is inside `/persons/0`). */
+export const isWithin = (pointer: string, marked: string): boolean =>
+  pointer === marked || pointer.startsWith(`${marked}/`);
+
+/** A file reference (`{name, type, size}`) is one answer, compared whole. */
+const isFileReference = (value: unknown): boolean =>
+  isPlainObject(value) && typeof value.name === 'string' && 'size' in value;
+
+const isBlank = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (isPlainObject(value) && Object.keys(value).length === 0);
+
+/** The pointers where two answer trees differ, outermost where one side has nothing. */
+function differences(before: unknown, after: unknown, keys: string[], out: string[][]): void {
+  if (isBlank(before) && isBlank(after)) return;
+  const bothObjects =
+    isPlainObject(before) &&
+    isPlainObject(after) &&
+    !isFileReference(before) &&
+    !isFileReference(after);
+  if (bothObjects) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      differences(before[key], after[key], [...keys, key], out);
+    }
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    before.forEach((item: unknown, index) =>
+      differences(item, after[index], [...keys, String(index)], out),
+    );
+    return;
+  }
+  if (!sameValue(before, after)) out.push(keys);
+}
+
+/** Deep equality whatever the key order (stored JSON comes back with its keys reordered). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item: unknown, index) => sameValue(item, b[index]))
+    );
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((key) => sameValue(a[key], b[key]));
+  }
+  return a === b;
+}
+
+/**
+ * The first question a resubmission changed without being asked to: an answer that differs from
+ * the stored one, outside every marked pointer, and not one the change of a marked answer makes
+ * appear or disappear (a question not in force under the stored answers, or no longer in force
+ * under the new ones). Null when every change was asked for.
+ */
+export function changeOutsideRequest(
+  form: CompiledForm,
+  stored: Answers,
+  submitted: Answers,
+  marked: readonly string[],
+): Question | null {
+  const changed: string[][] = [];
+  differences(stored, submitted, [], changed);
+  for (const keys of changed) {
+    const pointer = toPointer(keys);
+    if (marked.some((mark) => isWithin(pointer, mark))) continue;
+    const wasAsked = questionAt(form, stored, pointer);
+    const isAsked = questionAt(form, submitted, pointer);
+    // Appeared or disappeared with a condition (a list item added or removed is not that).
+    if (!wasAsked || !isAsked) {
+      const parent = toPointer(keys.slice(0, -1));
+      const listChanged =
+        parent !== '' && isListSchema(questionAt(form, stored, parent)?.schema ?? {});
+      if (!listChanged) continue;
+    }
+    return wasAsked ?? isAsked ?? { pointer, schema: {}, prompt: keys.join(' ') };
+  }
+  return null;
+}
+
+/**
+ * Whether change mode lets the applicant edit the question at `pointer`: it is marked or inside
+ * a marked one, or it is not asked under the stored answers (a marked answer's change made it
+ * appear).
+ */
+export function isEditableInChangeMode(
+  form: CompiledForm,
+  stored: Answers,
+  marked: readonly string[],
+  pointer: string,
+): boolean {
+  if (marked.some((mark) => isWithin(pointer, mark))) return true;
+  return pointer !== '' && questionAt(form, stored, pointer) === null;
+}

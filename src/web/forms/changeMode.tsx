@@ -1,0 +1,108 @@
+/**
+ * Change mode (issue 17): a submitted registration reopened because staff asked for changes,
+ * question by question. The session carries it; the engine's fields derive from it what is
+ * editable (the marked questions, what is inside them, and what their change makes appear; with
+ * a note alone, everything) and which question shows the reviewer's note. No per-form code.
+ */
+import type { ComponentType, ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { getDefaultRegistry } from '@rjsf/core';
+import type { FieldProps, Registry } from '@rjsf/utils';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import { isEditableInChangeMode, isWithin } from '../../shared/forms/walk/changeScope';
+import { toPointer } from './engine';
+
+type Answers = Record<string, unknown>;
+
+/** One question staff asked to change. */
+export interface RequestedChangeView {
+  path: string;
+  prompt: string;
+  note: string;
+}
+
+export class ChangeMode {
+  private readonly editable = new Map<string, boolean>();
+
+  constructor(
+    readonly form: CompiledForm,
+    /** The answers as submitted: what decides which questions a change makes appear. */
+    readonly stored: Answers,
+    readonly note: string | null,
+    readonly fields: readonly RequestedChangeView[],
+  ) {}
+
+  get marked(): string[] {
+    return this.fields.map((field) => field.path);
+  }
+
+  /** Whether the applicant may change the answer at `pointer` ('' is the whole form). */
+  isEditable(pointer: string): boolean {
+    if (this.fields.length === 0) return true;
+    if (pointer === '') return false;
+    let found = this.editable.get(pointer);
+    if (found === undefined) {
+      found = isEditableInChangeMode(this.form, this.stored, this.marked, pointer);
+      this.editable.set(pointer, found);
+    }
+    return found;
+  }
+
+  /** Whether something at or inside `pointer` may change (a list row holding a marked answer). */
+  hasEditableWithin(pointer: string): boolean {
+    return this.isEditable(pointer) || this.marked.some((mark) => isWithin(mark, pointer));
+  }
+
+  /** The request on exactly this question, if any. */
+  requestAt(pointer: string): RequestedChangeView | undefined {
+    return this.fields.find((field) => field.path === pointer);
+  }
+}
+
+/** The change mode of the form a field belongs to (the session in rjsf's formContext). */
+export function changeModeOf(registry: Registry): ChangeMode | undefined {
+  const context: unknown = registry.formContext;
+  if (context && typeof context === 'object' && 'session' in context) {
+    const session = (context as { session?: { changeMode?: ChangeMode } }).session;
+    return session?.changeMode;
+  }
+  return undefined;
+}
+
+/**
+ * rjsf's SchemaField with change mode's read-only rule: each field decides for itself (a marked
+ * answer inside a read-only affiliated person stays editable). Outside change mode it is rjsf's.
+ */
+const DefaultSchemaField = getDefaultRegistry().fields.SchemaField as ComponentType<FieldProps>;
+
+export function ChangeModeSchemaField(props: FieldProps) {
+  const changeMode = changeModeOf(props.registry);
+  if (!changeMode) return <DefaultSchemaField {...props} />;
+  const pointer = toPointer(props.fieldPathId.path.map(String));
+  return <DefaultSchemaField {...props} readonly={!changeMode.isEditable(pointer)} />;
+}
+
+/** The reviewer's note above a marked question, the question outlined. */
+export function RequestedChangeNote({
+  request,
+  children,
+}: {
+  request: RequestedChangeView;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      data-requested-change={request.path}
+      sx={{ border: 2, borderColor: 'warning.main', borderRadius: 1, p: 1.5, my: 1 }}
+    >
+      <Alert severity="warning" icon={false} sx={{ mb: 1.5, py: 0 }}>
+        <Typography variant="body2">
+          <strong>Change requested:</strong> {request.note || 'Please review this answer.'}
+        </Typography>
+      </Alert>
+      {children}
+    </Box>
+  );
+}

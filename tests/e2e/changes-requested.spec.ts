@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import type { APIRequestContext, BrowserContext } from '@playwright/test';
+import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { testForm } from '../forms';
+import { signUpAndSignIn } from './individualForm';
+import { expect, signInAsStaff, test, uniqueEmail } from './support';
+
+const PLAIN_PDF = 'tests/fixtures/files/w2-sample.pdf';
+const ID_PNG = 'tests/fixtures/files/id-front.png';
+const W8 = '/w8orw9';
+const PASSPORT_COUNTRY = '/affiliatedPersons/1/passportCountryOfIssuance';
+const form = testForm('business');
+const w8Prompt = form.schema.properties!.w8orw9!.title!;
+const FILES = [
+  'certificateOfInc',
+  'corporateOrgChart',
+  'w8orw9',
+  'corporateGuarantee',
+  'solicitation',
+  'bylawsOrLLCAgreement',
+] as const;
+
+/** The CSRF header a state-changing call needs (the `csrf_token` cookie's value). */
+async function csrf(context: BrowserContext): Promise<Record<string, string>> {
+  const token = (await context.cookies()).find((cookie) => cookie.name === 'csrf_token');
+  return { 'x-csrf-token': token?.value ?? '' };
+}
+
+/**
+ * The business registration as the wizard sends it (the schema's example, two affiliated
+ * persons; the second with a passport issued in Australia), through the real endpoint.
+ */
+async function submitBusiness(request: APIRequestContext, context: BrowserContext, email: string) {
+  const pdf = fs.readFileSync(PLAIN_PDF);
+  const png = fs.readFileSync(ID_PNG);
+  const answers: Answers = {
+    ...structuredClone(form.example),
+    email,
+    photoId: { name: 'id-front.png', type: 'image/png', size: png.length },
+    signerAuthorization: 'yes',
+    ...Object.fromEntries(
+      FILES.map((key) => [key, { name: `${key}.pdf`, type: 'application/pdf', size: pdf.length }]),
+    ),
+  };
+  const pdfBlob = () => new Blob([new Uint8Array(pdf)], { type: 'application/pdf' });
+  const files: Record<string, Blob> = {
+    '/photoId': new Blob([new Uint8Array(png)], { type: 'image/png' }),
+    ...Object.fromEntries(FILES.map((key) => [`/${key}`, pdfBlob()])),
+  };
+  const documents = Object.fromEntries(signedDocuments(form).map((d) => [d.url, pdfBlob()]));
+  const encoded = new Request('http://localhost/', {
+    method: 'POST',
+    body: toPayload(form, answers, files, documents),
+  });
+  const response = await request.post('/exchange/api/web/registration/business', {
+    data: Buffer.from(await encoded.arrayBuffer()),
+    headers: {
+      'content-type': encoded.headers.get('content-type')!,
+      ...(await csrf(context)),
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { registrationId: string }).registrationId;
+}
+
+test('changes requested on the tax form and a person’s passport country: the applicant sees both by prompt, makes exactly those changes, resubmits; staff approve', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(360_000);
+  const email = uniqueEmail('business.changes');
+  await signUpAndSignIn(page, email);
+  const registrationId = await submitBusiness(page.request, page.context(), email);
+
+  // Staff ask for two changes through the admin API, each with a note.
+  const staffPage = await signInAsStaff(browser);
+  const staffContext = staffPage.context();
+  const asked = await staffPage.request.post('/exchange/api/admin/onboarding/kyc-changes-request', {
+    data: {
+      registrationId,
+      note: 'Two things to fix before we decide.',
+      fields: [
+        { path: W8, note: 'The scan is blurred; please upload a sharper copy.' },
+        { path: PASSPORT_COUNTRY, note: 'Her passport was issued by New Zealand.' },
+      ],
+    },
+    headers: await csrf(staffContext),
+  });
+  expect(asked.status(), await asked.text()).toBe(200);
+
+  // Home lists both tasks by prompt with the reviewer's notes.
+  await page.goto('/clearing/home');
+  await expect(page.getByText('Your application needs changes')).toBeVisible();
+  const tasks = page.getByRole('list', { name: 'Requested changes' });
+  await expect(tasks.getByRole('listitem')).toHaveCount(2);
+  await expect(tasks.getByRole('listitem').nth(0)).toHaveText(
+    `${w8Prompt}: The scan is blurred; please upload a sharper copy.`,
+  );
+  await expect(tasks.getByRole('listitem').nth(1)).toHaveText(
+    'Affiliated person 2: Passport country of issuance: Her passport was issued by New Zealand.',
+  );
+  await expect(page.getByText('Two things to fix before we decide.')).toBeVisible();
+  await expect(page.getByText('We asked you for changes')).toBeVisible();
+
+  // The form in change mode: the tax form first, outlined with the note and focused.
+  await page.getByRole('link', { name: 'Make the changes' }).click();
+  await expect(page).toHaveURL(/\/clearing\/registration\/business\/changes/);
+  const taxBox = page.locator(`[data-requested-change="${W8}"]`);
+  await expect(taxBox).toContainText('The scan is blurred; please upload a sharper copy.');
+  await expect(taxBox.locator(':focus')).toHaveCount(1);
+  // Everything else is as submitted, read-only.
+  await expect(page.locator('#root_bizName')).toHaveAttribute('readonly', '');
+  await page.locator('#root_w8orw9').setInputFiles(PLAIN_PDF);
+  await expect(taxBox.getByText('w2-sample.pdf')).toBeVisible();
+
+  // The second person's row opens; only her passport country may change.
+  const row = page.getByRole('row').filter({ hasText: 'Change requested' });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('button', { name: /Remove/ })).toHaveCount(0);
+  await row.getByRole('button', { name: /Edit/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator(`[data-requested-change="${PASSPORT_COUNTRY}"]`)).toContainText(
+    'Her passport was issued by New Zealand.',
+  );
+  await expect(dialog.locator('#root_affiliatedPersons_1_firstName')).toHaveAttribute(
+    'readonly',
+    '',
+  );
+  await dialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance').selectOption('NZ');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // To Confirm and submit: the resubmission.
+  const steps = form.steps!;
+  await page.getByRole('button', { name: steps[1]!.next }).click();
+  await page.getByRole('button', { name: steps[2]!.next }).click();
+  const sent = page.getByRole('dialog', { name: 'Changes Sent' });
+  await expect(sent).toBeVisible({ timeout: 30_000 });
+  await sent.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/clearing\/home$/);
+  await expect(page.getByText(/application has been received/i)).toBeVisible();
+  await expect(
+    page.getByText('You sent the changes; we are reviewing your application again'),
+  ).toBeVisible();
+
+  // Staff see version 2 with the new answers, and approve.
+  const versions = await staffPage.request.get(
+    `/exchange/api/admin/onboarding/organizations?status=resubmitted`,
+  );
+  expect(
+    ((await versions.json()) as { registrationId: string }[]).map((r) => r.registrationId),
+  ).toContain(registrationId);
+  const approved = await staffPage.request.post('/exchange/api/admin/onboarding/kyc-approval', {
+    data: { registrationId, approved: true },
+    headers: await csrf(staffContext),
+  });
+  expect(approved.status()).toBe(200);
+  await staffContext.close();
+
+  await page.reload();
+  await expect(page.getByText('Your application has been approved.')).toBeVisible();
+  await expect(page.getByText('Your application was approved')).toBeVisible();
+});
