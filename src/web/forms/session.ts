@@ -18,19 +18,32 @@ import { FormStatusStore } from './formStatus';
 
 export type Answers = Record<string, unknown>;
 
+/** Where the user is when answers are kept (the step reopens there). */
+export interface SaveContext {
+  step?: number;
+}
+
 /**
- * Where a session keeps its answers between visits: browser drafts today (`browserDrafts`); a
- * server-side application store can implement the same interface later.
+ * Where a session keeps its answers between visits: browser drafts (`browserDrafts`, without
+ * sensitive answers) or the applicant's application on the server (`ServerApplication`).
  */
 export interface SessionPersistence {
+  /** Where kept answers come from: this device's draft, or the server's application. */
+  readonly restoredFrom?: 'device' | 'server';
   /** Answers kept earlier, laid over the form's initial answers when the session opens. */
   load(): Answers | undefined;
+  /** The step the kept answers were left at. */
+  loadStep?(): number | undefined;
+  /** Pointers of file answers whose bytes the store already holds (they open as chosen). */
+  heldFiles?(): string[];
   /** Keeps the answers (the store decides what of them, and when). */
-  save(answers: Answers): void;
-  /** Writes a pending save now (the page is closing). */
+  save(answers: Answers, context?: SaveContext): void;
+  /** Writes a pending save now (leaving a step, the page closing). */
   flush(): void;
-  /** Forgets the kept answers and any pending save (Reset Form, a successful submit). */
+  /** Forgets the kept answers and any pending save (Reset Form; a submit without `submitted`). */
   clear(): void;
+  /** The answers were submitted: nothing more is kept from this page. */
+  submitted?(): void;
 }
 
 /** Drafts in localStorage under 'clearing.draft.<formId>', 300 ms after a change, filtered. */
@@ -40,6 +53,7 @@ export function browserDrafts(
 ): SessionPersistence {
   const saver = createDraftSaver(formId, filter);
   return {
+    restoredFrom: 'device',
     load: () => loadDraft(formId),
     save: (answers) => saver.save(answers),
     flush: () => saver.flush(),
@@ -123,6 +137,8 @@ export class FormSession {
   readonly steps: FormStep[] | undefined;
   /** True when kept answers (a draft) were restored when the session opened. */
   readonly restored: boolean;
+  /** Where restored answers came from: this device's draft or the server's application. */
+  readonly restoredFrom: 'device' | 'server';
   readonly schemaUtils: SchemaUtilsType<Answers>;
   readonly idPrefix: string;
 
@@ -153,10 +169,43 @@ export class FormSession {
     this.prefilled = { ...options.initial };
     const kept = this.persistence?.load();
     this.restored = !!kept && Object.keys(kept).length > 0;
+    this.restoredFrom = this.persistence?.restoredFrom ?? 'device';
     // Prefilled answers (the signed-in email) win over a draft's.
     this.current = { ...kept, ...this.prefilled };
     this.baseline = canonicalJson(this.current);
     this.engine.answers.set(this.current);
+    for (const pointer of this.persistence?.heldFiles?.() ?? []) this.engine.files.hold(pointer);
+    // Where it was left (the wizard still shows no step whose earlier steps do not pass).
+    const step = this.restored ? this.persistence?.loadStep?.() : undefined;
+    if (this.steps && step !== undefined && step > 0 && step < this.steps.length) {
+      this.stepIndex.set(step);
+    }
+  }
+
+  /**
+   * Answers that changed elsewhere (another window's, merged by the persistence): each changed
+   * question is written as an ordinary change where a form is drawn, or taken as they are.
+   */
+  applyExternal(answers: Answers): void {
+    const changed = [...new Set([...Object.keys(answers), ...Object.keys(this.current)])].filter(
+      (key) => canonicalJson(answers[key] ?? null) !== canonicalJson(this.current[key] ?? null),
+    );
+    if (changed.length === 0) return;
+    if (this.engine.writer.connected) {
+      this.engine.writer.write(
+        Object.fromEntries(changed.map((key) => [toPointer([key]), answers[key]])),
+      );
+    } else {
+      this.current = answers;
+      this.engine.answers.set(answers);
+      this.refresh();
+    }
+  }
+
+  /** Keeps the answers and the step now (Save and finish later; the persistence says how it went). */
+  keepNow(): void {
+    this.persistence?.save(this.current, { step: this.stepIndex.get() });
+    this.persistence?.flush();
   }
 
   /** The names of the answers the form opened with from outside (the signed-in email). */
@@ -240,7 +289,7 @@ export class FormSession {
     const json = canonicalJson(current);
     if (!this.interacted) this.baseline = json;
     this.status.set({ dirty: json !== this.baseline });
-    if (this.interacted) this.persistence?.save(current);
+    if (this.interacted) this.persistence?.save(current, { step: this.stepIndex.get() });
     if (this.validationDelayMs > 0) {
       clearTimeout(this.validationTimer);
       this.validationTimer = setTimeout(() => this.refresh(), this.validationDelayMs);
@@ -350,9 +399,15 @@ export class FormSession {
     this.touched.clear();
     this.attempted = false;
     this.status.set({ submitAttempted: false });
+    const moved = index !== this.stepIndex.get();
     this.stepIndex.set(index);
     this.shownErrors.set(undefined);
     this.refresh();
+    // Leaving a step saves at once, with the step it reopens at.
+    if (moved && (this.interacted || this.restored)) {
+      this.persistence?.save(this.current, { step: index });
+      this.persistence?.flush();
+    }
   }
 
   /** Reset Form: forgets the draft, the answers and the files; back to the first step. */
@@ -383,7 +438,12 @@ export class FormSession {
    * draft, a rejection keeps everything for another try (the page shows the failure).
    */
   async submit(
-    send: (answers: Answers, files: Record<string, File>) => void | Promise<void>,
+    send: (
+      answers: Answers,
+      files: Record<string, File>,
+      /** Pointers whose file the server already holds: their bytes are not sent again. */
+      held: ReadonlySet<string>,
+    ) => void | Promise<void>,
   ): Promise<boolean> {
     if (this.status.get().submitting) return false;
     const { valid } = this.validate();
@@ -394,8 +454,13 @@ export class FormSession {
     const answers = (this.schemaUtils.omitExtraData(this.schema, this.current) ?? {}) as Answers;
     this.status.set({ submitting: true });
     try {
-      await send(answers, this.engine.files.forAnswers(answers));
-      this.persistence?.clear();
+      await send(
+        answers,
+        this.engine.files.forAnswers(answers),
+        this.engine.files.heldFor(answers),
+      );
+      if (this.persistence?.submitted) this.persistence.submitted();
+      else this.persistence?.clear();
       this.baseline = canonicalJson(this.current);
       this.status.set({ dirty: false });
       return true;

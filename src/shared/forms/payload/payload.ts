@@ -273,13 +273,15 @@ const isMissing = (value: unknown) =>
 
 /**
  * The payload as data. `files` (by answer pointer) are checked when given: a required file whose
- * bytes are missing or empty fails like a missing answer. Throws `PayloadError` with the
- * field's `x-submission-required` message.
+ * bytes are missing or empty fails like a missing answer, unless its pointer is `held` (the
+ * applicant's application on the server holds the file, so its part is left out). Throws
+ * `PayloadError` with the field's `x-submission-required` message.
  */
 export function toPayloadJson(
   form: CompiledForm,
   answers: Answers,
   files?: Record<string, Blob>,
+  held: ReadonlySet<string> = new Set(),
 ): PayloadJson {
   const shown = omitHiddenAnswers(form, answers);
   const payload: PayloadJson = {
@@ -307,7 +309,8 @@ export function toPayloadJson(
     const present = !isMissing(value);
     const blob = files?.[pointer];
     const required = property['x-submission-required'];
-    const bytesMissing = files !== undefined && property['x-file'] && !(blob && blob.size > 0);
+    const bytesMissing =
+      files !== undefined && property['x-file'] && !(blob && blob.size > 0) && !held.has(pointer);
     if (required !== undefined && (!present || bytesMissing)) {
       throw new PayloadError(required, pointer);
     }
@@ -341,16 +344,18 @@ export function toPayloadJson(
 
 /**
  * The multipart payload: `formId`, `schemaHash`, one JSON field per section part, each file under
- * its part name, each signed document (`documents`, by URL, fetched by the caller from
- * /assets/pdfs) under `document.<agreement>`.
+ * its part name (except those `held` on the server: their bytes are not sent again), each signed
+ * document (`documents`, by URL, fetched by the caller from /assets/pdfs) under
+ * `document.<agreement>`.
  */
 export function toPayload(
   compiled: CompiledForm,
   answers: Answers,
   files: Record<string, Blob>,
   documents: Record<string, Blob>,
+  held: ReadonlySet<string> = new Set(),
 ): FormData {
-  const payload = toPayloadJson(compiled, answers, files);
+  const payload = toPayloadJson(compiled, answers, files, held);
   const form = new FormData();
   form.append('formId', payload.formId);
   form.append('schemaHash', payload.schemaHash);
@@ -358,7 +363,9 @@ export function toPayload(
     form.append(name, JSON.stringify(section));
   }
   for (const file of payload.files) {
-    form.append(file.part, files[file.pointer]!, file.name);
+    const blob = files[file.pointer];
+    // A held file without new bytes: the server attaches the one it holds.
+    if (blob && !held.has(file.pointer)) form.append(file.part, blob, file.name);
   }
   for (const document of payload.documents) {
     const blob = documents[document.url];

@@ -1,12 +1,14 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { prefillAnswers } from '../../../shared/forms/model/prefill';
 import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors';
+import type { Application } from '../../api/applications';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
-import { browserDrafts, FormSession } from '../../forms/session';
+import { ServerApplication } from '../../forms/serverApplication';
+import { FormSession } from '../../forms/session';
 import { useLeaveWarning } from '../../forms/useLeaveWarning';
 
 /** What a registration page draws its form from; made once per form, at module level. */
@@ -41,27 +43,46 @@ export function registrationForm(form: CompiledForm): RegistrationForm {
 /**
  * The page's one session (the form, the notices, the wizard's steps and the leave warning read
  * it): prefilled with what the schema takes from the signed-in user (`x-prefill`, read-only
- * where the uiSchema says so), kept in browser drafts, and a warning before leaving with
- * answers a draft cannot keep.
+ * where the uiSchema says so), opened on the applicant's application as the server holds it
+ * (`application`, loaded before) and saved there as the user works, files uploaded when chosen;
+ * a browser draft without sensitive answers stays as the offline fallback. Leaving warns only
+ * about answers not yet on the server.
  */
 export function useRegistrationSession(
   form: RegistrationForm,
-  options: { validationDelayMs?: number } = {},
+  options: { validationDelayMs?: number; application: Application | null },
 ) {
   const { data: user } = useCurrentUser();
-  const [session] = useState(
-    () =>
-      new FormSession({
-        formId: form.formId,
-        form: form.compiled,
-        schema: form.schema,
-        uiSchema: form.uiSchema,
-        validator: form.validator,
-        initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
-        persistence: browserDrafts(form.formId, form.keptInDraft),
-        ...options,
-      }),
+  const [{ session, saver }] = useState(() => {
+    const saver = new ServerApplication({
+      formId: form.formId,
+      application: options.application,
+      draftFilter: form.keptInDraft,
+    });
+    const session = new FormSession({
+      formId: form.formId,
+      form: form.compiled,
+      schema: form.schema,
+      uiSchema: form.uiSchema,
+      validator: form.validator,
+      initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
+      persistence: saver,
+      validationDelayMs: options.validationDelayMs,
+    });
+    session.engine.uploader = saver.uploader();
+    saver.onMerged = (answers) => session.applyExternal(answers);
+    return { session, saver };
+  });
+  useEffect(() => {
+    // The page going away (closed, reloaded, another site): the pending save outlives it.
+    const onPageHide = () => saver.flushOnPageHide();
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [saver]);
+  const leaveWarning = useLeaveWarning(
+    session,
+    (answers) => (saver.holdsEverything() ? answers : form.keptInDraft(answers)),
+    saver.state,
   );
-  const leaveWarning = useLeaveWarning(session, form.keptInDraft);
-  return { session, leaveWarning };
+  return { session, saver, leaveWarning };
 }

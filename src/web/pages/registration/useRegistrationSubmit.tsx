@@ -35,13 +35,13 @@ export function useRegistrationSubmit(
   const [submitted, setSubmitted] = useState(false);
 
   const onSubmit = useCallback(
-    async (answers: Answers, files: FilesByPointer) => {
+    async (answers: Answers, files: FilesByPointer, held?: ReadonlySet<string>) => {
       setFailure(null);
       setFieldErrors(undefined);
       try {
         const urls = signedDocuments(form).map((document) => document.url);
         const documents = await fetchSignedDocuments(urls);
-        await send(toPayload(form, answers, files, documents));
+        await send(toPayload(form, answers, files, documents, held));
         forgetAccountType();
         setSubmitted(true);
       } catch (error) {
