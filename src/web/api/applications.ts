@@ -3,47 +3,27 @@
  * uploaded when chosen, opened on any device. One function per call of the applications API.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { FileReference } from '../../shared/forms/model/types';
+import type {
+  ApplicationFileResult,
+  ApplicationResponse,
+  ApplicationView,
+  SaveApplicationRequest,
+  SaveApplicationResult,
+} from '../../shared/api/applications';
 import { API_BASE, ApiError, apiFetch, csrfHeaders, isErrorBody, NetworkError } from './client';
 
 export type Answers = Record<string, unknown>;
 
 /** What the server keeps of one registration form's application (GET, and beside a 409). */
-export interface Application {
-  formId: string;
-  schemaHash: string;
-  revision: number;
-  /** ISO time of the last save. */
-  savedAt: string;
-  /** The step the applicant was on (index into the form's steps). */
-  step: number | null;
-  status: 'draft' | 'submitted' | 'changes_requested';
-  answers: Answers;
-  /** The files the server holds, by the pointer of their answer. */
-  files: Record<string, FileReference>;
-  changeRequest: null | {
-    note: string;
-    fields: { path: string; prompt: string; note: string }[];
-  };
-  /** Set when the form changed since the answers were saved: prompts, by what happened to them. */
-  carriedOver: null | { added: string[]; reworded: string[]; dropped: string[] };
-}
-
-export interface SavedApplication {
-  revision: number;
-  savedAt: string;
-}
-
-export interface UploadedFile extends FileReference {
-  pointer: string;
-  revision: number;
-}
+export type Application = ApplicationView;
+export type SavedApplication = SaveApplicationResult;
+export type UploadedFile = ApplicationFileResult;
 
 const path = (formId: string) => `applications/${encodeURIComponent(formId)}`;
 
 /** GET applications/:formId: the caller's application of that form, or null. */
 export async function getApplication(formId: string): Promise<Application | null> {
-  const body = await apiFetch<{ application: Application | null }>(path(formId), {
+  const body = await apiFetch<ApplicationResponse>(path(formId), {
     // A background call: an expired session is said on the page, never a redirect away.
     redirectOnUnauthenticated: false,
   });
@@ -72,7 +52,7 @@ export function useApplication(formId: string) {
  */
 export function saveApplication(
   formId: string,
-  save: { answers: Answers; baseRevision: number; step: number | null },
+  save: SaveApplicationRequest,
   options: { keepalive?: boolean } = {},
 ): Promise<SavedApplication> {
   return apiFetch<SavedApplication>(path(formId), {

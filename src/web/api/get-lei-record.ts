@@ -7,5 +7,10 @@ import { apiFetch } from './client';
  * message), 404 (unknown LEI), 429, 502/503 (registry unavailable).
  */
 export function getLeiRecord(lei: string, signal?: AbortSignal): Promise<LeiRecord> {
-  return apiFetch<LeiRecord>(`lei-records/${encodeURIComponent(lei.trim())}`, { signal });
+  return apiFetch<LeiRecord>(`lei-records/${encodeURIComponent(lei.trim())}`, {
+    signal,
+    // A background call inside a half-filled form: an ended sign-in is noted under the field
+    // (the lookup failed), never a redirect away from the answers.
+    redirectOnUnauthenticated: false,
+  });
 }
