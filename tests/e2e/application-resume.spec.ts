@@ -59,7 +59,7 @@ test('start, upload, save and finish later, sign out, resume in a fresh browser,
   await saved.getByRole('button', { name: 'Keep working' }).click();
   // Nothing was signed out: the form is still here.
   await expect(page.locator('#root_firstName')).toHaveValue('Jane');
-  await page.getByRole('button', { name: 'Signout' }).click();
+  await page.getByRole('link', { name: 'Signout' }).click();
   await expect(page).toHaveURL(/\/clearing(\/signin)?$/);
 
   // Another device: a fresh browser context, nothing in its storage.
