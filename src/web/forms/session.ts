@@ -150,6 +150,7 @@ export class FormSession {
   private readonly touched = new Set<string>();
   private attempted = false;
   private interacted = false;
+  private resumed = false;
   private baseline: string;
   private scheduled = false;
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
@@ -172,7 +173,10 @@ export class FormSession {
     this.restoredFrom = this.persistence?.restoredFrom ?? 'device';
     // Prefilled answers (the signed-in email) win over a draft's.
     this.current = { ...kept, ...this.prefilled };
-    this.baseline = canonicalJson(this.current);
+    // An application resumed from the server is the applicant's own work: "unchanged" (which
+    // keeps Submit disabled) means unchanged from the blank form, not from where it was left.
+    this.resumed = this.restored && this.restoredFrom === 'server';
+    this.baseline = canonicalJson(this.resumed ? this.prefilled : this.current);
     this.engine.answers.set(this.current);
     for (const pointer of this.persistence?.heldFiles?.() ?? []) this.engine.files.hold(pointer);
     // Where it was left (the wizard still shows no step whose earlier steps do not pass).
@@ -287,7 +291,7 @@ export class FormSession {
     this.engine.answers.set(current);
     // Key order is rjsf's business (it reorders on change): compare the answers, not the text.
     const json = canonicalJson(current);
-    if (!this.interacted) this.baseline = json;
+    if (!this.interacted && !this.resumed) this.baseline = json;
     this.status.set({ dirty: json !== this.baseline });
     if (this.interacted) this.persistence?.save(current, { step: this.stepIndex.get() });
     if (this.validationDelayMs > 0) {
@@ -418,6 +422,7 @@ export class FormSession {
     this.engine.answers.set(this.current);
     this.baseline = canonicalJson(this.current);
     this.interacted = false;
+    this.resumed = false;
     this.touched.clear();
     this.attempted = false;
     this.status.set({ dirty: false, submitAttempted: false });
