@@ -315,11 +315,15 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   await page.getByRole('button', { name: businessStep.next }).click();
   await expect(page.getByRole('button', { name: confirmStep.next })).toBeEnabled();
 
-  // A header link asks before the uploads and signatures are lost; staying keeps everything.
+  // Everything is saved on the server, uploads and signatures included: a header link leaves
+  // without asking, and coming back opens the application on Confirm with its upload.
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible({
+    timeout: 15_000,
+  });
   await page.getByRole('link', { name: 'Regulatory Disclosures', exact: true }).click();
-  const leave = page.getByRole('dialog', { name: 'Leave this page?' });
-  await expect(leave).toBeVisible();
-  await leave.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page).toHaveURL(/\/clearing\/regulation\/disclosures/);
+  await expect(page.getByRole('dialog', { name: 'Leave this page?' })).toHaveCount(0);
+  await page.goBack();
   await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/);
   await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
 });
