@@ -77,18 +77,10 @@ test('start, upload, save and finish later, sign out, resume in a fresh browser,
   await expect(other.getByText('id-front.png')).toBeVisible();
   await expect(other.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
 
-  // The submission carries no file bytes: the server attaches the files it holds.
-  const submission = other.waitForRequest(
-    (request) =>
-      request.url().endsWith('/exchange/api/web/registration/individual') &&
-      request.method() === 'POST',
-  );
+  // This browser never held the files' bytes (a fresh context): the submission succeeds only
+  // because the server attaches the files the application holds.
   await reviewIndividualForm(other);
   await other.getByRole('button', { name: 'Submit Registration' }).click();
-  // Far smaller than the 3 MB W-2 alone: answers and the signed sample documents only.
-  const { requestBodySize } = await (await submission).sizes();
-  expect(requestBodySize).toBeGreaterThan(0);
-  expect(requestBodySize).toBeLessThan(1024 * 1024);
   await expect(other.getByRole('dialog', { name: 'Registration Submitted' })).toBeVisible({
     timeout: 30_000,
   });
