@@ -26,6 +26,7 @@ import { applicationRows } from './lib/applications';
 import { fieldEncryptionRows } from './lib/fieldEncryption';
 import { makeBenchFiles } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
+import { resumeFigures, resumeRows } from './lib/resume';
 import { pageVitals, vitalsRows } from './lib/vitals';
 import { serverFigures, stopServer } from './lib/server';
 import {
@@ -120,6 +121,18 @@ async function main() {
     log('done');
     return;
   }
+  if (ONLY === 'resume') {
+    tempDir = makeTempDir('portal-bench');
+    const webDir = path.join(tempDir, 'web');
+    log('building the app (production)');
+    await bundleFigures(projectRoot, webDir);
+    browser = await launchChromium();
+    log('resume: the business application with 50 persons on a fresh page');
+    const rows = resumeRows(await resumeFigures({ projectRoot, tempDir, webDir, browser, log }));
+    console.log('\n' + printTable(rows) + '\n');
+    log('done');
+    return;
+  }
   if (ONLY === 'vitals') {
     tempDir = makeTempDir('portal-bench');
     const webDir = path.join(tempDir, 'web');
@@ -199,6 +212,9 @@ async function main() {
 
   log('applications: saves of 50 affiliated persons, 10 MB uploads');
   const applications = await applicationRows({ tempDir, log });
+
+  log('resume: the business application with 50 persons on a fresh page');
+  const resume = await resumeFigures({ projectRoot, tempDir, webDir, browser, log });
 
   // ---- the table ----
   const stats = Object.fromEntries(
@@ -427,6 +443,7 @@ async function main() {
     },
     ...load,
     ...vitalsRows(vitals),
+    ...resumeRows(resume),
   ];
 
   const biz = Object.fromEntries(

@@ -77,7 +77,7 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 /** A new user, verified through the dev outbox and signed in (registration not yet started). */
-async function newApplicant(page: Page): Promise<void> {
+export async function newApplicant(page: Page): Promise<void> {
   const email = `vitals.${Date.now()}@example.com`;
   await page.goto('/clearing/signup');
   await page.getByLabel('Email').fill(email);

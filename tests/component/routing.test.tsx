@@ -15,7 +15,13 @@ import {
 import { testForm } from '../forms';
 
 function signedIn(user: User | null) {
-  mockApi({ 'GET user': currentUserHandler(user), 'GET config': () => new Response('{}') });
+  mockApi({
+    'GET user': currentUserHandler(user),
+    'GET config': () => new Response('{}'),
+    // No application saved yet: the registration pages open empty.
+    'GET applications/business': () => json(200, { application: null }),
+    'GET applications/individual': () => json(200, { application: null }),
+  });
 }
 
 async function expectAt(router: ReturnType<typeof renderApp>['router'], pathname: string) {

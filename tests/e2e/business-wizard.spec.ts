@@ -251,20 +251,28 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
   await expect(nonUs).toHaveValue('Level 5, 1 Martin Place, Sydney NSW 2000, Australia');
 
-  // Leaving with a file chosen asks first; a reload restores the draft without the file.
+  // Everything is saved on the server (the file uploaded when chosen): a reload asks nothing and
+  // opens the application where it was left, the file included; the browser draft (the offline
+  // fallback) still holds no file.
   const asked: string[] = [];
   page.on('dialog', (dialog) => {
     asked.push(dialog.type());
     void dialog.accept();
   });
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible({
+    timeout: 15_000,
+  });
   await page.reload();
-  expect(asked).toEqual(['beforeunload']);
-  await expect(page.getByRole('heading', { name: userStep.title, exact: true })).toBeVisible();
+  expect(asked).toEqual([]);
+  await expect(page.getByRole('heading', { name: businessStep.title, exact: true })).toBeVisible();
+  await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Your application was restored' }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.locator('#root_firstName')).toHaveValue('Daniel');
   await expect(page.locator('#root_email')).toHaveValue(email);
-  await expect(page.getByText('id-front.png')).toHaveCount(0);
-  const restored = page.getByRole('alert').filter({ hasText: 'Your saved answers were restored' });
-  await expect(restored).toContainText(prompt(schema, 'photoId'));
+  await expect(page.getByText('id-front.png')).toBeVisible();
   const draft = await page.evaluate(() => localStorage.getItem('clearing.draft.business'));
   expect(draft).toContain('Granite Ridge Mining Co.');
   expect(draft).not.toContain('id-front.png');
@@ -304,11 +312,15 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   await page.getByRole('button', { name: businessStep.next }).click();
   await expect(page.getByRole('button', { name: confirmStep.next })).toBeEnabled();
 
-  // A header link asks before the uploads and signatures are lost; staying keeps everything.
+  // Everything is saved on the server, uploads and signatures included: a header link leaves
+  // without asking, and coming back opens the application on Confirm with its upload.
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible({
+    timeout: 15_000,
+  });
   await page.getByRole('link', { name: 'Regulatory Disclosures', exact: true }).click();
-  const leave = page.getByRole('dialog', { name: 'Leave this page?' });
-  await expect(leave).toBeVisible();
-  await leave.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page).toHaveURL(/\/clearing\/regulation\/disclosures/);
+  await expect(page.getByRole('dialog', { name: 'Leave this page?' })).toHaveCount(0);
+  await page.goBack();
   await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/);
   await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
 });
@@ -380,35 +392,24 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
   ]) {
     expect(draft).not.toContain(secret);
   }
+  // The file uploaded when chosen: the server read it, refused it, and says why beside the
+  // field, which is left empty; every other answer stays.
+  const reason = /contains active content \(scripts, automatic actions or embedded files\)/;
+  await expect(page.locator('#root_certificateOfInc-upload')).toContainText(reason, {
+    timeout: 30_000,
+  });
+  await expect(page.getByText('certificate.pdf')).toHaveCount(0);
+  await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
+  await expectNoSeriousA11yViolations(page);
+
+  // A plain PDF replaces the file; Confirm shows no errors and the submission goes through.
+  await page.locator('#root_certificateOfInc').setInputFiles(PLAIN_PDF);
   await page.getByRole('button', { name: businessStep.next }).click();
   await expect(page.getByRole('heading', { name: confirmStep.title, exact: true })).toBeVisible();
   const confirmAlert = page.getByRole('alert').filter({
     hasText: 'There are errors in the form. Please ensure all fields are completed correctly.',
   });
   await expect(confirmAlert).toHaveCount(0);
-  await page.getByRole('button', { name: confirmStep.next }).click();
-
-  // The server reads the file, refuses it, and says why: in the failure alert and the §8 list.
-  const reason = /contains active content \(scripts, automatic actions or embedded files\)/;
-  const failed = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
-  await expect(failed).toBeVisible({ timeout: 30_000 });
-  await expect(failed).toContainText(reason);
-  await expect(failed).toContainText(prompt(schema, 'certificateOfInc'));
-  await expect(confirmAlert).toBeVisible();
-  await expect(confirmAlert.getByRole('listitem')).toHaveText([reason]);
-  // Nothing lost: still on Confirm with every answer.
-  const answerOf = (question: string) =>
-    page.locator('dt', { hasText: question }).first().locator('xpath=following-sibling::dd[1]');
-  await expect(answerOf(prompt(schema, 'bizName'))).toHaveText('Granite Ridge Mining Co.');
-  await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
-  await expectNoSeriousA11yViolations(page);
-
-  // Edit → the field shows the server's message; a plain PDF replaces the file.
-  const section = businessStep.sections.find((s) => s.fields.includes('certificateOfInc'))!;
-  await page.getByRole('button', { name: `Edit ${section.title} (${businessStep.title})` }).click();
-  await expect(page.locator('#root_certificateOfInc__error-0')).toContainText(reason);
-  await page.locator('#root_certificateOfInc').setInputFiles(PLAIN_PDF);
-  await page.getByRole('button', { name: businessStep.next }).click();
   await page.getByRole('button', { name: confirmStep.next }).click();
   const modal = page.getByRole('dialog', { name: 'Submission Successful' });
   await expect(modal).toBeVisible({ timeout: 30_000 });
@@ -437,12 +438,12 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
 });
 
 /**
- * Issue 18: a refusal given while the browser is still uploading reaches the wizard. The scripted
- * certificate goes before a 6 MB by-laws scan (the server answers with most of the body still to
- * come), then after a 6 MB certificate scan; each time 'Registration Failed' says why within
- * seconds and every answer and file stays on Confirm; the corrected submission goes through.
+ * Issues 17 and 18: files upload when chosen, so a refusal given while a large document is still
+ * uploading reaches the wizard at once, beside its own field (the scripted certificate beside a
+ * 6 MB by-laws scan over a slow uplink); the large upload finishes, nothing waits or is lost, and
+ * the corrected submission goes through.
  */
-test('a refused document before or after a large one: the refusal shows at once, nothing is lost, the corrected submission succeeds', async ({
+test('a refused document beside a large one: the refusal shows at once beside its field, nothing is lost, the corrected submission succeeds', async ({
   page,
 }) => {
   test.setTimeout(300_000);
@@ -455,49 +456,36 @@ test('a refused document before or after a large one: the refusal shows at once,
   const large = await largePdf(6 * 1024 * 1024);
   const certificate = page.locator('#root_certificateOfInc');
   const bylaws = page.locator('#root_bylawsOrLLCAgreement');
-  await certificate.setInputFiles(pdf('certificate.pdf', scripted));
+  const cdp = await page.context().newCDPSession(page);
+  const uplink = (bytesPerSecond: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
+  await uplink(1024 * 1024);
   await bylaws.setInputFiles(pdf('bylaws-scan.pdf', large));
-  await expect(page.getByText('bylaws-scan.pdf')).toBeVisible();
-
-  const failed = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
-  const submit = page.getByRole('button', { name: confirmStep.next });
+  await expect(page.getByRole('progressbar', { name: 'Uploading bylaws-scan.pdf' })).toBeVisible();
+  await certificate.setInputFiles(pdf('certificate.pdf', scripted));
   // Far below the 72 s after which the server's keep-alive timer would end a stalled upload.
-  const promptly = { timeout: 20_000 };
+  await expect(page.locator('#root_certificateOfInc-upload')).toContainText(
+    /contains active content/,
+    { timeout: 20_000 },
+  );
+  await expect(page.getByText('certificate.pdf')).toHaveCount(0);
+  await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 90_000 });
+  await expect(page.getByText('bylaws-scan.pdf')).toBeVisible();
+  await uplink(-1);
+  await expect(page.locator('#root_website')).toHaveValue('https://graniteridge.example');
+
+  // The corrected submission goes through with the large by-laws the server holds.
+  await certificate.setInputFiles(PLAIN_PDF);
+  await page.getByRole('button', { name: businessStep.next }).click();
   const answerOf = (question: string) =>
     page.locator('dt', { hasText: question }).first().locator('xpath=following-sibling::dd[1]');
-  const editBusinessStep = () => {
-    const section = businessStep.sections.find((s) => s.fields.includes('certificateOfInc'))!;
-    return page
-      .getByRole('button', { name: `Edit ${section.title} (${businessStep.title})` })
-      .click();
-  };
-
-  await page.getByRole('button', { name: businessStep.next }).click();
-  await submit.click();
-  await expect(failed).toContainText(/contains active content/, promptly);
-  await expect(failed).toContainText(prompt(schema, 'certificateOfInc'));
-  await expect(submit).toHaveText(confirmStep.next);
-  await expect(answerOf(prompt(schema, 'bizName'))).toHaveText('Granite Ridge Mining Co.');
-  await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
   await expect(answerOf(prompt(schema, 'bylawsOrLLCAgreement'))).toHaveText('bylaws-scan.pdf');
-
-  // The refused document after the large one.
-  await editBusinessStep();
-  await certificate.setInputFiles(pdf('certificate-scan.pdf', large));
-  await bylaws.setInputFiles(pdf('bylaws.pdf', scripted));
-  await expect(page.getByText('certificate-scan.pdf')).toBeVisible();
-  await page.getByRole('button', { name: businessStep.next }).click();
-  await submit.click();
-  await expect(failed).toContainText(/contains active content/, promptly);
-  await expect(failed).toContainText(prompt(schema, 'bylawsOrLLCAgreement'));
-  await expect(answerOf(prompt(schema, 'certificateOfInc'))).toHaveText('certificate-scan.pdf');
-  await expect(answerOf(prompt(schema, 'website'))).toHaveText('https://graniteridge.example');
-
-  // The corrected submission goes through with the large certificate.
-  await editBusinessStep();
-  await bylaws.setInputFiles(PLAIN_PDF);
-  await page.getByRole('button', { name: businessStep.next }).click();
-  await submit.click();
+  await page.getByRole('button', { name: confirmStep.next }).click();
   const modal = page.getByRole('dialog', { name: 'Submission Successful' });
   await expect(modal).toBeVisible({ timeout: 30_000 });
 });

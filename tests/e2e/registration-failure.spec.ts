@@ -1,7 +1,7 @@
 import { type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
-import { largePdf, scriptedPdf } from '../fixtures/pdfs';
+import { scriptedPdf } from '../fixtures/pdfs';
 import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
 import { expect, test, uniqueEmail } from './support';
 
@@ -109,67 +109,76 @@ async function brokenPng(): Promise<Buffer> {
 }
 
 /**
- * Issue 18: a refusal given while the browser is still uploading reaches the page. The refused
- * file goes before a large valid one (the server answers with most of the body still to come),
- * then after it; each time 'Registration Failed' says why within seconds, and every answer,
- * file and signature stays; the corrected submission then goes through.
+ * Issues 17 and 18: files upload when chosen, so a refusal given while another, large file is
+ * still uploading reaches the page at once, beside its own field: the refused field is left
+ * empty with the server's message, the large file finishes (no bar left waiting), every other
+ * answer, file and signature stays, and the corrected submission goes through.
  */
-test('a file refused before or after a large one: the refusal shows at once, nothing is lost, the corrected submission succeeds', async ({
+test('a file refused beside a large one: the refusal shows beside its field at once, nothing waits, nothing is lost, the corrected submission succeeds', async ({
   page,
 }) => {
   test.setTimeout(240_000);
   await signUpAndSignIn(page, uniqueEmail('early.refusal'));
   await page.goto('/clearing/registration/individual');
   await fillIndividualForm(page);
-  const submit = page.getByRole('button', { name: 'Submit Registration' });
-  const failed = page.getByRole('alert').filter({ hasText: 'Registration Failed' });
   // Far below the 72 s after which the server's keep-alive timer would end a stalled upload.
   const promptly = { timeout: 20_000 };
-
-  const w2 = page.locator('#root_irsFormW2');
   const photo = page.locator('#root_photoId');
-  const largeW2 = await largePdf(6 * 1024 * 1024);
-  await photo.setInputFiles({
-    name: 'front.png',
-    mimeType: 'image/png',
-    buffer: await brokenPng(),
-  });
-  await w2.setInputFiles({ name: 'w2-scan.pdf', mimeType: 'application/pdf', buffer: largeW2 });
-  await expect(page.getByText('w2-scan.pdf')).toBeVisible();
-  await reviewIndividualForm(page);
-  await expect(submit).toBeEnabled({ timeout: 15_000 });
-  await submit.click();
-  await expect(failed).toContainText(/must be an image/, promptly);
-  await expect(submit).toHaveText('Submit Registration');
-  await page.getByRole('button', { name: 'Back' }).click();
+  const photoBack = page.locator('#root_photoIdBack');
+  const w2 = page.locator('#root_irsFormW2');
 
-  // The refused file after the large one.
+  // A slow uplink: the large photo is still being sent when the W-2 is refused.
+  const cdp = await page.context().newCDPSession(page);
+  const uplink = (bytesPerSecond: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
+  await uplink(1024 * 1024);
   await photo.setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: await largePng() });
+  await expect(page.getByRole('progressbar', { name: 'Uploading front.png' })).toBeVisible();
   await w2.setInputFiles({
     name: 'w2-scripted.pdf',
     mimeType: 'application/pdf',
     buffer: await scriptedPdf(),
   });
-  await expect(page.getByText('w2-scripted.pdf')).toBeVisible();
-  await reviewIndividualForm(page);
-  await expect(submit).toBeEnabled();
-  await submit.click();
-  await expect(failed).toContainText(/contains active content/, promptly);
-  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.locator('#root_irsFormW2-upload')).toContainText(
+    /contains active content/,
+    promptly,
+  );
+  await expect(page.getByText('w2-scripted.pdf')).toHaveCount(0);
+  // The large photo finishes: no upload is left waiting.
+  await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 90_000 });
+  await expect(page.getByText('front.png')).toBeVisible();
+  await uplink(-1);
 
-  // Nothing lost: typed answers, the SSN, the chosen files, the signatures.
+  // A photo that starts as a PNG but cannot be decoded: refused beside its field too.
+  await photoBack.setInputFiles({
+    name: 'back.png',
+    mimeType: 'image/png',
+    buffer: await brokenPng(),
+  });
+  await expect(page.locator('#root_photoIdBack-upload')).toContainText(
+    /must be an image/,
+    promptly,
+  );
+  await expect(page.getByText('back.png')).toHaveCount(0);
+
+  // Nothing else lost: typed answers, the SSN, the other files, the signatures.
   await expect(page.locator('#root_firstName')).toHaveValue('Jane');
   await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
   await expect(page.getByText('front.png')).toBeVisible();
-  await expect(page.getByText('id-back.png')).toBeVisible();
-  await expect(page.getByText('w2-scripted.pdf')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Signature' })).toHaveCount(6);
 
-  // The corrected submission goes through with the large photo.
+  // The corrected files: the submission goes through with the large photo the server holds.
+  await photoBack.setInputFiles('tests/fixtures/files/id-back.png');
   await w2.setInputFiles('tests/fixtures/files/w2-sample.pdf');
   await expect(page.getByText('w2-sample.pdf')).toBeVisible();
+  await expect(page.getByText('id-back.png')).toBeVisible();
   await reviewIndividualForm(page);
-  await submit.click();
+  await page.getByRole('button', { name: 'Submit Registration' }).click();
   const dialog = page.getByRole('dialog', { name: 'Registration Submitted' });
   await expect(dialog).toBeVisible({ timeout: 30_000 });
 });

@@ -25,11 +25,14 @@ export class ApiError extends Error {
   readonly errors: Record<string, string> | undefined;
   /** The server's own `errorMessage`, when its answer carried one. */
   readonly serverMessage: string | undefined;
+  /** The whole error body (a 409 on an application carries the server's copy beside the message). */
+  readonly body: Partial<ApiErrorBody> | null;
 
   constructor(status: number, body: Partial<ApiErrorBody> | null) {
     super(body?.errorMessage || GENERIC_FAILURE_MESSAGE);
     this.name = 'ApiError';
     this.status = status;
+    this.body = body;
     this.serverMessage = body?.errorMessage || undefined;
     this.incidentId = body?.incidentId;
     this.errors = body?.errors;
@@ -51,10 +54,23 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * A background call (an autosave, an upload, an LEI lookup) met an ended sign-in: said where the
+ * call's outcome shows, never by leaving the half-filled form.
+ */
+export const SESSION_EXPIRED_MESSAGE =
+  'Your session has expired. Sign in again in another tab; your answers are kept here.';
+
 /** The message to show for any thrown value: the server's errorMessage first. */
 export function errorMessageOf(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return GENERIC_FAILURE_MESSAGE;
+}
+
+/** The CSRF header every state-changing call carries (its value read from the cookie). */
+export function csrfHeaders(): Record<string, string> {
+  const token = readCookie(CSRF_COOKIE);
+  return token ? { [CSRF_HEADER]: token } : {};
 }
 
 export function readCookie(name: string): string | undefined {
@@ -97,6 +113,8 @@ export interface RequestOptions {
    * 401) and for the current-user check (a 401 there just means "signed out").
    */
   redirectOnUnauthenticated?: boolean;
+  /** Let the request outlive the page (a save on `pagehide`); bodies up to 64 kB only. */
+  keepalive?: boolean;
 }
 
 /** Calls `API_BASE/<path>` and answers the parsed JSON body (undefined when empty). */
@@ -124,6 +142,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
       body,
       credentials: 'include',
       signal: options.signal,
+      keepalive: options.keepalive,
     });
     parsed = await parseBody(response);
   } catch (error) {
@@ -151,6 +170,6 @@ async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
-function isErrorBody(value: unknown): value is Partial<ApiErrorBody> {
+export function isErrorBody(value: unknown): value is Partial<ApiErrorBody> {
   return typeof value === 'object' && value !== null && 'errorMessage' in value;
 }

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RegistrationOverview } from '../../shared/api/registration';
-import type { ApplicationResponse } from '../../shared/api/applications';
 import { apiFetch } from './client';
 
 export const registrationOverviewQueryKey = ['registration-overview'] as const;
@@ -15,9 +14,4 @@ export const registrationOverviewQueryOptions = () =>
 /** Fetched only for a user with a registration (home's timeline). */
 export function useRegistrationOverview(enabled: boolean) {
   return useQuery({ ...registrationOverviewQueryOptions(), enabled });
-}
-
-/** GET applications/<formId>: the application, which a change request made of the registration. */
-export function getApplication(formId: string): Promise<ApplicationResponse> {
-  return apiFetch<ApplicationResponse>(`applications/${encodeURIComponent(formId)}`);
 }

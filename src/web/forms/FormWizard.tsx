@@ -26,6 +26,8 @@ import { SchemaForm, type Answers, type FilesByPointer } from './SchemaForm';
 import { SchemaReview } from './SchemaReview';
 import { SectionProgress } from './SectionProgress';
 import { errorEntries, type FormSession } from './session';
+import type { ServerApplication } from './serverApplication';
+import { MergedNotice, SaveAndFinishLater, SaveStatus } from './SaveStatus';
 
 /** Spec §2.1 (business): steps change with a 500 ms slide. */
 const SLIDE_MS = 500;
@@ -35,11 +37,17 @@ const ASIDE_WIDTH = 260;
 export interface FormWizardProps {
   session: FormSession;
   /** The last step's action: sends the answers; a rejection keeps everything for another try. */
-  onSubmit: (answers: Answers, files: FilesByPointer) => void | Promise<void>;
+  onSubmit: (
+    answers: Answers,
+    files: FilesByPointer,
+    held?: ReadonlySet<string>,
+  ) => void | Promise<void>;
   /** The server's errors for answers it refused, shown beside their fields and on the review. */
   fieldErrors?: ErrorSchema<Answers>;
   /** Shown above the buttons of the last step (the failure of the last attempt). */
   failureAlert?: ReactNode;
+  /** The application on the server: its save status beside the buttons, Save and finish later. */
+  saver?: ServerApplication;
 }
 
 /**
@@ -52,7 +60,13 @@ export interface FormWizardProps {
  * steps, never past a step whose answers do not pass. After a step change focus moves to the new
  * step's heading, brought into view; Edit on the review lands at its section.
  */
-export function FormWizard({ session, onSubmit, fieldErrors, failureAlert }: FormWizardProps) {
+export function FormWizard({
+  session,
+  onSubmit,
+  fieldErrors,
+  failureAlert,
+  saver,
+}: FormWizardProps) {
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
   const generation = useSyncExternalStore(session.generation.subscribe, session.generation.get);
   const steps = session.steps ?? [];
@@ -104,7 +118,7 @@ export function FormWizard({ session, onSubmit, fieldErrors, failureAlert }: For
           ))}
         </Stepper>
       )}
-      <RestoredDraftNotice session={session} />
+      <RestoredDraftNotice session={session} application={saver?.application} />
       {step.signaturePrompt && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {step.signaturePrompt}
@@ -134,6 +148,7 @@ export function FormWizard({ session, onSubmit, fieldErrors, failureAlert }: For
               failureAlert={failureAlert}
               onEdit={editSection}
               onSubmit={() => void session.submit(onSubmit)}
+              saver={saver}
             />
           ) : (
             <Box sx={{ display: 'flex', gap: 4, alignItems: 'flex-start' }}>
@@ -149,6 +164,7 @@ export function FormWizard({ session, onSubmit, fieldErrors, failureAlert }: For
                 >
                   <WizardButtons
                     session={session}
+                    saver={saver}
                     failureAlert={session.isLastStep() ? failureAlert : undefined}
                   />
                 </SchemaForm>
@@ -200,8 +216,15 @@ function useStepHistory(session: FormSession) {
     return session.stepIndex.subscribe(() => sync(false));
   }, [session, steps, navigate]);
 
+  // The first draw shows the session's step (where a saved application was left): the address
+  // it started with is replaced, not followed.
+  const first = useRef(true);
   useEffect(() => {
     if (!steps) return;
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     const id = new URLSearchParams(location.search).get('step');
     const wanted = Math.max(
       0,
@@ -225,11 +248,13 @@ function WizardButtons({
   session,
   onSubmit,
   failureAlert,
+  saver,
 }: {
   session: FormSession;
   /** On the review step: submits (there is no rjsf form to submit). */
   onSubmit?: () => void;
   failureAlert?: ReactNode;
+  saver?: ServerApplication;
 }) {
   const status = useSyncExternalStore(session.status.subscribe, session.status.get);
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
@@ -237,9 +262,16 @@ function WizardButtons({
   return (
     <Box sx={{ mt: 3 }}>
       {failureAlert}
+      {saver && <MergedNotice saver={saver} />}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
         <ResetFormButton session={session} disabled={status.submitting} />
         <Box sx={{ flex: 1 }} />
+        {saver && (
+          <>
+            <SaveStatus saver={saver} />
+            <SaveAndFinishLater session={session} saver={saver} disabled={status.submitting} />
+          </>
+        )}
         <Button
           type="button"
           variant="outlined"
@@ -276,12 +308,14 @@ function ReviewStep({
   failureAlert,
   onEdit,
   onSubmit,
+  saver,
 }: {
   session: FormSession;
   fieldErrors: ErrorSchema<Answers> | undefined;
   failureAlert?: ReactNode;
   onEdit: (stepIndex: number, sectionId: string | null) => void;
   onSubmit: () => void;
+  saver?: ServerApplication;
 }) {
   const own = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
   const entries = [...own, ...(fieldErrors ? errorEntries(fieldErrors) : [])];
@@ -300,7 +334,12 @@ function ReviewStep({
         </Alert>
       )}
       <SchemaReview session={session} onEdit={onEdit} />
-      <WizardButtons session={session} onSubmit={onSubmit} failureAlert={failureAlert} />
+      <WizardButtons
+        session={session}
+        onSubmit={onSubmit}
+        failureAlert={failureAlert}
+        saver={saver}
+      />
     </Box>
   );
 }

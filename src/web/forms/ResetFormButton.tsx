@@ -6,7 +6,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import { getByPointer } from './engine';
 import type { Answers, FormSession } from './session';
+
+function heldName(answers: unknown, pointer: string): string {
+  const reference = getByPointer(answers, pointer) as { name?: unknown } | undefined;
+  return typeof reference?.name === 'string' ? reference.name : pointer;
+}
 
 /** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */
 export function whatResetLoses(session: FormSession): string[] {
@@ -28,7 +34,11 @@ export function whatResetLoses(session: FormSession): string[] {
     }
   }
   if (!session.steps && Object.keys(answers).some(given)) lost.push('Every answer you gave');
-  const files = Object.values(session.engine.files.forAnswers(answers)).map((file) => file.name);
+  const files = [
+    ...Object.values(session.engine.files.forAnswers(answers)).map((file) => file.name),
+    // Files the server holds (uploaded when chosen) are answers too.
+    ...[...session.engine.files.heldFor(answers)].map((pointer) => heldName(answers, pointer)),
+  ];
   if (files.length > 0) lost.push(`The documents you chose: ${files.join(', ')}`);
   // An agreement is a `const: true` answer (a yes/no question's Yes is true too, but no signature).
   const root = session.schemaUtils.retrieveSchema(session.schema, answers);

@@ -1,8 +1,10 @@
 import { useCallback, useState, useSyncExternalStore } from 'react';
+import { format } from 'date-fns';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import { answersDraftsCannotKeep } from '../../shared/forms/walk/answers';
 import { stepFields } from '../../shared/forms/model/steps';
+import type { Application } from '../api/applications';
 import { parsePointer } from './engine';
 import type { FormSession } from './session';
 
@@ -12,7 +14,14 @@ import type { FormSession } from './session';
  * to be given again — each leaves the list once given, and nothing a later step asks is named
  * before the user gets there. Dismissible; gone once the user moves to another step.
  */
-export function RestoredDraftNotice({ session }: { session: FormSession }) {
+export function RestoredDraftNotice({
+  session,
+  application,
+}: {
+  session: FormSession;
+  /** The application the server held, when the answers came from there. */
+  application?: Application | null;
+}) {
   const [openedAt] = useState(() => session.stepIndex.get());
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
   const [dismissed, setDismissed] = useState(false);
@@ -23,7 +32,17 @@ export function RestoredDraftNotice({ session }: { session: FormSession }) {
     [session, openedAt],
   );
   const missing = useSyncExternalStore(session.engine.answers.subscribe, stillMissing);
-  if (!session.restored || dismissed || stepIndex !== openedAt) return null;
+  // Change mode has its own notice (what staff asked for); the answers are the submitted ones.
+  if (!session.restored || session.changeMode || dismissed || stepIndex !== openedAt) return null;
+  if (session.restoredFrom === 'server' && application) {
+    return (
+      <Alert severity="info" sx={{ mb: 2 }} onClose={() => setDismissed(true)}>
+        <AlertTitle>Your application was restored</AlertTitle>
+        {`It was saved on our server on ${format(new Date(application.savedAt), 'MMMM d, yyyy, h:mm a')}, with your documents, and opens where you left it. Check your answers before you continue.`}
+        <CarriedOver changes={application.carriedOver} />
+      </Alert>
+    );
+  }
   const prompts = missing ? missing.split('\n') : [];
   return (
     <Alert severity="info" sx={{ mb: 2 }} onClose={() => setDismissed(true)}>
@@ -41,6 +60,36 @@ export function RestoredDraftNotice({ session }: { session: FormSession }) {
         'Check them before you continue.'
       )}
     </Alert>
+  );
+}
+
+/**
+ * The form changed since the answers were saved: which questions are new, which were reworded
+ * and which earlier answers no longer apply, said once with the restored notice.
+ */
+function CarriedOver({ changes }: { changes: Application['carriedOver'] }) {
+  if (!changes) return null;
+  const lists: [string, string[]][] = [
+    ['New questions:', changes.added],
+    ['Questions worded differently now:', changes.reworded],
+    ['Earlier answers that no longer apply and were removed:', changes.dropped],
+  ];
+  return (
+    <>
+      <p style={{ margin: '8px 0 0' }}>The form has changed since you saved it.</p>
+      {lists
+        .filter(([, prompts]) => prompts.length > 0)
+        .map(([title, prompts]) => (
+          <div key={title} style={{ marginTop: 4 }}>
+            {title}
+            <ul style={{ margin: '2px 0 0', paddingLeft: 20 }}>
+              {prompts.map((prompt) => (
+                <li key={prompt}>{prompt}</li>
+              ))}
+            </ul>
+          </div>
+        ))}
+    </>
   );
 }
 

@@ -60,7 +60,12 @@ export interface SchemaFormProps {
    * promise: the form counts as submitting until it settles, and a rejection keeps the draft (the
    * page shows the failure).
    */
-  onSubmit: (answers: Answers, files: FilesByPointer) => void | Promise<void>;
+  onSubmit: (
+    answers: Answers,
+    files: FilesByPointer,
+    /** Pointers whose file the server already holds (their bytes are not sent again). */
+    held?: ReadonlySet<string>,
+  ) => void | Promise<void>;
   /** Review mode: every answer shown, nothing editable, no draft kept. */
   readonly?: boolean;
   disabled?: boolean;
@@ -173,7 +178,9 @@ export function SchemaForm(props: SchemaFormProps) {
   const handleSubmit = useCallback(() => {
     // A wizard's step moves on (Enter in a field, or its next button); a form submits.
     if (session.steps && !session.isLastStep()) session.next();
-    else void session.submit((answers, files) => latest.current.onSubmit(answers, files));
+    else {
+      void session.submit((answers, files, held) => latest.current.onSubmit(answers, files, held));
+    }
   }, [session]);
 
   // Widgets write other answers through the engine (rjsf applies each as a change of that field).

@@ -1,5 +1,6 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Registry } from '@rjsf/utils';
+import type { FileReference } from '../../shared/forms/model/types';
 
 /**
  * Per-form state that lives beside rjsf's form data: the chosen `File`s (never inside the
@@ -12,17 +13,87 @@ export interface FormEngine {
   files: FilesStore;
   answers: AnswersStore;
   writer: AnswerWriter;
+  /** Each file question's upload as it goes (only where files upload when chosen). */
+  uploads: UploadsStore;
+  /** Sends a chosen file to the server at once; absent where files travel with the submission. */
+  uploader?: FileUploader;
 }
 
-/** Files chosen in upload widgets, keyed by the JSON pointer of their answer ('/photoId'). */
+/** Where files go when chosen (the applicant's application on the server). */
+export interface FileUploader {
+  /**
+   * Sends `file` as the answer at `pointer`, reporting the bytes sent; resolves with the file as
+   * the server holds it, rejects with the reason (ApiError, NetworkError).
+   */
+  upload(
+    pointer: string,
+    file: File,
+    onProgress: (sent: number, total: number) => void,
+  ): Promise<FileReference>;
+  /** Removes the file the server holds for `pointer`. */
+  remove(pointer: string): Promise<void>;
+}
+
+/** One file question's upload: sending (bytes so far), or what went wrong. */
+export type UploadState =
+  | { kind: 'uploading'; sent: number; total: number }
+  | {
+      kind: 'failed';
+      message: string;
+      /** Sending the same file again may work. */ retry: boolean;
+    };
+
+/** The uploads under way or failed, by the pointer of their answer. */
+export class UploadsStore {
+  private readonly states = new Map<string, UploadState>();
+  private readonly listeners = new Set<() => void>();
+  get = (pointer: string): UploadState | undefined => this.states.get(pointer);
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  set(pointer: string, state: UploadState | undefined): void {
+    if (state) this.states.set(pointer, state);
+    else if (!this.states.delete(pointer)) return;
+    for (const listener of this.listeners) listener();
+  }
+  /** Some file is still being sent. */
+  busy(): boolean {
+    return [...this.states.values()].some((state) => state.kind === 'uploading');
+  }
+}
+
+/**
+ * Files chosen in upload widgets, keyed by the JSON pointer of their answer ('/photoId'), and the
+ * pointers whose file the server already holds (uploaded when chosen, or on an earlier visit):
+ * those bytes are never sent again.
+ */
 export class FilesStore {
   private readonly files = new Map<string, File>();
+  private readonly held = new Set<string>();
   get(pointer: string): File | undefined {
     return this.files.get(pointer);
   }
+  /** A new choice (or none): the server holds no file for it yet. */
   set(pointer: string, file: File | undefined): void {
+    this.held.delete(pointer);
     if (file) this.files.set(pointer, file);
     else this.files.delete(pointer);
+  }
+  /** The server holds the file of `pointer` (its bytes stay out of the submission). */
+  hold(pointer: string): void {
+    this.held.add(pointer);
+    // The bytes are the server's now: the page need not keep them.
+    this.files.delete(pointer);
+  }
+  isHeld(pointer: string): boolean {
+    return this.held.has(pointer);
+  }
+  /** The held pointers whose answer is still present in `answers`. */
+  heldFor(answers: unknown): Set<string> {
+    return new Set(
+      [...this.held].filter((pointer) => getByPointer(answers, pointer) !== undefined),
+    );
   }
   /** The files whose answer is still present in `answers` (a hidden field's file is not sent). */
   forAnswers(answers: unknown): Record<string, File> {
@@ -34,6 +105,7 @@ export class FilesStore {
   }
   clear(): void {
     this.files.clear();
+    this.held.clear();
   }
 }
 
@@ -67,6 +139,10 @@ export class AnswersStore extends ValueStore<unknown> {
  */
 export class AnswerWriter {
   private apply: ((pointer: string, value: unknown) => void) | undefined;
+  /** A form is drawn to take the writes (not on a review step). */
+  get connected(): boolean {
+    return this.apply !== undefined;
+  }
   connect(apply: (pointer: string, value: unknown) => void): () => void {
     this.apply = apply;
     return () => {
@@ -80,7 +156,12 @@ export class AnswerWriter {
 }
 
 export function createFormEngine(): FormEngine {
-  return { files: new FilesStore(), answers: new AnswersStore(), writer: new AnswerWriter() };
+  return {
+    files: new FilesStore(),
+    answers: new AnswersStore(),
+    writer: new AnswerWriter(),
+    uploads: new UploadsStore(),
+  };
 }
 
 /** The form engine of the form a widget belongs to (SchemaForm passes it as `formContext`). */

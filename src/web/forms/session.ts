@@ -19,19 +19,32 @@ import type { ChangeMode } from './changeMode';
 
 export type Answers = Record<string, unknown>;
 
+/** Where the user is when answers are kept (the step reopens there). */
+export interface SaveContext {
+  step?: number;
+}
+
 /**
- * Where a session keeps its answers between visits: browser drafts today (`browserDrafts`); a
- * server-side application store can implement the same interface later.
+ * Where a session keeps its answers between visits: browser drafts (`browserDrafts`, without
+ * sensitive answers) or the applicant's application on the server (`ServerApplication`).
  */
 export interface SessionPersistence {
+  /** Where kept answers come from: this device's draft, or the server's application. */
+  readonly restoredFrom?: 'device' | 'server';
   /** Answers kept earlier, laid over the form's initial answers when the session opens. */
   load(): Answers | undefined;
+  /** The step the kept answers were left at. */
+  loadStep?(): number | undefined;
+  /** Pointers of file answers whose bytes the store already holds (they open as chosen). */
+  heldFiles?(): string[];
   /** Keeps the answers (the store decides what of them, and when). */
-  save(answers: Answers): void;
-  /** Writes a pending save now (the page is closing). */
+  save(answers: Answers, context?: SaveContext): void;
+  /** Writes a pending save now (leaving a step, the page closing). */
   flush(): void;
-  /** Forgets the kept answers and any pending save (Reset Form, a successful submit). */
+  /** Forgets the kept answers and any pending save (Reset Form; a submit without `submitted`). */
   clear(): void;
+  /** The answers were submitted: nothing more is kept from this page. */
+  submitted?(): void;
 }
 
 /** Drafts in localStorage under 'clearing.draft.<formId>', 300 ms after a change, filtered. */
@@ -41,6 +54,7 @@ export function browserDrafts(
 ): SessionPersistence {
   const saver = createDraftSaver(formId, filter);
   return {
+    restoredFrom: 'device',
     load: () => loadDraft(formId),
     save: (answers) => saver.save(answers),
     flush: () => saver.flush(),
@@ -126,6 +140,8 @@ export class FormSession {
   readonly steps: FormStep[] | undefined;
   /** True when kept answers (a draft) were restored when the session opened. */
   readonly restored: boolean;
+  /** Where restored answers came from: this device's draft or the server's application. */
+  readonly restoredFrom: 'device' | 'server';
   readonly schemaUtils: SchemaUtilsType<Answers>;
   readonly idPrefix: string;
   /** Set when the form reopened for the changes staff asked for. */
@@ -139,6 +155,7 @@ export class FormSession {
   private readonly touched = new Set<string>();
   private attempted = false;
   private interacted = false;
+  private resumed = false;
   private baseline: string;
   private scheduled = false;
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
@@ -159,11 +176,47 @@ export class FormSession {
     this.prefilled = { ...options.initial };
     const kept = this.persistence?.load();
     this.restored = !!kept && Object.keys(kept).length > 0;
+    this.restoredFrom = this.persistence?.restoredFrom ?? 'device';
     // Prefilled answers (the signed-in email) win over a draft's.
     this.current = { ...kept, ...this.prefilled };
-    this.baseline = canonicalJson(this.current);
+    // An application resumed from the server is the applicant's own work: "unchanged" (which
+    // keeps Submit disabled) means unchanged from the blank form, not from where it was left.
+    this.resumed = this.restored && this.restoredFrom === 'server';
+    this.baseline = canonicalJson(this.resumed ? this.prefilled : this.current);
     this.engine.answers.set(this.current);
     if (this.changeMode) this.status.set({ dirty: true });
+    for (const pointer of this.persistence?.heldFiles?.() ?? []) this.engine.files.hold(pointer);
+    // Where it was left (the wizard still shows no step whose earlier steps do not pass).
+    const step = this.restored ? this.persistence?.loadStep?.() : undefined;
+    if (this.steps && step !== undefined && step > 0 && step < this.steps.length) {
+      this.stepIndex.set(step);
+    }
+  }
+
+  /**
+   * Answers that changed elsewhere (another window's, merged by the persistence): each changed
+   * question is written as an ordinary change where a form is drawn, or taken as they are.
+   */
+  applyExternal(answers: Answers): void {
+    const changed = [...new Set([...Object.keys(answers), ...Object.keys(this.current)])].filter(
+      (key) => canonicalJson(answers[key] ?? null) !== canonicalJson(this.current[key] ?? null),
+    );
+    if (changed.length === 0) return;
+    if (this.engine.writer.connected) {
+      this.engine.writer.write(
+        Object.fromEntries(changed.map((key) => [toPointer([key]), answers[key]])),
+      );
+    } else {
+      this.current = answers;
+      this.engine.answers.set(answers);
+      this.refresh();
+    }
+  }
+
+  /** Keeps the answers and the step now (Save and finish later; the persistence says how it went). */
+  keepNow(): void {
+    this.persistence?.save(this.current, { step: this.stepIndex.get() });
+    this.persistence?.flush();
   }
 
   /** The names of the answers the form opened with from outside (the signed-in email). */
@@ -245,10 +298,10 @@ export class FormSession {
     this.engine.answers.set(current);
     // Key order is rjsf's business (it reorders on change): compare the answers, not the text.
     const json = canonicalJson(current);
-    if (!this.interacted) this.baseline = json;
+    if (!this.interacted && !this.resumed) this.baseline = json;
     // Change mode resubmits the answers as they stand: nothing has to differ first.
     this.status.set({ dirty: !!this.changeMode || json !== this.baseline });
-    if (this.interacted) this.persistence?.save(current);
+    if (this.interacted) this.persistence?.save(current, { step: this.stepIndex.get() });
     if (this.validationDelayMs > 0) {
       clearTimeout(this.validationTimer);
       this.validationTimer = setTimeout(() => this.refresh(), this.validationDelayMs);
@@ -358,9 +411,15 @@ export class FormSession {
     this.touched.clear();
     this.attempted = false;
     this.status.set({ submitAttempted: false });
+    const moved = index !== this.stepIndex.get();
     this.stepIndex.set(index);
     this.shownErrors.set(undefined);
     this.refresh();
+    // Leaving a step saves at once, with the step it reopens at.
+    if (moved && (this.interacted || this.restored)) {
+      this.persistence?.save(this.current, { step: index });
+      this.persistence?.flush();
+    }
   }
 
   /** Reset Form: forgets the draft, the answers and the files; back to the first step. */
@@ -371,6 +430,7 @@ export class FormSession {
     this.engine.answers.set(this.current);
     this.baseline = canonicalJson(this.current);
     this.interacted = false;
+    this.resumed = false;
     this.touched.clear();
     this.attempted = false;
     this.status.set({ dirty: false, submitAttempted: false });
@@ -391,7 +451,12 @@ export class FormSession {
    * draft, a rejection keeps everything for another try (the page shows the failure).
    */
   async submit(
-    send: (answers: Answers, files: Record<string, File>) => void | Promise<void>,
+    send: (
+      answers: Answers,
+      files: Record<string, File>,
+      /** Pointers whose file the server already holds: their bytes are not sent again. */
+      held: ReadonlySet<string>,
+    ) => void | Promise<void>,
   ): Promise<boolean> {
     if (this.status.get().submitting) return false;
     const { valid } = this.validate();
@@ -402,8 +467,13 @@ export class FormSession {
     const answers = (this.schemaUtils.omitExtraData(this.schema, this.current) ?? {}) as Answers;
     this.status.set({ submitting: true });
     try {
-      await send(answers, this.engine.files.forAnswers(answers));
-      this.persistence?.clear();
+      await send(
+        answers,
+        this.engine.files.forAnswers(answers),
+        this.engine.files.heldFor(answers),
+      );
+      if (this.persistence?.submitted) this.persistence.submitted();
+      else this.persistence?.clear();
       this.baseline = canonicalJson(this.current);
       this.status.set({ dirty: false });
       return true;

@@ -16,17 +16,24 @@ import type { Answers, FormSession } from './session';
  * something would be lost: a page with one cannot enter the browser's back/forward cache.
  * Returns the dialog to render.
  */
-export function useLeaveWarning(session: FormSession, kept: (answers: Answers) => Answers) {
+export function useLeaveWarning(
+  session: FormSession,
+  kept: (answers: Answers) => Answers,
+  /** Something else `kept` depends on (whether the server holds every answer yet). */
+  keptChanges?: { subscribe: (listener: () => void) => () => void },
+) {
   const subscribe = useCallback(
     (listener: () => void) => {
       const stopAnswers = session.engine.answers.subscribe(listener);
       const stopStatus = session.status.subscribe(listener);
+      const stopKept = keptChanges?.subscribe(listener);
       return () => {
         stopAnswers();
         stopStatus();
+        stopKept?.();
       };
     },
-    [session],
+    [session, keptChanges],
   );
   // A string, so React compares snapshots by value.
   const lostText = useSyncExternalStore(subscribe, () => session.unkeptAnswers(kept).join('\n'));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { currentUserHandler, json, makeUser, mockApi, renderApp, sentBodies } from '../renderApp';
 import { firm } from '../../../src/shared/config/firm';
 import { stubWebSocket } from './helpers';
@@ -45,12 +45,30 @@ describe('home banners by approval and statement state', () => {
     user.review = { status: 'changes_requested', reason: note };
     const fetchMock = mockApi({
       'GET user': currentUserHandler(user),
+      // The request as the registration holds it: a note and the question it names.
+      'GET registration': () =>
+        json(200, {
+          registration: {
+            registrationId: 'reg-1',
+            formId: 'individual',
+            status: 'changes_requested',
+            history: [],
+            changeRequest: {
+              note,
+              fields: [{ path: '/photoIdBack', prompt: 'Photo ID (back)', note: 'Too blurry' }],
+            },
+          },
+        }),
       [STATEMENT_CALL]: () => json(200, statementFixture()),
     });
     renderApp('/clearing/home');
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Your application needs changes');
-    expect(banner).toHaveTextContent(note);
+    expect(await within(banner).findByText(note)).toBeInTheDocument();
+    expect(within(banner).getByRole('list', { name: 'Requested changes' })).toHaveTextContent(
+      'Photo ID (back)',
+    );
+    expect(within(banner).getByRole('link', { name: 'Make the changes' })).toBeInTheDocument();
     expect(banner).toHaveTextContent(firm.supportEmail);
     expect(screen.queryByText(/application has been received/)).not.toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));

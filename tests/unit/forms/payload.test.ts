@@ -93,6 +93,21 @@ describe('toPayloadJson', () => {
       'Must provide W-2!',
     );
   });
+
+  it('leaves out the bytes of a file the application holds on the server (issue 17)', () => {
+    const { '/irsFormW2': _w2, ...withoutW2 } = files;
+    const held = new Set(['/irsFormW2']);
+    const payload = toPayloadJson(testForm('individual'), answers, withoutW2, held);
+    // The answer (its reference) still travels; only the bytes stay on the server.
+    expect(payload.files.map((file) => file.pointer)).toContain('/irsFormW2');
+    const data = toPayload(testForm('individual'), answers, withoutW2, documents, held);
+    expect(data.get('irsFormW2')).toBeNull();
+    expect(data.get('photoId')).toBeInstanceOf(Blob);
+    // New bytes chosen for a held question are not sent either: the upload already replaced them.
+    expect(
+      toPayload(testForm('individual'), answers, files, documents, held).get('irsFormW2'),
+    ).toBeNull();
+  });
 });
 
 describe('toPayload and fromPayload', () => {

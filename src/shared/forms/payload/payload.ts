@@ -273,15 +273,15 @@ const isMissing = (value: unknown) =>
 
 /**
  * The payload as data. `files` (by answer pointer) are checked when given: a required file whose
- * bytes are missing or empty fails like a missing answer. Throws `PayloadError` with the
- * field's `x-submission-required` message. `keptFiles` (answer pointers) are files the server
- * already holds for this user (a resubmission keeps the stored document): their bytes are not sent.
+ * bytes are missing or empty fails like a missing answer, unless its pointer is `held` (the
+ * applicant's application on the server holds the file, so its part is left out). Throws
+ * `PayloadError` with the field's `x-submission-required` message.
  */
 export function toPayloadJson(
   form: CompiledForm,
   answers: Answers,
   files?: Record<string, Blob>,
-  keptFiles: ReadonlySet<string> = new Set(),
+  held: ReadonlySet<string> = new Set(),
 ): PayloadJson {
   const shown = omitHiddenAnswers(form, answers);
   const payload: PayloadJson = {
@@ -310,10 +310,7 @@ export function toPayloadJson(
     const blob = files?.[pointer];
     const required = property['x-submission-required'];
     const bytesMissing =
-      files !== undefined &&
-      property['x-file'] &&
-      !(blob && blob.size > 0) &&
-      !keptFiles.has(pointer);
+      files !== undefined && property['x-file'] && !(blob && blob.size > 0) && !held.has(pointer);
     if (required !== undefined && (!present || bytesMissing)) {
       throw new PayloadError(required, pointer);
     }
@@ -347,17 +344,18 @@ export function toPayloadJson(
 
 /**
  * The multipart payload: `formId`, `schemaHash`, one JSON field per section part, each file under
- * its part name, each signed document (`documents`, by URL, fetched by the caller from
- * /assets/pdfs) under `document.<agreement>`.
+ * its part name (except those `held` on the server: their bytes are not sent again), each signed
+ * document (`documents`, by URL, fetched by the caller from /assets/pdfs) under
+ * `document.<agreement>`.
  */
 export function toPayload(
   compiled: CompiledForm,
   answers: Answers,
   files: Record<string, Blob>,
   documents: Record<string, Blob>,
-  keptFiles: ReadonlySet<string> = new Set(),
+  held: ReadonlySet<string> = new Set(),
 ): FormData {
-  const payload = toPayloadJson(compiled, answers, files, keptFiles);
+  const payload = toPayloadJson(compiled, answers, files, held);
   const form = new FormData();
   form.append('formId', payload.formId);
   form.append('schemaHash', payload.schemaHash);
@@ -366,9 +364,8 @@ export function toPayload(
   }
   for (const file of payload.files) {
     const blob = files[file.pointer];
-    // A kept file (the server holds it) without new bytes travels as its answer only.
-    if (!blob && keptFiles.has(file.pointer)) continue;
-    form.append(file.part, blob!, file.name);
+    // A held file without new bytes: the server attaches the one it holds.
+    if (blob && !held.has(file.pointer)) form.append(file.part, blob, file.name);
   }
   for (const document of payload.documents) {
     const blob = documents[document.url];

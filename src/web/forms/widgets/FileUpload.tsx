@@ -1,13 +1,15 @@
-import { memo, useRef, type ChangeEvent } from 'react';
+import { memo, useCallback, useRef, useSyncExternalStore, type ChangeEvent } from 'react';
 import { flushSync } from 'react-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormLabel from '@mui/material/FormLabel';
+import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
 import type { FileReference } from '../../../shared/forms/model/types';
-import { engineOf, useFieldPointer } from '../engine';
+import { ApiError, NETWORK_FAILURE_MESSAGE, SESSION_EXPIRED_MESSAGE } from '../../api/client';
+import { engineOf, useFieldPointer, type UploadState } from '../engine';
 import { sniffFileType, UNKNOWN_FILE_TYPE } from '../fileType';
 import { formatFileSize } from '../format';
 import { describedBy, stringOption } from './a11y';
@@ -56,7 +58,15 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
   const input = useRef<HTMLInputElement>(null);
   const chooseButton = useRef<HTMLButtonElement>(null);
   const pointer = useFieldPointer();
-  const files = engineOf(registry)?.files;
+  const engine = engineOf(registry);
+  const files = engine?.files;
+  const uploader = engine?.uploader;
+  const uploads = engine?.uploads;
+  const upload = useSyncExternalStore(
+    uploads ? uploads.subscribe : noopSubscribe,
+    useCallback(() => uploads?.get(pointer), [uploads, pointer]),
+  );
+  const uploadId = `${id}-upload`;
   const reference = isFileReference(value) ? value : undefined;
   const labelId = `${id}-label`;
   const chosenId = `${id}-chosen`;
@@ -87,12 +97,66 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
     // (as it does for a change made inside an event).
     flushSync(() => onChange(answer));
     onBlur(id, answer);
+    void send(file, answer, current);
+  };
+  /**
+   * Where files upload when chosen: the bytes go now, with their progress; the server's content
+   * check answers beside the field. A refusal empties the field (every other answer stays); no
+   * answer at all keeps the file for another try (or for the submission, which then sends it).
+   */
+  const send = async (file: File, answer: FileReference, current: number) => {
+    if (!uploader || !uploads) return;
+    uploads.set(pointer, { kind: 'uploading', sent: 0, total: file.size });
+    try {
+      const held = await uploader.upload(pointer, file, (sent, total) => {
+        if (current === choice.current) uploads.set(pointer, { kind: 'uploading', sent, total });
+      });
+      if (current !== choice.current) return;
+      files?.hold(pointer);
+      uploads.set(pointer, undefined);
+      // The server's reading of the file (its type by content) is the answer.
+      if (held.name !== answer.name || held.type !== answer.type || held.size !== answer.size) {
+        onChange(held);
+      }
+    } catch (error) {
+      if (current !== choice.current) return;
+      const refused =
+        error instanceof ApiError && error.status !== 401 && !retryableStatus(error.status);
+      if (refused) {
+        files?.set(pointer, undefined);
+        onChange(undefined);
+      }
+      uploads.set(pointer, {
+        kind: 'failed',
+        message: uploadFailure(error, pointer),
+        retry: !refused,
+      });
+    }
+  };
+  const retry = () => {
+    const file = files?.get(pointer);
+    if (!file || !reference) return;
+    void send(file, reference, ++choice.current);
   };
   const remove = () => {
     choice.current += 1;
+    const wasHeld = files?.isHeld(pointer) ?? false;
     files?.set(pointer, undefined);
+    uploads?.set(pointer, undefined);
     onChange(undefined);
     onBlur(id, undefined);
+    if (wasHeld && uploader) {
+      const current = choice.current;
+      uploader.remove(pointer).catch((error: unknown) => {
+        if (current === choice.current) {
+          uploads?.set(pointer, {
+            kind: 'failed',
+            message: uploadFailure(error, pointer),
+            retry: false,
+          });
+        }
+      });
+    }
     // The remove button is gone now: keep focus on the field (its choose button), not the page.
     chooseButton.current?.focus();
   };
@@ -137,8 +201,9 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
             onClick={() => input.current?.click()}
             aria-labelledby={`${id}-choose ${labelId}`}
             aria-describedby={
-              [errorDescription, reference ? chosenId : undefined].filter(Boolean).join(' ') ||
-              undefined
+              [errorDescription, reference ? chosenId : undefined, upload ? uploadId : undefined]
+                .filter(Boolean)
+                .join(' ') || undefined
             }
           >
             {chooseLabel}
@@ -162,6 +227,66 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
           </>
         ) : null}
       </Box>
+      {readonly ? null : (
+        <UploadProgress id={uploadId} state={upload} name={reference?.name} onRetry={retry} />
+      )}
     </Box>
   );
 });
+
+const noopSubscribe = () => () => {};
+
+/** Statuses where sending the same file again may work (the server was busy or failed). */
+const retryableStatus = (status: number) => status >= 500 || status === 408 || status === 429;
+
+/** Why an upload failed, in words: the schema's message from the server's check first. */
+function uploadFailure(error: unknown, pointer: string): string {
+  if (error instanceof ApiError) {
+    if (error.status === 401) return SESSION_EXPIRED_MESSAGE;
+    return error.errors?.[pointer] ?? error.message;
+  }
+  return NETWORK_FAILURE_MESSAGE;
+}
+
+/** The upload under way (a determinate bar, the share sent) or why it failed, with Try again. */
+function UploadProgress({
+  id,
+  state,
+  name,
+  onRetry,
+}: {
+  id: string;
+  state: UploadState | undefined;
+  name: string | undefined;
+  onRetry: () => void;
+}) {
+  if (!state) return null;
+  if (state.kind === 'uploading') {
+    const percent = state.total > 0 ? Math.round((state.sent / state.total) * 100) : 0;
+    return (
+      <Box id={id} sx={{ display: 'flex', alignItems: 'center', gap: 2, maxWidth: 420 }}>
+        <LinearProgress
+          variant="determinate"
+          value={percent}
+          aria-label={name ? `Uploading ${name}` : 'Uploading'}
+          sx={{ flex: 1 }}
+        />
+        <Typography variant="body2" color="text.secondary" sx={{ minWidth: 112 }}>
+          Uploading… {percent}%
+        </Typography>
+      </Box>
+    );
+  }
+  return (
+    <Box id={id} sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+      <Typography role="alert" variant="body2" color="error">
+        {state.message}
+      </Typography>
+      {state.retry && name ? (
+        <Button size="small" onClick={onRetry} sx={{ whiteSpace: 'nowrap' }}>
+          Try again
+        </Button>
+      ) : null}
+    </Box>
+  );
+}

@@ -3,7 +3,7 @@ import businessForm from 'virtual:forms/business';
 import individualForm from 'virtual:forms/individual';
 import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
@@ -11,7 +11,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { errorMessageOf } from '../../api/client';
 import { currentUserQueryKey } from '../../api/get-current-user';
-import { getApplication, registrationOverviewQueryKey } from '../../api/get-registration';
+import { useApplication } from '../../api/applications';
+import { registrationOverviewQueryKey } from '../../api/get-registration';
 import { submitBusinessRegistration } from '../../api/submit-business-registration';
 import { submitIndividualRegistration } from '../../api/submit-individual-registration';
 import { ChangeMode } from '../../forms/changeMode';
@@ -45,15 +46,9 @@ export function ChangesRequestedPage() {
   const entry = formId in FORMS ? FORMS[formId as keyof typeof FORMS] : undefined;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const application = useQuery({
-    queryKey: ['application', formId],
-    queryFn: () => getApplication(formId),
-    enabled: !!entry,
-    // The form opens once from what the server holds; refetching would not reopen it.
-    staleTime: Infinity,
-    gcTime: 0,
-  });
-  const view = application.data?.application;
+  // One query with the page the form opens in (RegistrationPage reads the same application).
+  const application = useApplication(formId, !!entry);
+  const view = entry ? application.data : undefined;
   const changes = useMemo<ChangesStart | undefined>(() => {
     if (!entry || view?.status !== 'changes_requested' || !view.changeRequest) return undefined;
     return {
@@ -64,7 +59,6 @@ export function ChangesRequestedPage() {
         view.changeRequest.note || null,
         view.changeRequest.fields,
       ),
-      heldFiles: new Set(Object.keys(view.files)),
       startStep: stepOf(
         entry.form.compiled.steps,
         firstInFormOrder(

@@ -9,7 +9,10 @@ import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
+import { useQueries } from '@tanstack/react-query';
 import { PageTitle } from '../../app/PageTitle';
+import { Loading } from '../../app/guards';
+import { applicationQueryOptions } from '../../api/applications';
 
 export type AccountType = 'individual' | 'business';
 /** Where the account-type choice is remembered (not a draft: logout keeps it). */
@@ -51,9 +54,30 @@ export function RegistrationChoicePage() {
   const navigate = useNavigate();
   const remembered = rememberedAccountType();
   const [choice, setChoice] = useState<AccountType | null>(remembered);
+  // On a device that remembers no choice, an application saved elsewhere decides: signing in
+  // anywhere opens it where it was left.
+  const asksServer = !remembered && !params.has('returned');
+  const saved = useQueries({
+    queries: OPTIONS.map((option) => ({
+      ...applicationQueryOptions(option.value),
+      enabled: asksServer,
+      retry: false,
+    })),
+  });
 
   if (remembered && !params.has('returned')) {
     return <Navigate to={`/registration/${remembered}`} replace />;
+  }
+  if (asksServer) {
+    if (saved.some((query) => query.isPending)) return <Loading />;
+    const open = OPTIONS.find((option, index) => {
+      const application = saved[index]?.data;
+      return application && application.status !== 'submitted';
+    });
+    if (open) {
+      rememberAccountType(open.value);
+      return <Navigate to={`/registration/${open.value}`} replace />;
+    }
   }
 
   function getStarted() {

@@ -1,4 +1,7 @@
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
@@ -11,6 +14,9 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { PageTitle } from '../../app/PageTitle';
+import { Loading } from '../../app/guards';
+import { useApplication, type Application } from '../../api/applications';
+import { errorMessageOf } from '../../api/client';
 import { FormWizard } from '../../forms/FormWizard';
 import { ChangesRequestedIntro } from './ChangesRequestedIntro';
 import {
@@ -43,15 +49,62 @@ export interface Registration {
  * individual and business registrations are both this page, each with its own form.
  */
 export function RegistrationPage({ registration }: { registration: Registration }) {
+  const { form } = registration;
+  // The application as the server holds it first: the form opens on it, where it was left.
+  const application = useApplication(form.formId);
+  const [offline, setOffline] = useState(false);
+  if (application.isSuccess || offline) {
+    return (
+      <OpenRegistration
+        registration={registration}
+        application={application.isSuccess ? application.data : null}
+      />
+    );
+  }
+  return (
+    <Container maxWidth={false} sx={{ maxWidth: 1160, py: 5 }} disableGutters>
+      <PageTitle title={registration.pageTitle} />
+      {application.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Box sx={{ display: 'flex', gap: 1 }}>
+              <Button color="inherit" size="small" onClick={() => void application.refetch()}>
+                Try again
+              </Button>
+              <Button color="inherit" size="small" onClick={() => setOffline(true)}>
+                Continue on this device
+              </Button>
+            </Box>
+          }
+        >
+          <AlertTitle>Your saved application could not be loaded</AlertTitle>
+          {errorMessageOf(application.error)}
+        </Alert>
+      ) : (
+        <Loading />
+      )}
+    </Container>
+  );
+}
+
+/** The page once the application is loaded (or, offline, without it). */
+function OpenRegistration({
+  registration,
+  application,
+}: {
+  registration: Registration;
+  application: Application | null;
+}) {
   const { form, submitted: confirmation } = registration;
   const { failure, fieldErrors, submitted, onSubmit } = useRegistrationSubmit(
     form.compiled,
     registration.send,
-    registration.changes?.heldFiles,
   );
   // One session for the page: the steps, the dialog, the review and the notices are its views.
-  const { session, leaveWarning } = useRegistrationSession(form, {
+  const { session, saver, leaveWarning } = useRegistrationSession(form, {
     validationDelayMs: registration.validationDelayMs,
+    application,
     changes: registration.changes,
   });
 
@@ -74,6 +127,7 @@ export function RegistrationPage({ registration }: { registration: Registration 
         {registration.changes ? <ChangesRequestedIntro session={session} /> : null}
         <FormWizard
           session={session}
+          saver={saver}
           onSubmit={onSubmit}
           fieldErrors={fieldErrors}
           failureAlert={

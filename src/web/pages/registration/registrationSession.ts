@@ -1,20 +1,20 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { prefillAnswers } from '../../../shared/forms/model/prefill';
 import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors';
+import type { Application } from '../../api/applications';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
-import { browserDrafts, FormSession } from '../../forms/session';
+import { ServerApplication } from '../../forms/serverApplication';
+import { FormSession } from '../../forms/session';
 import type { ChangeMode } from '../../forms/changeMode';
 
 /** What a registration reopened for requested changes starts from (the application). */
 export interface ChangesStart {
   answers: Answers;
   changeMode: ChangeMode;
-  /** Pointers of the file answers the server holds: sent again only when replaced. */
-  heldFiles: ReadonlySet<string>;
   /** The wizard step of the first question staff asked about, where the form opens. */
   startStep: number;
 }
@@ -52,34 +52,56 @@ export function registrationForm(form: CompiledForm): RegistrationForm {
 /**
  * The page's one session (the form, the notices, the wizard's steps and the leave warning read
  * it): prefilled with what the schema takes from the signed-in user (`x-prefill`, read-only
- * where the uiSchema says so), kept in browser drafts, and a warning before leaving with
- * answers a draft cannot keep.
+ * where the uiSchema says so), opened on the applicant's application as the server holds it
+ * (`application`, loaded before) and saved there as the user works, files uploaded when chosen;
+ * a browser draft without sensitive answers stays as the offline fallback. Leaving warns only
+ * about answers not yet on the server.
  */
 export function useRegistrationSession(
   form: RegistrationForm,
-  options: { validationDelayMs?: number; changes?: ChangesStart } = {},
+  options: {
+    validationDelayMs?: number;
+    application: Application | null;
+    changes?: ChangesStart | undefined;
+  },
 ) {
   const { data: user } = useCurrentUser();
-  const { changes, ...sessionOptions } = options;
-  const [session] = useState(() => {
-    const created = new FormSession({
+  const { changes } = options;
+  const [{ session, saver }] = useState(() => {
+    // The application on the server keeps the answers as they are given, in change mode too.
+    const saver = new ServerApplication({
+      formId: form.formId,
+      application: options.application,
+      draftFilter: form.keptInDraft,
+    });
+    const session = new FormSession({
       formId: form.formId,
       form: form.compiled,
       schema: form.schema,
       uiSchema: form.uiSchema,
       validator: form.validator,
-      // Change mode opens the answers as submitted, never a browser draft.
+      // Change mode opens the answers as submitted (the application made of them).
       ...(changes
         ? { initial: changes.answers, changeMode: changes.changeMode }
-        : {
-            initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {},
-            persistence: browserDrafts(form.formId, form.keptInDraft),
-          }),
-      ...sessionOptions,
+        : { initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {} }),
+      persistence: saver,
+      validationDelayMs: options.validationDelayMs,
     });
-    if (changes) created.goTo(changes.startStep);
-    return created;
+    if (changes) session.goTo(changes.startStep);
+    session.engine.uploader = saver.uploader();
+    saver.onMerged = (answers) => session.applyExternal(answers);
+    return { session, saver };
   });
-  const leaveWarning = useLeaveWarning(session, form.keptInDraft);
-  return { session, leaveWarning };
+  useEffect(() => {
+    // The page going away (closed, reloaded, another site): the pending save outlives it.
+    const onPageHide = () => saver.flushOnPageHide();
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [saver]);
+  const leaveWarning = useLeaveWarning(
+    session,
+    (answers) => (saver.holdsEverything() ? answers : form.keptInDraft(answers)),
+    saver.state,
+  );
+  return { session, saver, leaveWarning };
 }

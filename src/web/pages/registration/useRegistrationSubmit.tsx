@@ -14,8 +14,6 @@ import { SupportHint } from '../auth/SupportHint';
 import { forgetAccountType } from './RegistrationChoicePage';
 import { registrationFailure, type RegistrationFailure } from './registrationFailure';
 
-const NO_FILES: ReadonlySet<string> = new Set();
-
 /** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
 function serverFieldErrors(form: CompiledForm, error: unknown): ErrorSchema<Answers> | undefined {
   if (!(error instanceof ApiError) || !error.errors) return undefined;
@@ -32,8 +30,6 @@ function serverFieldErrors(form: CompiledForm, error: unknown): ErrorSchema<Answ
 export function useRegistrationSubmit(
   form: CompiledForm,
   send: (payload: FormData) => Promise<unknown>,
-  /** File answers the server holds (change mode): their bytes go only when replaced. */
-  heldFiles: ReadonlySet<string> = NO_FILES,
 ) {
   const [failure, setFailure] = useState<RegistrationFailure | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
@@ -41,13 +37,13 @@ export function useRegistrationSubmit(
   const consent = useEsignConsentGate();
 
   const onSubmit = useCallback(
-    async (answers: Answers, files: FilesByPointer) => {
+    async (answers: Answers, files: FilesByPointer, held?: ReadonlySet<string>) => {
       setFailure(null);
       setFieldErrors(undefined);
       try {
         const urls = signedDocuments(form).map((document) => document.url);
         const documents = await fetchSignedDocuments(urls);
-        await send(toPayload(form, answers, files, documents, heldFiles));
+        await send(toPayload(form, answers, files, documents, held));
         forgetAccountType();
         setSubmitted(true);
       } catch (error) {
@@ -59,7 +55,7 @@ export function useRegistrationSubmit(
         throw error;
       }
     },
-    [form, send, consent, heldFiles],
+    [form, send, consent],
   );
 
   return { failure, fieldErrors, submitted, onSubmit };

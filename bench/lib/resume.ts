@@ -1,0 +1,133 @@
+/**
+ * Issue 17: resuming the business application with 50 affiliated persons on a fresh page, time
+ * to interactive (goal < 1 s), beside the same page opening with no saved application. Against
+ * the real portal (production build, its own data folder): the application is saved through the
+ * API (PUT applications/business), then a fresh page of the signed-in browser opens the
+ * registration; "interactive" is the next paint after the first question shows the saved answer
+ * enabled (the baseline: shows, empty). Medians of RESUME_RUNS runs each, pages interleaved.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { startPortal } from './load';
+import { stopServer } from './server';
+import { percentile, type Row } from './util';
+import { newApplicant } from './vitals';
+
+const RUNS = Number(process.env.RESUME_RUNS ?? 5);
+
+/** Records when `#root_firstName` first shows (with a value when `filled`), then the next paint. */
+const PROBE = (filled: boolean) => {
+  const w = window as unknown as { interactiveAt?: number };
+  const check = () => {
+    const input = document.querySelector<HTMLInputElement>('#root_firstName');
+    if (!input || input.disabled || (filled && !input.value)) return false;
+    requestAnimationFrame(() => setTimeout(() => (w.interactiveAt = performance.now()), 0));
+    return true;
+  };
+  const observer = new MutationObserver(() => {
+    if (check()) observer.disconnect();
+  });
+  document.addEventListener('DOMContentLoaded', () => {
+    if (!check()) observer.observe(document.body, { childList: true, subtree: true });
+  });
+};
+
+async function timeToInteractive(context: BrowserContext, filled: boolean): Promise<number> {
+  const page = await context.newPage();
+  await page.addInitScript(PROBE, filled);
+  await page.goto('/clearing/registration/business');
+  await page.waitForFunction(
+    () => (window as unknown as { interactiveAt?: number }).interactiveAt !== undefined,
+    undefined,
+    { timeout: 60_000 },
+  );
+  const at = await page.evaluate(
+    () => (window as unknown as { interactiveAt: number }).interactiveAt,
+  );
+  await page.close();
+  return at;
+}
+
+/** The business example with `count` affiliated persons (copies of the example's first). */
+function businessAnswers(projectRoot: string, count: number): Record<string, unknown> {
+  const example = JSON.parse(
+    fs.readFileSync(path.join(projectRoot, 'schemas/business/business.example.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  const persons = example.affiliatedPersons as Record<string, unknown>[];
+  const first = persons[0]!;
+  example.affiliatedPersons = Array.from({ length: count }, (_, index) => ({
+    ...structuredClone(first),
+    lastName: `Person${index + 1}`,
+  }));
+  return example;
+}
+
+export interface ResumeFigures {
+  resumedMs: number[];
+  emptyMs: number[];
+  persons: number;
+}
+
+export async function resumeFigures(options: {
+  projectRoot: string;
+  tempDir: string;
+  webDir: string;
+  browser: Browser;
+  log: (line: string) => void;
+}): Promise<ResumeFigures> {
+  const dataRoot = fs.mkdtempSync(path.join(options.tempDir, 'resume-'));
+  fs.chmodSync(dataRoot, 0o755);
+  const { port, child } = await startPortal(options.projectRoot, dataRoot, options.webDir);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const context = () =>
+      options.browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
+    const resumed = await context();
+    const setup = await resumed.newPage();
+    await newApplicant(setup);
+    const cookies = await resumed.cookies();
+    const csrf = decodeURIComponent(cookies.find((c) => c.name === 'csrf_token')?.value ?? '');
+    const persons = 50;
+    const saved = await setup.request.put('/exchange/api/web/applications/business', {
+      headers: { 'x-csrf-token': csrf },
+      data: { answers: businessAnswers(options.projectRoot, persons), baseRevision: 0, step: 1 },
+    });
+    if (!saved.ok())
+      throw new Error(`saving the application: ${saved.status()} ${await saved.text()}`);
+    await setup.close();
+    const empty = await context();
+    await newApplicant(await empty.newPage());
+
+    const resumedMs: number[] = [];
+    const emptyMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      resumedMs.push(await timeToInteractive(resumed, true));
+      emptyMs.push(await timeToInteractive(empty, false));
+    }
+    options.log(
+      `resume (business, ${persons} persons): ${resumedMs.map(Math.round).join(', ')} ms; ` +
+        `empty: ${emptyMs.map(Math.round).join(', ')} ms`,
+    );
+    await resumed.close();
+    await empty.close();
+    return { resumedMs, emptyMs, persons };
+  } finally {
+    await stopServer(child);
+  }
+}
+
+export function resumeRows(figures: ResumeFigures): Row[] {
+  const resumed = percentile(figures.resumedMs, 50);
+  const empty = percentile(figures.emptyMs, 50);
+  return [
+    {
+      figure: `resume the business application (${figures.persons} persons) on a fresh page: interactive, median`,
+      value: `${Math.round(resumed)} ms`,
+      baseline: `${Math.round(empty)} ms (no saved application)`,
+      ratio: (resumed / empty).toFixed(2),
+      goal: '< 1000 ms',
+      met: resumed < 1000,
+    },
+  ];
+}

@@ -1,0 +1,124 @@
+import { useState, useSyncExternalStore } from 'react';
+import { format } from 'date-fns';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
+import { SESSION_EXPIRED_MESSAGE } from '../api/client';
+import type { SaveState, ServerApplication } from './serverApplication';
+import type { FormSession } from './session';
+
+/** The words of a save state ('' when there is nothing to say yet). */
+export function saveStatusText(state: SaveState): string {
+  switch (state.kind) {
+    case 'saving':
+      return 'Saving…';
+    case 'saved':
+      return `Saved ${format(state.at, 'h:mm a')}`;
+    case 'retrying':
+      return 'Not saved — retrying';
+    case 'expired':
+      return SESSION_EXPIRED_MESSAGE;
+    default:
+      return '';
+  }
+}
+
+/**
+ * The polite status region beside the form's buttons: "Saving…", "Saved 2:14 PM", "Not saved —
+ * retrying" (with the reason), or that the sign-in expired. Always present, so each change is
+ * announced.
+ */
+export function SaveStatus({ saver }: { saver: ServerApplication }) {
+  const state = useSyncExternalStore(saver.state.subscribe, saver.state.get);
+  const problem = state.kind === 'retrying' || state.kind === 'expired';
+  return (
+    <Typography
+      role="status"
+      variant="body2"
+      color={problem ? 'error' : 'text.secondary'}
+      title={state.kind === 'retrying' ? state.reason : undefined}
+      sx={{ maxWidth: problem ? 320 : undefined, textAlign: 'right' }}
+    >
+      {saveStatusText(state)}
+    </Typography>
+  );
+}
+
+/**
+ * Save and finish later: saves now, then says where to come back (this address; signing in on
+ * any device opens the application where it was left). Signs nothing out.
+ */
+export function SaveAndFinishLater({
+  session,
+  saver,
+  disabled,
+}: {
+  session: FormSession;
+  saver: ServerApplication;
+  disabled?: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    setSaving(true);
+    const saved = await saver.saveNow(session.answers(), { step: session.stepIndex.get() });
+    setSaving(false);
+    // Not saved: the status region says so and saving goes on by itself.
+    if (saved) setOpen(true);
+  };
+  const address = `${window.location.origin}${window.location.pathname}`;
+  return (
+    <>
+      <Button
+        type="button"
+        variant="text"
+        disabled={disabled || saving}
+        onClick={() => void save()}
+      >
+        Save and finish later
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        aria-labelledby="saved-for-later-title"
+        aria-describedby="saved-for-later-text"
+      >
+        <DialogTitle id="saved-for-later-title">Your application is saved</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="saved-for-later-text">
+            Everything you have given so far is saved, documents included. To finish it, come back
+            to{' '}
+            <Box component="span" sx={{ fontWeight: 600, wordBreak: 'break-all' }}>
+              {address}
+            </Box>
+            . Signing in on any device opens your application where you left it.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a dialog's one action, as ARIA's dialog pattern asks */}
+          <Button variant="contained" autoFocus onClick={() => setOpen(false)}>
+            Keep working
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** Said once when a save met another window's changes and both were kept. */
+export function MergedNotice({ saver }: { saver: ServerApplication }) {
+  const merged = useSyncExternalStore(saver.merged.subscribe, saver.merged.get);
+  const [dismissed, setDismissed] = useState(false);
+  if (!merged || dismissed) return null;
+  return (
+    <Alert severity="info" sx={{ mb: 2 }} onClose={() => setDismissed(true)}>
+      This application was also changed in another window; both sets of answers were kept.
+    </Alert>
+  );
+}

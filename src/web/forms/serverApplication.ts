@@ -1,0 +1,369 @@
+/**
+ * The session's persistence on the server (issue 17): the applicant's application, saved about a
+ * second after the last change, at once on leaving a step, and with `keepalive` when the page
+ * goes away. One save is under way at a time; a failed one is retried with a growing wait and
+ * nothing is lost meanwhile (the answers stay in the page, and a browser draft without sensitive
+ * answers stays as the offline fallback). A save from a stale revision (another window saved) is
+ * merged question by question and saved again.
+ */
+import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import type { FileReference } from '../../shared/forms/model/types';
+import { ApiError, NetworkError, NETWORK_FAILURE_MESSAGE } from '../api/client';
+import {
+  isUnauthenticated,
+  SessionRenewalDeclined,
+  withSessionRenewal,
+} from '../app/sessionExpiry';
+import {
+  conflictingApplication,
+  deleteApplicationFile,
+  saveApplication,
+  uploadApplicationFile,
+  type Application,
+} from '../api/applications';
+import { createDraftSaver, clearDraft, loadDraft, type DraftSaver } from './drafts';
+import { parsePointer, toPointer, ValueStore, type FileUploader } from './engine';
+import type { Answers, SaveContext, SessionPersistence } from './session';
+
+/** About a second after the last change (issue 17). */
+export const SAVE_DELAY_MS = 1000;
+/** Retries wait 1 s, 2 s, 4 s … up to this. */
+export const MAX_RETRY_DELAY_MS = 30_000;
+
+/** What the status region beside the form's buttons says. */
+export type SaveState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; at: Date }
+  | { kind: 'retrying'; /** The server's refusal, or the network's failure. */ reason: string }
+  /** The sign-in ended: saving waits for a new one (retried meanwhile). */
+  | { kind: 'expired' };
+
+export interface ServerApplicationOptions {
+  formId: string;
+  /** The application as the server held it when the page opened (null: none yet). */
+  application: Application | null;
+  /** What a browser draft may keep (no files, signatures or sensitive answers). */
+  draftFilter: (answers: Answers) => Answers;
+  saveDelayMs?: number;
+  /** The first retry's wait (doubled each time). */
+  retryDelayMs?: number;
+}
+
+/**
+ * The merge after a 409: for each question, the page's answer where the page changed it since
+ * `base` (the answers of the revision it saved from), otherwise the server's. Objects (an
+ * address) merge by their questions; a list (affiliated persons) is one answer. Returns the
+ * merged answers and the pointers where the server's answer replaced the page's.
+ */
+export function mergeAnswers(
+  base: Answers,
+  local: Answers,
+  server: Answers,
+): { merged: Answers; taken: string[] } {
+  const taken: string[] = [];
+  const merge = (b: unknown, l: unknown, s: unknown, path: string[]): unknown => {
+    if (isObject(l) && isObject(s)) {
+      const out: Answers = {};
+      const baseObject = isObject(b) ? b : {};
+      for (const key of new Set([...Object.keys(l), ...Object.keys(s)])) {
+        const value = merge(baseObject[key], l[key], s[key], [...path, key]);
+        if (value !== undefined) out[key] = value;
+      }
+      return out;
+    }
+    if (!same(l, b)) return l; // the page changed it: the page's wins
+    if (!same(l, s)) taken.push(toPointer(path));
+    return s;
+  };
+  return { merged: (merge(base, local, server, []) ?? {}) as Answers, taken };
+}
+
+const isObject = (value: unknown): value is Answers =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
+const same = (a: unknown, b: unknown) =>
+  a === b || (a !== undefined && b !== undefined && canonicalJson(a) === canonicalJson(b));
+
+/** The answers without file references the server holds no file for (an upload never finished). */
+function withHeldFilesOnly(application: Application): Answers {
+  const out = structuredClone(application.answers);
+  const drop = (node: unknown, path: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, child] of Object.entries(node as Answers)) {
+      const pointer = toPointer([...path, key]);
+      if (isFileReference(child) && !application.files[pointer]) {
+        if (Array.isArray(node)) continue;
+        delete (node as Answers)[key];
+      } else drop(child, [...path, key]);
+    }
+  };
+  drop(out, []);
+  return out;
+}
+
+const isFileReference = (value: unknown): value is FileReference =>
+  isObject(value) &&
+  typeof value.name === 'string' &&
+  typeof value.size === 'number' &&
+  typeof value.type === 'string';
+
+/** `answers` with `value` at `pointer` (`undefined` removes it). */
+function setAt(answers: Answers, pointer: string, value: unknown): Answers {
+  const keys = parsePointer(pointer);
+  const copy = structuredClone(answers);
+  let node: Answers = copy;
+  for (const key of keys.slice(0, -1)) {
+    if (!isObject(node[key]) && !Array.isArray(node[key])) node[key] = {};
+    node = node[key] as Answers;
+  }
+  const last = keys.at(-1);
+  if (last === undefined) return copy;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+/**
+ * The application on the server as a `SessionPersistence`, with its save state (the status
+ * region), the conflict notice, `saveNow` (Save and finish later) and the uploader of its files.
+ */
+export class ServerApplication implements SessionPersistence {
+  readonly origin = 'server' as const;
+  readonly formId: string;
+  readonly state = new ValueStore<SaveState>({ kind: 'idle' });
+  /** Set once when a save met another window's changes and both were kept. */
+  readonly merged = new ValueStore(false);
+  /** The application as loaded (its files, change request, carried-over prompts). */
+  readonly application: Application | null;
+  /** Where the answers that opened the form came from (the server, or this device's draft). */
+  readonly restoredFrom: 'server' | 'device' | undefined;
+  /** Called with the merged answers after a 409, for the session to show them. */
+  onMerged: ((answers: Answers) => void) | undefined;
+
+  private readonly draft: DraftSaver;
+  private readonly saveDelayMs: number;
+  private readonly retryDelayMs: number;
+  private readonly initial: Answers | undefined;
+  private revision: number;
+  /** The answers as the server holds them at `revision` (what a merge compares against). */
+  private base: Answers;
+  private pending: { answers: Answers; step: number | null } | undefined;
+  private last: { answers: Answers; step: number | null } | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inFlight: Promise<void> | undefined;
+  private failures = 0;
+  private stopped = false;
+  private readonly waiters: Array<(saved: boolean) => void> = [];
+
+  constructor(private readonly options: ServerApplicationOptions) {
+    this.formId = options.formId;
+    this.application = options.application;
+    this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.draft = createDraftSaver(options.formId, options.draftFilter);
+    const application = options.application;
+    this.revision = application?.revision ?? 0;
+    if (application && application.status !== 'submitted') {
+      this.initial = withHeldFilesOnly(application);
+      this.base = application.answers;
+      this.restoredFrom = Object.keys(this.initial).length > 0 ? 'server' : undefined;
+      this.state.set({ kind: 'saved', at: new Date(application.savedAt) });
+    } else {
+      // Nothing on the server yet: this device's draft (saved while offline), if any.
+      this.initial = loadDraft(options.formId);
+      this.base = {};
+      this.restoredFrom =
+        this.initial && Object.keys(this.initial).length > 0 ? 'device' : undefined;
+    }
+  }
+
+  load(): Answers | undefined {
+    return this.initial;
+  }
+
+  loadStep(): number | undefined {
+    return this.restoredFrom === 'server' ? (this.application?.step ?? undefined) : undefined;
+  }
+
+  /** The pointers whose file the server holds (they open as chosen). */
+  heldFiles(): string[] {
+    return this.restoredFrom === 'server' ? Object.keys(this.application?.files ?? {}) : [];
+  }
+
+  save(answers: Answers, context: SaveContext = {}): void {
+    if (this.stopped) return;
+    this.pending = { answers, step: context.step ?? this.last?.step ?? null };
+    this.draft.save(answers);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.send(), this.saveDelayMs);
+  }
+
+  /** Saves a pending change now (leaving a step). */
+  flush(): void {
+    this.draft.flush();
+    if (this.pending) void this.send();
+  }
+
+  /** The page is going away: the pending change goes out with `keepalive`, which outlives it. */
+  flushOnPageHide(): void {
+    this.draft.flush();
+    if (!this.pending || this.stopped) return;
+    clearTimeout(this.timer);
+    const { answers, step } = this.pending;
+    const body = { answers, baseRevision: this.revision, step };
+    // Browsers refuse a keepalive body over 64 kB; such a save is sent as an ordinary one.
+    const small = JSON.stringify(body).length < 60_000;
+    void saveApplication(this.formId, body, { keepalive: small }).catch(() => undefined);
+  }
+
+  /**
+   * Saves now and resolves true once every change is on the server (Save and finish later);
+   * false when this attempt failed (retries go on).
+   */
+  saveNow(answers: Answers, context: SaveContext = {}): Promise<boolean> {
+    this.pending = { answers, step: context.step ?? this.last?.step ?? null };
+    this.draft.save(answers);
+    this.draft.flush();
+    const done = new Promise<boolean>((resolve) => this.waiters.push(resolve));
+    void this.send();
+    return done;
+  }
+
+  /** Reset Form: the server's application is emptied (files included), the draft forgotten. */
+  clear(): void {
+    this.draft.cancel();
+    clearDraft(this.formId);
+    clearTimeout(this.timer);
+    this.pending = { answers: {}, step: 0 };
+    void this.send();
+  }
+
+  /** Submitted: nothing more is saved from this page; the draft is forgotten. */
+  submitted(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.pending = undefined;
+    this.draft.cancel();
+    clearDraft(this.formId);
+  }
+
+  /** Nothing waits to be saved (leaving loses nothing but what a failed save still holds). */
+  holdsEverything(): boolean {
+    const state = this.state.get().kind;
+    return !this.pending && (state === 'saved' || state === 'idle');
+  }
+
+  /** The uploader of this application's files (the widget shows progress and refusals). */
+  uploader(): FileUploader {
+    return {
+      upload: async (pointer, file, onProgress) => {
+        // An expired session asks to sign in again in place, then sends the file again.
+        const uploaded = await withSessionRenewal(() =>
+          uploadApplicationFile(this.formId, pointer, file, file.name, onProgress),
+        );
+        const reference = { name: uploaded.name, type: uploaded.type, size: uploaded.size };
+        // The server set the file's answer in a new revision: that is the base from now on.
+        if (uploaded.revision > this.revision) {
+          this.revision = uploaded.revision;
+          this.base = setAt(this.base, pointer, reference);
+        }
+        return reference;
+      },
+      remove: async (pointer) => {
+        await withSessionRenewal(() => deleteApplicationFile(this.formId, pointer));
+      },
+    };
+  }
+
+  private async send(): Promise<void> {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    if (this.inFlight) return this.inFlight; // the next round picks up what is pending
+    this.inFlight = this.round();
+    try {
+      await this.inFlight;
+    } finally {
+      this.inFlight = undefined;
+    }
+    if (this.pending && this.failures === 0) await this.send();
+  }
+
+  private async round(): Promise<void> {
+    const change = this.pending;
+    if (!change) return this.settle(true);
+    this.pending = undefined;
+    this.state.set({ kind: 'saving' });
+    try {
+      // An expired session asks to sign in again in a dialog, then the same save goes again.
+      const saved = await withSessionRenewal(async () => {
+        try {
+          return await saveApplication(this.formId, {
+            answers: change.answers,
+            baseRevision: this.revision,
+            step: change.step,
+          });
+        } catch (error) {
+          // Said in the status region while the sign-in dialog is open.
+          if (isUnauthenticated(error)) this.state.set({ kind: 'expired' });
+          throw error;
+        }
+      });
+      this.revision = saved.revision;
+      this.base = change.answers;
+      this.last = change;
+      this.failures = 0;
+      this.state.set({ kind: 'saved', at: new Date(saved.savedAt) });
+      if (!this.pending) this.settle(true);
+    } catch (error) {
+      const server = conflictingApplication(error);
+      if (server) {
+        this.resolveConflict(change, server);
+        return;
+      }
+      // Put back what was not saved, unless a newer change replaced it meanwhile.
+      this.pending ??= change;
+      this.failed(error);
+    }
+  }
+
+  /** Another window saved: each question keeps this page's change, the others take the server's. */
+  private resolveConflict(change: { answers: Answers; step: number | null }, server: Application) {
+    const local = this.pending?.answers ?? change.answers;
+    const { merged, taken } = mergeAnswers(this.base, local, server.answers);
+    this.revision = server.revision;
+    this.base = server.answers;
+    this.pending = { answers: merged, step: this.pending?.step ?? change.step };
+    this.failures = 0;
+    if (taken.length > 0) {
+      this.onMerged?.(merged);
+      this.merged.set(true);
+    }
+    // send() goes on with the merged answers from the new revision
+  }
+
+  private failed(error: unknown): void {
+    this.failures += 1;
+    this.settle(false);
+    // Signing in again was declined: the answers wait on the page; the next change asks again.
+    if (error instanceof SessionRenewalDeclined || isUnauthenticated(error)) {
+      this.state.set({ kind: 'expired' });
+      clearTimeout(this.timer);
+      return;
+    }
+    this.state.set({ kind: 'retrying', reason: failureReason(error) });
+    const wait = Math.min(this.retryDelayMs * 2 ** (this.failures - 1), MAX_RETRY_DELAY_MS);
+    clearTimeout(this.timer);
+    // A change made meanwhile sends earlier (its own debounce replaces this wait).
+    this.timer = setTimeout(() => void this.send(), wait);
+  }
+
+  private settle(saved: boolean): void {
+    for (const resolve of this.waiters.splice(0)) resolve(saved);
+  }
+}
+
+function failureReason(error: unknown): string {
+  if (error instanceof NetworkError) return NETWORK_FAILURE_MESSAGE;
+  if (error instanceof ApiError) return error.message;
+  return NETWORK_FAILURE_MESSAGE;
+}

@@ -1,0 +1,332 @@
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Application } from '../../../src/web/api/applications';
+import { SESSION_EXPIRED_MESSAGE } from '../../../src/web/api/client';
+import { sessionRenewal } from '../../../src/web/app/sessionExpiry';
+import { SaveStatus } from '../../../src/web/forms/SaveStatus';
+import { mergeAnswers, ServerApplication } from '../../../src/web/forms/serverApplication';
+import { json } from '../renderApp';
+
+/**
+ * The session's persistence on the server: the real ServerApplication and API client, fetch
+ * stubbed at the network's edge answering the applications contract (PUT applications/:formId).
+ */
+const SAVE = '/exchange/api/web/applications/individual';
+
+interface Put {
+  answers: Record<string, unknown>;
+  baseRevision: number;
+  step: number | null;
+  keepalive: boolean | undefined;
+}
+
+/** The PUTs sent, each answered by the next of `answers` (200 with a new revision by default). */
+function server(answers: Array<() => Promise<Response> | Response> = []) {
+  const puts: Put[] = [];
+  let revision = 1;
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    if (String(input) === SAVE && init.method === 'PUT') {
+      const body = JSON.parse(String(init.body)) as Omit<Put, 'keepalive'>;
+      puts.push({ ...body, keepalive: init.keepalive });
+      const answer = answers.shift();
+      if (answer) return answer();
+      revision = body.baseRevision + 1;
+      return json(200, { revision, savedAt: '2026-11-25T14:02:00.000Z' });
+    }
+    return json(404, { errorMessage: 'Not found.' });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return puts;
+}
+
+function application(overrides: Partial<Application> = {}): Application {
+  return {
+    formId: 'individual',
+    schemaHash: 'h1',
+    revision: 3,
+    savedAt: '2026-11-25T13:00:00.000Z',
+    step: 0,
+    status: 'draft',
+    answers: { firstName: 'Jane', lastName: 'Sample' },
+    files: {},
+    changeRequest: null,
+    carriedOver: null,
+    ...overrides,
+  };
+}
+
+function saver(app: Application | null = null) {
+  return new ServerApplication({
+    formId: 'individual',
+    application: app,
+    // what a browser draft keeps: here, no SSN
+    draftFilter: ({ socialSecurityNumber: _ssn, ...rest }) => rest,
+  });
+}
+
+/** Lets fetch's promises and the saver's follow-ups settle (timers are fake). */
+async function settle() {
+  await act(async () => {
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: false });
+  localStorage.clear();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('saving the application on the server', () => {
+  it('saves about a second after the last change, once, with the last answers', async () => {
+    const puts = server();
+    const store = saver();
+    store.save({ firstName: 'J' }, { step: 0 });
+    await vi.advanceTimersByTimeAsync(600);
+    store.save({ firstName: 'Ja' }, { step: 0 });
+    await vi.advanceTimersByTimeAsync(600);
+    store.save({ firstName: 'Jane', socialSecurityNumber: '123-45-6789' }, { step: 0 });
+    await vi.advanceTimersByTimeAsync(900);
+    expect(puts).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(200);
+    await settle();
+    expect(puts).toHaveLength(1);
+    // The server keeps every answer (the SSN too); the first save creates the row.
+    expect(puts[0]).toMatchObject({
+      answers: { firstName: 'Jane', socialSecurityNumber: '123-45-6789' },
+      baseRevision: 0,
+      step: 0,
+    });
+    expect(store.state.get()).toMatchObject({ kind: 'saved' });
+    // The browser draft (offline fallback) never holds the SSN.
+    const draft = localStorage.getItem('clearing.draft.individual');
+    expect(JSON.parse(draft!)).toEqual({ firstName: 'Jane' });
+  });
+
+  it('a step change (flush) saves at once, from the revision it opened at', async () => {
+    const puts = server();
+    const store = saver(application());
+    store.save({ firstName: 'Jane', lastName: 'Doe' }, { step: 1 });
+    store.flush();
+    await settle();
+    expect(puts).toEqual([
+      {
+        answers: { firstName: 'Jane', lastName: 'Doe' },
+        baseRevision: 3,
+        step: 1,
+        keepalive: undefined,
+      },
+    ]);
+  });
+
+  it('the page going away sends the pending save with keepalive', async () => {
+    const puts = server();
+    const store = saver(application());
+    store.save({ firstName: 'Jane', lastName: 'Doe' }, { step: 0 });
+    store.flushOnPageHide();
+    await settle();
+    expect(puts).toHaveLength(1);
+    expect(puts[0]!.keepalive).toBe(true);
+  });
+
+  it('says "Not saved — retrying" while saves fail, waits longer each time, and loses nothing', async () => {
+    const failing = () => Promise.reject(new TypeError('Failed to fetch'));
+    const puts = server([failing, failing, () => json(503, { errorMessage: 'Try later.' })]);
+    const store = saver();
+    render(<SaveStatus saver={store} />);
+    store.save({ firstName: 'Jane' }, { step: 0 });
+    await vi.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(puts).toHaveLength(1);
+    expect(screen.getByRole('status')).toHaveTextContent('Not saved — retrying');
+    // 1 s, then 2 s, then 4 s between tries.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(puts).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(puts).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(puts).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(puts).toHaveLength(3);
+    expect(screen.getByRole('status')).toHaveTextContent('Not saved — retrying');
+    await vi.advanceTimersByTimeAsync(4000);
+    await settle();
+    expect(puts).toHaveLength(4);
+    // Every try carried the answers; the last one was saved.
+    expect(puts.every((put) => put.answers.firstName === 'Jane')).toBe(true);
+    expect(screen.getByRole('status')).toHaveTextContent(/^Saved \d{1,2}:\d{2} (AM|PM)$/);
+  });
+
+  it('an expired sign-in is said in the status region, asks to sign in again, and the same save goes once signed in', async () => {
+    const detach = sessionRenewal.attach(); // the app's sign-in dialog is mounted
+    try {
+      const puts = server([
+        () => json(401, { errorMessage: 'Please sign in to view that content.' }),
+      ]);
+      const store = saver();
+      render(<SaveStatus saver={store} />);
+      store.save({ firstName: 'Jane' }, { step: 0 });
+      await vi.advanceTimersByTimeAsync(1000);
+      await settle();
+      expect(screen.getByRole('status')).toHaveTextContent(SESSION_EXPIRED_MESSAGE);
+      expect(sessionRenewal.requested()).toBe(true);
+      // Nothing is sent again while the dialog waits, however long.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(puts).toHaveLength(1);
+      act(() => sessionRenewal.renewed());
+      await settle();
+      expect(puts).toHaveLength(2);
+      expect(puts[1]!.answers).toEqual({ firstName: 'Jane' });
+      expect(screen.getByRole('status')).toHaveTextContent(/^Saved/);
+    } finally {
+      detach();
+    }
+  });
+
+  it('a declined sign-in keeps the answers unsaved and says so; the next change asks again', async () => {
+    const detach = sessionRenewal.attach();
+    try {
+      const puts = server([
+        () => json(401, { errorMessage: 'Please sign in to view that content.' }),
+        () => json(401, { errorMessage: 'Please sign in to view that content.' }),
+      ]);
+      const store = saver();
+      render(<SaveStatus saver={store} />);
+      store.save({ firstName: 'Jane' }, { step: 0 });
+      await vi.advanceTimersByTimeAsync(1000);
+      await settle();
+      act(() => sessionRenewal.declined());
+      await settle();
+      // No retries behind the user's back (each would ask again).
+      await vi.advanceTimersByTimeAsync(120_000);
+      await settle();
+      expect(puts).toHaveLength(1);
+      expect(screen.getByRole('status')).toHaveTextContent(SESSION_EXPIRED_MESSAGE);
+      expect(store.holdsEverything()).toBe(false);
+      // The next change asks to sign in again, and saves every answer given meanwhile.
+      store.save({ firstName: 'Jane', lastName: 'Sample' }, { step: 0 });
+      await vi.advanceTimersByTimeAsync(1000);
+      await settle();
+      expect(sessionRenewal.requested()).toBe(true);
+      act(() => sessionRenewal.renewed());
+      await settle();
+      expect(puts.at(-1)!.answers).toEqual({ firstName: 'Jane', lastName: 'Sample' });
+      expect(screen.getByRole('status')).toHaveTextContent(/^Saved/);
+    } finally {
+      detach();
+    }
+  });
+
+  it('Save and finish later (saveNow) resolves once saved, false when the save failed', async () => {
+    server([() => Promise.reject(new TypeError('Failed to fetch'))]);
+    const store = saver();
+    const first = store.saveNow({ firstName: 'Jane' }, { step: 0 });
+    await settle();
+    await expect(first).resolves.toBe(false);
+    const second = store.saveNow({ firstName: 'Jane' }, { step: 0 });
+    await settle();
+    await expect(second).resolves.toBe(true);
+  });
+});
+
+describe('two windows saving the same application (409)', () => {
+  it("merges per question: this page's changes win, the server's other answers are taken, saved again from the new revision", async () => {
+    const theirs = application({
+      revision: 4,
+      answers: {
+        firstName: 'Jane',
+        lastName: 'Sample',
+        primaryPhoneNumber: '+13125550142',
+        mailingAddress: { line1: '1 Main St', locality: 'Chicago' },
+      },
+    });
+    const puts = server([
+      () =>
+        json(409, {
+          errorMessage: 'This application was changed in another window.',
+          application: theirs,
+        }),
+    ]);
+    const store = saver(
+      application({
+        answers: { firstName: 'Jane', lastName: 'Sample', mailingAddress: { line1: '1 Main St' } },
+      }),
+    );
+    const shown: Record<string, unknown>[] = [];
+    store.onMerged = (answers) => shown.push(answers);
+    store.save(
+      {
+        firstName: 'Janet',
+        lastName: 'Sample',
+        mailingAddress: { line1: '2 Oak Ave' },
+      },
+      { step: 0 },
+    );
+    store.flush();
+    await settle();
+    expect(puts).toHaveLength(2);
+    const merged = {
+      firstName: 'Janet',
+      lastName: 'Sample',
+      primaryPhoneNumber: '+13125550142',
+      mailingAddress: { line1: '2 Oak Ave', locality: 'Chicago' },
+    };
+    expect(puts[1]).toMatchObject({ baseRevision: 4, answers: merged });
+    expect(shown).toEqual([merged]);
+    expect(store.merged.get()).toBe(true);
+    expect(store.state.get()).toMatchObject({ kind: 'saved' });
+  });
+
+  it('a conflict that changes nothing here (the same answers) is not announced', () => {
+    const same = { firstName: 'Jane', photoId: { name: 'a.png', type: 'image/png', size: 3 } };
+    expect(mergeAnswers({}, same, same)).toEqual({ merged: same, taken: [] });
+  });
+
+  it('an answer removed here stays removed; one removed there is removed here if untouched', () => {
+    const { merged, taken } = mergeAnswers(
+      { a: 1, b: 2 },
+      { b: 2 }, // removed a
+      { a: 1 }, // removed b
+    );
+    expect(merged).toEqual({});
+    expect(taken).toEqual(['/b']);
+  });
+});
+
+describe('opening on the application', () => {
+  it('opens with its answers and step; file answers count only where the server holds the file', () => {
+    server();
+    const store = saver(
+      application({
+        step: 1,
+        answers: {
+          firstName: 'Jane',
+          photoId: { name: 'front.png', type: 'image/png', size: 10 },
+          irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: 10 },
+        },
+        files: { '/irsFormW2': { name: 'w2.pdf', type: 'application/pdf', size: 10 } },
+      }),
+    );
+    expect(store.load()).toEqual({
+      firstName: 'Jane',
+      irsFormW2: { name: 'w2.pdf', type: 'application/pdf', size: 10 },
+    });
+    expect(store.loadStep()).toBe(1);
+    expect(store.heldFiles()).toEqual(['/irsFormW2']);
+    expect(store.restoredFrom).toBe('server');
+  });
+
+  it("without an application on the server, this device's draft is the fallback", () => {
+    localStorage.setItem('clearing.draft.individual', JSON.stringify({ firstName: 'Jane' }));
+    server();
+    const store = saver(null);
+    expect(store.load()).toEqual({ firstName: 'Jane' });
+    expect(store.restoredFrom).toBe('device');
+  });
+});
