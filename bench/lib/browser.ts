@@ -15,7 +15,7 @@ import { serveStatic, sleep } from './util';
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--no-first-run',
@@ -33,7 +33,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2', 'b2simple'] as const;
-export type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
+type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
 
 /**
  * Where each keystroke page is: b2simple is B2 as first written (country and region as text
@@ -56,7 +56,7 @@ export interface KeystrokeResult {
   dataUrlBytes: number;
 }
 
-export interface EngineResult {
+interface EngineResult {
   precompiled: {
     firstValid: number;
     firstBlank: number;
@@ -84,7 +84,7 @@ export interface EngineResult {
   breakdown: { firstRaw: number; firstPrepare: number; firstValidate: number };
 }
 
-export interface BrowserOptions {
+interface BrowserOptions {
   tempDir: string;
   files: BenchFile[];
   runs: number;
@@ -210,9 +210,9 @@ export async function browserFigures(
 }
 
 export const BUSINESS_PAGES = ['biz-ours', 'biz-b1', 'biz-b2'] as const;
-export type BusinessPage = (typeof BUSINESS_PAGES)[number];
+type BusinessPage = (typeof BUSINESS_PAGES)[number];
 
-export interface BusinessFigures {
+interface BusinessFigures {
   keystrokes: Record<BusinessPage, KeystrokeResult[]>;
   /** Click on a row's Edit button → first paint with the dialog in the page (ms), OURS. */
   dialogOpen: number[];

@@ -26,7 +26,7 @@ interface OutputChunkLike {
   modules?: Record<string, { renderedLength: number }>;
 }
 
-export interface BundleFigures {
+interface BundleFigures {
   signinFiles: string[];
   signinGzip: number;
   signinRaw: number;

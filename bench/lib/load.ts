@@ -47,7 +47,7 @@ const CONNECTIONS = 50;
 const SECONDS = Math.max(3, Number(process.env.BENCH_LOAD_SECONDS ?? 10));
 const APPROVED = { email: 'approved@demo.northstar.example', password: 'Demo-Pass-2026!' };
 
-export interface LoadFigures {
+interface LoadFigures {
   bare: CannonResult;
   statement: CannonResult;
   disclosures: CannonResult;

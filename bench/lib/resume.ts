@@ -63,7 +63,7 @@ function businessAnswers(projectRoot: string, count: number): Record<string, unk
   return example;
 }
 
-export interface ResumeFigures {
+interface ResumeFigures {
   resumedMs: number[];
   emptyMs: number[];
   persons: number;

@@ -22,7 +22,7 @@ import { freePort, sleep } from './util';
 const PASSWORD = 'Bench-Pass-1-long';
 const USERS = 10;
 
-export interface ServerFigures {
+interface ServerFigures {
   idleStartMb: number;
   idleBeforeMb: number;
   peakMb: number;

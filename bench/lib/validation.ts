@@ -41,7 +41,7 @@ function repeated(run: () => unknown): number {
   return (performance.now() - start) / REPEATS;
 }
 
-export interface NodeValidation {
+interface NodeValidation {
   compileMs: number;
   firstValid: number;
   repeatedValid: number;
@@ -82,7 +82,7 @@ export function nodeValidation(): NodeValidation {
   };
 }
 
-export interface BusinessFigures {
+interface BusinessFigures {
   persons: number;
   repeatedValid: number;
   repeatedBlank: number;

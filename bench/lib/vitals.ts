@@ -12,7 +12,7 @@ import { startPortal } from './load';
 import { stopServer } from './server';
 import type { Row } from './util';
 
-export interface PageVitals {
+interface PageVitals {
   page: string;
   loadShift: number;
   changeShift: number | undefined;

@@ -54,7 +54,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AppDeps {
+interface AppDeps {
   config: ServerConfig;
   pool: pg.Pool;
   mailer: Mailer;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The portal's icon: the firm's initial on its navy (the header's colours). */
-export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#10243e"/><path d="M9 24V8h3.2l7.6 10.6V8H23v16h-3.2l-7.6-10.6V24z" fill="#fff"/></svg>`;
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#10243e"/><path d="M9 24V8h3.2l7.6 10.6V8H23v16h-3.2l-7.6-10.6V24z" fill="#fff"/></svg>`;
 
-export const FAVICON_PATH = '/favicon.svg';
+const FAVICON_PATH = '/favicon.svg';
 
 /**
  * `/favicon.svg`, named by the app's and the console's pages, and `/favicon.ico`, which browsers

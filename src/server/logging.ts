@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 const SECRET_PARAMS = /([?&](?:access_token|token|user_id|email|code|totpCode)=)[^&#]*/gi;
 
 /** The request URL with secrets replaced, for logs (Fastify logs the full URL by default). */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, '$1[redacted]');
 }
 

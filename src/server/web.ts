@@ -7,7 +7,7 @@ import { registerFavicon } from './favicon';
 import { registerSamplePages } from './samplePages';
 
 /** The exchange's profile page, which the standalone portal answers itself. */
-export const PROFILE_PATH = '/exchange/dashboard/profile';
+const PROFILE_PATH = '/exchange/dashboard/profile';
 
 /**
  * Serves the built customer app under /clearing with history fallback, and the standalone

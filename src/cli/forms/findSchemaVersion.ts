@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { bundleForm } from '../../shared/forms/model/bundleForm';
 import { diskTree, gitTree, readFormSources, type FileTree } from './readFormFiles';
 
-export interface SchemaVersion {
+interface SchemaVersion {
   /** The commit id, or `undefined` for the working tree (not committed yet). */
   commit: string | undefined;
   formId: string;

@@ -9,7 +9,7 @@ import { toPointer } from '../../shared/forms/walk/schemaWalk';
 import { isPlainObject } from '../../shared/forms/model/schemaTypes';
 import { commonFiles, formFile, formFolders, type FileTree } from './readFormFiles';
 
-export type WordingKind =
+type WordingKind =
   | 'form'
   | 'prompt'
   | 'option'
@@ -29,7 +29,7 @@ const isControlWording = (key: string, keys: string[]) =>
 /** The words of a step (`ui:steps`) and of its sections. */
 const STEP_KEYS = new Set(['title', 'next', 'signaturePrompt', 'description']);
 
-export interface WordingEntry {
+interface WordingEntry {
   file: string;
   pointer: string;
   kind: WordingKind;
@@ -135,9 +135,9 @@ export function readWording(tree: FileTree): WordingEntry[] {
   });
 }
 
-export type Change = 'added' | 'changed' | 'removed';
+type Change = 'added' | 'changed' | 'removed';
 
-export interface WordingChange {
+interface WordingChange {
   change: Change;
   before?: WordingEntry;
   after?: WordingEntry;

@@ -25,7 +25,7 @@ export const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/web
  */
 export const PREVIEWED_AS_JPEG = new Set(['image/heic']);
 
-export interface AnswersViewProps {
+interface AnswersViewProps {
   consoleBase: string;
   registrationId: string;
   sections: readonly ReviewSection[];

@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { AnswerSide, VersionDiff } from '../../shared/forms/review/versionDiff';
 import { maskValue } from './RegistrationAnswers';
 
-export interface ShownVersion {
+interface ShownVersion {
   version: number;
   schemaHash: string;
   submittedAt: string;

@@ -22,7 +22,7 @@ export function escapeHtml(text: string): string {
 
 const e = escapeHtml;
 
-export function page(options: {
+function page(options: {
   title: string;
   body: string;
   signedInAs?: string | undefined;
@@ -63,7 +63,7 @@ const personName = (r: AdminRegistrationSummary) =>
 export type ConsoleRegistration = AdminRegistrationSummary & { business?: boolean };
 
 /** Who registered: a business by its name, a person by theirs. */
-export const registrantName = (r: ConsoleRegistration) =>
+const registrantName = (r: ConsoleRegistration) =>
   r.business ? r.organizationName || personName(r) : personName(r);
 
 /** The registrant's name cell: a business's name with the person who registered it. */
@@ -88,7 +88,7 @@ const statusBadge = (status: string) =>
   `<span class="status status-${e(status)}">${e(STATUS_LABELS[status] ?? status)}</span>`;
 
 /** The applicant as staff name them: name and email. */
-export const applicantName = (r: ConsoleRegistration) => `${registrantName(r)} (${r.email})`;
+const applicantName = (r: ConsoleRegistration) => `${registrantName(r)} (${r.email})`;
 
 function registrationTable(rows: ConsoleRegistration[], decided: boolean): string {
   if (!rows.length) {

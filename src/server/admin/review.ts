@@ -450,7 +450,7 @@ export async function resendVerificationEmail(
 }
 
 /** Today's date in UTC, `yyyy-MM-dd`. */
-export const todayUtc = (): string => new Date().toISOString().slice(0, 10);
+const todayUtc = (): string => new Date().toISOString().slice(0, 10);
 
 /**
  * Validates and stores a statement for an organisation. Refused (422, every problem listed) when

@@ -57,9 +57,7 @@ import {
   type RegistrationReview,
 } from './registrationView';
 
-export { escapeHtml } from './consoleHtml';
-
-export const SIGN_IN_REDIRECT = `/clearing/signin?${SIGN_IN_NOTICE_PARAM}=${'signin-required' satisfies SignInNotice}`;
+const SIGN_IN_REDIRECT = `/clearing/signin?${SIGN_IN_NOTICE_PARAM}=${'signin-required' satisfies SignInNotice}`;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -91,7 +89,7 @@ function notFound(request: FastifyRequest, reply: FastifyReply, what: string) {
 }
 
 /** RFC 6266 attachment header: an ASCII fallback name plus the UTF-8 original. */
-export function attachmentDisposition(name: string): string {
+function attachmentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
@@ -100,7 +98,7 @@ export function attachmentDisposition(name: string): string {
  * The marks of a request-changes post: each answer marked (its checkbox) or given a note, by
  * pointer in page order, with its note (trimmed; '' when none).
  */
-export function markedFields(body: Record<string, unknown>): { path: string; note: string }[] {
+function markedFields(body: Record<string, unknown>): { path: string; note: string }[] {
   const marks = body[MARK_FIELD];
   const paths = new Set(
     (Array.isArray(marks) ? marks : [marks]).filter(

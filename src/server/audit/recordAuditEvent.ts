@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../db/transaction';
 
 /** The events the audit trail records. */
-export type AuditAction =
+type AuditAction =
   | 'signup'
   | 'signin'
   | 'signin.failed'
@@ -50,7 +50,7 @@ export type AuditAction =
   | 'staff.created';
 
 /** What one audit row says. */
-export interface AuditEvent {
+interface AuditEvent {
   action: AuditAction;
   /** Who acted: a user id, or null for the operator CLI and for a sign-in by nobody known. */
   actorUserId: string | null;

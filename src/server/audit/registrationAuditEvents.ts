@@ -12,7 +12,7 @@ export interface RegistrationAuditEvent {
 }
 
 /** How many events a registration page lists (newest first). */
-export const REGISTRATION_AUDIT_LIMIT = 200;
+const REGISTRATION_AUDIT_LIMIT = 200;
 
 /**
  * The audit trail of one registration, newest first. Rows hold ids only; the staff member's email

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../db/transaction';
 
 /** The hash the first row links to. */
-export const GENESIS_HASH = '0'.repeat(64);
+const GENESIS_HASH = '0'.repeat(64);
 
 /** The outcome of walking the chain: intact, or the first row that no longer matches. */
-export type AuditChainReport =
+type AuditChainReport =
   | { intact: true; rows: number }
   | { intact: false; rows: number; seq: number; id: string | null; problem: string };
 

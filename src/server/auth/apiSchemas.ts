@@ -83,8 +83,6 @@ export const passkeyRegistrationBody = body(
 
 export const passkeySigninBody = body({ response: webauthnResponse }, ['response']);
 
-export const emptyObject = { type: 'object', additionalProperties: false, properties: {} } as const;
-
 const roles = { type: 'array', items: { type: 'string' } } as const;
 
 const details = {

@@ -24,7 +24,7 @@ import type { Queryable } from '../db/transaction';
  * SP 800-63B-4 asks an AAL2 service to offer. The relying party is the portal's public address
  * (PUBLIC_URL): its host name is the RP ID, its origin the only origin accepted.
  */
-export interface RelyingParty {
+interface RelyingParty {
   rpID: string;
   origin: string;
 }

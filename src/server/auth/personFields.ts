@@ -18,7 +18,7 @@ const PERSON_FORM = 'person';
 const TEXT_ANSWERS = ['firstName', 'lastName', 'phoneNumber'] as const;
 
 /** The part names a call reads the person's answers from. */
-export type PersonParts = Record<PersonAnswer, string>;
+type PersonParts = Record<PersonAnswer, string>;
 /** Invite accept and the KYC settings tags (spec access §3). */
 export const SNAKE_CASE_PARTS: PersonParts = PERSON_PARTS;
 /** registration/user: the answers' own names. */
@@ -37,7 +37,7 @@ export interface PersonFields {
 }
 
 /** What a call sent: the text answers it gave and the checked photo ID file, if any. */
-export interface PersonSubmission {
+interface PersonSubmission {
   details: PersonFields;
   photo?: StoredFile;
 }

@@ -5,8 +5,8 @@ import { Secret, TOTP } from 'otpauth';
  * authenticator app reads: SHA-1, 30 s steps, 6 digits. What the library does not keep, the
  * replay protection RFC 6238 §5.2 asks for, is here: a code's time step is accepted once.
  */
-export const TOTP_PERIOD_SECONDS = 30;
-export const TOTP_DIGITS = 6;
+const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
 /** Steps either side of now that still count, for clock drift (RFC 6238 §5.2 recommends one). */
 const DRIFT_STEPS = 1;
 

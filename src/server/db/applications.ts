@@ -94,15 +94,6 @@ export async function findApplication(
   return result.rows[0] ? toApplication(result.rows[0]) : null;
 }
 
-/** An application by its id (the change-request API holds the registration's user and form). */
-export async function findApplicationById(
-  db: Queryable,
-  id: string,
-): Promise<ApplicationRow | null> {
-  const result = await db.query<Row>(`select ${COLUMNS} from applications where id = $1`, [id]);
-  return result.rows[0] ? toApplication(result.rows[0]) : null;
-}
-
 /**
  * Creates the user's application of a form at revision 1; null when one already exists (two
  * first saves raced: the caller answers with the one stored).

@@ -41,7 +41,7 @@ export async function openDatabase(options: {
 }
 
 /** How long a request waits for a connection before it is answered 503 (the database is away). */
-export const CONNECT_TIMEOUT_MS = 3000;
+const CONNECT_TIMEOUT_MS = 3000;
 
 /**
  * A pool whose clients' errors never crash the process: an idle client's error reaches the pool's
@@ -65,7 +65,7 @@ export function createPool(connectionString: string, log?: (message: string) => 
 }
 
 /** Ends the pool, but never waits long for a server that is gone (a quick SIGTERM). */
-export async function endPool(pool: pg.Pool, waitMs = 2000): Promise<void> {
+async function endPool(pool: pg.Pool, waitMs = 2000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     pool.end().catch(() => {}),

@@ -121,12 +121,3 @@ export class DatabaseListener {
     this.retryTimer.unref();
   }
 }
-
-/** Sends a notification to every instance listening on `channel` (delivered at commit). */
-export async function notify(
-  db: { query: (text: string, values: unknown[]) => Promise<unknown> },
-  channel: string,
-  payload: string,
-): Promise<void> {
-  await db.query('select pg_notify($1, $2)', [channel, payload]);
-}

@@ -2,7 +2,7 @@ import { hashToken, newToken } from '../auth/tokens';
 import type { Queryable } from './transaction';
 
 /** A stored passkey (WebAuthn credential). */
-export interface PasskeyRow {
+interface PasskeyRow {
   id: string;
   user_id: string;
   credential_id: string;
@@ -77,7 +77,7 @@ export async function deletePasskey(db: Queryable, userId: string, id: string): 
   return result.rowCount === 1;
 }
 
-export type ChallengePurpose = 'register' | 'signin';
+type ChallengePurpose = 'register' | 'signin';
 
 /** How long a WebAuthn ceremony may take (the browser's own timeout is the same). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { ClientError } from '../errors';
 import type { Queryable } from './transaction';
 
-export interface Hit {
+interface Hit {
   /** Hits in the current window, this one included. */
   count: number;
   /** Milliseconds until the window ends. */
@@ -70,13 +70,6 @@ export async function enforceLimit(
   if (hit.count > limit.max) {
     throw new ClientError(429, limit.message, undefined, Math.max(1, Math.ceil(hit.ttlMs / 1000)));
   }
-}
-
-/** Deletes windows that ended long ago (called now and then). */
-export async function pruneRateLimits(pool: pg.Pool): Promise<void> {
-  await pool.query(
-    "delete from rate_limit_counters where window_ends_at < now() - interval '1 hour'",
-  );
 }
 
 type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;

@@ -19,7 +19,7 @@ export const versionContext = (registrationId: string, version: number): SealCon
   row: `${registrationId}/${version}`,
 });
 
-export interface VersionDocument {
+interface VersionDocument {
   name: string;
   type: string;
   size: number;
@@ -27,7 +27,7 @@ export interface VersionDocument {
   storageName: string;
 }
 
-export interface RegistrationVersion {
+interface RegistrationVersion {
   version: number;
   schemaHash: string;
   submittedAt: string;
@@ -173,13 +173,12 @@ export async function listRegistrationVersions(
 }
 
 /** Where a registration stands: submitted, waiting for changes, resubmitted, decided. */
-export type RegistrationStatus =
-  'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
+type RegistrationStatus = 'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
 
 /** Who changed a status, as the applicant's timeline says it. */
 export type StatusActor = 'applicant' | 'staff' | 'operator';
 
-export interface StatusChange {
+interface StatusChange {
   status: RegistrationStatus;
   changedAt: string;
   /** The user who made the change; null for an operator command. */

@@ -3,7 +3,7 @@ import type { PersonColumnValues } from '../../shared/forms/model/personColumns'
 import { putDocument } from '../storage/documentStore';
 import type { StoredFile } from '../storage/uploads';
 
-export interface NewRegistration {
+interface NewRegistration {
   /** Chosen before the insert: sealed answers are bound to their registration's id. */
   id: string;
   userId: string;

@@ -39,7 +39,7 @@ export async function createSession(
  * made every signed-in request wait for a commit, and one user's concurrent requests queue on one
  * row; once a minute keeps the idle timeout honest to within a minute.
  */
-export const SESSION_TOUCH_MS = 60 * 1000;
+const SESSION_TOUCH_MS = 60 * 1000;
 
 /**
  * The SQL condition of a live session row `s`: not past its absolute end, not idle too long.
@@ -76,13 +76,8 @@ export async function deleteSession(pool: pg.Pool, token: string): Promise<void>
   await pool.query('delete from sessions where id_hash = $1', [hashToken(token)]);
 }
 
-/** Ends every session of a user (after a password reset). */
-export async function deleteUserSessions(pool: pg.Pool, userId: string): Promise<void> {
-  await pool.query('delete from sessions where user_id = $1', [userId]);
-}
-
 /** A live session of a user, as the profile page lists it. */
-export interface SessionRow {
+interface SessionRow {
   public_id: string;
   user_agent: string | null;
   ip: string | null;

@@ -75,7 +75,7 @@ export async function findOrganization(
 }
 
 /** What the statement route needs to decide and answer, read in one round trip. */
-export interface StatementRead {
+interface StatementRead {
   /** The signed-in user, or null when the session is unknown, expired or idle too long. */
   userId: string | null;
   /** The session's idle timer is due a refresh. */

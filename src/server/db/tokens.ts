@@ -1,17 +1,17 @@
 import { hashToken, newToken } from '../auth/tokens';
 import type { Queryable } from './transaction';
 
-export type TokenPurpose = 'verify-email' | 'reset-password' | 'invite' | 'change-email';
+type TokenPurpose = 'verify-email' | 'reset-password' | 'invite' | 'change-email';
 
 /** How long each kind of emailed link stays usable. */
-export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   'verify-email': 24 * 60 * 60 * 1000,
   'reset-password': 60 * 60 * 1000,
   invite: 7 * 24 * 60 * 60 * 1000,
   'change-email': 60 * 60 * 1000,
 };
 
-export interface ConsumedToken {
+interface ConsumedToken {
   userId: string;
   data: Record<string, unknown>;
 }

@@ -66,11 +66,6 @@ export async function findUserRowByEmail(db: Queryable, email: string): Promise<
   return result.rows[0] ?? null;
 }
 
-export async function findUserById(db: Queryable, id: string): Promise<User | null> {
-  const row = await findUserRowById(db, id);
-  return row ? toUser(row) : null;
-}
-
 /** Creates a user who has not yet verified an email or set a password; returns the id. */
 export async function createUnverifiedUser(
   db: Queryable,

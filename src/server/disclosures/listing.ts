@@ -15,7 +15,7 @@ export function utcToday(now: Date = new Date()): string {
 }
 
 /** Builds the listing from published periods (each category's periods newest first). */
-export function toDisclosuresResponse(
+function toDisclosuresResponse(
   periods: Array<{ category: DisclosureCategory; period: string }>,
 ): DisclosuresResponse {
   const of = (category: DisclosureCategory) =>

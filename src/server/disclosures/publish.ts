@@ -20,7 +20,7 @@ export const MAX_DISCLOSURE_BYTES = 20 * 1024 * 1024;
 
 const PERIOD_EXAMPLE = { day: '2026-03-31', month: '2026-03', year: '2025' } as const;
 
-export interface PublishDisclosureInput {
+interface PublishDisclosureInput {
   category: string;
   /** `yyyy-MM-dd` (daily segregation, firm disclosure), `yyyy-MM` (month-ends), `yyyy` (audited). */
   period: string;
@@ -29,7 +29,7 @@ export interface PublishDisclosureInput {
   publishedBy: string;
 }
 
-export interface PublishedDisclosure {
+interface PublishedDisclosure {
   category: DisclosureCategory;
   period: string;
   /** The document's public URL path. */

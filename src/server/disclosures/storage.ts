@@ -10,12 +10,12 @@ const STORAGE_NAME = /^[a-f0-9]{32}$/;
  * Where disclosure PDFs were kept before they moved into the database (`DATA_DIR/disclosures`);
  * documents published then are still read from there.
  */
-export function disclosuresDir(dataDir: string): string {
+function disclosuresDir(dataDir: string): string {
   return path.join(dataDir, 'disclosures');
 }
 
 /** The path of a disclosure stored on disk by an earlier version. */
-export function disclosureFile(dataDir: string, storageName: string): string {
+function disclosureFile(dataDir: string, storageName: string): string {
   if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
   return path.join(disclosuresDir(dataDir), storageName);
 }

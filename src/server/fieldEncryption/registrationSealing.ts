@@ -161,7 +161,7 @@ function sensitivePayloadPointers(
   return found;
 }
 
-export interface SealedRegistration {
+interface SealedRegistration {
   registrationId: string;
   answers: Answers;
   payload: unknown;

@@ -23,7 +23,7 @@ import {
 } from './registrationSealing';
 import { isSealed, openSealed, resealed, UnreadableFieldError } from './sealedJson';
 
-export interface RotationCounts {
+interface RotationCounts {
   /** Rows read (registrations, affiliated persons, applications, submitted versions). */
   rows: number;
   /** Values sealed again under the current key. */

@@ -14,12 +14,12 @@ export interface SealContext {
   row: string;
 }
 
-export interface SealedValue {
+interface SealedValue {
   $sealed: string;
 }
 
 /** An envelope this server cannot open: its key is not configured, or it does not verify. */
-export interface UnreadableValue {
+interface UnreadableValue {
   pointer: string;
   keyId: string;
   reason: 'unknown-key' | 'not-authentic';
@@ -61,7 +61,7 @@ function associatedData(context: SealContext, pointer: string): Buffer {
 }
 
 /** Encrypts one JSON value under the ring's current key. */
-export function sealValue(
+function sealValue(
   ring: FieldKeyRing,
   value: unknown,
   context: SealContext,
@@ -81,7 +81,7 @@ export function sealValue(
 }
 
 /** The key id an envelope names (for rotation counts). */
-export function sealedKeyId(sealed: SealedValue): string {
+function sealedKeyId(sealed: SealedValue): string {
   return sealed.$sealed.split('.')[1] ?? '';
 }
 

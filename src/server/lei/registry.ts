@@ -32,7 +32,7 @@ const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() ? value.trim() : null;
 
 /** A GLEIF `lei-records/{lei}` document as the record the wizard fills in, or null if unusable. */
-export function fromGleif(lei: string, body: unknown): LeiRecord | null {
+function fromGleif(lei: string, body: unknown): LeiRecord | null {
   const entity = (body as { data?: { attributes?: { entity?: Record<string, unknown> } } })?.data
     ?.attributes?.entity;
   const legalName = text((entity?.legalName as { name?: unknown } | undefined)?.name);

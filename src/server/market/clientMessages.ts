@@ -3,7 +3,7 @@ import { MARKET_CHANNELS, type SubscribeRequest } from '../../shared/api/market'
 /** Bounds on one subscribe message, so a client cannot make us do unbounded work. */
 const MAX_PRODUCT_CODES = 20;
 
-export type ParseResult = { ok: true; request: SubscribeRequest } | { ok: false; message: string };
+type ParseResult = { ok: true; request: SubscribeRequest } | { ok: false; message: string };
 
 /**
  * Reads one client message: `{"type":"subscribe"|"unsubscribe","product_codes":[…],"channels":[…]}`.

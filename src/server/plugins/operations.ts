@@ -50,7 +50,7 @@ export function metricsAllowList(entries: string[]): net.BlockList {
 }
 
 /** Whether `ip` (as Fastify reports it; an IPv4 peer may arrive IPv6-mapped) is on the list. */
-export function addressAllowed(list: net.BlockList, ip: string): boolean {
+function addressAllowed(list: net.BlockList, ip: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   const address = mapped ? mapped[1]! : ip;
   const family = net.isIP(address);

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
  * How long a connection closed after its answer still reads (and drops) what the client sends:
  * Apache's lingering close reads for 2 s; after that the client has had the answer's packets.
  */
-export const LINGER_MS = 2000;
+const LINGER_MS = 2000;
 
 /**
  * An answer sent before the request's body has all arrived (a file refused mid-upload, a refusal

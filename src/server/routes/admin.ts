@@ -29,7 +29,7 @@ import { forbidden, notFound, unauthorized } from '../errors';
 import { statementSchema } from '../statements/validateStatement';
 
 /** The clearing id prefix of this firm's organisations (`NCF-100001`). */
-export const CLEARING_FIRM_ID = 'NCF';
+const CLEARING_FIRM_ID = 'NCF';
 
 const staffOf = new WeakMap<FastifyRequest, string>();
 

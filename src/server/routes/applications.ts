@@ -50,11 +50,11 @@ import type { StoredFile, UploadKind } from '../storage/uploads';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 
 /** A save's body at most: the business form with 100 affiliated persons is far below it. */
-export const APPLICATION_BODY_LIMIT = 1024 * 1024;
+const APPLICATION_BODY_LIMIT = 1024 * 1024;
 
-export const STALE_REVISION_MESSAGE =
+const STALE_REVISION_MESSAGE =
   'This application was changed in another window. Your changes will be merged with the saved answers and saved again.';
-export const SUBMITTED_MESSAGE =
+const SUBMITTED_MESSAGE =
   'This application has been submitted and is awaiting review, so it can no longer be changed.';
 const UNREADABLE_MESSAGE =
   'Your saved application cannot be opened right now. Please try again later or contact support.';
@@ -63,7 +63,7 @@ type Params = { formId: string };
 type SaveOutcome = { saved: ApplicationRow } | { conflict: ApplicationView };
 
 /** The registration form an application is for; 404 for any other id. */
-export function applicationForm(app: FastifyInstance, formId: string): CompiledForm {
+function applicationForm(app: FastifyInstance, formId: string): CompiledForm {
   const form = app.forms.get(formId);
   if (!form?.registration) throw notFound('There is no registration form of that name.');
   return form;
@@ -76,7 +76,7 @@ function fileKind(form: CompiledForm, pointer: string): UploadKind {
 }
 
 /** The file questions of a form by pointer (those the final submission takes as file parts). */
-export function fileQuestions(form: CompiledForm): Map<string, { prompt: string }> {
+function fileQuestions(form: CompiledForm): Map<string, { prompt: string }> {
   const out = new Map<string, { prompt: string }>();
   for (const [key, schema] of Object.entries(allProperties(form.schema, form.schema))) {
     if (schema['x-file']) out.set(toPointer([key]), { prompt: schema.title ?? key });
@@ -85,7 +85,7 @@ export function fileQuestions(form: CompiledForm): Map<string, { prompt: string 
 }
 
 /** The stored answers with each file question answered by the file the application holds. */
-export function withHeldFiles(
+function withHeldFiles(
   form: CompiledForm,
   answers: Answers,
   files: readonly ApplicationFile[],
@@ -100,7 +100,7 @@ export function withHeldFiles(
 }
 
 /** The application as its owner reads it: answers opened, files by pointer, prompts by pointer. */
-export async function applicationView(
+async function applicationView(
   app: FastifyInstance,
   db: Queryable,
   form: CompiledForm,
@@ -204,7 +204,7 @@ const under = (pointer: string, marked: string) =>
  * them. Allowed beside the marked answers (and what is inside them): answers the change makes
  * appear, and answers it hides.
  */
-export function unmarkedChanges(
+function unmarkedChanges(
   form: CompiledForm,
   before: Answers,
   after: Answers,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../errors';
 
 /** Whether the request came from this machine (the socket's peer, never a forwarded header). */
-export function fromLoopback(request: FastifyRequest): boolean {
+function fromLoopback(request: FastifyRequest): boolean {
   const address = request.socket.remoteAddress ?? '';
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

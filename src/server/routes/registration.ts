@@ -62,7 +62,7 @@ import { discardForm, readMultipartForm, type FileRule } from '../storage/multip
 import { deleteStored } from '../storage/uploads';
 
 /** What a registration answers on success (and on a repeated identical submission). */
-export interface RegistrationResult {
+interface RegistrationResult {
   registrationId: string;
   user: User;
 }

@@ -4,7 +4,7 @@ import { forbidden, notFound, unauthorized } from '../errors';
 import { statementResponseSchema } from '../statements/validateStatement';
 
 /** Answered when an organisation has no statement yet: the home page then shows its banner. */
-export const NO_STATEMENT_MESSAGE = 'No statement is available yet.';
+const NO_STATEMENT_MESSAGE = 'No statement is available yet.';
 
 /**
  * GET customer/{organizationId}/statement (DECISIONS): the newest statement of the caller's own

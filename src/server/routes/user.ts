@@ -149,7 +149,7 @@ async function signedInOnly(request: FastifyRequest): Promise<void> {
 }
 
 /** A user's settings; Administrators also see their organisation's members. */
-export async function settingsOf(app: FastifyInstance, row: UserRow): Promise<UserSettings> {
+async function settingsOf(app: FastifyInstance, row: UserRow): Promise<UserSettings> {
   const settings: UserSettings = {
     tutorialComplete: row.tutorial_complete,
     twoFactorEnabled: row.totp_enabled,

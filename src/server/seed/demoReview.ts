@@ -28,7 +28,7 @@ import { saveStatement } from '../db/statements';
 import type { StoredFile } from '../storage/uploads';
 
 /** The business day of the demo statement. */
-export const DEMO_STATEMENT_AS_OF = '2026-11-20';
+const DEMO_STATEMENT_AS_OF = '2026-11-20';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -56,7 +56,7 @@ function individualForm(): CompiledForm {
 }
 
 /** Answers of the individual form for a demo person, on the schema's own example. */
-export function demoAnswers(person: Person, files: Record<string, StoredFile>): Answers {
+function demoAnswers(person: Person, files: Record<string, StoredFile>): Answers {
   const example = structuredClone(individualForm().example) as Answers;
   const reference = (part: string) => ({
     name: files[part]!.originalName,

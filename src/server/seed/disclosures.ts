@@ -16,7 +16,7 @@ const isoMonth = (year: number, monthIndex: number) =>
  * the 12 latest month-ends for monthly segregation and capital summary, last year's audited
  * financials and one firm disclosure.
  */
-export function sampleDisclosurePeriods(
+function sampleDisclosurePeriods(
   now: Date,
 ): Array<{ category: DisclosureCategory; period: string }> {
   const year = now.getUTCFullYear();

@@ -27,7 +27,7 @@ export function esignConsentWording(): EsignConsentText {
 }
 
 /** The consent document and its version now. */
-export interface EsignConsentVersion {
+interface EsignConsentVersion {
   documentUrl: string;
   sha256: string;
 }

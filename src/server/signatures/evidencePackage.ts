@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { SignatureEvidence } from './signatureEvidence';
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   bytes: Buffer;
   modified: Date;
@@ -26,7 +26,7 @@ function dosDateTime(date: Date): { time: number; day: number } {
 }
 
 /** A ZIP archive of `entries`, stored (method 0), UTF-8 names. */
-export function zipStored(entries: readonly ZipEntry[]): Buffer {
+function zipStored(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -89,7 +89,7 @@ function stableJson(value: unknown): string {
 }
 
 /** The file name of a signed document inside the package: its place and published name. */
-export function packagedName(index: number, evidence: SignatureEvidence): string {
+function packagedName(index: number, evidence: SignatureEvidence): string {
   const base = evidence.documentUrl.split('/').pop() || `${evidence.part}.pdf`;
   return `documents/${String(index + 1).padStart(2, '0')}-${base.replace(/[^A-Za-z0-9._-]/g, '_')}`;
 }

@@ -35,13 +35,13 @@ export function publishedSha256(url: string): string | null {
 }
 
 /** A signed document of the form, as `signedDocuments` lists it. */
-export interface SignedDocumentRef {
+interface SignedDocumentRef {
   part: string;
   title: string;
   url: string;
 }
 
-export interface SigningContext {
+interface SigningContext {
   registrationId: string;
   userId: string;
   userEmail: string;
@@ -172,7 +172,7 @@ export async function listSignatureEvidence(
 }
 
 /** What recomputing a recorded hash found. */
-export interface EvidenceCheck {
+interface EvidenceCheck {
   evidence: SignatureEvidence;
   /** The SHA-256 of the bytes stored now; null when they are gone. */
   actualSha256: string | null;

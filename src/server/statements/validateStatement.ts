@@ -113,7 +113,7 @@ export const statementResponseSchema = {
 const ajv = new Ajv({ allErrors: true, strict: true });
 const check = ajv.compile<Statement>(statementSchema);
 
-export interface StatementCheck {
+interface StatementCheck {
   valid: boolean;
   /** Readable messages, each starting with the JSON pointer of what is wrong. */
   errors: string[];

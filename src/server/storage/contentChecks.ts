@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './imageLimits';
 
-export { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE };
+export { MAX_IMAGE_PIXELS };
 
 /**
  * Reads only the image header and answers why its dimensions are refused, or null when they are

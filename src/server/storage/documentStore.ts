@@ -71,7 +71,7 @@ const SPOOL_MAX_AGE_MS = 60 * 60 * 1000;
  * leaves them). Never touches a stored document: those live in the database, and a document
  * row's deletion takes its bytes along (a trigger, migration 060).
  */
-export async function sweepSpool(dataDir: string, now = Date.now()): Promise<number> {
+async function sweepSpool(dataDir: string, now = Date.now()): Promise<number> {
   let removed = 0;
   const dir = spoolDir(dataDir);
   const names = fs.existsSync(dir) ? await fs.promises.readdir(dir) : [];

@@ -29,7 +29,7 @@ export type HeicDecodeResult =
 type InspectionResult = PdfInspectionResult | HeicDecodeResult;
 
 /** Longest one check may take before its file is refused (a 10 MB PDF takes well under 2 s). */
-export const CHECK_TIMEOUT_MS = 20_000;
+const CHECK_TIMEOUT_MS = 20_000;
 /** Heap of one inspection thread; decoded streams are bounded separately (pdfEngine.ts). */
 const WORKER_HEAP_MB = 256;
 const POOL_SIZE = 2;

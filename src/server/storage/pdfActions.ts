@@ -48,7 +48,7 @@ const INTERNAL_ACTIONS = new Set(['GoTo', 'Named', 'SetOCGState', 'Hide', 'Reset
 type Trigger = 'automatic' | 'clicked';
 
 /** The active content found first (a short description, never document text), or null. */
-export type Verdict = { active: string | null } | { unreadable: string };
+type Verdict = { active: string | null } | { unreadable: string };
 
 /**
  * Walks the document from its catalog and returns the first active content found. A plain web

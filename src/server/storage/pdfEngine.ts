@@ -83,7 +83,7 @@ const EXPORTED = [
  * its buffers without limit, outside the JavaScript heap the worker's resource limits count:
  * a few kilobytes of deflate bomb must not take the machine's memory.
  */
-export const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
+const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
 
 /** The engine could not be loaded (a pdfjs-dist upgrade moved its classes): the server's fault. */
 export class PdfEngineLoadError extends Error {
@@ -123,7 +123,7 @@ export function loadPdfEngine(): Promise<PdfEngine> {
 }
 
 /** Why a document could not be opened, or its parsed cross-reference. */
-export type OpenedPdf = { xref: PdfXRef; pages: number } | { unreadable: string };
+type OpenedPdf = { xref: PdfXRef; pages: number } | { unreadable: string };
 
 /**
  * Opens a document as pdf.js's viewer does: header, cross-reference (scanned again in recovery

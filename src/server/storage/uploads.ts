@@ -62,7 +62,7 @@ const PREVIEW_SIDE = 2048;
 const STORAGE_NAME = /^[a-f0-9]{32}$/;
 
 /** The folder uploads live in: under the data folder, never under a served one. */
-export function uploadsDir(dataDir: string): string {
+function uploadsDir(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
 
@@ -84,7 +84,7 @@ export function spoolDir(dataDir: string): string {
  * The spool path of an upload. The process id in the name lets the orphan sweep tell a dead
  * process's leftovers from a running request's file.
  */
-export function spoolPath(dataDir: string, storageName: string): string {
+function spoolPath(dataDir: string, storageName: string): string {
   if (!STORAGE_NAME.test(storageName)) throw new Error('invalid storage name');
   return path.join(spoolDir(dataDir), `${process.pid}.${storageName}`);
 }

@@ -5,8 +5,6 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
-export const ACCOUNT_API = '/exchange/api/web';
-
 export interface PasskeySummary {
   id: string;
   name: string;
@@ -57,8 +55,6 @@ export interface SessionsEnded {
 export interface PasswordConfirmation {
   password: string;
 }
-
-export type PasskeyOptionsBody = PasswordConfirmation;
 
 export interface PasskeyRegistrationBody {
   name: string;

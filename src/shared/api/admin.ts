@@ -12,13 +12,6 @@ import type { Statement } from './statement';
  */
 export type ReviewStatus =
   'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
-export const REVIEW_STATUSES: readonly ReviewStatus[] = [
-  'pending',
-  'changes_requested',
-  'resubmitted',
-  'approved',
-  'rejected',
-];
 
 /** GET users: one row per user. */
 export interface AdminUserSummary {

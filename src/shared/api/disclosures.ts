@@ -34,7 +34,7 @@ export const DISCLOSURE_HEADINGS: Record<DisclosureCategory, string> = {
  * a day `yyyy-MM-dd` (daily segregation; the firm disclosure's effective date), a month
  * `yyyy-MM` (month-end segregation and capital), or a year `yyyy` (audited financials).
  */
-export type DisclosurePeriodKind = 'day' | 'month' | 'year';
+type DisclosurePeriodKind = 'day' | 'month' | 'year';
 
 export const DISCLOSURE_PERIOD_KIND: Record<DisclosureCategory, DisclosurePeriodKind> = {
   'firm-disclosure': 'day',

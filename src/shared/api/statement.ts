@@ -46,7 +46,7 @@ export interface AccountSummary {
   fees: Record<string, Decimal>;
 }
 
-export type PositionSide = 'Long' | 'Short';
+type PositionSide = 'Long' | 'Short';
 
 /** A net position: the side as `tag`, the number of contracts (always positive) as `contents`. */
 export interface NetPosition {
@@ -122,7 +122,7 @@ export interface StatementResponse extends Statement {
  * own: collateral is the cash each account holds by origin (its ending balance), so the rows
  * derive from `AccountSummary.cash` rather than travelling twice.
  */
-export interface CollateralRow {
+interface CollateralRow {
   externalAccountId: string;
   clearingAccountId: string;
   origin: string;

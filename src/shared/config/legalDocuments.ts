@@ -11,9 +11,3 @@ export const LEGAL_DOCUMENTS = {
   corporateGuaranteeForm: { slug: 'corporate-guarantee-form', title: 'Corporate Guarantee' },
   authorizedSignerForm: { slug: 'authorized-signer-form', title: 'Authorized Signer Form' },
 } as const;
-
-export type LegalDocumentKey = keyof typeof LEGAL_DOCUMENTS;
-
-export function legalDocumentPath(key: LegalDocumentKey): string {
-  return `/assets/pdfs/${LEGAL_DOCUMENTS[key].slug}.pdf`;
-}

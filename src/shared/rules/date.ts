@@ -11,10 +11,10 @@ import { differenceInYears, startOfDay } from 'date-fns';
  * - `minor`: less than {@link ADULT_AGE} years before today (futures accounts are for adults).
  */
 export const DATE_PROBLEMS = ['format', 'notADate', 'future', 'minor'] as const;
-export type DateProblem = (typeof DATE_PROBLEMS)[number];
+type DateProblem = (typeof DATE_PROBLEMS)[number];
 
 /** Age of majority for a futures account holder or an affiliated person. */
-export const ADULT_AGE = 18;
+const ADULT_AGE = 18;
 
 const SHAPE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
@@ -36,7 +36,7 @@ export function parseUsDate(value: string): Date | null {
   return real ? date : null;
 }
 
-export interface DateRuleOptions {
+interface DateRuleOptions {
   /** Reject dates after `today` (dates of birth). */
   notInFuture?: boolean;
   /** Reject dates less than ADULT_AGE years before `today` (dates of birth of adults). */

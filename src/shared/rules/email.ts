@@ -1,6 +1,6 @@
 /** Email rules of the access pages (spec access §5). */
 
-export const EMAIL_MESSAGES = {
+const EMAIL_MESSAGES = {
   required: 'Enter email',
   invalid: 'Invalid email',
   invalidCharacters: 'Contains invalid charaters', // spelling as the specification has it
@@ -12,7 +12,7 @@ const EMAIL =
 // Characters that never belong in an address the portal accepts (spaces, quotes, angle brackets, …).
 const INVALID_CHARACTERS = /[\s"(),:;<>[\]\\]/;
 
-export function isValidEmail(email: string): boolean {
+function isValidEmail(email: string): boolean {
   return email.length <= 254 && EMAIL.test(email);
 }
 

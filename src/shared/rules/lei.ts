@@ -1,7 +1,7 @@
 /** Legal Entity Identifiers (ISO 17442): 20 alphanumeric characters, check digits mod 97 = 1. */
 
 export const LEI_PROBLEMS = ['characters', 'length', 'checksum'] as const;
-export type LeiProblem = (typeof LEI_PROBLEMS)[number];
+type LeiProblem = (typeof LEI_PROBLEMS)[number];
 
 export const LEI_LENGTH = 20;
 

@@ -4,7 +4,7 @@
  */
 
 export const NAME_PROBLEMS = ['invalidCharacters'] as const;
-export type NameProblem = (typeof NAME_PROBLEMS)[number];
+type NameProblem = (typeof NAME_PROBLEMS)[number];
 
 const NAME = /^[\p{L}\p{M}' .,’-]+$/u;
 const LETTER = /\p{L}/u;

@@ -7,7 +7,7 @@
 export type PasswordStrength = 'weak' | 'medium' | 'strong';
 
 /** ASVS 6.2.1: at least 8 characters. */
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 /**
  * The longest password accepted (ASVS 6.2.9 asks for at least 64). Every byte up to it is hashed:
  * scrypt takes input of any length, so nothing is cut off; the bound only caps the work per request.
@@ -54,7 +54,7 @@ export const PASSWORD_MESSAGES = {
  * Whether a password is on the list of common passwords. The list is lower case; so is the
  * comparison, so `Password1` counts as the `password1` every cracking list starts with.
  */
-export function isCommonPassword(password: string, commonPasswords: ReadonlySet<string>): boolean {
+function isCommonPassword(password: string, commonPasswords: ReadonlySet<string>): boolean {
   return commonPasswords.has(password.toLowerCase());
 }
 

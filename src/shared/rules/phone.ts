@@ -17,10 +17,10 @@ export const PHONE_PROBLEMS = [
   'invalidCountry',
   'notPossible',
 ] as const;
-export type PhoneProblem = (typeof PHONE_PROBLEMS)[number];
+type PhoneProblem = (typeof PHONE_PROBLEMS)[number];
 
 /** Longest text the phone parser accepts (libphonenumber's own limit). */
-export const PHONE_MAX_TEXT_LENGTH = 250;
+const PHONE_MAX_TEXT_LENGTH = 250;
 const MAX_EXTENSION_DIGITS = 20;
 
 const EXTENSION = /\s*(?:ext\.?|extension|x|#)\s*(\d+)$/i;

@@ -4,10 +4,9 @@
  * test checks that the two agree.
  */
 
-export const POSTAL_CODE_PROBLEMS = ['digits', 'length'] as const;
-export type PostalCodeProblem = (typeof POSTAL_CODE_PROBLEMS)[number];
+type PostalCodeProblem = 'digits' | 'length';
 
-export const US_POSTAL_CODE_LENGTH = 5;
+const US_POSTAL_CODE_LENGTH = 5;
 
 /** Why `postalCode` does not suit `country` (two-letter code), or null when it does. */
 export function postalCodeProblem(country: string, postalCode: string): PostalCodeProblem | null {

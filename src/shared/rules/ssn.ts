@@ -4,7 +4,7 @@
  */
 
 export const SSN_PROBLEMS = ['format', 'notIssued'] as const;
-export type SsnProblem = (typeof SSN_PROBLEMS)[number];
+type SsnProblem = (typeof SSN_PROBLEMS)[number];
 
 export const SSN_MAX_LENGTH = 11;
 const SSN = /^(\d{3})-(\d{2})-(\d{4})$/;

@@ -3,7 +3,7 @@ import type { Role } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** What the accept-invite page collects (access §3, invite accept). */
-export interface AcceptInviteRequest {
+interface AcceptInviteRequest {
   /** The invitation link's access_token. */
   token: string;
   /** The invitation link's organization_id. */
@@ -21,7 +21,7 @@ export interface AcceptInviteRequest {
 }
 
 /** The multipart body of auth/invite/accept, under the server's field names. */
-export function acceptInviteFormData(request: AcceptInviteRequest): FormData {
+function acceptInviteFormData(request: AcceptInviteRequest): FormData {
   const form = new FormData();
   form.append('access_token', request.token);
   form.append('organization_id', request.organizationId);
@@ -36,7 +36,7 @@ export function acceptInviteFormData(request: AcceptInviteRequest): FormData {
 }
 
 /** POST auth/invite/accept (form data): an invited person sets their details and password. */
-export function acceptInvite(request: AcceptInviteRequest): Promise<void> {
+function acceptInvite(request: AcceptInviteRequest): Promise<void> {
   return apiFetch<void>('auth/invite/accept', {
     method: 'POST',
     body: acceptInviteFormData(request),

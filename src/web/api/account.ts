@@ -17,14 +17,13 @@ import type { SigninResult, TwoFactorEnrolment, TwoFactorState } from '../../sha
 import { apiFetch } from './client';
 
 export const profileQueryKey = ['profile'] as const;
-export const sessionsQueryKey = ['sessions'] as const;
+const sessionsQueryKey = ['sessions'] as const;
 
-export const getProfile = () => apiFetch<Profile>('user/profile');
-export const profileQueryOptions = () =>
-  queryOptions({ queryKey: profileQueryKey, queryFn: getProfile });
+const getProfile = () => apiFetch<Profile>('user/profile');
+const profileQueryOptions = () => queryOptions({ queryKey: profileQueryKey, queryFn: getProfile });
 export const useProfile = () => useQuery(profileQueryOptions());
 
-export const getSessions = () => apiFetch<SessionList>('user/sessions');
+const getSessions = () => apiFetch<SessionList>('user/sessions');
 export const useSessions = () => useQuery({ queryKey: sessionsQueryKey, queryFn: getSessions });
 
 /** A mutation that refreshes the profile and the sessions once it has run. */

@@ -12,17 +12,15 @@ import type {
 } from '../../shared/api/applications';
 import { API_BASE, ApiError, apiFetch, csrfHeaders, isErrorBody, NetworkError } from './client';
 
-export type Answers = Record<string, unknown>;
-
 /** What the server keeps of one registration form's application (GET, and beside a 409). */
 export type Application = ApplicationView;
-export type SavedApplication = SaveApplicationResult;
-export type UploadedFile = ApplicationFileResult;
+type SavedApplication = SaveApplicationResult;
+type UploadedFile = ApplicationFileResult;
 
 const path = (formId: string) => `applications/${encodeURIComponent(formId)}`;
 
 /** GET applications/:formId: the caller's application of that form, or null. */
-export async function getApplication(formId: string): Promise<Application | null> {
+async function getApplication(formId: string): Promise<Application | null> {
   const body = await apiFetch<ApplicationResponse>(path(formId), {
     // A background call: an expired session is said on the page, never a redirect away.
     redirectOnUnauthenticated: false,
@@ -30,7 +28,7 @@ export async function getApplication(formId: string): Promise<Application | null
   return body?.application ?? null;
 }
 
-export const applicationQueryKey = (formId: string) => ['application', formId] as const;
+const applicationQueryKey = (formId: string) => ['application', formId] as const;
 
 export function applicationQueryOptions(formId: string) {
   return queryOptions({

@@ -5,16 +5,11 @@
  */
 import type { ApiErrorBody } from '../../shared/api/http';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
-import {
-  SIGN_IN_NOTICE_PARAM,
-  SIGN_IN_NOTICES,
-  type SignInNotice,
-} from '../../shared/api/signInNotices';
+import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
 
 export const API_BASE = '/exchange/api/web';
 /** Where a 401 sends the browser; the standalone server redirects it to /clearing/signin. */
 export const EXCHANGE_SIGN_IN_PATH = '/exchange/dashboard/signin';
-export const UNAUTHENTICATED_MESSAGE = SIGN_IN_NOTICES.unauthenticated;
 /** Shown when a failure carries no message of its own (business §2.7). */
 export const GENERIC_FAILURE_MESSAGE = 'Our website is having some issues. Please try again later.';
 
@@ -73,7 +68,7 @@ export function csrfHeaders(): Record<string, string> {
   return token ? { [CSRF_HEADER]: token } : {};
 }
 
-export function readCookie(name: string): string | undefined {
+function readCookie(name: string): string | undefined {
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return decodeURIComponent(rest.join('='));
@@ -82,7 +77,7 @@ export function readCookie(name: string): string | undefined {
 }
 
 /** The URL of the exchange sign-in carrying the path to come back to and the 401 notice key. */
-export function unauthenticatedRedirectUrl(currentPath: string): string {
+function unauthenticatedRedirectUrl(currentPath: string): string {
   const query = new URLSearchParams({
     redirect: currentPath,
     [SIGN_IN_NOTICE_PARAM]: 'unauthenticated' satisfies SignInNotice,
@@ -103,7 +98,7 @@ export function redirectToSignIn(): void {
   browserLocation.assign(unauthenticatedRedirectUrl(pathname + search));
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** A JSON body, or FormData for multipart calls. */
   body?: unknown;

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { AuthCheck } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
@@ -13,7 +13,3 @@ export async function getAuthCheck(): Promise<AuthCheck> {
 
 export const authCheckQueryOptions = () =>
   queryOptions({ queryKey: ['auth-check'], queryFn: getAuthCheck });
-
-export function useAuthCheck() {
-  return useQuery(authCheckQueryOptions());
-}

@@ -3,11 +3,11 @@ import type { ConfigResponse } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** GET config: the captcha site key (empty when the captcha is off). */
-export function getConfig(): Promise<ConfigResponse> {
+function getConfig(): Promise<ConfigResponse> {
   return apiFetch<ConfigResponse>('config');
 }
 
-export const configQueryOptions = () =>
+const configQueryOptions = () =>
   queryOptions({ queryKey: ['config'], queryFn: getConfig, staleTime: Infinity });
 
 export function useConfig() {

@@ -21,7 +21,7 @@ export async function getCurrentUser(): Promise<User | null> {
   }
 }
 
-export const currentUserQueryOptions = () =>
+const currentUserQueryOptions = () =>
   queryOptions({ queryKey: currentUserQueryKey, queryFn: getCurrentUser });
 
 export function useCurrentUser() {

@@ -7,7 +7,7 @@ import { ApiError } from './client';
  * it sends no CSRF header and a 401 never redirects; it lives outside `apiFetch`'s
  * /exchange/api/web base, hence its own small request.
  */
-export async function getDisclosures(signal?: AbortSignal): Promise<DisclosuresResponse> {
+async function getDisclosures(signal?: AbortSignal): Promise<DisclosuresResponse> {
   const response = await fetch(DISCLOSURES_API_PATH, {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',
@@ -23,7 +23,7 @@ export async function getDisclosures(signal?: AbortSignal): Promise<DisclosuresR
   return (await response.json()) as DisclosuresResponse;
 }
 
-export const disclosuresQueryOptions = () =>
+const disclosuresQueryOptions = () =>
   queryOptions({
     queryKey: ['disclosures'],
     queryFn: ({ signal }) => getDisclosures(signal),

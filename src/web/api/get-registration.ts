@@ -5,7 +5,7 @@ import { apiFetch } from './client';
 export const registrationOverviewQueryKey = ['registration-overview'] as const;
 
 /** GET registration: where the user's registration stands, its statuses and requested changes. */
-export const registrationOverviewQueryOptions = () =>
+const registrationOverviewQueryOptions = () =>
   queryOptions({
     queryKey: registrationOverviewQueryKey,
     queryFn: () => apiFetch<RegistrationOverview>('registration'),

@@ -7,7 +7,7 @@ import { ApiError, apiFetch } from './client';
  * caller's organisation, or null when none is available yet (the server answers 404, and home
  * then shows the approval banner instead).
  */
-export async function getStatement(
+async function getStatement(
   organizationId: string,
   signal?: AbortSignal,
 ): Promise<StatementResponse | null> {
@@ -22,7 +22,7 @@ export async function getStatement(
   }
 }
 
-export const statementQueryKey = (organizationId: string | null | undefined) =>
+const statementQueryKey = (organizationId: string | null | undefined) =>
   ['statement', organizationId ?? null] as const;
 
 /**
@@ -31,7 +31,7 @@ export const statementQueryKey = (organizationId: string | null | undefined) =>
  * the way in from sign-in, and an unused signal lets the second mount share the first request
  * instead of aborting it and asking again.
  */
-export const statementQueryOptions = (organizationId: string | null | undefined) =>
+const statementQueryOptions = (organizationId: string | null | undefined) =>
   queryOptions({
     queryKey: statementQueryKey(organizationId),
     queryFn: organizationId ? () => getStatement(organizationId) : skipToken,

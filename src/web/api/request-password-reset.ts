@@ -3,7 +3,7 @@ import type { ResetRequestBody } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** POST auth/password/reset/request. */
-export function requestPasswordReset(body: ResetRequestBody): Promise<void> {
+function requestPasswordReset(body: ResetRequestBody): Promise<void> {
   return apiFetch<void>('auth/password/reset/request', { method: 'POST', body });
 }
 

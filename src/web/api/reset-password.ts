@@ -3,7 +3,7 @@ import type { ResetBody } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** POST auth/password/reset. */
-export function resetPassword(body: ResetBody): Promise<void> {
+function resetPassword(body: ResetBody): Promise<void> {
   return apiFetch<void>('auth/password/reset', { method: 'POST', body });
 }
 

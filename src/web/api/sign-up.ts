@@ -3,7 +3,7 @@ import type { SignupRequest } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** POST auth/signup. */
-export function signUp(body: SignupRequest): Promise<void> {
+function signUp(body: SignupRequest): Promise<void> {
   return apiFetch<void>('auth/signup', { method: 'POST', body });
 }
 

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { User } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
@@ -10,10 +9,6 @@ export interface RegistrationResult {
 /** POST registration/individual: the multipart prompt+value payload built by `toPayload`. */
 export function submitIndividualRegistration(payload: FormData): Promise<RegistrationResult> {
   return apiFetch<RegistrationResult>('registration/individual', { method: 'POST', body: payload });
-}
-
-export function useSubmitIndividualRegistration() {
-  return useMutation({ mutationFn: submitIndividualRegistration });
 }
 
 /** The signed documents attached to a submission, fetched from /assets/pdfs by URL. */

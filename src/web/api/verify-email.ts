@@ -3,7 +3,7 @@ import type { VerifyEmailBody } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** POST auth/verify-email: sets the first password of a new user. */
-export function verifyEmail(body: VerifyEmailBody): Promise<void> {
+function verifyEmail(body: VerifyEmailBody): Promise<void> {
   return apiFetch<void>('auth/verify-email', { method: 'POST', body });
 }
 

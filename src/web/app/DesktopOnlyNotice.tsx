@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import Alert from '@mui/material/Alert';
 
 /** Below this viewport width the app says it is desktop only (access §9). */
-export const DESKTOP_MIN_WIDTH = 991;
+const DESKTOP_MIN_WIDTH = 991;
 
 function subscribe(onChange: () => void) {
   window.addEventListener('resize', onChange);
@@ -10,7 +10,7 @@ function subscribe(onChange: () => void) {
 }
 
 /** True while the viewport is narrower than 991 px. */
-export function useIsNarrowViewport(): boolean {
+function useIsNarrowViewport(): boolean {
   return useSyncExternalStore(
     subscribe,
     () => window.innerWidth < DESKTOP_MIN_WIDTH,

@@ -7,7 +7,7 @@ import { NAVY } from './theme';
 const { siteLinks: site } = firm;
 
 /** Every static link of business §2.6, grouped; all are plain anchors (full page loads). */
-export const FOOTER_GROUPS: { title: string; links: SiteLink[] }[] = [
+const FOOTER_GROUPS: { title: string; links: SiteLink[] }[] = [
   {
     title: 'Company',
     links: [{ label: 'Home', href: '/' }, site.about, site.help, site.news, site.jobs],

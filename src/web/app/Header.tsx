@@ -11,7 +11,7 @@ import { ADMIN_SITE_URL } from './session';
 import { NAVY } from './theme';
 
 /** Links to the exchange's other sites (the firm's configuration): plain anchors, full loads. */
-export const HEADER_LINKS = [
+const HEADER_LINKS = [
   firm.siteLinks.products,
   firm.siteLinks.about,
   firm.siteLinks.docs,
@@ -23,7 +23,7 @@ const ProfileMenu = lazy(() =>
   import('./ProfileMenu').then((module) => ({ default: module.ProfileMenu })),
 );
 
-export interface HeaderProps {
+interface HeaderProps {
   user: User | null;
   dark?: boolean;
   hideProfileMenu?: boolean;

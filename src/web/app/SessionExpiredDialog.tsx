@@ -16,7 +16,7 @@ import { currentUserQueryKey } from '../api/get-current-user';
 import { signIn } from '../api/sign-in';
 
 export const SESSION_EXPIRED_TITLE = 'Please sign in again';
-export const SESSION_EXPIRED_TEXT =
+const SESSION_EXPIRED_TEXT =
   'Your session has ended. Sign in again to carry on where you were: nothing on this page is lost.';
 
 /**

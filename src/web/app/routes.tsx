@@ -75,7 +75,7 @@ const FormsPreviewPage = import.meta.env.DEV
     )
   : null;
 
-export const DISCLOSURE_CATEGORIES = [
+const DISCLOSURE_CATEGORIES = [
   'firm-disclosure',
   'daily-segregation',
   'capital-summary',

@@ -4,18 +4,9 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { hasRegistered, type User } from '../../shared/api/auth';
-import {
-  SIGN_IN_NOTICE_PARAM,
-  SIGN_IN_NOTICES,
-  type SignInNotice,
-} from '../../shared/api/signInNotices';
+import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
 import { currentUserQueryKey } from '../api/get-current-user';
 import { clearDrafts } from '../forms/draftStorage';
-
-export const SIGN_IN_REQUIRED_MESSAGE = SIGN_IN_NOTICES['signin-required'];
-export const LOGGED_OUT_MESSAGE = SIGN_IN_NOTICES['logged-out'];
-export const VERIFIED_MESSAGE = SIGN_IN_NOTICES.verified;
-export const PASSWORD_RESET_MESSAGE = SIGN_IN_NOTICES['password-reset'];
 /** The staff console, a separate server-rendered site: always reached by a full page load. */
 export const ADMIN_SITE_URL = '/clearing/admin';
 /** The exchange's profile page (outside /clearing: full page load). */

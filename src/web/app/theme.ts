@@ -9,7 +9,7 @@ export const NAVY = '#0b1f3a';
  * against white and the page background; on the navy header a white ring. MUI's own indicator
  * (a faint ripple tint) is not enough.
  */
-export const FOCUS_RING = '#1d5fd1';
+const FOCUS_RING = '#1d5fd1';
 const focusRing = { outline: `3px solid ${FOCUS_RING}`, outlineOffset: 2 } as const;
 
 export const theme = createTheme({

@@ -44,7 +44,7 @@ function ErrorLinks({ entries }: { entries: ErrorEntry[] }) {
 }
 
 /** Focuses a field's input (an upload's choose button), scrolling it into view. */
-export function focusField(id: string) {
+function focusField(id: string) {
   const element =
     document.getElementById(`${id}-choose`) ??
     document.getElementById(id) ??

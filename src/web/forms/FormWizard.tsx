@@ -34,7 +34,7 @@ const SLIDE_MS = 500;
 /** The column beside a step's questions: its sections' progress and the error summary. */
 const ASIDE_WIDTH = 260;
 
-export interface FormWizardProps {
+interface FormWizardProps {
   session: FormSession;
   /** The last step's action: sends the answers; a rejection keeps everything for another try. */
   onSubmit: (

@@ -15,7 +15,7 @@ function heldName(answers: unknown, pointer: string): string {
 }
 
 /** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */
-export function whatResetLoses(session: FormSession): string[] {
+function whatResetLoses(session: FormSession): string[] {
   const answers = session.answers();
   const prefilled = new Set(session.prefilledNames());
   // What the form starts with (a country chosen by default): the user gave nothing there.

@@ -14,7 +14,7 @@ import type { SaveState, ServerApplication } from './serverApplication';
 import type { FormSession } from './session';
 
 /** The words of a save state ('' when there is nothing to say yet). */
-export function saveStatusText(state: SaveState): string {
+function saveStatusText(state: SaveState): string {
   switch (state.kind) {
     case 'saving':
       return 'Saving…';

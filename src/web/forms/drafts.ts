@@ -24,7 +24,7 @@ export function loadDraft(formId: string): Answers | undefined {
   }
 }
 
-export function saveDraft(formId: string, answers: Answers): void {
+function saveDraft(formId: string, answers: Answers): void {
   try {
     draftStorage()?.setItem(DRAFT_PREFIX + formId, JSON.stringify(answers));
   } catch {

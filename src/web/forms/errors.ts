@@ -1,6 +1,4 @@
 import type { ErrorSchema } from '@rjsf/utils';
-import type { AnswerError } from '../../shared/forms/model/types';
-import { parsePointer } from './engine';
 
 type Node = { __errors?: string[] } & { [key: string]: unknown };
 
@@ -47,20 +45,6 @@ export function errorIds(errorSchema: ErrorSchema, idPrefix = 'root', idSeparato
   };
   walk(errorSchema as Node, idPrefix);
   return ids;
-}
-
-/** Errors by JSON pointer (the engine's and the server's shape) as an rjsf ErrorSchema. */
-export function toErrorSchema(errors: readonly AnswerError[]): ErrorSchema {
-  const root: Node = {};
-  for (const { path, message } of errors) {
-    let node = root;
-    for (const part of parsePointer(path)) {
-      node[part] ??= {};
-      node = node[part] as Node;
-    }
-    (node.__errors ??= []).push(message);
-  }
-  return root as ErrorSchema;
 }
 
 /** Both ErrorSchemas' messages, without duplicates. */

@@ -14,7 +14,7 @@ export interface FormStatus {
   canSubmit: boolean;
 }
 
-export const INITIAL_STATUS: FormStatus = {
+const INITIAL_STATUS: FormStatus = {
   valid: false,
   dirty: false,
   submitting: false,

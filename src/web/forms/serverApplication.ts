@@ -26,9 +26,9 @@ import { parsePointer, toPointer, ValueStore, type FileUploader } from './engine
 import type { Answers, SaveContext, SessionPersistence } from './session';
 
 /** About a second after the last change (issue 17). */
-export const SAVE_DELAY_MS = 1000;
+const SAVE_DELAY_MS = 1000;
 /** Retries wait 1 s, 2 s, 4 s … up to this. */
-export const MAX_RETRY_DELAY_MS = 30_000;
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /** What the status region beside the form's buttons says. */
 export type SaveState =
@@ -39,7 +39,7 @@ export type SaveState =
   /** The sign-in ended: saving waits for a new one (retried meanwhile). */
   | { kind: 'expired' };
 
-export interface ServerApplicationOptions {
+interface ServerApplicationOptions {
   formId: string;
   /** The application as the server held it when the page opened (null: none yet). */
   application: Application | null;

@@ -92,7 +92,7 @@ export interface ErrorEntry {
   message: string;
 }
 
-export interface FormSessionOptions {
+interface FormSessionOptions {
   formId: string;
   /** The compiled form the session answers (drafts, review and dialogs read it), when it has one. */
   form?: CompiledForm;
@@ -513,7 +513,7 @@ export function errorEntries(errorSchema: ErrorSchema, id = 'root', pointer = ''
   return out;
 }
 
-export function sameEntries(a: ErrorEntry[], b: ErrorEntry[]): boolean {
+function sameEntries(a: ErrorEntry[], b: ErrorEntry[]): boolean {
   return (
     a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.message === b[i]!.message)
   );

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long typing must pause before a text answer is committed to the form (blur commits at once). */
-export const COMMIT_DELAY_MS = 200;
+const COMMIT_DELAY_MS = 200;
 
 export interface Parsed {
   /** What the input shows after formatting. */

@@ -20,7 +20,7 @@ import { bestAsk, bestBid, type ConnectionState, type MarketState } from './mark
 import { useMarketData } from './useMarketData';
 
 /** Recent trades listed per product. */
-export const RECENT_TRADES_PER_PRODUCT = 5;
+const RECENT_TRADES_PER_PRODUCT = 5;
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   idle: 'Not connected',

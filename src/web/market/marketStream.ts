@@ -14,8 +14,8 @@ import {
 /** A subscription outlives its last user by this long (specification §4, §9). */
 export const SUBSCRIPTION_KEEP_MS = 10_000;
 /** Reconnect delays double from the first to the cap. */
-export const RECONNECT_FIRST_MS = 1_000;
-export const RECONNECT_MAX_MS = 30_000;
+const RECONNECT_FIRST_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
 
 /** The part of the browser WebSocket the stream uses (tests pass a fake). */
 export interface StreamSocket {
@@ -28,7 +28,7 @@ export interface StreamSocket {
   onerror: ((event: unknown) => void) | null;
 }
 
-export interface MarketStreamOptions {
+interface MarketStreamOptions {
   /** Default: `marketStreamUrl(window.location)`, read when connecting. */
   url?: () => string;
   createSocket?: (url: string) => StreamSocket;

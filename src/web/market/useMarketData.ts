@@ -32,7 +32,7 @@ export function sharedMarketStream(): MarketStream {
 }
 
 /** The app-wide stream, unless a provider gives another. */
-export function useMarketStream(): MarketStream {
+function useMarketStream(): MarketStream {
   const provided = useContext(MarketStreamContext);
   return provided ?? sharedMarketStream();
 }

@@ -12,7 +12,10 @@ import { assembleForm, type CompiledForm, type FormValidator } from './compiledF
 
 const warmUps = new WeakMap<CompiledForm, Promise<boolean>>();
 
-/** The form with its precompiled validator; `nested` are the forms it draws inside it. */
+/**
+ * The form with its precompiled validator; `nested` are the forms it draws inside it.
+ * @public imported by the generated `virtual:forms/<form-id>` modules (standalone.ts), which knip cannot see
+ */
 export function precompiledForm(
   id: string,
   bundled: BundledForm,

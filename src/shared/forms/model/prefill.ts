@@ -8,7 +8,7 @@ import { fieldsInOrder } from '../walk/schemaWalk';
 import type { Answers } from './schemaTypes';
 
 /** What a prefill may come from: the signed-in user. */
-export interface PrefillSource {
+interface PrefillSource {
   email: string;
 }
 

@@ -1,9 +1,5 @@
 /** Loose JSON Schema and uiSchema types: schemas carry `x-…` keywords that typed models lack. */
 
-export type JsonValue =
-  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
-
 /** A JSON Schema object as the engine reads it (annotations included). */
 export interface JsonSchema {
   [key: string]: unknown;

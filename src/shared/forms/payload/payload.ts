@@ -34,7 +34,7 @@ import {
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
 import type { FileReference } from '../model/types';
 
-export interface PayloadEntry {
+interface PayloadEntry {
   prompt: string;
   /** The answer; for an object (an address), its parts as entries. */
   value: unknown;
@@ -375,7 +375,7 @@ export function toPayload(
   return form;
 }
 
-export interface DecodedPayload {
+interface DecodedPayload {
   formId: string;
   schemaHash: string;
   answers: Answers;

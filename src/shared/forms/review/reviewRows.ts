@@ -75,7 +75,7 @@ export interface ReviewSection {
   rows: ReviewRow[];
 }
 
-export interface ReviewOptions {
+interface ReviewOptions {
   /** The prompt the applicant was sent with each answer, by pointer (a stored payload's). */
   prompts?: Readonly<Record<string, string>>;
 }

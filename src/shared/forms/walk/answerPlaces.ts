@@ -19,7 +19,7 @@ import {
 } from './schemaWalk';
 
 /** An answer's place: its pointer, the schema that asks it, and its prompt as shown. */
-export interface AnswerPlace {
+interface AnswerPlace {
   pointer: string;
   schema: JsonSchema;
   /** The question's title; inside a list item prefixed as 'Affiliated person 2: SSN'. */

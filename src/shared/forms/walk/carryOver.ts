@@ -12,7 +12,7 @@ import { answerPlaces, patternOf, placeAt, questionPatterns, valueAt } from './a
 import { omitHiddenAnswers } from './answers';
 import { fromPointer } from './schemaWalk';
 
-export interface CarriedAnswers {
+interface CarriedAnswers {
   /** The answers as the current form takes them. */
   answers: Answers;
   /** Prompts of the questions the current form asks that the earlier one did not. */

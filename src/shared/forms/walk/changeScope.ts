@@ -16,7 +16,7 @@ import {
 } from './schemaWalk';
 
 /** A question of a form, found for given answers. */
-export interface Question {
+interface Question {
   pointer: string;
   schema: JsonSchema;
   /** As the form shows it; inside a list item the item is named: 'Affiliated person 2: SSN'. */

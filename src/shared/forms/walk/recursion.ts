@@ -19,7 +19,7 @@ const NAMED_SCHEMAS = new Set([
   'dependentSchemas',
 ]);
 
-export interface RecursiveReference {
+interface RecursiveReference {
   /** JSON pointer of the `$ref` in the bundled schema. */
   pointer: string;
   /** The reference as written (`#/$defs/node`). */

@@ -20,7 +20,7 @@ const EsignConsentDialog = lazy(() =>
 );
 
 /** What an agreement asks before its first signature. */
-export interface EsignConsentGate {
+interface EsignConsentGate {
   /**
    * Resolves true once the user's consent to the version in force is given (asking in the
    * dialog when the server holds none), false when they cancel: then nothing is signed.

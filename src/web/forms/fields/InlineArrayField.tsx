@@ -25,7 +25,7 @@ const StockArrayField = getDefaultRegistry().fields.ArrayField!;
  * item's position: `itemLabel` ('DBA name {n}'; rjsf would say '<list prompt>-1') and
  * `removeLabel` ('Remove DBA name {n}'; rjsf's is a bare red '–').
  */
-export function InlineArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
+function InlineArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
   const { children, buttonsProps, hasToolbar, uiSchema, registry, index, parentUiSchema } = props;
   const ButtonsTemplate = getTemplate(
     'ArrayFieldItemButtonsTemplate',
@@ -89,7 +89,7 @@ const TOOLBAR: CSSProperties = { display: 'flex', alignItems: 'center', height: 
  * false, when a section heading already says it), its items, and an add button worded by
  * `ui:options.addLabel` (rjsf-mui draws a raised card with a heading and a bare '+' icon).
  */
-export function InlineArrayFieldTemplate(props: ArrayFieldTemplateProps) {
+function InlineArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, fieldPathId, uiSchema, items, onAddClick, readonly, registry } = props;
   const { required, schema, title } = props;
   const uiOptions = getUiOptions(uiSchema);

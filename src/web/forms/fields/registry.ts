@@ -12,7 +12,7 @@ import { DialogListField } from './DialogListField';
 import { InlineArrayField } from './InlineArrayField';
 import { ObjectField } from './ObjectField';
 
-export const FIELDS: Record<FieldName, Field> = {
+const FIELDS: Record<FieldName, Field> = {
   dialogList: DialogListField,
 };
 

@@ -14,12 +14,12 @@ import { sniffFileType, UNKNOWN_FILE_TYPE } from '../fileType';
 import { formatFileSize } from '../format';
 import { describedBy, stringOption } from './a11y';
 
-export interface FileUploadProps extends WidgetProps {
+interface FileUploadProps extends WidgetProps {
   /** The `accept` attribute: 'image/*' or 'application/pdf'. */
   accept: string;
 }
 
-export function isFileReference(value: unknown): value is FileReference {
+function isFileReference(value: unknown): value is FileReference {
   return (
     !!value &&
     typeof value === 'object' &&

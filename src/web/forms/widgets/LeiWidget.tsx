@@ -12,7 +12,7 @@ import type { Parsed } from '../useBufferedText';
 import { TextInput } from './TextInput';
 
 /** What a lookup can fill: the names `ui:options.lookupFills` maps answers' pointers to. */
-export type LeiFillSource = 'legalName' | 'address' | 'isNonUs' | 'nonUsAddress';
+type LeiFillSource = 'legalName' | 'address' | 'isNonUs' | 'nonUsAddress';
 
 /** LEIs are upper case; spaces (a pasted, grouped LEI) are dropped. */
 const parseLei = (raw: string): Parsed => {
@@ -24,7 +24,7 @@ const parseLei = (raw: string): Parsed => {
  * A record's headquarters as the lines of a text answer: street lines, 'city, region postal
  * code', country by name.
  */
-export function addressText(record: LeiRecord): string {
+function addressText(record: LeiRecord): string {
   const cityLine = [record.city, [record.region, record.postalCode].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');
@@ -36,7 +36,7 @@ export function addressText(record: LeiRecord): string {
 }
 
 /** The answers a record fills, by pointer, as `fills` (pointer → source) declares them. */
-export function leiFills(record: LeiRecord, fills: Record<string, unknown>) {
+function leiFills(record: LeiRecord, fills: Record<string, unknown>) {
   const sources: Record<LeiFillSource, unknown> = {
     legalName: record.legalName,
     address: addressText(record),

@@ -14,7 +14,7 @@ import { labelValue, type WidgetProps } from '@rjsf/utils';
 import { plainText, useBufferedText, type Parsed } from '../useBufferedText';
 import { describedBy } from './a11y';
 
-export interface TextInputProps extends WidgetProps {
+interface TextInputProps extends WidgetProps {
   /** Formats what was typed or pasted and derives the answer from it. */
   parse?: (raw: string) => Parsed;
   /** Shown under the input when there is no error. */

@@ -36,7 +36,7 @@ function stockWidget(name: string): Widget {
   return widget;
 }
 
-export const WIDGETS: Record<WidgetName, Widget> = {
+const WIDGETS: Record<WidgetName, Widget> = {
   ssn: SsnWidget,
   phone: PhoneWidget,
   usDate: UsDateWidget,

@@ -6,7 +6,6 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { PERSON_PARTS, type PersonAnswer } from '../../../shared/api/auth';
-import { SIGN_IN_NOTICES } from '../../../shared/api/signInNotices';
 import { createRjsfValidator, toRjsfErrors } from '../../../shared/forms/validation/rjsfErrors';
 import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
@@ -19,10 +18,8 @@ import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 
-export const INVALID_INVITE_URL_MESSAGE =
+const INVALID_INVITE_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new invitation url.';
-/** The sign-in toast after a successful acceptance (the wording is ours; the spec has none). */
-export const INVITE_ACCEPTED_MESSAGE = SIGN_IN_NOTICES['invite-accepted'];
 
 /**
  * The person form (schemas/person): the business wizard's user-step questions, their prompts,

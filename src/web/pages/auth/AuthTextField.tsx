@@ -4,7 +4,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
 
-export interface AuthTextFieldProps {
+interface AuthTextFieldProps {
   label: string;
   name: string;
   value: string;

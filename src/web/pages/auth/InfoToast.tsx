@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 
 /** How long a handed-over message stays up (access §9). */
-export const TOAST_HIDE_MS = 6000;
+const TOAST_HIDE_MS = 6000;
 
 /** An info toast that hides itself after 6 seconds (or when dismissed). */
 export function InfoToast({ message }: { message: string }) {

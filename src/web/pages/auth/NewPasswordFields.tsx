@@ -20,7 +20,7 @@ const METER: Record<PasswordStrength, { value: number; color: 'error' | 'warning
 };
 
 /** The strength meter of access §5: weak, medium or strong. */
-export function PasswordStrengthMeter({
+function PasswordStrengthMeter({
   password,
   commonPasswords,
 }: {

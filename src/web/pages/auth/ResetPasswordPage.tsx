@@ -10,7 +10,7 @@ import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 
-export const INVALID_RESET_URL_MESSAGE =
+const INVALID_RESET_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new password reset url.';
 
 /** /clearing/user/reset-password?access_token=&user_id=: choose a new password. */

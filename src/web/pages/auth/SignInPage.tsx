@@ -27,10 +27,9 @@ const InfoToast = lazy(() =>
   import('./InfoToast').then((module) => ({ default: module.InfoToast })),
 );
 
-export { TOTP_MAX_LENGTH, TOTP_REQUIRED_MESSAGE };
-export const PASSKEY_NOT_USED_MESSAGE =
+const PASSKEY_NOT_USED_MESSAGE =
   'The passkey was not used. Please sign in again and use your passkey or a code.';
-export const RESET_RECEIVED_MESSAGE =
+const RESET_RECEIVED_MESSAGE =
   "We received your request. If an account exists for that email, you'll receive a link to reset your password.";
 
 /** Sign-in (/clearing/signin) with its Forgot Password view and the handed-over message toast. */

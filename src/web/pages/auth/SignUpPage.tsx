@@ -20,7 +20,7 @@ import {
 } from './recaptcha';
 import { SupportHint } from './SupportHint';
 
-export const SIGNUP_DONE_MESSAGE = 'Verify your email with the link sent to your email.';
+const SIGNUP_DONE_MESSAGE = 'Verify your email with the link sent to your email.';
 
 /** Sign-up (/clearing and /clearing/signup): email, invisible captcha, then a thank-you notice. */
 export function SignUpPage() {

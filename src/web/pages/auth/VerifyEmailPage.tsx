@@ -10,7 +10,7 @@ import { SubmitWithFailure } from './SubmitWithFailure';
 import { InvalidLinkCard } from './InvalidLinkCard';
 import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 
-export const INVALID_VERIFY_URL_MESSAGE =
+const INVALID_VERIFY_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new email verification url.';
 
 /** /clearing/user/verify-email?email=&access_token=: a new user sets a password. */

@@ -11,7 +11,7 @@ declare global {
   }
 }
 
-export const RECAPTCHA_SCRIPT_URL = 'https://www.google.com/recaptcha/api.js';
+const RECAPTCHA_SCRIPT_URL = 'https://www.google.com/recaptcha/api.js';
 export const CAPTCHA_UNAVAILABLE_MESSAGE = 'Google Captcha not available';
 
 /** Adds the captcha script once; a load failure is only logged (access §8). */

@@ -15,9 +15,9 @@ import { DailySegregationList } from './DailySegregationList';
 import { formatUtcDate } from './disclosureDates';
 import { PdfLink, PdfLinkGrid } from './DisclosureLinks';
 
-export const LOADING_TEXT = 'Loading...';
-export const LOAD_ERROR_TEXT = 'Error with loading documents';
-export const EMPTY_TEXT = 'No documents available yet.';
+const LOADING_TEXT = 'Loading...';
+const LOAD_ERROR_TEXT = 'Error with loading documents';
+const EMPTY_TEXT = 'No documents available yet.';
 
 /**
  * /clearing/regulation/disclosures/{category} (public, business §2.4): the category's heading,

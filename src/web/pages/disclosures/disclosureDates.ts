@@ -15,7 +15,7 @@ export function formatUtcDate(iso: string, pattern: string): string {
   );
 }
 
-export interface DailyMonthGroup {
+interface DailyMonthGroup {
   /** `yyyy-MM` (UTC). */
   key: string;
   /** 'MMMM yyyy', e.g. 'March 2026'. */

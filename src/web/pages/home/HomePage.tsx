@@ -17,11 +17,11 @@ import type { RegistrationOverview } from '../../../shared/api/registration';
 import { useRegistrationOverview } from '../../api/get-registration';
 import { ChangesRequested, StatusTimeline } from './ReviewProgress';
 
-export const PENDING_REVIEW_MESSAGE =
+const PENDING_REVIEW_MESSAGE =
   "Your application has been received. We'll let you know once it has been reviewed.";
-export const APPROVED_MESSAGE = 'Your application has been approved.';
-export const STATEMENT_LOADING_MESSAGE = 'Loading your statement…';
-export const REJECTED_TITLE = 'Your application was not accepted';
+const APPROVED_MESSAGE = 'Your application has been approved.';
+const STATEMENT_LOADING_MESSAGE = 'Loading your statement…';
+const REJECTED_TITLE = 'Your application was not accepted';
 
 /**
  * The banner of an application that is not approved (DECISIONS "Applicants and reviewers"):

@@ -8,8 +8,8 @@ import { format } from 'date-fns';
 import type { RegistrationOverview, StatusEvent } from '../../../shared/api/registration';
 import { SupportContact } from '../../app/SupportContact';
 
-export const CHANGES_REQUESTED_TITLE = 'Your application needs changes';
-export const MAKE_CHANGES_LABEL = 'Make the changes';
+const CHANGES_REQUESTED_TITLE = 'Your application needs changes';
+const MAKE_CHANGES_LABEL = 'Make the changes';
 
 /** What each status reads as on the applicant's timeline. */
 const WHAT_HAPPENED: Record<StatusEvent['status'], string> = {

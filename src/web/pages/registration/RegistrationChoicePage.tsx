@@ -14,16 +14,16 @@ import { PageTitle } from '../../app/PageTitle';
 import { Loading } from '../../app/guards';
 import { applicationQueryOptions } from '../../api/applications';
 
-export type AccountType = 'individual' | 'business';
+type AccountType = 'individual' | 'business';
 /** Where the account-type choice is remembered (not a draft: logout keeps it). */
 export const ACCOUNT_TYPE_STORAGE_KEY = 'clearing.registration.accountType';
 
-export function rememberedAccountType(): AccountType | null {
+function rememberedAccountType(): AccountType | null {
   const value = localStorage.getItem(ACCOUNT_TYPE_STORAGE_KEY);
   return value === 'individual' || value === 'business' ? value : null;
 }
 
-export function rememberAccountType(type: AccountType): void {
+function rememberAccountType(type: AccountType): void {
   localStorage.setItem(ACCOUNT_TYPE_STORAGE_KEY, type);
 }
 

@@ -27,7 +27,7 @@ import {
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
 
 /** What differs between the registrations a page serves: the rest is the form's files. */
-export interface Registration {
+interface Registration {
   form: RegistrationForm;
   /** The document title ('Individual Registration'). */
   pageTitle: string;

@@ -5,9 +5,9 @@ import Typography from '@mui/material/Typography';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 
 /** How long the copy confirmation stays (specification §9). */
-export const COPY_CONFIRMATION_MS = 500;
-export const COPIED_MESSAGE = 'Copied to Clipboard';
-export const COPY_FAILED_MESSAGE = 'Could not copy: select the ID and copy it by hand.';
+const COPY_CONFIRMATION_MS = 500;
+const COPIED_MESSAGE = 'Copied to Clipboard';
+const COPY_FAILED_MESSAGE = 'Could not copy: select the ID and copy it by hand.';
 const COPY_FAILED_MS = 4_000;
 
 /**

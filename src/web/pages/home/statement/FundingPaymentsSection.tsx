@@ -15,7 +15,7 @@ import {
   totalRowSx,
 } from './StatementParts';
 
-export const NO_FUNDING_PAYMENTS = 'No funding payments.';
+const NO_FUNDING_PAYMENTS = 'No funding payments.';
 
 /** Funding Payments per perpetual product, or 'No funding payments.' (business §2.5). */
 export function FundingPaymentsSection({

@@ -15,7 +15,7 @@ import { DECIMAL_PATTERN, type Decimal } from '../../../../shared/api/statement'
 
 const decimalPattern = new RegExp(DECIMAL_PATTERN);
 
-export interface DecimalFormat {
+interface DecimalFormat {
   /** Pad the fraction to at least this many digits. */
   minFractionDigits?: number;
   /** Round (half away from zero) to at most this many digits. */
