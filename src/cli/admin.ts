@@ -20,7 +20,7 @@ import {
 } from '../server/admin/review';
 import { hashPassword } from '../server/auth/passwords';
 import { readConfig, type ServerConfig } from '../server/config';
-import { recordAuditEvent } from '../server/audit/recordAuditEvent';
+import { emailDigestsToLookUp, recordAuditEvent } from '../server/audit/recordAuditEvent';
 import { verifyAuditChain } from '../server/audit/verifyAuditChain';
 import { grantAppRole } from '../server/db/appRole';
 import { findOrganization } from '../server/db/statements';
@@ -56,6 +56,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]
                                                 password, or reads the password from stdin
   verify-audit                                  walk the audit trail's hash chain; names the
                                                 first row that no longer matches (exit 1)
+  audit-lookup <email>                          list the failed sign-ins on an address, with or
+                                                without an account (rows name an address only
+                                                by a keyed digest: FIELD_ENCRYPTION_KEYS)
   grant-app-role <role>                         as the database owner, after migrating: grant
                                                 the role the portal runs as its tables, the
                                                 audit trail read and append only
@@ -270,6 +273,38 @@ async function verifyAudit(pool: pg.Pool, out: Out, err: Out): Promise<number> {
   return 1;
 }
 
+/**
+ * The failed sign-ins on one address: rows of an account by its id, rows of an address without
+ * one by its digest under each key of the ring (and the unkeyed digest of older rows).
+ */
+async function auditLookup(
+  pool: pg.Pool,
+  config: ServerConfig,
+  email: string,
+  out: Out,
+): Promise<void> {
+  const digests = emailDigestsToLookUp(loadFieldKeys(config), email);
+  const user = await findUserRowByEmail(pool, email);
+  const found = await pool.query<{ seq: string; at: Date; reason: string | null }>(
+    `select seq, at, detail->>'reason' as reason from audit_log
+      where action = 'signin.failed'
+        and (detail->>'emailDigest' = any($1) or actor_user_id = $2)
+      order by seq`,
+    [digests, user?.id ?? null],
+  );
+  if (found.rows.length === 0) {
+    out(`No failed sign-in is recorded for ${email}.`);
+    return;
+  }
+  out(
+    `${found.rows.length} failed sign-in${found.rows.length === 1 ? '' : 's'} for ${email}` +
+      `${user ? '' : ' (no account has this address)'}:`,
+  );
+  for (const row of found.rows) {
+    out(`  row ${row.seq}  ${row.at.toISOString()}  ${row.reason ?? 'unknown'}`);
+  }
+}
+
 /** Recomputes each signed document's hash; a changed or missing document is refused (exit 1). */
 async function verifyEvidence(
   pool: pg.Pool,
@@ -365,6 +400,7 @@ export async function main(
     'publish-disclosure': 3,
     'create-staff': 1,
     'verify-audit': 0,
+    'audit-lookup': 1,
     'grant-app-role': 1,
     'rotate-key': 0,
     'verify-evidence': 1,
@@ -411,6 +447,9 @@ export async function main(
         break;
       case 'verify-audit':
         return await verifyAudit(pool, out, err);
+      case 'audit-lookup':
+        await auditLookup(pool, config, args[0]!, out);
+        break;
       case 'grant-app-role':
         if (!/^[a-z_][a-z0-9_$]*$/i.test(args[0]!))
           throw new UsageError(`Not a role name: ${args[0]}`);

@@ -37,6 +37,11 @@ export interface ServerConfig {
   logLevel: string;
   /** `FIELD_ENCRYPTION_KEYS`: the keys of sensitive answers at rest (fieldEncryption/keyRing.ts). */
   fieldEncryptionKeys: string | undefined;
+  /**
+   * `SESSION_PLACE_DATABASE`: the MMDB file giving sessions their approximate place (unset: the
+   * shipped DB-IP country data; `off`: addresses only). See auth/ipPlaces.ts.
+   */
+  sessionPlaceDatabase: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -71,5 +76,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     passwordCost: Number(env.PASSWORD_COST ?? 17),
     logLevel: env.LOG_LEVEL ?? 'info',
     fieldEncryptionKeys: env.FIELD_ENCRYPTION_KEYS || undefined,
+    sessionPlaceDatabase: env.SESSION_PLACE_DATABASE || undefined,
   };
 }

@@ -91,20 +91,27 @@ test('sessions listed and ended one by one or all others; password change asks t
   const email = await newAccount(page);
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/clearing\/registration$/);
-  const abroad = await otherBrowser(browser, email, '203.0.113.7');
+  // A public address the shipped DB-IP country data places in the United Kingdom.
+  const abroad = await otherBrowser(browser, email, '81.2.69.142');
   const office = await otherBrowser(browser, email, '192.168.4.20');
 
   await page.goto(PROFILE);
   const sessions = page.getByRole('table', { name: 'Active sessions' });
   await expect(sessions.getByRole('row')).toHaveCount(4); // a header and three sessions
   await expect(sessions.getByText('This browser')).toBeVisible();
-  await expect(sessions.getByText('IP address 203.0.113.7')).toBeVisible();
+  await expect(sessions.getByText('United Kingdom (81.2.69.142)')).toBeVisible();
   await expect(sessions.getByText('Local network (192.168.4.20)')).toBeVisible();
+  // Places are approximate, and the data's licence (CC BY 4.0) asks for its credit beside them.
+  await expect(page.getByText(/Places are approximate/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toHaveAttribute(
+    'href',
+    'https://db-ip.com',
+  );
   // Browser and system from the user agent (Playwright's desktop Chrome says Windows).
   await expect(sessions.getByText(/^Chrome \d+ on \w+/).first()).toBeVisible();
 
   // Ending a session asks for the password again (ASVS 7.5.2).
-  await sessions.getByRole('button', { name: /IP address 203\.0\.113\.7/ }).click();
+  await sessions.getByRole('button', { name: /United Kingdom \(81\.2\.69\.142\)/ }).click();
   await confirmPassword(page, PASSWORD);
   await expect(sessions.getByRole('row')).toHaveCount(3);
   expect(await stillSignedIn(abroad.context)).toBe(false);

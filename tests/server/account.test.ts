@@ -109,11 +109,14 @@ describe('the profile page’s calls', () => {
       const laptop = clientFrom('127.0.0.1', CHROME_LINUX);
       const office = clientFrom('192.168.1.20', SAFARI_MAC);
       const abroad = clientFrom('203.0.113.9', CHROME_LINUX);
-      for (const client of [laptop, office, abroad])
+      // A public address the shipped DB-IP country data places in the United Kingdom.
+      const travelling = clientFrom('81.2.69.142', CHROME_LINUX);
+      for (const client of [laptop, office, abroad, travelling])
         await signIn(client, user.email, user.password);
 
-      const listed = (await laptop.get(`${API}/user/sessions`)).json().sessions;
-      expect(listed).toHaveLength(3);
+      const answer = (await laptop.get(`${API}/user/sessions`)).json();
+      const listed = answer.sessions;
+      expect(listed).toHaveLength(4);
       expect(listed[0]).toMatchObject({
         current: true,
         device: 'Chrome 131 on Linux',
@@ -121,7 +124,14 @@ describe('the profile page’s calls', () => {
       });
       const places = listed.map((session: { place: string }) => session.place);
       expect(places).toContain('Local network (192.168.1.20)');
+      // A documentation address the data has no place for reads as the address alone.
       expect(places).toContain('IP address 203.0.113.9');
+      expect(places).toContain('United Kingdom (81.2.69.142)');
+      // The data's licence (CC BY 4.0) asks for its credit beside the places.
+      expect(answer.placesAttribution).toEqual({
+        text: 'IP Geolocation by DB-IP',
+        url: 'https://db-ip.com',
+      });
       const safari = listed.find((s: { device: string }) => s.device === 'Safari 17 on macOS');
       expect(safari).toBeDefined();
       expect(listed.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
@@ -150,8 +160,9 @@ describe('the profile page’s calls', () => {
       const others = await laptop.post(`${API}/user/sessions/end-others`, {
         password: user.password,
       });
-      expect(others.json()).toEqual({ endedSessions: 1 });
+      expect(others.json()).toEqual({ endedSessions: 2 });
       expect((await abroad.get(`${API}/user`)).statusCode).toBe(401);
+      expect((await travelling.get(`${API}/user`)).statusCode).toBe(401);
       expect((await laptop.get(`${API}/user/sessions`)).json().sessions).toHaveLength(1);
       expect(await auditCount('sessions.ended', user.id)).toBe(2);
     });

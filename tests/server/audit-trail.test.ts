@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDigest, recordAuditEvent } from '../../src/server/audit/recordAuditEvent';
+import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
 import { grantAppRole } from '../../src/server/db/appRole';
 import { createPool } from '../../src/server/db/database';
@@ -35,6 +36,8 @@ describe('audit trail', () => {
       DATABASE_URL: t.pool.options.connectionString,
       DATA_DIR: tmp,
       NODE_ENV: 'test',
+      // The app's keys: the CLI finds failed sign-ins by the digests made under them.
+      FIELD_ENCRYPTION_KEYS: t.config.fieldEncryptionKeys!,
     });
 
   /** Every audit row's full text, for checks that nothing personal is in it. */
@@ -139,12 +142,22 @@ describe('audit trail', () => {
     expect(find('signin.failed', (r) => r.actor_user_id === customer.id)?.detail).toEqual({
       reason: 'password',
     });
-    // An email without an account: its digest, never the address.
+    // An email without an account: its keyed digest (HMAC under a key derived from the field
+    // encryption key, whose id is beside it), never the address nor its plain SHA-256, which
+    // hashing guessed addresses would reverse.
+    const ring = parseFieldKeys(t.config.fieldEncryptionKeys!);
     expect(find('signin.failed', (r) => r.actor_user_id === null)?.detail).toEqual({
       reason: 'unknown-email',
-      emailDigest: emailDigest(stranger),
+      ...emailDigest(ring, stranger),
     });
-    expect(emailDigest(stranger)).toBe(emailDigest(` ${stranger.toLowerCase()} `));
+    expect(emailDigest(ring, stranger)).toEqual(emailDigest(ring, ` ${stranger.toLowerCase()} `));
+    expect(emailDigest(ring, stranger).digestKey).toBe(ring.current.id);
+    const unkeyed = crypto.createHash('sha256').update(stranger.toLowerCase()).digest('hex');
+    expect(await allRowsText()).not.toContain(unkeyed);
+    const otherKey = parseFieldKeys(newFieldKey(ring.current.id));
+    expect(emailDigest(otherKey, stranger).emailDigest).not.toBe(
+      emailDigest(ring, stranger).emailDigest,
+    );
     expect(find('2fa.enrolment-started', (r) => r.actor_user_id === other.id)).toBeDefined();
     expect(find('2fa.enabled', (r) => r.actor_user_id === other.id)).toBeDefined();
     expect(find('password.reset', (r) => r.actor_user_id === other.id)).toBeDefined();
@@ -192,6 +205,45 @@ describe('audit trail', () => {
     const verified = await admin(['verify-audit']);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`Audit trail intact: ${rows.length} rows`);
+  });
+
+  it('audit-lookup lists the failed sign-ins on an address, with or without an account', async () => {
+    const anon = freshClient(t.app);
+    const stranger = `lookup.${crypto.randomBytes(3).toString('hex')}@example.test`;
+    for (const email of [stranger, ` ${stranger.toUpperCase()} `]) {
+      const attempt = await anon.post(`${API}/auth/signin`, { email, password: 'Whatever-1' });
+      expect(attempt.statusCode).toBe(401);
+    }
+    // A row written before digests were keyed (plain SHA-256) is still found.
+    await recordAuditEvent(t.pool, {
+      action: 'signin.failed',
+      actorUserId: null,
+      detail: {
+        reason: 'unknown-email',
+        emailDigest: crypto.createHash('sha256').update(stranger).digest('hex'),
+      },
+    });
+    const customer = await registeredCustomer(t);
+    const wrong = await anon.post(`${API}/auth/signin`, {
+      email: customer.email,
+      password: 'Not-The-Pass-1',
+    });
+    expect(wrong.statusCode).toBe(401);
+
+    const ofStranger = await admin(['audit-lookup', stranger]);
+    expect(ofStranger.code, ofStranger.stderr).toBe(0);
+    expect(ofStranger.stdout).toContain(
+      `3 failed sign-ins for ${stranger} (no account has this address):`,
+    );
+    expect(ofStranger.stdout.match(/^ {2}row \d+ {2}\S+ {2}unknown-email$/gm)).toHaveLength(3);
+
+    const ofCustomer = await admin(['audit-lookup', customer.email]);
+    expect(ofCustomer.stdout).toContain(`1 failed sign-in for ${customer.email}:`);
+    expect(ofCustomer.stdout).toMatch(/^ {2}row \d+ {2}\S+ {2}password$/m);
+
+    const nobody = await admin(['audit-lookup', 'never.tried@example.test']);
+    expect(nobody.code).toBe(0);
+    expect(nobody.stdout).toContain('No failed sign-in is recorded for never.tried@example.test.');
   });
 
   it("shows a registration's audit events on its console page", async () => {

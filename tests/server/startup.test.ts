@@ -153,6 +153,38 @@ describe('starting the portal', () => {
     }
   }, 60_000);
 
+  it('a demo seed the database refuses: one sentence, exit code 1, no stack trace, nothing half-seeded', async () => {
+    // A database migrated by an earlier start without the seed, whose organizations table then
+    // refuses every new row (as a full disk, a revoked grant or a hand-made constraint would):
+    // the seed's first insert fails inside its transaction.
+    const url = await emptyDatabase();
+    const migrated = await startPortal({ DATABASE_URL: url, SEED_DEMO: '0' });
+    expect(migrated.code, migrated.output).toBeNull();
+    await migrated.stop();
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      await pool.query(
+        'alter table organizations add constraint no_new_organizations check (false) not valid',
+      );
+      const started = await startPortal({ DATABASE_URL: url });
+      expect(started.code, started.output).toBe(1);
+      const sentences = started.output
+        .split('\n')
+        .filter((line) => line.startsWith('The demo data could not be seeded'));
+      // PostgreSQL's own words (in English: new row for relation "organizations" violates check
+      // constraint "no_new_organizations"), on one line; the constraint's name in any language.
+      expect(sentences).toHaveLength(1);
+      expect(sentences[0]).toMatch(/^The demo data could not be seeded: .*"no_new_organizations"$/);
+      expect(started.output).not.toMatch(STACK_FRAME);
+      expect(started.output).not.toContain('Clearing member portal:');
+      // The seed's transaction rolled back whole: no user without its organization.
+      const users = await pool.query<{ n: number }>('select count(*)::int as n from users');
+      expect(users.rows[0]!.n).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  }, 90_000);
+
   it('a database that cannot be reached, and a bad setting: a sentence each, no stack trace', async () => {
     const closedPort = await freePort();
     const noDatabase = await startPortal({

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/transaction';
+import type { FieldKey, FieldKeyRing } from '../fieldEncryption/keyRing';
 
 /** The events the audit trail records. */
 type AuditAction =
@@ -85,10 +86,36 @@ export async function recordAuditEvent(db: Queryable, event: AuditEvent): Promis
 }
 
 /**
- * How a failed sign-in names an email that has no account: SHA-256 of the trimmed, lower-cased
- * address. Never the address itself; an investigator who holds an address can hash it to find
- * its attempts, and attempts on one address group together.
+ * How a failed sign-in names an email that has no account: HMAC-SHA-256 of the trimmed,
+ * lower-cased address under a key derived (HKDF, for this use only) from the current field
+ * encryption key, with that key's id beside it. A plain SHA-256 could be reversed by hashing
+ * guessed addresses; the keyed one groups the attempts on one address, and only someone holding
+ * the keys (`npm run admin -- audit-lookup <email>`) can tell which address it is.
  */
-export function emailDigest(email: string): string {
-  return crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+export function emailDigest(
+  ring: FieldKeyRing,
+  email: string,
+): { emailDigest: string; digestKey: string } {
+  return { emailDigest: keyedEmailDigest(ring.current, email), digestKey: ring.current.id };
+}
+
+/**
+ * Every digest a failed sign-in row may hold for an email: under each key of the ring (rows
+ * written before a rotation keep their key's digest), and the unkeyed SHA-256 that rows written
+ * before keyed digests hold.
+ */
+export function emailDigestsToLookUp(ring: FieldKeyRing, email: string): string[] {
+  const unkeyed = crypto.createHash('sha256').update(normalised(email)).digest('hex');
+  return [...ring.keys.map((key) => keyedEmailDigest(key, email)), unkeyed];
+}
+
+function keyedEmailDigest(key: FieldKey, email: string): string {
+  const digestKey = Buffer.from(
+    crypto.hkdfSync('sha256', key.secret, Buffer.alloc(0), 'audit-email-digest', 32),
+  );
+  return crypto.createHmac('sha256', digestKey).update(normalised(email)).digest('hex');
+}
+
+function normalised(email: string): string {
+  return email.trim().toLowerCase();
 }

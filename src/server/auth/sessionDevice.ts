@@ -1,10 +1,11 @@
 import net from 'node:net';
 import Bowser from 'bowser';
+import type { IpPlaces } from './ipPlaces';
 
 /**
  * What the profile page's session list says about a session: the browser and system from its user
- * agent, and an honest "where". Without a geolocation database, a place name would be a guess;
- * the portal says what it knows: this machine, the local network, or the address itself.
+ * agent, and an honest "where": this machine, the local network, or a public address with the
+ * approximate place the offline IP data gives it (ipPlaces.ts), else the address alone.
  */
 export function describeDevice(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device';
@@ -31,13 +32,19 @@ const LOOPBACK = new net.BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8);
 LOOPBACK.addAddress('::1', 'ipv6');
 
-/** Where a session's requests came from, as precisely as the portal honestly knows. */
-export function describePlace(ip: string | null): string {
+/**
+ * Where a session's requests came from, as precisely as the portal honestly knows: "This
+ * computer", "Local network (10.0.0.7)", "Berlin, Germany (203.0.113.9)" (the place is
+ * approximate; a country alone where the data has no city), or "IP address 203.0.113.9".
+ */
+export async function describePlace(ip: string | null, places: IpPlaces): Promise<string> {
   if (!ip) return 'Unknown address';
   const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   const family = net.isIPv6(address) ? 'ipv6' : net.isIPv4(address) ? 'ipv4' : null;
   if (!family) return 'Unknown address';
   if (LOOPBACK.check(address, family)) return 'This computer';
   if (PRIVATE_RANGES.check(address, family)) return `Local network (${address})`;
-  return `IP address ${address}`;
+  const place = await places.placeOf(address);
+  if (!place) return `IP address ${address}`;
+  return `${place.city ? `${place.city}, ` : ''}${place.country} (${address})`;
 }

@@ -27,6 +27,7 @@ import {
   perMinute,
   RATE_LIMITS,
 } from '../auth/routeHelpers';
+import { ipPlacesFor } from '../auth/ipPlaces';
 import { describeDevice, describePlace } from '../auth/sessionDevice';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { forgetDevices } from '../db/deviceCookies';
@@ -50,6 +51,8 @@ import { badRequest, ClientError, notFound, unauthorized } from '../errors';
  */
 export async function registerAccountRoutes(app: FastifyInstance): Promise<void> {
   const rp = relyingParty(app.config.publicUrl);
+  // Opened on the first session list, then kept for the process (an offline file, no network).
+  const places = ipPlacesFor(app.config.sessionPlaceDatabase, app.log);
   // Every call here is the signed-in user's: a signed-out one gets 401 before its body is read.
   app.addHook('onRequest', async (request) => {
     await request.requireUserId();
@@ -82,14 +85,17 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     const row = await currentRow(request);
     const sessions = await listLiveSessions(app.db, row.id, request.sessionIdHash());
     return {
-      sessions: sessions.map((session) => ({
-        id: session.public_id,
-        current: session.current,
-        device: describeDevice(session.user_agent),
-        place: describePlace(session.ip),
-        signedInAt: session.created_at.toISOString(),
-        lastSeenAt: session.last_seen_at.toISOString(),
-      })),
+      sessions: await Promise.all(
+        sessions.map(async (session) => ({
+          id: session.public_id,
+          current: session.current,
+          device: describeDevice(session.user_agent),
+          place: await describePlace(session.ip, places),
+          signedInAt: session.created_at.toISOString(),
+          lastSeenAt: session.last_seen_at.toISOString(),
+        })),
+      ),
+      placesAttribution: places.attribution,
     };
   });
 

@@ -284,13 +284,13 @@ export async function registerAuthRoutes(
     const trusted = !!usable && deviceUser === usable.id;
     const matches = await verifyPassword(password, hash, client, trusted);
     if (!usable || !matches) {
-      // An email without an account is named by its digest, never written out.
+      // An email without an account is named by its keyed digest, never written out.
       await recordAuditEvent(app.db, {
         action: 'signin.failed',
         actorUserId: row?.id ?? null,
         detail: row
           ? { reason: usable ? 'password' : 'not-verified' }
-          : { reason: 'unknown-email', emailDigest: emailDigest(email) },
+          : { reason: 'unknown-email', ...emailDigest(app.fieldKeys, email) },
       });
       throw new ClientError(401, BAD_CREDENTIALS);
     }

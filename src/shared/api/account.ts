@@ -29,7 +29,10 @@ export interface SessionSummary {
   current: boolean;
   /** Browser and system, from the user agent ("Chrome 131 on Linux"). */
   device: string;
-  /** Where it signed in from, as honestly as the portal knows (no geolocation database). */
+  /**
+   * Where it signed in from, as honestly as the portal knows: this computer, the local network,
+   * an approximate place from offline IP data with the address, or the address alone.
+   */
   place: string;
   signedInAt: string;
   lastSeenAt: string;
@@ -37,6 +40,8 @@ export interface SessionSummary {
 
 export interface SessionList {
   sessions: SessionSummary[];
+  /** The credit the IP data's licence asks for beside its places (null: none needed or none used). */
+  placesAttribution: { text: string; url: string } | null;
 }
 
 /** POST user/password: the current password, the new one, and whether to end other sessions. */

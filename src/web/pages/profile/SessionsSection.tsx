@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -18,8 +19,10 @@ type Ending = { action: string; run: (password: string) => Promise<unknown> } | 
 
 /**
  * Active sessions: each browser signed in to the account, what it is, where it signed in from (as
- * honestly as the portal knows: this computer, the local network, or the address) and when it was
- * last seen; any other one can be signed out, or all of them at once.
+ * honestly as the portal knows: this computer, the local network, an approximate place with the
+ * address, or the address) and when it was last seen; any other one can be signed out, or all of
+ * them at once. A footnote says places are approximate and credits the IP data where its licence
+ * asks (DB-IP's CC BY 4.0).
  */
 export function SessionsSection() {
   const sessions = useSessions();
@@ -82,6 +85,20 @@ export function SessionsSection() {
           ))}
         </TableBody>
       </Table>
+      {list.length > 0 ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1, maxWidth: 900 }}>
+          Places are approximate, looked up from each session&apos;s IP address.
+          {sessions.data?.placesAttribution ? (
+            <>
+              {' '}
+              <Link href={sessions.data.placesAttribution.url} target="_blank" rel="noopener">
+                {sessions.data.placesAttribution.text}
+              </Link>
+              .
+            </>
+          ) : null}
+        </Typography>
+      ) : null}
       {failure ? (
         <Alert severity="error" sx={{ mt: 2, maxWidth: 900 }}>
           {errorMessageOf(failure)}
