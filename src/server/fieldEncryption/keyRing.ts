@@ -14,7 +14,7 @@ export class FieldKeyError extends Error {
   override name = 'FieldKeyError';
 }
 
-interface FieldKey {
+export interface FieldKey {
   /** Stored beside each value, so the value says which key opens it. */
   readonly id: string;
   readonly secret: Buffer;
