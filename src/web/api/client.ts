@@ -54,7 +54,7 @@ export class NetworkError extends Error {
  * call's outcome shows, never by leaving the half-filled form.
  */
 export const SESSION_EXPIRED_MESSAGE =
-  'Your session has expired. Sign in again in another tab; your answers are kept here.';
+  'Not saved: your session has expired. Sign in again to save; your answers are kept here.';
 
 /** The message to show for any thrown value: the server's errorMessage first. */
 export function errorMessageOf(error: unknown): string {
