@@ -6,7 +6,7 @@ import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/ke
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import type { ApplicationConflict, ApplicationResponse } from '../../src/shared/api/applications';
 import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
-import { auditRows } from './adminHelpers';
+import { auditRows, signedInStaff } from './adminHelpers';
 import { signedDocuments, toPayloadJson } from '../../src/shared/forms/payload/payload';
 import {
   formDataBody,
@@ -20,7 +20,7 @@ import {
   type Part,
 } from './authHelpers';
 import { samplePdf, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
-import { createTestApp, TestClient, type TestApp } from './testApp';
+import { testAppForBlock, TestClient, type TestApp } from './testApp';
 import { projectSources, testForm } from '../forms';
 import { compileForms, type FormCatalog } from '../../src/shared/forms/model/compileNode';
 
@@ -62,11 +62,7 @@ async function rawApplications(t: TestApp, userId: string): Promise<string> {
 }
 
 describe('applications on the server: save and resume', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ fieldEncryptionKeys: K1 });
-  });
-  afterAll(async () => t?.close());
+  const t = testAppForBlock({ fieldEncryptionKeys: K1 });
 
   it('saves a first draft and reads it back with every answer', async () => {
     const user = await signedIn(t);
@@ -229,11 +225,7 @@ describe('applications on the server: save and resume', () => {
 });
 
 describe('applications on the server: refusals', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t?.close());
+  const t = testAppForBlock();
 
   it('refuses callers who are not signed in', async () => {
     const client = freshClient(t.app);
@@ -329,55 +321,6 @@ describe('applications on the server: refusals', () => {
     );
     expect((await load(user.client, 'individual'))?.answers.firstName).toBe('Jane');
   });
-
-  it('under a change request takes only the marked answers, naming others by prompt', async () => {
-    const user = await signedIn(t);
-    const answers = businessAnswers();
-    await save(user.client, 'business', { answers, baseRevision: 0 });
-    const changeRequest = {
-      registrationId: '00000000-0000-0000-0000-000000000000',
-      note: 'Two things, please.',
-      fields: [{ path: '/affiliatedPersons/1/passportCountryOfIssuance', note: 'Not AU?' }],
-    };
-    await t.pool.query(
-      `update applications set status = 'changes_requested', change_request = $2
-        where user_id = $1`,
-      [user.id, JSON.stringify(changeRequest)],
-    );
-    const application = await load(user.client, 'business');
-    expect(application?.changeRequest).toEqual({
-      note: 'Two things, please.',
-      fields: [
-        {
-          path: '/affiliatedPersons/1/passportCountryOfIssuance',
-          prompt: 'Affiliated person 2: Passport country of issuance',
-          note: 'Not AU?',
-        },
-      ],
-    });
-    const unmarked = structuredClone(answers);
-    (unmarked.affiliatedPersons as Answers[])[0]!.lastName = 'Okafor-Smith';
-    const refused = await save(user.client, 'business', {
-      answers: unmarked,
-      baseRevision: application!.revision,
-    });
-    expect(refused.statusCode).toBe(409);
-    expect((refused.json() as { errorMessage: string }).errorMessage).toBe(
-      "'Affiliated person 1: Last name' was not marked for changes: only the answers the reviewer asked about can be changed.",
-    );
-    const marked = structuredClone(answers);
-    (marked.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance = 'NZ';
-    const accepted = await save(user.client, 'business', {
-      answers: marked,
-      baseRevision: application!.revision,
-    });
-    expect(accepted.statusCode).toBe(200);
-    const after = await load(user.client, 'business');
-    expect((after?.answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance).toBe(
-      'NZ',
-    );
-    expect(after?.status).toBe('changes_requested');
-  });
 });
 
 const FILES = (formId: string) => `${API}/${formId}/files`;
@@ -431,11 +374,7 @@ async function submissionWithoutFiles(
 }
 
 describe('applications on the server: files', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t?.close());
+  const t = testAppForBlock();
 
   it('stores a file for its question, replaces it, and removes it', async () => {
     const user = await signedIn(t);
@@ -594,26 +533,23 @@ describe('applications on the server: files', () => {
     expect(afterDelete.statusCode).toBe(409);
 
     // Under a change request the marked document is replaced; the registration keeps its bytes.
-    await t.pool.query(
-      `update applications set status = 'changes_requested', change_request = $2 where user_id = $1`,
-      [
-        user.id,
-        JSON.stringify({
-          registrationId,
-          note: '',
-          fields: [{ path: '/irsFormW2', note: 'Blurry' }],
-        }),
-      ],
+    const staff = await signedInStaff(t);
+    const requested = await staff.client.post(
+      '/exchange/api/admin/onboarding/kyc-changes-request',
+      {
+        registrationId,
+        fields: [{ path: '/irsFormW2', note: 'Blurry' }],
+      },
     );
+    expect(requested.statusCode, requested.body).toBe(200);
     const unmarked = await upload(user.client, 'individual', '/photoId', pngPart(png));
     expect(unmarked.statusCode).toBe(409);
     expect((unmarked.json() as { errorMessage: string }).errorMessage).toMatch(
-      /^'Image of the front of your ID \(for a passport, its photo page\)' was not marked/,
+      /^Image of the front of your ID \(for a passport, its photo page\) was not among the changes requested/,
     );
     const newW2 = await largePdf(1);
-    expect((await upload(user.client, 'individual', '/irsFormW2', pdfPart(newW2))).statusCode).toBe(
-      200,
-    );
+    const marked = await upload(user.client, 'individual', '/irsFormW2', pdfPart(newW2));
+    expect(marked.statusCode, marked.body).toBe(200);
     const still = await t.pool.query<{ bytes: Buffer }>(
       `select f.bytes from registration_documents d join stored_files f using (storage_name)
         where d.registration_id = $1 and d.part = 'irsFormW2'`,
@@ -647,10 +583,9 @@ function changedIndividualForms(): FormCatalog {
 }
 
 describe('applications on the server: a newer version of the form', () => {
-  let t: TestApp;
+  const t = testAppForBlock();
   let changed: FastifyInstance;
   beforeAll(async () => {
-    t = await createTestApp();
     // The same database served by the working tree's schemas after a change was deployed.
     changed = await buildApp({
       config: t.config,
@@ -661,10 +596,7 @@ describe('applications on the server: a newer version of the form', () => {
     });
     await changed.ready();
   });
-  afterAll(async () => {
-    await changed?.close();
-    await t?.close();
-  });
+  afterAll(async () => changed?.close());
 
   it('carries answers by pointer and says once what was added, reworded and dropped', async () => {
     const user = await signedIn(t);

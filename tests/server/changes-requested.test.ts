@@ -9,7 +9,7 @@ import {
   listStatusChanges,
 } from '../../src/server/db/registrationVersions';
 import { registeredBusiness, signedInStaff } from './adminHelpers';
-import { pngBytes } from './authHelpers';
+import { pngBytes, postForm } from './authHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 import { testForm } from '../forms';
 
@@ -316,3 +316,185 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     );
   });
 });
+
+/**
+ * The one rule of a change request (changeScope's `unrequestedChange`): the autosave, the file
+ * routes and the resubmission accept and refuse the same changes.
+ */
+describe('a change request’s one rule: save, file upload and resubmission agree', () => {
+  const APPS = '/exchange/api/web/applications/business';
+  const SIGNER = '/signerAuthorization';
+  const SIGNER_FORM = '/authorizationForm';
+  const CERTIFICATE = '/certificateOfInc';
+  let t: TestApp;
+  let staff: Awaited<ReturnType<typeof signedInStaff>>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    staff = await signedInStaff(t);
+  });
+  afterAll(async () => t.close());
+
+  /** A business registered, then asked for changes on `paths` (none: a note alone). */
+  async function askedFor(paths: string[]) {
+    const applicant = await registeredBusiness(t);
+    const response = await staff.client.post(`${A}/onboarding/kyc-changes-request`, {
+      registrationId: applicant.registrationId,
+      note: 'Please look again.',
+      fields: paths.map((path) => ({ path, note: 'Please fix.' })),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return applicant;
+  }
+
+  const application = async (client: TestClient) =>
+    ((await client.get(APPS)).json() as ApplicationResponse).application!;
+
+  async function save(client: TestClient, change: (answers: Answers) => void) {
+    const current = await application(client);
+    const answers = structuredClone(current.answers);
+    change(answers);
+    return client.request('PUT', APPS, {
+      json: { answers, baseRevision: current.revision },
+    });
+  }
+
+  const upload = (client: TestClient, pointer: string) =>
+    postForm(client, `${APPS}/files`, [
+      { name: 'pointer', value: pointer },
+      { name: 'file', filename: 'replaced.pdf', contentType: 'application/pdf', data: newTaxForm },
+    ]);
+
+  const refusalOf = (prompt: string) =>
+    `${prompt} was not among the changes requested; it cannot change.`;
+  const title = (key: string) => testForm('business').schema.properties![key]!.title!;
+
+  it('takes a marked answer, one inside an affiliated person, and what a marked change makes appear', async () => {
+    const applicant = await askedFor([SIGNER, PASSPORT_COUNTRY, '/disclosures']);
+    const client = applicant.client;
+    // An answer inside an affiliated person, marked.
+    const country = await save(client, (answers) => {
+      (answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance = 'NZ';
+    });
+    expect(country.statusCode, country.body).toBe(200);
+    // A marked answer whose change makes a file question and a text question appear.
+    const signer = await save(client, (answers) => {
+      answers.signerAuthorization = 'no';
+      answers.disclosures = 'Yes';
+    });
+    expect(signer.statusCode, signer.body).toBe(200);
+    const appeared = await upload(client, SIGNER_FORM);
+    expect(appeared.statusCode, appeared.body).toBe(200);
+    const detail = await save(client, (answers) => {
+      answers.disclosuresDetail = 'A warning in 2019.';
+    });
+    expect(detail.statusCode, detail.body).toBe(200);
+    // Changed again on a later save: still judged against the answers as submitted.
+    const again = await save(client, (answers) => {
+      answers.disclosuresDetail = 'A written warning in 2019, since closed.';
+    });
+    expect(again.statusCode, again.body).toBe(200);
+
+    // The resubmission takes the same changes (the signer form the application holds).
+    const answers = (await application(client)).answers;
+    expect(answers.authorizationForm).toMatchObject({ name: 'replaced.pdf' });
+    const resubmitted = await resubmit(client, answers);
+    expect(resubmitted.statusCode, resubmitted.body).toBe(201);
+    const versions = await listRegistrationVersions(
+      t.pool,
+      applicant.registrationId,
+      t.app.fieldKeys,
+    );
+    const latest = versions.at(-1)!;
+    expect(latest.answers.disclosuresDetail).toBe('A written warning in 2019, since closed.');
+    expect((latest.answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance).toBe(
+      'NZ',
+    );
+    expect(latest.documents.authorizationForm?.name).toBe('replaced.pdf');
+  });
+
+  it('refuses an unmarked answer or file on every path, naming the question by its prompt', async () => {
+    const applicant = await askedFor([PASSPORT_COUNTRY]);
+    const client = applicant.client;
+    const before = await application(client);
+
+    const renamed = await save(client, (answers) => {
+      answers.bizName = 'Another Name LLC';
+    });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json().errorMessage).toBe(refusalOf(title('bizName')));
+    expect(renamed.json().errors).toEqual({ '/bizName': refusalOf(title('bizName')) });
+
+    const person = await save(client, (answers) => {
+      (answers.affiliatedPersons as Answers[])[0]!.lastName = 'Okafor-Smith';
+    });
+    expect(person.statusCode).toBe(409);
+    expect(person.json().errorMessage).toBe(refusalOf('Affiliated person 1: Last name'));
+
+    const uploaded = await upload(client, CERTIFICATE);
+    expect(uploaded.statusCode).toBe(409);
+    expect(uploaded.json().errorMessage).toBe(refusalOf(title('certificateOfInc')));
+    const removed = await client.request('DELETE', `${APPS}/files?pointer=${CERTIFICATE}`);
+    expect(removed.statusCode).toBe(409);
+    expect(removed.json().errorMessage).toBe(refusalOf(title('certificateOfInc')));
+    // Nothing of it reached the application.
+    const after = await application(client);
+    expect(after.revision).toBe(before.revision);
+    expect(after.answers).toEqual(before.answers);
+    expect(after.files).toEqual(before.files);
+
+    // The resubmission refuses the same changes with the same words.
+    const resubmittedName = await resubmit(client, {
+      ...before.answers,
+      bizName: 'Another Name LLC',
+    });
+    expect(resubmittedName.statusCode).toBe(409);
+    expect(resubmittedName.json().errorMessage).toBe(refusalOf(title('bizName')));
+    const resubmittedFile = await resubmit(client, before.answers, {
+      [CERTIFICATE]: pdfBlob(newTaxForm),
+    });
+    expect(resubmittedFile.statusCode).toBe(409);
+    expect(resubmittedFile.json().errorMessage).toBe(refusalOf(title('certificateOfInc')));
+    expect((await overview(client)).registration?.status).toBe('changes_requested');
+  });
+
+  it('a request with a note alone lets every answer and file change, on every path', async () => {
+    const applicant = await askedFor([]);
+    const client = applicant.client;
+    const { changeRequest } = await application(client);
+    expect(changeRequest?.fields).toEqual([]);
+    const renamed = await save(client, (answers) => {
+      answers.bizName = 'Another Name LLC';
+      (answers.affiliatedPersons as Answers[])[0]!.lastName = 'Okafor-Smith';
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const uploaded = await upload(client, CERTIFICATE);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const answers = (await application(client)).answers;
+    const resubmitted = await resubmit(client, answers);
+    expect(resubmitted.statusCode, resubmitted.body).toBe(201);
+    const versions = await listRegistrationVersions(
+      t.pool,
+      applicant.registrationId,
+      t.app.fieldKeys,
+    );
+    expect(versions.at(-1)!.answers.bizName).toBe('Another Name LLC');
+    expect(versions.at(-1)!.documents.certificateOfInc?.name).toBe('replaced.pdf');
+  });
+
+  it('gives change mode the answers as submitted, however often the application was saved since', async () => {
+    const applicant = await askedFor([SIGNER]);
+    const client = applicant.client;
+    const saved = await save(client, (answers) => {
+      answers.signerAuthorization = 'no';
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const { answers, changeRequest } = await application(client);
+    expect(answers.signerAuthorization).toBe('no');
+    expect(changeRequest?.submitted.signerAuthorization).toBe('yes');
+  });
+});
+
+async function overview(client: TestClient) {
+  return (await client.get('/exchange/api/web/registration')).json() as RegistrationOverview;
+}

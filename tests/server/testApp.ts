@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { createPool } from '../../src/server/db/database';
@@ -66,6 +66,40 @@ export async function createTestApp(
       await cleanup.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The app of one describe block: created before its tests, closed after them. What it returns
+ * reads that app (a test uses it as a TestApp); outside the block's tests it throws.
+ */
+export function testAppForBlock(
+  overrides: Partial<ServerConfig> = {},
+  deps: { forms?: FormCatalog } = {},
+): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(overrides, deps);
+  });
+  afterAll(async () => current?.close());
+  const started = (): TestApp => {
+    if (!current) throw new Error('The block’s app exists only while its tests run.');
+    return current;
+  };
+  return {
+    get app() {
+      return started().app;
+    },
+    get pool() {
+      return started().pool;
+    },
+    get mailer() {
+      return started().mailer;
+    },
+    get config() {
+      return started().config;
+    },
+    close: () => started().close(),
   };
 }
 

@@ -21,8 +21,12 @@ import type {
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isPlainObject, type Answers } from '../../shared/forms/model/schemaTypes';
 import type { FileReference } from '../../shared/forms/model/types';
-import { answerPlaces, placeAt, valueAt } from '../../shared/forms/walk/answerPlaces';
-import { omitHiddenAnswers } from '../../shared/forms/walk/answers';
+import { answerPlaces, placeAt } from '../../shared/forms/walk/answerPlaces';
+import {
+  isWithin,
+  unrequestedChange,
+  unrequestedChangeMessage,
+} from '../../shared/forms/walk/changeScope';
 import { carryAnswers } from '../../shared/forms/walk/carryOver';
 import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
@@ -35,6 +39,7 @@ import {
   updateApplicationAnswers,
   type ApplicationFile,
   type ApplicationRow,
+  type StoredChangeRequest,
 } from '../db/applications';
 import { findFormVersion, recordFormVersion } from '../db/formVersions';
 import type { Queryable } from '../db/transaction';
@@ -44,6 +49,7 @@ import {
   openApplicationAnswers,
   sealApplicationAnswers,
 } from '../fieldEncryption/applicationSealing';
+import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { UnreadableFieldError } from '../fieldEncryption/sealedJson';
 import { readMultipartForm } from '../storage/multipartForm';
 import type { StoredFile, UploadKind } from '../storage/uploads';
@@ -56,6 +62,8 @@ const STALE_REVISION_MESSAGE =
   'This application was changed in another window. Your changes will be merged with the saved answers and saved again.';
 const SUBMITTED_MESSAGE =
   'This application has been submitted and is awaiting review, so it can no longer be changed.';
+const NOT_WAITING_MESSAGE =
+  'Your registration is no longer waiting for changes. Please reload the page.';
 const UNREADABLE_MESSAGE =
   'Your saved application cannot be opened right now. Please try again later or contact support.';
 
@@ -114,7 +122,10 @@ async function applicationView(
     throw error;
   }
   const files = await listApplicationFiles(db, row.id);
-  const request = row.changeRequest;
+  const request = row.status === 'changes_requested' ? row.changeRequest : null;
+  // What change mode judges editable from, as the server does (the application's own answers
+  // only if the registration no longer waits: a resubmission then refuses anyway).
+  const submitted = request ? ((await submittedAnswers(app, db, request)) ?? answers) : null;
   return {
     formId: row.formId,
     schemaHash: row.schemaHash,
@@ -134,6 +145,7 @@ async function applicationView(
             prompt: placeAt(form.schema, field.path)?.prompt ?? field.path,
             note: field.note,
           })),
+          submitted: submitted ?? {},
         }
       : null,
     carriedOver: row.carriedOver,
@@ -181,56 +193,6 @@ const saveBodySchema = {
   },
 } as const;
 
-function withValueAt(document: Answers, pointer: string, value: unknown): Answers {
-  const copy = structuredClone(document);
-  const keys = fromPointer(pointer);
-  const last = keys.pop();
-  let node: unknown = copy;
-  for (const key of keys) {
-    if (!isPlainObject(node) && !Array.isArray(node)) return copy;
-    node = (node as Record<string, unknown>)[key];
-  }
-  if (last !== undefined && (isPlainObject(node) || Array.isArray(node))) {
-    (node as Record<string, unknown>)[last] = value;
-  }
-  return copy;
-}
-
-const under = (pointer: string, marked: string) =>
-  pointer === marked || pointer.startsWith(`${marked}/`);
-
-/**
- * The prompts of the answers a save under a change request changes although staff did not mark
- * them. Allowed beside the marked answers (and what is inside them): answers the change makes
- * appear, and answers it hides.
- */
-function unmarkedChanges(
-  form: CompiledForm,
-  before: Answers,
-  after: Answers,
-  marked: readonly string[],
-): string[] {
-  const root = form.schema;
-  const places = new Map<string, string>();
-  for (const place of answerPlaces(root, before).places) places.set(place.pointer, place.prompt);
-  for (const place of answerPlaces(root, after).places) places.set(place.pointer, place.prompt);
-  const out: string[] = [];
-  for (const [pointer, prompt] of places) {
-    const old = valueAt(before, pointer);
-    const now = valueAt(after, pointer);
-    if (JSON.stringify(old) === JSON.stringify(now)) continue;
-    if (marked.some((path) => under(pointer, path))) continue;
-    if (old === undefined) continue; // a question the marked change made appear
-    if (now === undefined) {
-      // Left out because the change hides it: the old value would not be shown now.
-      const shown = omitHiddenAnswers(form, withValueAt(after, pointer, old));
-      if (valueAt(shown, pointer) === undefined) continue;
-    }
-    out.push(prompt);
-  }
-  return out;
-}
-
 /** Shape only: an object whose every answer is at a place the form asks something. */
 function checkShape(form: CompiledForm, answers: unknown): Answers {
   if (!isPlainObject(answers)) throw new ClientError(400, 'The answers must be an object.');
@@ -242,14 +204,64 @@ function checkShape(form: CompiledForm, answers: unknown): Answers {
   return answers;
 }
 
-/** The refusal of a change to an answer staff did not mark, naming the questions by prompt. */
-function unmarkedRefusal(prompts: string[]): ClientError {
-  return new ClientError(
-    409,
-    `${prompts.map((prompt) => `'${prompt}'`).join(', ')} ${
-      prompts.length === 1 ? 'was' : 'were'
-    } not marked for changes: only the answers the reviewer asked about can be changed.`,
+/**
+ * The answers as submitted of the registration a change request reopened: what the request's
+ * rule compares with (never the application's since saved, or a change allowed once would be
+ * refused on the next save). 409 once the registration no longer waits for changes.
+ */
+async function submittedAnswers(
+  app: FastifyInstance,
+  db: Queryable,
+  request: StoredChangeRequest,
+): Promise<Answers | null> {
+  const result = await db.query<{ answers: unknown }>(
+    `select answers from registrations where id = $1 and status = 'changes_requested'`,
+    [request.registrationId],
   );
+  const row = result.rows[0];
+  return row ? openRegistrationAnswers(app.fieldKeys, request.registrationId, row.answers) : null;
+}
+
+/** What a change request lets change: the answers as submitted and the marked pointers. */
+interface RequestScope {
+  submitted: Answers;
+  marked: string[];
+}
+
+/**
+ * The scope of the change request the application answers; null when nothing narrows it (no
+ * request, or a note alone: the rule lets every answer change, the registration need not be read).
+ */
+async function requestScope(
+  app: FastifyInstance,
+  db: Queryable,
+  row: ApplicationRow,
+): Promise<RequestScope | null> {
+  const request = row.status === 'changes_requested' ? row.changeRequest : null;
+  const marked = (request?.fields ?? []).map((field) => field.path);
+  if (!request || marked.length === 0) return null;
+  const submitted = await submittedAnswers(app, db, request);
+  if (!submitted) throw new ClientError(409, NOT_WAITING_MESSAGE);
+  return { submitted, marked };
+}
+
+/**
+ * `next` (the application's answers after a save, upload or removal) may change only what the
+ * request asked for: the walker's one rule (`unrequestedChange`), as the resubmission and change
+ * mode judge it. Refused with 409 naming the question by prompt.
+ */
+function checkRequested(
+  form: CompiledForm,
+  scope: RequestScope | null,
+  next: Answers,
+  replaced: readonly string[] = [],
+): void {
+  if (!scope) return;
+  const outside = unrequestedChange(form, scope.submitted, next, scope.marked, replaced);
+  if (outside) {
+    const message = unrequestedChangeMessage(outside);
+    throw new ClientError(409, message, { [outside.pointer]: message });
+  }
 }
 
 /** Whether the application takes changes at all: refused once submitted (outside a request). */
@@ -302,11 +314,27 @@ function fileQuestion(form: CompiledForm, pointer: string | undefined): { prompt
   return question;
 }
 
-/** Under a change request a file may replace only a marked answer's. */
-function checkMarked(form: CompiledForm, row: ApplicationRow, pointer: string): void {
-  if (row.status !== 'changes_requested' || !row.changeRequest) return;
-  if ((row.changeRequest.fields ?? []).some((field) => under(pointer, field.path))) return;
-  throw unmarkedRefusal([placeAt(form.schema, pointer)?.prompt ?? pointer]);
+/**
+ * A held file put or removed (`change`, in the caller's transaction): the application's answers
+ * then name its files, judged by the change request's rule like a save, and saved. A removal of
+ * a file not held (`change` answers false) changes nothing and is not judged.
+ */
+async function changeHeldFile(
+  app: FastifyInstance,
+  db: Queryable,
+  form: CompiledForm,
+  row: ApplicationRow,
+  pointer: string,
+  change: () => Promise<unknown>,
+): Promise<ApplicationRow> {
+  if ((await change()) === false) return row;
+  const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
+  const next = withHeldFiles(form, answers, await listApplicationFiles(db, row.id));
+  checkRequested(form, await requestScope(app, db, row), next, [pointer]);
+  return updateApplicationAnswers(db, row.id, {
+    answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+    schemaHash: row.schemaHash,
+  });
 }
 
 /**
@@ -317,7 +345,7 @@ function checkFileAnswer(form: CompiledForm, pointer: string, file: StoredFile):
   const reference = { name: file.originalName, type: file.contentType, size: file.size };
   const key = fromPointer(pointer)[0]!;
   const { errors } = validateAnswers(form, { ...form.example, [key]: reference });
-  const mine = errors.filter((error) => under(error.path, pointer));
+  const mine = errors.filter((error) => isWithin(error.path, pointer));
   if (mine.length > 0) {
     const message = mine[0]!.message;
     const schema = placeAt(form.schema, pointer)?.schema;
@@ -400,12 +428,7 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
         const answers = checkShape(form, sent);
         const files = await listApplicationFiles(db, row.id);
         const next = withHeldFiles(form, answers, files);
-        if (row.status === 'changes_requested' && row.changeRequest) {
-          const before = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
-          const marked = (row.changeRequest.fields ?? []).map((field) => field.path);
-          const unmarked = unmarkedChanges(form, before, next, marked);
-          if (unmarked.length > 0) throw unmarkedRefusal(unmarked);
-        }
+        checkRequested(form, await requestScope(app, db, row), next);
         const saved = await updateApplicationAnswers(db, row.id, {
           answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
           schemaHash: form.hash,
@@ -435,6 +458,8 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       // Refused before a byte is read when it cannot be taken (the browser still gets it).
       const before = await findApplication(app.db, userId, form.id);
       checkOpen(before);
+      const scope = before && (await requestScope(app, app.db, before));
+      const held = scope && openApplicationAnswers(app.fieldKeys, before.id, before.answers);
       let pointer: string | undefined;
       const upload = await readMultipartForm(request, {
         dataDir: app.config.dataDir,
@@ -442,7 +467,7 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
           if (name !== 'file') return undefined;
           pointer = fields.get('pointer')?.[0];
           const question = fileQuestion(form, pointer);
-          if (before) checkMarked(form, before, pointer!);
+          if (held) checkRequested(form, scope, held, [pointer!]);
           return { accept: fileKind(form, pointer!), label: question.prompt };
         },
       }).catch((error: unknown) => {
@@ -462,15 +487,9 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const saved = await withTransaction(app.db, async (db) => {
         const row = await lockedApplication(app, db, form, userId);
         checkOpen(row);
-        checkMarked(form, row, at);
-        await putApplicationFile(db, row.id, at, file);
-        const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
-        const files = await listApplicationFiles(db, row.id);
-        const next = withHeldFiles(form, answers, files);
-        return updateApplicationAnswers(db, row.id, {
-          answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
-          schemaHash: row.schemaHash,
-        });
+        return changeHeldFile(app, db, form, row, at, () =>
+          putApplicationFile(db, row.id, at, file),
+        );
       });
       return { pointer: at, ...reference, revision: saved.revision };
     },
@@ -484,18 +503,13 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const pointer = typeof request.query.pointer === 'string' ? request.query.pointer : undefined;
       fileQuestion(form, pointer);
       await withTransaction(app.db, async (db) => {
-        let row = await findApplication(db, userId, form.id, { forUpdate: true });
-        if (!row) return;
-        checkOpen(row);
-        checkMarked(form, row, pointer!);
-        row = await carriedApplication(app, db, form, row);
-        if (!(await deleteApplicationFile(db, row.id, pointer!))) return;
-        const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
-        const next = withHeldFiles(form, answers, await listApplicationFiles(db, row.id));
-        await updateApplicationAnswers(db, row.id, {
-          answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
-          schemaHash: row.schemaHash,
-        });
+        const found = await findApplication(db, userId, form.id, { forUpdate: true });
+        if (!found) return;
+        checkOpen(found);
+        const row = await carriedApplication(app, db, form, found);
+        await changeHeldFile(app, db, form, row, pointer!, () =>
+          deleteApplicationFile(db, row.id, pointer!),
+        );
       });
       return reply.code(204).send();
     },

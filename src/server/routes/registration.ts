@@ -39,7 +39,11 @@ import {
   listStatusChanges,
   recordStatusChange,
 } from '../db/registrationVersions';
-import { changeOutsideRequest, isWithin, questionAt } from '../../shared/forms/walk/changeScope';
+import {
+  questionAt,
+  unrequestedChange,
+  unrequestedChangeMessage,
+} from '../../shared/forms/walk/changeScope';
 import type {
   ChangeRequest,
   RegistrationOverview,
@@ -471,8 +475,6 @@ async function resubmit(
   }>('select answers, change_request from registrations where id = $1', [registrationId]);
   const stored = openRegistrationAnswers(app.fieldKeys, registrationId, storedRow.rows[0]!.answers);
   const marked = (storedRow.rows[0]!.change_request?.fields ?? []).map((field) => field.path);
-  // A request with only a note narrows nothing: every answer may change.
-  const limited = marked.length > 0;
   const documents = await listRegistrationDocuments(app.db, registrationId);
 
   // Agreements stay as signed: their documents and evidence are the first submission's.
@@ -502,24 +504,17 @@ async function resubmit(
   await dropHiddenFiles(app, parts, answers, form);
   const present = new Set([...form.files.keys(), ...carried.keys(), ...documents.keys()]);
   checkFilesMatchAnswers(parts, answers, present);
-  if (limited) {
-    for (const part of replaced) {
-      if (!marked.some((mark) => isWithin(`/${part}`, mark))) {
-        const label = parts.fileRules[part]?.label ?? part;
-        throw new ClientError(
-          409,
-          `${label} was not among the changes requested; it cannot change.`,
-          {
-            [`/${part}`]: `${label} was not among the changes requested; it cannot change.`,
-          },
-        );
-      }
-    }
-    const outside = changeOutsideRequest(parts.compiled, stored, answers, marked);
-    if (outside) {
-      const message = `${outside.prompt} was not among the changes requested; it cannot change.`;
-      throw new ClientError(409, message, { [outside.pointer]: message });
-    }
+  // The one rule of a change request, as the application's saves and uploads judge it.
+  const outside = unrequestedChange(
+    parts.compiled,
+    stored,
+    answers,
+    marked,
+    replaced.map((part) => toPointer([part])),
+  );
+  if (outside) {
+    const message = unrequestedChangeMessage(outside);
+    throw new ClientError(409, message, { [outside.pointer]: message });
   }
   let payload;
   try {

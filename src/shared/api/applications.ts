@@ -42,7 +42,15 @@ export interface ApplicationView {
   answers: Record<string, unknown>;
   /** The files the application holds, by the pointer of their question. */
   files: Record<string, FileReference>;
-  changeRequest: { note: string; fields: RequestedChange[] } | null;
+  changeRequest: {
+    note: string;
+    fields: RequestedChange[];
+    /**
+     * The registration's answers as submitted: what the request's rule compares with (change
+     * mode derives what is editable from them, as the server's checks do).
+     */
+    submitted: Record<string, unknown>;
+  } | null;
   carriedOver: CarriedOver | null;
 }
 

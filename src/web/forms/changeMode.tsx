@@ -28,8 +28,11 @@ export class ChangeMode {
 
   constructor(
     readonly form: CompiledForm,
-    /** The answers as submitted: what decides which questions a change makes appear. */
-    readonly stored: Answers,
+    /**
+     * The answers as submitted (the registration's, not the application's as since saved): what
+     * decides which questions a change makes appear, as the server's rule judges it.
+     */
+    readonly submitted: Answers,
     readonly note: string | null,
     readonly fields: readonly RequestedChangeView[],
   ) {}
@@ -40,11 +43,9 @@ export class ChangeMode {
 
   /** Whether the applicant may change the answer at `pointer` ('' is the whole form). */
   isEditable(pointer: string): boolean {
-    if (this.fields.length === 0) return true;
-    if (pointer === '') return false;
     let found = this.editable.get(pointer);
     if (found === undefined) {
-      found = isEditableInChangeMode(this.form, this.stored, this.marked, pointer);
+      found = isEditableInChangeMode(this.form, this.submitted, this.marked, pointer);
       this.editable.set(pointer, found);
     }
     return found;

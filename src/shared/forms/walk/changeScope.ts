@@ -120,29 +120,36 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The first question a resubmission changed without being asked to: an answer that differs from
- * the stored one, outside every marked pointer, and not one the change of a marked answer makes
- * appear or disappear (a question not in force under the stored answers, or no longer in force
- * under the new ones). Null when every change was asked for.
+ * The one rule of a change request (issue 17), for the save, the file routes, the resubmission
+ * and change mode alike: the first answer `next` changes from the answers as submitted
+ * (`submitted`) that the request did not ask for, or null when every change was asked for.
+ *
+ * Asked for: an answer at or inside a marked pointer, and one the change of a marked answer makes
+ * appear or disappear (not in force under the submitted answers, or no longer in force under the
+ * new ones). A request with only a note (no marked pointer) asked in words alone, so it narrows
+ * nothing: every answer may change. `replaced` names answers whose content changed although
+ * their value reads the same (a file replaced by one of the same name, type and size).
  */
-export function changeOutsideRequest(
+export function unrequestedChange(
   form: CompiledForm,
-  stored: Answers,
   submitted: Answers,
+  next: Answers,
   marked: readonly string[],
+  replaced: readonly string[] = [],
 ): Question | null {
-  const changed: string[][] = [];
-  differences(stored, submitted, [], changed);
+  if (marked.length === 0) return null;
+  const changed: string[][] = replaced.map(fromPointer);
+  differences(submitted, next, [], changed);
   for (const keys of changed) {
     const pointer = toPointer(keys);
     if (marked.some((mark) => isWithin(pointer, mark))) continue;
-    const wasAsked = questionAt(form, stored, pointer);
-    const isAsked = questionAt(form, submitted, pointer);
+    const wasAsked = questionAt(form, submitted, pointer);
+    const isAsked = questionAt(form, next, pointer);
     // Appeared or disappeared with a condition (a list item added or removed is not that).
     if (!wasAsked || !isAsked) {
       const parent = toPointer(keys.slice(0, -1));
       const listChanged =
-        parent !== '' && isListSchema(questionAt(form, stored, parent)?.schema ?? {});
+        parent !== '' && isListSchema(questionAt(form, submitted, parent)?.schema ?? {});
       if (!listChanged) continue;
     }
     return wasAsked ?? isAsked ?? { pointer, schema: {}, prompt: keys.join(' ') };
@@ -150,17 +157,23 @@ export function changeOutsideRequest(
   return null;
 }
 
+/** The refusal of an answer changed outside the request, naming its question by prompt. */
+export const unrequestedChangeMessage = (question: Question): string =>
+  `${question.prompt} was not among the changes requested; it cannot change.`;
+
 /**
- * Whether change mode lets the applicant edit the question at `pointer`: it is marked or inside
- * a marked one, or it is not asked under the stored answers (a marked answer's change made it
- * appear).
+ * Whether change mode lets the applicant edit the question at `pointer` ('' is the whole form),
+ * by the same rule as `unrequestedChange`: everything under a request with a note alone; else a
+ * question marked or inside a marked one, or not asked under the submitted answers (a marked
+ * answer's change made it appear).
  */
 export function isEditableInChangeMode(
   form: CompiledForm,
-  stored: Answers,
+  submitted: Answers,
   marked: readonly string[],
   pointer: string,
 ): boolean {
+  if (marked.length === 0) return true;
   if (marked.some((mark) => isWithin(pointer, mark))) return true;
-  return pointer !== '' && questionAt(form, stored, pointer) === null;
+  return pointer !== '' && questionAt(form, submitted, pointer) === null;
 }

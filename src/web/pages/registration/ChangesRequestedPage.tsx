@@ -55,7 +55,7 @@ export function ChangesRequestedPage() {
       answers: view.answers,
       changeMode: new ChangeMode(
         entry.form.compiled,
-        view.answers,
+        view.changeRequest.submitted,
         view.changeRequest.note || null,
         view.changeRequest.fields,
       ),
