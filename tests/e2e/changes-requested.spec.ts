@@ -3,7 +3,8 @@ import type { APIRequestContext, BrowserContext } from '@playwright/test';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { testForm } from '../forms';
-import { signUpAndSignIn } from './individualForm';
+import { giveConsentByApi } from './esignConsent';
+import { PASSWORD, signUpAndSignIn } from './individualForm';
 import { expect, signInAsStaff, test, uniqueEmail } from './support';
 
 const PLAIN_PDF = 'tests/fixtures/files/w2-sample.pdf';
@@ -49,6 +50,8 @@ async function submitBusiness(request: APIRequestContext, context: BrowserContex
     ...Object.fromEntries(FILES.map((key) => [`/${key}`, pdfBlob()])),
   };
   const documents = Object.fromEntries(signedDocuments(form).map((d) => [d.url, pdfBlob()]));
+  // The signatures stand on the e-sign consent, given first as the page's dialog does.
+  await giveConsentByApi(request, context);
   const encoded = new Request('http://localhost/', {
     method: 'POST',
     body: toPayload(form, answers, files, documents),
@@ -161,4 +164,77 @@ test('changes requested on the tax form and a person’s passport country: the a
   await page.reload();
   await expect(page.getByText('Your application has been approved.')).toBeVisible();
   await expect(page.getByText('Your application was approved')).toBeVisible();
+});
+
+test('change mode saves as the applicant works: the change is there in a fresh browser, still in change mode, and resubmits', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(360_000);
+  const email = uniqueEmail('business.changes.saved');
+  await signUpAndSignIn(page, email);
+  const registrationId = await submitBusiness(page.request, page.context(), email);
+  const staffPage = await signInAsStaff(browser);
+  const asked = await staffPage.request.post('/exchange/api/admin/onboarding/kyc-changes-request', {
+    data: {
+      registrationId,
+      fields: [{ path: PASSPORT_COUNTRY, note: 'Her passport was issued by New Zealand.' }],
+    },
+    headers: await csrf(staffPage.context()),
+  });
+  expect(asked.status(), await asked.text()).toBe(200);
+  await staffPage.context().close();
+
+  // The change made in change mode is saved on the server ("Saved" in the status region).
+  await page.goto('/clearing/registration/business/changes');
+  const row = page.getByRole('row').filter({ hasText: 'Change requested' });
+  await row.getByRole('button', { name: /Edit/ }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance').selectOption('NZ');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible({
+    timeout: 15_000,
+  });
+
+  // Another device: signed in afresh, the form reopens in change mode with the change kept.
+  const other = await (await browser.newContext()).newPage();
+  await other.goto('/clearing/signin');
+  await other.getByLabel('Email').fill(email);
+  await other.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await other.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(other).toHaveURL(/\/clearing\/home/, { timeout: 15_000 });
+  await other.getByRole('link', { name: 'Make the changes' }).click();
+  await expect(other).toHaveURL(/\/clearing\/registration\/business\/changes/);
+  await expect(other.locator('#root_bizName')).toHaveAttribute('readonly', '');
+  const otherRow = other.getByRole('row').filter({ hasText: 'Change requested' });
+  await otherRow.getByRole('button', { name: /Edit/ }).click();
+  const otherDialog = other.getByRole('dialog');
+  await expect(otherDialog.locator(`[data-requested-change="${PASSPORT_COUNTRY}"]`)).toContainText(
+    'Her passport was issued by New Zealand.',
+  );
+  await expect(
+    otherDialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance'),
+  ).toHaveValue('NZ');
+  // Still editable: the rule reads the answers as submitted, not as saved since.
+  await expect(
+    otherDialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance'),
+  ).toBeEnabled();
+  await expect(otherDialog.locator('#root_affiliatedPersons_1_firstName')).toHaveAttribute(
+    'readonly',
+    '',
+  );
+  await otherDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(otherDialog).toHaveCount(0);
+
+  // Resubmitted from there.
+  const steps = form.steps!;
+  await other.getByRole('button', { name: steps[1]!.next }).click();
+  await other.getByRole('button', { name: steps[2]!.next }).click();
+  const sent = other.getByRole('dialog', { name: 'Changes Sent' });
+  await expect(sent).toBeVisible({ timeout: 30_000 });
+  await sent.getByRole('button', { name: 'Continue' }).click();
+  await expect(
+    other.getByText('You sent the changes; we are reviewing your application again'),
+  ).toBeVisible();
 });
