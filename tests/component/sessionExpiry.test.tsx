@@ -2,6 +2,7 @@
  * An expired session met by a background call (the LEI lookup): the page stays, a dialog asks
  * to sign in again (the 2FA code step when the account has one), the call is sent again and the
  * half-filled form is untouched; cancelling keeps the form with a notice that answers are kept.
+ * The dialog is the sign-in page's form: a passkey answers its second step as on the page.
  */
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -52,6 +53,10 @@ const USER = {
   roles: [],
 } satisfies User;
 
+// The browser's WebAuthn ceremony (jsdom has no authenticator): the assertion a passkey gives.
+const startAuthentication = vi.hoisted(() => vi.fn());
+vi.mock('@simplewebauthn/browser', () => ({ startAuthentication }));
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -93,15 +98,28 @@ function renderBusinessStep() {
 }
 
 /** The LEI registry through our server: 401 while signed out, the record once signed in again. */
-function server({ twoFactor }: { twoFactor: boolean }) {
+function server({ twoFactor, passkeyOnly = false }: { twoFactor: boolean; passkeyOnly?: boolean }) {
   let signedIn = false;
   return mockApi({
+    'POST auth/signin/passkey': (body) => {
+      const { response } = body as { response: { id: string } };
+      if (response.id !== 'credential-1') return json(401, { errorMessage: 'Unknown passkey' });
+      signedIn = true;
+      return json(200, { authStatus: 'AuthComplete', user: USER });
+    },
     [`GET lei-records/${LEI}`]: () =>
       signedIn ? json(200, record) : json(401, { errorMessage: 'Please sign in.' }),
     'POST auth/signin': (body) => {
       const { password, totpCode } = body as { password: string; totpCode?: string };
       if (password !== 'Secret-Pass-1') {
         return json(401, { errorMessage: 'Invalid email or password' });
+      }
+      if (passkeyOnly) {
+        return json(200, {
+          authStatus: 'TwoFactorRequired',
+          methods: ['passkey'],
+          passkeyOptions: { challenge: 'c2lnbi1pbg', allowCredentials: [] },
+        });
       }
       if (twoFactor && !totpCode) return json(200, { authStatus: 'TwoFactorRequired' });
       signedIn = true;
@@ -172,5 +190,26 @@ describe('an expired session during the LEI lookup', { timeout: 60_000 }, () => 
       (uiSchema.lei as { 'ui:options': { failedText: string } })['ui:options'].failedText,
     );
     expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('takes a passkey as the second step, as the sign-in page does', async () => {
+    startAuthentication.mockResolvedValue({ id: 'credential-1', type: 'public-key' });
+    const fetchMock = server({ twoFactor: true, passkeyOnly: true });
+    const { user } = renderBusinessStep();
+    await user.click(field(prompt('lei')));
+    await user.paste(LEI);
+    const dialog = await screen.findByRole('dialog', { name: SESSION_EXPIRED_TITLE });
+    await user.type(within(dialog).getByLabelText(/Password/), 'Secret-Pass-1{Enter}');
+    await user.click(await within(dialog).findByRole('button', { name: 'Use your passkey' }));
+    expect(within(dialog).queryByRole('textbox', { name: /2FA Code/ })).toBeNull();
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(field(prompt('bizName'))).toHaveValue(record.legalName));
+    expect(startAuthentication).toHaveBeenCalledWith({
+      optionsJSON: { challenge: 'c2lnbi1pbg', allowCredentials: [] },
+    });
+    expect(sentBodies(fetchMock, 'POST auth/signin/passkey')).toEqual([
+      { response: { id: 'credential-1', type: 'public-key' } },
+    ]);
   });
 });

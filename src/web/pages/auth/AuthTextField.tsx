@@ -1,4 +1,4 @@
-import { useId, type ChangeEvent, type InputHTMLAttributes } from 'react';
+import { useId, type ChangeEvent, type InputHTMLAttributes, type Ref } from 'react';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
@@ -18,6 +18,8 @@ interface AuthTextFieldProps {
   disabled?: boolean;
   /** Attributes of the <input> itself (maxLength, inputMode, autoCapitalize, readOnly, …). */
   inputProps?: InputHTMLAttributes<HTMLInputElement> & Record<`data-${string}`, string>;
+  /** The <input> itself (the sign-in focuses the field to answer next). */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function AuthTextField(props: AuthTextFieldProps) {
         onBlur={props.onBlur}
         autoComplete={autoComplete}
         disabled={props.disabled}
+        inputRef={props.inputRef}
         inputProps={{ ...props.inputProps, 'aria-describedby': helperId }}
       />
       {props.helperText ? <FormHelperText id={helperId}>{props.helperText}</FormHelperText> : null}
