@@ -14,6 +14,7 @@
  */
 import { parseUsDate } from '../../rules/date';
 import { unstorableTextPath } from '../../rules/storableText';
+import { listItemName } from '../walk/answerPlaces';
 import { omitHiddenAnswers } from '../walk/answers';
 import type { CompiledForm } from '../model/compiledForm';
 import {
@@ -160,7 +161,7 @@ function entry(
     // their `x-section` (an ownership section for each person).
     out.value = value.map((item: unknown, index) => {
       const itemSchema = itemSchemaAt(schema, index, root) ?? {};
-      const name = `${itemSchema.title ?? out.prompt} ${index + 1}`;
+      const name = listItemName(itemSchema, schema, out.prompt, index);
       const itemKeys = [...keys, String(index)];
       if (!isLeaf(itemSchema) && isPlainObject(item)) {
         return { prompt: name, value: objectEntries(form, itemSchema, item, itemKeys, true) };

@@ -65,9 +65,17 @@ function stepInto(schema: JsonSchema, key: string, root: JsonSchema): JsonSchema
   return child ?? undefined;
 }
 
-/** The prefix a list item gives its questions' prompts ('Affiliated person 2: '). */
-const itemPrefix = (item: JsonSchema, listKey: string, index: number) =>
-  `${item.title ?? listKey} ${index + 1}: `;
+/**
+ * A list item's name as every prompt shows it ('Affiliated person 2'): the item's title, else
+ * the list's, else the list's key, with its position. Places, the payload and a change
+ * request's questions all name an item so.
+ */
+export const listItemName = (
+  item: JsonSchema,
+  list: JsonSchema,
+  listKey: string,
+  index: number,
+): string => `${item.title ?? list.title ?? listKey} ${index + 1}`;
 
 /**
  * The place of `pointer` in the form (an answer, or an object or list holding answers), or
@@ -80,7 +88,9 @@ export function placeAt(root: JsonSchema, pointer: string): AnswerPlace | undefi
   for (const [depth, key] of keys.entries()) {
     const next = stepInto(schema, key, root);
     if (!next) return undefined;
-    if (isAnsweredList(schema, root)) prefix += itemPrefix(next, keys[depth - 1] ?? '', +key);
+    if (isAnsweredList(schema, root)) {
+      prefix += `${listItemName(next, schema, keys[depth - 1] ?? '', +key)}: `;
+    }
     schema = next;
   }
   return { pointer, schema, prompt: `${prefix}${schema.title ?? keys.at(-1) ?? ''}` };
@@ -114,7 +124,9 @@ export function answerPlaces(
         unknown.push(toPointer([...keys, key]));
         continue;
       }
-      const childPrefix = list ? prefix + itemPrefix(next, keys.at(-1) ?? '', +key) : prefix;
+      const childPrefix = list
+        ? `${prefix}${listItemName(next, schema, keys.at(-1) ?? '', +key)}: `
+        : prefix;
       walk(next, child, [...keys, key], childPrefix);
     }
   };

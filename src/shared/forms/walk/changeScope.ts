@@ -4,6 +4,7 @@
  * refused, resubmissions checked) and the browser (what change mode leaves editable).
  */
 import type { CompiledForm } from '../model/compiledForm';
+import { listItemName } from './answerPlaces';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
 import {
   childSchema,
@@ -47,7 +48,7 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
       if (position >= value.length) return null;
       const item = itemSchemaAt(resolved, position, root);
       if (!item) return null;
-      const itemName = `${item.title ?? resolved.title ?? ''} ${position + 1}`;
+      const itemName = listItemName(item, resolved, keys[index - 1] ?? '', position);
       if (last) return { pointer, schema: item, prompt: `${prefix}${itemName}` };
       prefix = `${prefix}${itemName}: `;
       schema = item;
