@@ -10,7 +10,7 @@ import {
 } from '../../src/server/db/registrationVersions';
 import { registeredBusiness, signedInStaff } from './adminHelpers';
 import { pngBytes, postForm } from './authHelpers';
-import { createTestApp, type TestApp, type TestClient } from './testApp';
+import { createTestApp, testAppForBlock, type TestApp, type TestClient } from './testApp';
 import { testForm } from '../forms';
 
 const A = '/exchange/api/admin';
@@ -326,14 +326,15 @@ describe('a change request’s one rule: save, file upload and resubmission agre
   const SIGNER = '/signerAuthorization';
   const SIGNER_FORM = '/authorizationForm';
   const CERTIFICATE = '/certificateOfInc';
-  let t: TestApp;
+  const t = testAppForBlock();
   let staff: Awaited<ReturnType<typeof signedInStaff>>;
-
   beforeAll(async () => {
-    t = await createTestApp();
     staff = await signedInStaff(t);
   });
-  afterAll(async () => t.close());
+
+  /** The registration's last version as stored. */
+  const latestVersion = async (registrationId: string) =>
+    (await listRegistrationVersions(t.pool, registrationId, t.app.fieldKeys)).at(-1)!;
 
   /** A business registered, then asked for changes on `paths` (none: a note alone). */
   async function askedFor(paths: string[]) {
@@ -400,12 +401,7 @@ describe('a change request’s one rule: save, file upload and resubmission agre
     expect(answers.authorizationForm).toMatchObject({ name: 'replaced.pdf' });
     const resubmitted = await resubmit(client, answers);
     expect(resubmitted.statusCode, resubmitted.body).toBe(201);
-    const versions = await listRegistrationVersions(
-      t.pool,
-      applicant.registrationId,
-      t.app.fieldKeys,
-    );
-    const latest = versions.at(-1)!;
+    const latest = await latestVersion(applicant.registrationId);
     expect(latest.answers.disclosuresDetail).toBe('A written warning in 2019, since closed.');
     expect((latest.answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance).toBe(
       'NZ',
@@ -473,13 +469,9 @@ describe('a change request’s one rule: save, file upload and resubmission agre
     const answers = (await application(client)).answers;
     const resubmitted = await resubmit(client, answers);
     expect(resubmitted.statusCode, resubmitted.body).toBe(201);
-    const versions = await listRegistrationVersions(
-      t.pool,
-      applicant.registrationId,
-      t.app.fieldKeys,
-    );
-    expect(versions.at(-1)!.answers.bizName).toBe('Another Name LLC');
-    expect(versions.at(-1)!.documents.certificateOfInc?.name).toBe('replaced.pdf');
+    const latest = await latestVersion(applicant.registrationId);
+    expect(latest.answers.bizName).toBe('Another Name LLC');
+    expect(latest.documents.certificateOfInc?.name).toBe('replaced.pdf');
   });
 
   it('gives change mode the answers as submitted, however often the application was saved since', async () => {
