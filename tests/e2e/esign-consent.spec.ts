@@ -49,11 +49,14 @@ test('the e-sign consent is asked before the first signature only; Cancel signs 
   };
   expect(given.consent?.id).toEqual(expect.any(String));
 
-  // Another agreement signs at once; after a reload (signatures are not kept in drafts) too.
+  // Another agreement signs at once; after a reload too (the application on the server keeps
+  // the signatures: one removed and signed again asks nothing).
   const risk = page.getByRole('group', { name: prompt('agreeRiskDisclosures') });
   await risk.getByRole('button', { name: 'Electronically Sign' }).click();
   await expect(risk.getByRole('button', { name: 'Remove Signature' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible();
   await page.reload();
+  await terms.getByRole('button', { name: 'Remove Signature' }).click();
   await terms.getByRole('button', { name: 'Electronically Sign' }).click();
   await expect(terms.getByRole('button', { name: 'Remove Signature' })).toBeVisible();
   await expect(dialog).toHaveCount(0);
