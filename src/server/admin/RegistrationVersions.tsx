@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { AnswerSide, VersionDiff } from '../../shared/forms/review/versionDiff';
 import { maskValue } from './RegistrationAnswers';
 
-interface ShownVersion {
+export interface ShownVersion {
   version: number;
   schemaHash: string;
   submittedAt: string;
@@ -20,7 +20,16 @@ interface ShownVersion {
 
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-export function renderVersions(versions: readonly ShownVersion[]): string {
+/** The section, nothing for a registration submitted once, or a sentence saying why not. */
+export function renderVersions(versions: readonly ShownVersion[] | string): string {
+  if (typeof versions === 'string') {
+    return renderToStaticMarkup(
+      <section aria-labelledby="versions-heading">
+        <h2 id="versions-heading">Versions</h2>
+        <p className="error">{versions}</p>
+      </section>,
+    );
+  }
   return versions.length ? renderToStaticMarkup(<Versions versions={versions} />) : '';
 }
 

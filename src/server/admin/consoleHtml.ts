@@ -6,6 +6,7 @@
  */
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
+import type { AuditAction } from '../audit/recordAuditEvent';
 import type { RegistrationAuditEvent } from '../audit/registrationAuditEvents';
 import type { RegistrationDetail } from '../db/adminQueries';
 import { CHANGES_FORM_ID } from './RegistrationAnswers';
@@ -156,10 +157,17 @@ interface DetailContext {
   auditEvents: RegistrationAuditEvent[];
 }
 
-/** What each audit action reads as on a registration's page. */
-const AUDIT_ACTION_LABELS: Record<string, string> = {
+/**
+ * What each audit action reads as on a registration's page: every action recorded against a
+ * registration has its words (the type makes a new one name them).
+ */
+const AUDIT_ACTION_LABELS: Record<
+  Exclude<Extract<AuditAction, `registration.${string}`>, 'registration.user'>,
+  string
+> = {
   'registration.submitted': 'Submitted',
   'registration.resubmitted': 'Submitted again (the same answers)',
+  'registration.changes-made': 'Resubmitted with the changes asked for',
   'registration.viewed': 'Viewed in the console',
   'registration.revealed': 'Revealed a sensitive answer',
   'registration.document-downloaded': 'Downloaded a document',
@@ -167,6 +175,11 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   'registration.approved': 'Approved',
   'registration.rejected': 'Rejected',
 };
+
+const actionLabel = (action: string): string =>
+  Object.hasOwn(AUDIT_ACTION_LABELS, action)
+    ? AUDIT_ACTION_LABELS[action as keyof typeof AUDIT_ACTION_LABELS]
+    : action;
 
 const VIA_LABELS: Record<string, string> = {
   console: 'staff console',
@@ -182,7 +195,8 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
         ? 'the applicant'
         : 'an operator';
   const notes: string[] = [];
-  const { via, field, fields, documentId, inline, demo } = event.detail;
+  const { via, field, fields, documentId, inline, demo, version } = event.detail;
+  if (typeof version === 'number') notes.push(`version ${version}`);
   if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
   if (typeof field === 'string') notes.push(e(ctx.promptOf(field) ?? field));
   if (Array.isArray(fields) && fields.length) {
@@ -195,7 +209,7 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
     notes.push(`${title ? e(title) : 'a document'}${inline === true ? ' (preview)' : ''}`);
   }
   if (demo === true) notes.push('seeded demo data');
-  return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(AUDIT_ACTION_LABELS[event.action] ?? event.action)}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
+  return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(actionLabel(event.action))}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
 }
 
 function auditSection(ctx: DetailContext): string {

@@ -52,19 +52,31 @@ export interface VersionDiff {
   documents: DocumentChange[];
 }
 
-/** The answers of a version as its review reads them: each leaf row (files aside) by pointer. */
-function leafRows(side: VersionSide): { rows: Map<string, ReviewRow>; all: ReviewRow[] } {
-  const all = allRows(reviewSections(side.form, side.answers, { prompts: side.prompts ?? {} }));
-  const rows = new Map<string, ReviewRow>();
-  for (const row of all) {
-    if (row.children || row.items || row.file || !row.answered) continue;
-    rows.set(row.pointer, row);
-  }
-  return { rows, all };
+/** A leaf row with its prompt as the diff names it: inside a list, after its item's title. */
+type NamedRow = ReviewRow & { named: string };
+
+/**
+ * The answers of a version as its review reads them: each leaf row (files aside) by pointer, an
+ * affiliated person's named with the person (`Affiliated person 2: Passport country of
+ * issuance`), as the change request names it, so a change reads alone in the diff.
+ */
+function leafRows(side: VersionSide): { rows: Map<string, NamedRow>; all: ReviewRow[] } {
+  const sections = reviewSections(side.form, side.answers, { prompts: side.prompts ?? {} });
+  const rows = new Map<string, NamedRow>();
+  const visit = (row: ReviewRow, prefix: string) => {
+    row.children?.forEach((child) => visit(child, prefix));
+    row.items?.forEach((item) =>
+      item.rows.forEach((child) => visit(child, `${prefix}${item.title}: `)),
+    );
+    if (row.children || row.items || row.file || !row.answered) return;
+    rows.set(row.pointer, { ...row, named: `${prefix}${row.prompt}` });
+  };
+  sections.forEach((section) => section.rows.forEach((row) => visit(row, '')));
+  return { rows, all: allRows(sections) };
 }
 
-const sideOf = (row: ReviewRow | undefined): AnswerSide | null =>
-  row ? { prompt: row.prompt, text: row.text, sensitive: row.sensitive } : null;
+const sideOf = (row: NamedRow | undefined): AnswerSide | null =>
+  row ? { prompt: row.named, text: row.text, sensitive: row.sensitive } : null;
 
 /** The prompt of a document key: the file answer at that pointer or holding that part. */
 function documentPrompt(rows: readonly ReviewRow[], key: string): string | undefined {
