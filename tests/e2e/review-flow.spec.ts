@@ -42,8 +42,8 @@ async function mark(page: Page, pointer: string, note: string) {
 }
 
 /** A screenshot beside the test's results, to look at the screen as a user does. */
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+async function shot(page: Page, name: string, fullPage = true) {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
 }
 
 test('staff mark the tax form and a person’s passport country in the console; the applicant changes exactly those and resubmits; staff see version 2 with the diff and approve', async ({
@@ -92,7 +92,7 @@ test('staff mark the tax form and a person’s passport country in the console; 
   await expect(taxBox.locator(':focus')).toHaveCount(1);
   await expect(page.locator('#root_bizName')).toHaveAttribute('readonly', '');
   await expect(page.locator('#root_bizEmail')).toHaveAttribute('readonly', '');
-  await shot(page, 'change-mode');
+  await shot(page, 'change-mode', false); // where the focus took the page
 
   // The signed W-9 replaces the tax form, its upload seen as it goes.
   await uploadShowingProgress(page, '#root_w8orw9', {
@@ -131,6 +131,8 @@ test('staff mark the tax form and a person’s passport country in the console; 
 
   // Staff: version 2, what changed by prompt (the country, the document replaced), then approve.
   await staffPage.goto(`/clearing/admin/registrations/${registrationId}`);
+  await staffPage.getByRole('link', { name: 'What changed in version 2 ↓' }).click();
+  await expect(staffPage).toHaveURL(/#changes-v2$/);
   const versions = staffPage.locator('section[aria-labelledby="versions-heading"]');
   await expect(versions.getByRole('heading', { name: 'Versions' })).toBeVisible();
   const listed = versions.getByRole('table').first().getByRole('row');
@@ -146,8 +148,7 @@ test('staff mark the tax form and a person’s passport country in the console; 
     `${w8Prompt}w8orw9.pdfw9-signed.pdf (replaced)`,
   );
   await expect(diff.getByRole('row')).toHaveCount(3); // the header and the two changes
-  await versions.scrollIntoViewIfNeeded();
-  await shot(staffPage, 'console-versions');
+  await shot(staffPage, 'console-versions', false);
   await staffPage.getByRole('button', { name: 'Approve…' }).click();
   await staffPage.getByRole('button', { name: /^Approve / }).click();
   await expect(

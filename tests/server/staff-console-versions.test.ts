@@ -108,6 +108,7 @@ describe('staff console: versions of a resubmitted registration', () => {
     const page = (await staff.client.get(`${C}/registrations/${applicant.registrationId}`)).body;
     expect(page).toContain('Granite Ridge'); // the page itself is there
     expect(page).not.toContain('id="versions-heading"');
+    expect(page).not.toContain('What changed in version');
   });
 
   it('shows version 1 and 2, the prompt as version 1 asked it, answers before and after, the document replaced', async () => {
@@ -116,11 +117,13 @@ describe('staff console: versions of a resubmitted registration', () => {
     const { page, versions } = await markedAndResubmitted(applicant);
 
     expect(page).toContain('id="versions-heading"');
+    // The top of the page leads to what the latest version changed.
+    expect(page).toContain('<a href="#changes-v2">What changed in version 2 ↓</a>');
     expect(versions).toContain('<td>1</td>');
     expect(versions).toContain('<td>2</td>');
     expect(versions).toContain(`<code>${earlier}</code>`);
     expect(versions).toContain(`<code>${testForm('business').hash}</code>`);
-    expect(versions).toContain('<h3>What changed from version 1 to version 2</h3>');
+    expect(versions).toContain('<h3 id="changes-v2">What changed from version 1 to version 2</h3>');
     // The prompt as each version asked it, its markup as text: escaped by the renderer.
     expect(versions).toContain(
       '<th scope="row">Affiliated person 2: Passport country of issuance<span class="muted"> (asked as “Affiliated person 2: Country that &lt;em&gt;issued&lt;/em&gt; the passport” before)</span></th><td class="before">Australia</td><td class="after">New Zealand</td>',

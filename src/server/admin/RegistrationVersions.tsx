@@ -18,6 +18,9 @@ export interface ShownVersion {
   wordingNote?: string | undefined;
 }
 
+/** The id of the heading of what `version` changed (the page's top links to it). */
+export const versionChangesId = (version: number) => `changes-v${version}`;
+
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** The section, nothing for a registration submitted once, or a sentence saying why not. */
@@ -72,7 +75,7 @@ function Changes({ from, version }: { from: number; version: ShownVersion }) {
   const nothing = diff.answers.length === 0 && diff.documents.length === 0;
   return (
     <>
-      <h3>{title}</h3>
+      <h3 id={versionChangesId(version.version)}>{title}</h3>
       {version.wordingNote && <p className="muted">{version.wordingNote}</p>}
       {nothing ? (
         <p>No answer or document changed.</p>

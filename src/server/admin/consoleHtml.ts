@@ -10,6 +10,7 @@ import type { AuditAction } from '../audit/recordAuditEvent';
 import type { RegistrationAuditEvent } from '../audit/registrationAuditEvents';
 import type { RegistrationDetail } from '../db/adminQueries';
 import { CHANGES_FORM_ID } from './RegistrationAnswers';
+import { versionChangesId } from './RegistrationVersions';
 
 export const CONSOLE_BASE = '/clearing/admin';
 export const CONSOLE_CSS_PATH = `${CONSOLE_BASE}/console.css`;
@@ -153,6 +154,8 @@ interface DetailContext {
   error?: string | undefined;
   /** Sections drawn elsewhere, after the documents (signature evidence, versions), as HTML. */
   extra?: string | undefined;
+  /** The latest version when there are several: a link at the top leads to what it changed. */
+  latestVersion?: number | undefined;
   /** This registration's audit trail, newest first. */
   auditEvents: RegistrationAuditEvent[];
 }
@@ -279,12 +282,23 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
     body: `<p><a href="${CONSOLE_BASE}">← All registrations</a></p>
 ${notice}${error}
 <dl class="facts">${facts.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
-${open ? '<p><a href="#decision-heading">Go to the decision ↓</a></p>' : ''}
+${versionLinks(open, ctx.latestVersion)}
 ${ctx.answersHtml}
 ${ctx.extra ?? ''}
 ${decision}
 ${auditSection(ctx)}`,
   });
+}
+
+/** The links under the facts: to what the latest version changed, to the decision. */
+function versionLinks(open: boolean, latestVersion: number | undefined): string {
+  const links = [
+    latestVersion
+      ? `<a href="#${versionChangesId(latestVersion)}">What changed in version ${latestVersion} ↓</a>`
+      : '',
+    open ? '<a href="#decision-heading">Go to the decision ↓</a>' : '',
+  ].filter(Boolean);
+  return links.length ? `<p>${links.join(' · ')}</p>` : '';
 }
 
 /**
@@ -342,6 +356,7 @@ table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
 table.audit { font-size: 0.9rem; }
 table.answers.evidence th { width: auto; }
 table.evidence td:nth-child(3) { white-space: nowrap; }
+table.evidence td { overflow-wrap: anywhere; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
 dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
 dl.facts dd, dl.group dd { margin: 0 0 6px; }
@@ -379,7 +394,9 @@ details.mark label { display: block; margin: 4px 0 2px; }
 details.mark textarea { width: 100%; max-width: 480px; font: inherit; }
 tr:has(details.mark input:checked) > th, div:has(> dd > details.mark input:checked) > dt { color: #8a5a00; font-weight: 600; }
 .reveal-status:not(:empty) { margin-left: 8px; color: #b3261e; }
-table.versions th { width: 30%; }
+table.answers.versions th, table.answers.diff th { width: auto; }
+table.answers.diff th:first-child { width: 40%; }
+table.answers.diff td, table.answers.diff thead th:not(:first-child) { width: 30%; }
 .before { color: #8a1c1c; }
 .after { color: #1d5c2e; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -352,6 +352,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       marking,
       formMissing: typeof review === 'string' ? review : undefined,
     });
+    const versions = await versionsOf(request, registration, form);
     return html(
       reply,
       options.code ?? 200,
@@ -366,8 +367,9 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         notice: options.notice,
         error: options.error ?? registration.unreadable ?? undefined,
         auditEvents: await registrationAuditEvents(app.db, registrationId),
+        latestVersion: typeof versions === 'string' ? undefined : versions.at(-1)?.version,
         extra:
-          renderVersions(await versionsOf(request, registration, form)) +
+          renderVersions(versions) +
           evidenceSection(
             CONSOLE_BASE,
             registration.registrationId,

@@ -146,7 +146,7 @@ describe('the console’s versions section', () => {
       { version: 2, schemaHash: 'h2', submittedAt: '2026-11-24T09:30:00.000Z', diff },
     ]);
     expect(html).toContain('<td>1</td><td>2026-11-20 10:00 UTC</td><td><code>h1</code></td>');
-    expect(html).toContain('<h3>What changed from version 1 to version 2</h3>');
+    expect(html).toContain('<h3 id="changes-v2">What changed from version 1 to version 2</h3>');
     expect(html).toContain(
       '<th scope="row">Affiliated person 2: Passport country of issuance</th><td class="before">Australia</td><td class="after">New Zealand</td>',
     );
