@@ -132,7 +132,7 @@ describe('staff console: versions of a resubmitted registration', () => {
     expect(versions).toContain(
       '<td class="before">w8orw9.pdf</td><td class="after">w9-signed.pdf (replaced)</td>',
     );
-    expect(versions).not.toContain('is not kept on this server');
+    expect(versions).not.toContain('is not available here');
     // Only what changed: the business's name and the unchanged documents are the same in both.
     const diff = versions.slice(0, versions.indexOf('</section>'));
     expect(diff).not.toContain(String(applicant.answers.bizName));
@@ -175,7 +175,7 @@ describe('staff console: versions of a resubmitted registration', () => {
     await answeredUnderEarlierWording(t, applicant.registrationId, false, 'Passport issued by');
     const { versions } = await markedAndResubmitted(applicant);
     expect(versions).toContain(
-      'The wording version 1 was answered under is not kept on this server; its prompts are shown as the form asks them now.',
+      'The wording version 1 was answered under is not available here; its prompts are shown as the form asks them now.',
     );
     expect(versions).toContain(
       '<th scope="row">Affiliated person 2: Passport country of issuance</th><td class="before">Australia</td><td class="after">New Zealand</td>',

@@ -53,7 +53,7 @@ import { renderVersions, type ShownVersion } from './RegistrationVersions';
 import { evidenceSection } from '../signatures/evidenceHtml';
 import { listSignatureEvidence } from '../signatures/signatureEvidence';
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
-import { allRows } from '../../shared/forms/review/reviewRows';
+import { standaloneNames } from '../../shared/forms/review/reviewRows';
 import type { RegistrationDetail } from '../db/adminQueries';
 import {
   documentTitles,
@@ -261,7 +261,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   /**
    * The versions of a registration submitted more than once, each with what changed since the
    * one before, by the prompts that version was asked under (its schema hash's form, kept in
-   * `form_versions`); the served form's prompts, said so, where the database lacks that version.
+   * `form_versions`); the served form's prompts, said so, where that wording is not available.
    */
   const versionsOf = async (
     request: FastifyRequest,
@@ -277,7 +277,13 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       );
       if (versions.length < 2) return [];
       const forms = await Promise.all(
-        versions.map((v) => formOfVersion(app.db, served, v.schemaHash)),
+        versions.map((v) =>
+          formOfVersion(app.db, served, v.schemaHash).catch((error: unknown) => {
+            // A stored wording that no longer compiles: this version is drawn as the form is now.
+            request.log.error({ err: error, schemaHash: v.schemaHash }, 'form version unreadable');
+            return null;
+          }),
+        ),
       );
       const side = (index: number): VersionSide => ({
         form: forms[index] ?? served,
@@ -294,7 +300,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
           submittedAt: v.submittedAt,
           diff: index > 0 ? versionDiff(side(index - 1), side(index)) : undefined,
           wordingNote: unknown.length
-            ? `The wording ${unknown.join(' and ')} was answered under is not kept on this server; its prompts are shown as the form asks them now.`
+            ? `The wording ${unknown.join(' and ')} was answered under is not available here; its prompts are shown as the form asks them now.`
             : undefined,
         };
       });
@@ -334,7 +340,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const review = reviewOf(request, registration);
     const sections = typeof review === 'string' ? [] : review.sections;
     const titles = form ? documentTitles(form, sections) : new Map<string, string>();
-    const rows = allRows(sections);
+    const names = standaloneNames(sections);
     // Changes may be asked of a registration awaiting review, a resubmitted one too.
     const marking = AWAITING_REVIEW.includes(registration.status);
     const answersHtml = renderAnswers({
@@ -359,7 +365,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       detailPage({
         registration: { ...registration, business: forQueue(registration).business },
         answersHtml,
-        promptOf: (pointer) => rows.find((row) => row.pointer === pointer)?.prompt,
+        promptOf: (pointer) => names.get(pointer),
         documentTitleOf: (part) => titles.get(part),
         marking,
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',

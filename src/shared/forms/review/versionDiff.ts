@@ -5,7 +5,13 @@
  * Pure: the caller passes each version's answers, documents and the form it was answered under.
  */
 import type { Answers } from '../model/schemaTypes';
-import { allRows, reviewSections, type ReviewForm, type ReviewRow } from './reviewRows';
+import {
+  allRows,
+  reviewSections,
+  standaloneNames,
+  type ReviewForm,
+  type ReviewRow,
+} from './reviewRows';
 
 /** A stored document of a version: its file name and the SHA-256 of its bytes. */
 export interface VersionDocument {
@@ -52,27 +58,20 @@ export interface VersionDiff {
   documents: DocumentChange[];
 }
 
-/** A leaf row with its prompt as the diff names it: inside a list, after its item's title. */
+/** A leaf row with its prompt as the diff names it (alone: a person's with the person). */
 type NamedRow = ReviewRow & { named: string };
 
-/**
- * The answers of a version as its review reads them: each leaf row (files aside) by pointer, an
- * affiliated person's named with the person (`Affiliated person 2: Passport country of
- * issuance`), as the change request names it, so a change reads alone in the diff.
- */
+/** The answers of a version as its review reads them: each leaf row (files aside) by pointer. */
 function leafRows(side: VersionSide): { rows: Map<string, NamedRow>; all: ReviewRow[] } {
   const sections = reviewSections(side.form, side.answers, { prompts: side.prompts ?? {} });
+  const all = allRows(sections);
+  const names = standaloneNames(sections);
   const rows = new Map<string, NamedRow>();
-  const visit = (row: ReviewRow, prefix: string) => {
-    row.children?.forEach((child) => visit(child, prefix));
-    row.items?.forEach((item) =>
-      item.rows.forEach((child) => visit(child, `${prefix}${item.title}: `)),
-    );
-    if (row.children || row.items || row.file || !row.answered) return;
-    rows.set(row.pointer, { ...row, named: `${prefix}${row.prompt}` });
-  };
-  sections.forEach((section) => section.rows.forEach((row) => visit(row, '')));
-  return { rows, all: allRows(sections) };
+  for (const row of all) {
+    if (row.children || row.items || row.file || !row.answered) continue;
+    rows.set(row.pointer, { ...row, named: names.get(row.pointer) ?? row.prompt });
+  }
+  return { rows, all };
 }
 
 const sideOf = (row: NamedRow | undefined): AnswerSide | null =>
