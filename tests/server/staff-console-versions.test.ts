@@ -170,6 +170,27 @@ describe('staff console: versions of a resubmitted registration', () => {
     expect(overview.json().registration.status).toBe('approved');
   });
 
+  it('draws a version whose stored wording no longer compiles with the prompts as asked now, and says so', async () => {
+    const applicant = await registeredBusiness(t);
+    const broken = 'f'.repeat(64);
+    await t.pool.query(
+      `insert into form_versions (schema_hash, form_id, schema, ui_schema)
+       values ($1, 'business', '{"type": "no such type"}', '{}')`,
+      [broken],
+    );
+    await t.pool.query(
+      'update registration_versions set schema_hash = $2 where registration_id = $1',
+      [applicant.registrationId, broken],
+    );
+    const { versions } = await markedAndResubmitted(applicant);
+    expect(versions).toContain(
+      'The wording version 1 was answered under is not available here; its prompts are shown as the form asks them now.',
+    );
+    expect(versions).toContain(
+      '<th scope="row">Affiliated person 2: Passport country of issuance</th><td class="before">Australia</td><td class="after">New Zealand</td>',
+    );
+  });
+
   it('says so, and shows the prompts as asked now, when the database does not hold a version’s wording', async () => {
     const applicant = await registeredBusiness(t);
     await answeredUnderEarlierWording(t, applicant.registrationId, false, 'Passport issued by');
