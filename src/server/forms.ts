@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileFormsOnDisk, type FormCatalog } from '../shared/forms/model/compileNode';
+import {
+  compileFormsOnDisk,
+  compileValidator,
+  type FormCatalog,
+} from '../shared/forms/model/compileNode';
+import { assembleForm, type CompiledForm } from '../shared/forms/model/compiledForm';
+import { findFormVersion } from './db/formVersions';
+import type { Queryable } from './db/transaction';
 
 /** The project folder holding schemas/ (and assets/). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,4 +26,38 @@ let compiled: FormCatalog | undefined;
 export function portalForms(): FormCatalog {
   compiled ??= compileFormsOnDisk(PROJECT_ROOT);
   return compiled;
+}
+
+/** Earlier versions compiled, by form id and schema hash: a cache only (the database keeps them). */
+const earlierVersions = new Map<string, CompiledForm>();
+const EARLIER_VERSIONS_KEPT = 32;
+
+/**
+ * The form as it was under `schemaHash`: the served form when that is its version, else the
+ * version `form_versions` holds, compiled (its affiliated-person dialog ordered as the served
+ * form's, which only orders the rows); null when this database never saw that version.
+ */
+export async function formOfVersion(
+  db: Queryable,
+  served: CompiledForm,
+  schemaHash: string,
+): Promise<CompiledForm | null> {
+  if (schemaHash === served.hash) return served;
+  const key = `${served.id}/${schemaHash}`;
+  const cached = earlierVersions.get(key);
+  if (cached) return cached;
+  const stored = await findFormVersion(db, schemaHash);
+  if (!stored || stored.formId !== served.id) return null;
+  const bundled = {
+    schema: stored.schema,
+    uiSchema: stored.uiSchema,
+    example: {},
+    hash: schemaHash,
+  };
+  const form = assembleForm(served.id, bundled, compileValidator(stored.schema), served.nested);
+  if (earlierVersions.size >= EARLIER_VERSIONS_KEPT) {
+    earlierVersions.delete(earlierVersions.keys().next().value!);
+  }
+  earlierVersions.set(key, form);
+  return form;
 }

@@ -1,6 +1,6 @@
 import { largePdf } from '../fixtures/pdfs';
 import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
-import { expect, test, uniqueEmail } from './support';
+import { expect, test, uniqueEmail, uploadShowingProgress } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 
@@ -26,29 +26,10 @@ test('start, upload, save and finish later, sign out, resume in a fresh browser,
   await expect(status).toHaveText(/^Saved \d{1,2}:\d{2} (AM|PM)$/, { timeout: 15_000 });
 
   // A larger W-2 over a slow uplink: the bar shows how much is sent, then the file is held.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 20,
-    downloadThroughput: -1,
-    uploadThroughput: 1024 * 1024,
-  });
-  await page.locator('#root_irsFormW2').setInputFiles({
+  await uploadShowingProgress(page, '#root_irsFormW2', {
     name: 'w2-scan.pdf',
     mimeType: 'application/pdf',
     buffer: await largePdf(3 * 1024 * 1024),
-  });
-  const progress = page.getByRole('progressbar', { name: 'Uploading w2-scan.pdf' });
-  await expect(progress).toBeVisible();
-  await expect
-    .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 20_000 })
-    .toBeGreaterThan(0);
-  await expect(progress).toHaveCount(0, { timeout: 60_000 });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
   });
   await expect(page.getByText('w2-scan.pdf')).toBeVisible();
 

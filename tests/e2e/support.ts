@@ -138,3 +138,36 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     ),
   ).toEqual([]);
 }
+
+/**
+ * Chooses `file` for the file question `input` over a slow uplink (1 MB/s), so the upload on
+ * choosing is seen as it goes: its progress bar named after the file shows some of it sent, then
+ * goes when the server holds the file. The uplink is fast again afterwards.
+ */
+export async function uploadShowingProgress(
+  page: Page,
+  input: string,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const uplink = (uploadThroughput: number) =>
+    cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: uploadThroughput === -1 ? 0 : 20,
+      downloadThroughput: -1,
+      uploadThroughput,
+    });
+  await uplink(1024 * 1024);
+  try {
+    await page.locator(input).setInputFiles(file);
+    const progress = page.getByRole('progressbar', { name: `Uploading ${file.name}` });
+    await expect(progress).toBeVisible();
+    await expect
+      .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    await expect(progress).toHaveCount(0, { timeout: 60_000 });
+  } finally {
+    await uplink(-1);
+    await cdp.detach();
+  }
+}

@@ -118,7 +118,7 @@ describe('staff console: the registration page drawn from the form', () => {
     // The audit trail names the answer by its prompt.
     const after = (await staff.client.get(businessUrl())).body;
     expect(after).toMatch(
-      /Revealed a sensitive answer<\/td><td>[^<]+<\/td><td>Date of birth \(MM\/DD\/YYYY\)<\/td>/,
+      /Revealed a sensitive answer<\/td><td>[^<]+<\/td><td>Affiliated person 2: Date of birth \(MM\/DD\/YYYY\)<\/td>/,
     );
   });
 
@@ -194,7 +194,7 @@ describe('staff console: the registration page drawn from the form', () => {
     });
     const after = (await staff.client.get(`${url}?decided=changes_requested`)).body;
     expect(after).toContain(
-      'marked: Tax information: W-9 for US firms, W-8BEN-E for international firms (PDF), Passport country of issuance, Business contact email',
+      'marked: Tax information: W-9 for US firms, W-8BEN-E for international firms (PDF), Affiliated person 2: Passport country of issuance, Business contact email',
     );
     // No marks once the request is sent.
     expect(after).not.toContain('name="mark"');

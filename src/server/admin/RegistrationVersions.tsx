@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { AnswerSide, VersionDiff } from '../../shared/forms/review/versionDiff';
 import { maskValue } from './RegistrationAnswers';
 
-interface ShownVersion {
+export interface ShownVersion {
   version: number;
   schemaHash: string;
   submittedAt: string;
@@ -18,9 +18,21 @@ interface ShownVersion {
   wordingNote?: string | undefined;
 }
 
+/** The id of the heading of what `version` changed (the page's top links to it). */
+export const versionChangesId = (version: number) => `changes-v${version}`;
+
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-export function renderVersions(versions: readonly ShownVersion[]): string {
+/** The section, nothing for a registration submitted once, or a sentence saying why not. */
+export function renderVersions(versions: readonly ShownVersion[] | string): string {
+  if (typeof versions === 'string') {
+    return renderToStaticMarkup(
+      <section aria-labelledby="versions-heading">
+        <h2 id="versions-heading">Versions</h2>
+        <p className="error">{versions}</p>
+      </section>,
+    );
+  }
   return versions.length ? renderToStaticMarkup(<Versions versions={versions} />) : '';
 }
 
@@ -63,7 +75,7 @@ function Changes({ from, version }: { from: number; version: ShownVersion }) {
   const nothing = diff.answers.length === 0 && diff.documents.length === 0;
   return (
     <>
-      <h3>{title}</h3>
+      <h3 id={versionChangesId(version.version)}>{title}</h3>
       {version.wordingNote && <p className="muted">{version.wordingNote}</p>}
       {nothing ? (
         <p>No answer or document changed.</p>

@@ -6,9 +6,11 @@
  */
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
+import type { AuditAction } from '../audit/recordAuditEvent';
 import type { RegistrationAuditEvent } from '../audit/registrationAuditEvents';
 import type { RegistrationDetail } from '../db/adminQueries';
 import { CHANGES_FORM_ID } from './RegistrationAnswers';
+import { versionChangesId } from './RegistrationVersions';
 
 export const CONSOLE_BASE = '/clearing/admin';
 export const CONSOLE_CSS_PATH = `${CONSOLE_BASE}/console.css`;
@@ -152,14 +154,23 @@ interface DetailContext {
   error?: string | undefined;
   /** Sections drawn elsewhere, after the documents (signature evidence, versions), as HTML. */
   extra?: string | undefined;
+  /** The latest version when there are several: a link at the top leads to what it changed. */
+  latestVersion?: number | undefined;
   /** This registration's audit trail, newest first. */
   auditEvents: RegistrationAuditEvent[];
 }
 
-/** What each audit action reads as on a registration's page. */
-const AUDIT_ACTION_LABELS: Record<string, string> = {
+/**
+ * What each audit action reads as on a registration's page: every action recorded against a
+ * registration has its words (the type makes a new one name them).
+ */
+const AUDIT_ACTION_LABELS: Record<
+  Exclude<Extract<AuditAction, `registration.${string}`>, 'registration.user'>,
+  string
+> = {
   'registration.submitted': 'Submitted',
   'registration.resubmitted': 'Submitted again (the same answers)',
+  'registration.changes-made': 'Resubmitted with the changes asked for',
   'registration.viewed': 'Viewed in the console',
   'registration.revealed': 'Revealed a sensitive answer',
   'registration.document-downloaded': 'Downloaded a document',
@@ -167,6 +178,11 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   'registration.approved': 'Approved',
   'registration.rejected': 'Rejected',
 };
+
+const actionLabel = (action: string): string =>
+  Object.hasOwn(AUDIT_ACTION_LABELS, action)
+    ? AUDIT_ACTION_LABELS[action as keyof typeof AUDIT_ACTION_LABELS]
+    : action;
 
 const VIA_LABELS: Record<string, string> = {
   console: 'staff console',
@@ -182,7 +198,8 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
         ? 'the applicant'
         : 'an operator';
   const notes: string[] = [];
-  const { via, field, fields, documentId, inline, demo } = event.detail;
+  const { via, field, fields, documentId, inline, demo, version } = event.detail;
+  if (typeof version === 'number') notes.push(`version ${version}`);
   if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
   if (typeof field === 'string') notes.push(e(ctx.promptOf(field) ?? field));
   if (Array.isArray(fields) && fields.length) {
@@ -195,7 +212,7 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
     notes.push(`${title ? e(title) : 'a document'}${inline === true ? ' (preview)' : ''}`);
   }
   if (demo === true) notes.push('seeded demo data');
-  return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(AUDIT_ACTION_LABELS[event.action] ?? event.action)}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
+  return `<tr><td>${event.seq}</td><td>${e(utc(event.at))}</td><td>${e(actionLabel(event.action))}</td><td>${who}</td><td>${notes.join('; ')}</td></tr>`;
 }
 
 function auditSection(ctx: DetailContext): string {
@@ -265,12 +282,23 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
     body: `<p><a href="${CONSOLE_BASE}">← All registrations</a></p>
 ${notice}${error}
 <dl class="facts">${facts.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${v}</dd></div>`).join('')}</dl>
-${open ? '<p><a href="#decision-heading">Go to the decision ↓</a></p>' : ''}
+${versionLinks(open, ctx.latestVersion)}
 ${ctx.answersHtml}
 ${ctx.extra ?? ''}
 ${decision}
 ${auditSection(ctx)}`,
   });
+}
+
+/** The links under the facts: to what the latest version changed, to the decision. */
+function versionLinks(open: boolean, latestVersion: number | undefined): string {
+  const links = [
+    latestVersion
+      ? `<a href="#${versionChangesId(latestVersion)}">What changed in version ${latestVersion} ↓</a>`
+      : '',
+    open ? '<a href="#decision-heading">Go to the decision ↓</a>' : '',
+  ].filter(Boolean);
+  return links.length ? `<p>${links.join(' · ')}</p>` : '';
 }
 
 /**
@@ -328,6 +356,7 @@ table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
 table.audit { font-size: 0.9rem; }
 table.answers.evidence th { width: auto; }
 table.evidence td:nth-child(3) { white-space: nowrap; }
+table.evidence td { overflow-wrap: anywhere; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
 dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
 dl.facts dd, dl.group dd { margin: 0 0 6px; }
@@ -365,7 +394,9 @@ details.mark label { display: block; margin: 4px 0 2px; }
 details.mark textarea { width: 100%; max-width: 480px; font: inherit; }
 tr:has(details.mark input:checked) > th, div:has(> dd > details.mark input:checked) > dt { color: #8a5a00; font-weight: 600; }
 .reveal-status:not(:empty) { margin-left: 8px; color: #b3261e; }
-table.versions th { width: 30%; }
+table.answers.versions th, table.answers.diff th { width: auto; }
+table.answers.diff th:first-child { width: 40%; }
+table.answers.diff td, table.answers.diff thead th:not(:first-child) { width: 30%; }
 .before { color: #8a1c1c; }
 .after { color: #1d5c2e; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -45,10 +45,15 @@ import {
 } from './RegistrationAnswers';
 import { decideRegistration, requestChanges, type ReviewDeps } from './review';
 import { evidencePackage } from '../signatures/evidencePackage';
+import { listRegistrationVersions } from '../db/registrationVersions';
+import { formOfVersion } from '../forms';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import { versionDiff, type VersionSide } from '../../shared/forms/review/versionDiff';
+import { renderVersions, type ShownVersion } from './RegistrationVersions';
 import { evidenceSection } from '../signatures/evidenceHtml';
 import { listSignatureEvidence } from '../signatures/signatureEvidence';
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
-import { allRows } from '../../shared/forms/review/reviewRows';
+import { standaloneNames } from '../../shared/forms/review/reviewRows';
 import type { RegistrationDetail } from '../db/adminQueries';
 import {
   documentTitles,
@@ -253,6 +258,63 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     }
   };
 
+  /**
+   * The versions of a registration submitted more than once, each with what changed since the
+   * one before, by the prompts that version was asked under (its schema hash's form, kept in
+   * `form_versions`); the served form's prompts, said so, where that wording is not available.
+   */
+  const versionsOf = async (
+    request: FastifyRequest,
+    registration: RegistrationDetail,
+    served: CompiledForm | undefined,
+  ): Promise<ShownVersion[] | string> => {
+    if (!served || registration.unreadable) return [];
+    try {
+      const versions = await listRegistrationVersions(
+        app.db,
+        registration.registrationId,
+        app.fieldKeys,
+      );
+      if (versions.length < 2) return [];
+      const forms = await Promise.all(
+        versions.map((v) =>
+          formOfVersion(app.db, served, v.schemaHash).catch((error: unknown) => {
+            // A stored wording that no longer compiles: this version is drawn as the form is now.
+            request.log.error({ err: error, schemaHash: v.schemaHash }, 'form version unreadable');
+            return null;
+          }),
+        ),
+      );
+      const side = (index: number): VersionSide => ({
+        form: forms[index] ?? served,
+        answers: versions[index]!.answers,
+        documents: versions[index]!.documents,
+      });
+      return versions.map((v, index) => {
+        const unknown = [index - 1, index]
+          .filter((i) => i >= 0 && !forms[i])
+          .map((i) => `version ${versions[i]!.version}`);
+        return {
+          version: v.version,
+          schemaHash: v.schemaHash,
+          submittedAt: v.submittedAt,
+          diff: index > 0 ? versionDiff(side(index - 1), side(index)) : undefined,
+          wordingNote: unknown.length
+            ? `The wording ${unknown.join(' and ')} was answered under is not available here; its prompts are shown as the form asks them now.`
+            : undefined,
+        };
+      });
+    } catch (error) {
+      // A version whose key is missing, or a stored wording that no longer compiles: the page
+      // still shows the registration, and says the versions could not be read.
+      request.log.error(
+        { err: error, registrationId: registration.registrationId },
+        'versions unreadable',
+      );
+      return 'The earlier versions of this registration could not be read.';
+    }
+  };
+
   const findRegistration = async (id: string) =>
     isUuid(id) ? getRegistration(app.db, id, app.fieldKeys) : null;
 
@@ -278,7 +340,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const review = reviewOf(request, registration);
     const sections = typeof review === 'string' ? [] : review.sections;
     const titles = form ? documentTitles(form, sections) : new Map<string, string>();
-    const rows = allRows(sections);
+    const names = standaloneNames(sections);
     // Changes may be asked of a registration awaiting review, a resubmitted one too.
     const marking = AWAITING_REVIEW.includes(registration.status);
     const answersHtml = renderAnswers({
@@ -296,13 +358,14 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       marking,
       formMissing: typeof review === 'string' ? review : undefined,
     });
+    const versions = await versionsOf(request, registration, form);
     return html(
       reply,
       options.code ?? 200,
       detailPage({
         registration: { ...registration, business: forQueue(registration).business },
         answersHtml,
-        promptOf: (pointer) => rows.find((row) => row.pointer === pointer)?.prompt,
+        promptOf: (pointer) => names.get(pointer),
         documentTitleOf: (part) => titles.get(part),
         marking,
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',
@@ -310,11 +373,14 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         notice: options.notice,
         error: options.error ?? registration.unreadable ?? undefined,
         auditEvents: await registrationAuditEvents(app.db, registrationId),
-        extra: evidenceSection(
-          CONSOLE_BASE,
-          registration.registrationId,
-          await listSignatureEvidence(app.db, registration.registrationId),
-        ),
+        latestVersion: typeof versions === 'string' ? undefined : versions.at(-1)?.version,
+        extra:
+          renderVersions(versions) +
+          evidenceSection(
+            CONSOLE_BASE,
+            registration.registrationId,
+            await listSignatureEvidence(app.db, registration.registrationId),
+          ),
       }),
     );
   };

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/transaction';
 import type { FieldKey, FieldKeyRing } from '../fieldEncryption/keyRing';
 
 /** The events the audit trail records. */
-type AuditAction =
+export type AuditAction =
   | 'signup'
   | 'signin'
   | 'signin.failed'

@@ -1,4 +1,7 @@
-/** The wording of each form version answers were saved under (migration 101), by schema hash. */
+/**
+ * The wording of each form version answers were saved or submitted under (migration 101), by
+ * schema hash: applications are carried over from it, the console draws a version's prompts.
+ */
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { JsonSchema, UiSchema } from '../../shared/forms/model/schemaTypes';
 import type { Queryable } from './transaction';
@@ -13,15 +16,15 @@ export async function recordFormVersion(db: Queryable, form: CompiledForm): Prom
   );
 }
 
-/** A version's schema and uiSchema, or null when this database never saw it. */
+/** A version's form id, schema and uiSchema, or null when this database never saw it. */
 export async function findFormVersion(
   db: Queryable,
   schemaHash: string,
-): Promise<{ schema: JsonSchema; uiSchema: UiSchema } | null> {
-  const result = await db.query<{ schema: JsonSchema; ui_schema: UiSchema }>(
-    'select schema, ui_schema from form_versions where schema_hash = $1',
+): Promise<{ formId: string; schema: JsonSchema; uiSchema: UiSchema } | null> {
+  const result = await db.query<{ form_id: string; schema: JsonSchema; ui_schema: UiSchema }>(
+    'select form_id, schema, ui_schema from form_versions where schema_hash = $1',
     [schemaHash],
   );
   const row = result.rows[0];
-  return row ? { schema: row.schema, uiSchema: row.ui_schema } : null;
+  return row ? { formId: row.form_id, schema: row.schema, uiSchema: row.ui_schema } : null;
 }

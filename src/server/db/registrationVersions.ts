@@ -11,6 +11,7 @@ import {
   sensitiveAnswerPointers,
 } from '../fieldEncryption/registrationSealing';
 import { openSealed, sealAt, type SealContext } from '../fieldEncryption/sealedJson';
+import { recordFormVersion } from './formVersions';
 import type { Queryable } from './transaction';
 
 /** Where a version's sealed answers are bound: this table, the registration and the version. */
@@ -86,6 +87,8 @@ export async function insertRegistrationVersion(
     [entry.registrationId],
   );
   const version = next.rows[0]!.version;
+  // The wording it was answered under, kept so the console can show the prompts as asked.
+  if (entry.schemaHash === entry.form.hash) await recordFormVersion(db, entry.form);
   const sealed = sealAt(
     ring,
     entry.answers,

@@ -581,7 +581,7 @@ async function resubmit(
       const signed = form.files.get(document.part);
       if (signed) await insertRegistrationDocument(db, registrationId, document.part, signed);
     }
-    await insertRegistrationVersion(db, app.fieldKeys, {
+    const version = await insertRegistrationVersion(db, app.fieldKeys, {
       registrationId,
       form: parts.compiled,
       schemaHash: parts.compiled.hash,
@@ -598,7 +598,7 @@ async function resubmit(
       action: 'registration.changes-made',
       actorUserId: userId,
       registrationId,
-      detail: { formId },
+      detail: { formId, version },
     });
   });
   return { registrationId, repeated: false };

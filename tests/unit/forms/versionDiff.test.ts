@@ -33,8 +33,16 @@ describe('versionDiff', () => {
     expect(diff.answers).toEqual([
       {
         pointer: '/affiliatedPersons/1/passportCountryOfIssuance',
-        before: { prompt: 'Passport country of issuance', text: 'Australia', sensitive: false },
-        after: { prompt: 'Passport country of issuance', text: 'New Zealand', sensitive: false },
+        before: {
+          prompt: 'Affiliated person 2: Passport country of issuance',
+          text: 'Australia',
+          sensitive: false,
+        },
+        after: {
+          prompt: 'Affiliated person 2: Passport country of issuance',
+          text: 'New Zealand',
+          sensitive: false,
+        },
       },
     ]);
   });
@@ -138,9 +146,9 @@ describe('the console’s versions section', () => {
       { version: 2, schemaHash: 'h2', submittedAt: '2026-11-24T09:30:00.000Z', diff },
     ]);
     expect(html).toContain('<td>1</td><td>2026-11-20 10:00 UTC</td><td><code>h1</code></td>');
-    expect(html).toContain('<h3>What changed from version 1 to version 2</h3>');
+    expect(html).toContain('<h3 id="changes-v2">What changed from version 1 to version 2</h3>');
     expect(html).toContain(
-      '<th scope="row">Passport country of issuance</th><td class="before">Australia</td><td class="after">New Zealand</td>',
+      '<th scope="row">Affiliated person 2: Passport country of issuance</th><td class="before">Australia</td><td class="after">New Zealand</td>',
     );
     expect(html).toContain(
       `<td class="before">w2-2024.pdf</td><td class="after">w9-signed.pdf (replaced)</td>`,

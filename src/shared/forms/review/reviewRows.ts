@@ -341,3 +341,21 @@ export function allRows(sections: readonly ReviewSection[]): ReviewRow[] {
   sections.forEach((section) => section.rows.forEach(visit));
   return out;
 }
+
+/**
+ * Every row's prompt by pointer as it reads alone, away from the page's nesting: inside a list,
+ * after its item's title (`Affiliated person 2: Passport country of issuance`), as a change
+ * request names it.
+ */
+export function standaloneNames(sections: readonly ReviewSection[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (row: ReviewRow, prefix: string) => {
+    out.set(row.pointer, `${prefix}${row.prompt}`);
+    row.children?.forEach((child) => visit(child, prefix));
+    row.items?.forEach((item) =>
+      item.rows.forEach((child) => visit(child, `${prefix}${item.title}: `)),
+    );
+  };
+  sections.forEach((section) => section.rows.forEach((row) => visit(row, '')));
+  return out;
+}

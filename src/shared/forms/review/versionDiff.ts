@@ -5,7 +5,13 @@
  * Pure: the caller passes each version's answers, documents and the form it was answered under.
  */
 import type { Answers } from '../model/schemaTypes';
-import { allRows, reviewSections, type ReviewForm, type ReviewRow } from './reviewRows';
+import {
+  allRows,
+  reviewSections,
+  standaloneNames,
+  type ReviewForm,
+  type ReviewRow,
+} from './reviewRows';
 
 /** A stored document of a version: its file name and the SHA-256 of its bytes. */
 export interface VersionDocument {
@@ -52,19 +58,24 @@ export interface VersionDiff {
   documents: DocumentChange[];
 }
 
+/** A leaf row with its prompt as the diff names it (alone: a person's with the person). */
+type NamedRow = ReviewRow & { named: string };
+
 /** The answers of a version as its review reads them: each leaf row (files aside) by pointer. */
-function leafRows(side: VersionSide): { rows: Map<string, ReviewRow>; all: ReviewRow[] } {
-  const all = allRows(reviewSections(side.form, side.answers, { prompts: side.prompts ?? {} }));
-  const rows = new Map<string, ReviewRow>();
+function leafRows(side: VersionSide): { rows: Map<string, NamedRow>; all: ReviewRow[] } {
+  const sections = reviewSections(side.form, side.answers, { prompts: side.prompts ?? {} });
+  const all = allRows(sections);
+  const names = standaloneNames(sections);
+  const rows = new Map<string, NamedRow>();
   for (const row of all) {
     if (row.children || row.items || row.file || !row.answered) continue;
-    rows.set(row.pointer, row);
+    rows.set(row.pointer, { ...row, named: names.get(row.pointer) ?? row.prompt });
   }
   return { rows, all };
 }
 
-const sideOf = (row: ReviewRow | undefined): AnswerSide | null =>
-  row ? { prompt: row.prompt, text: row.text, sensitive: row.sensitive } : null;
+const sideOf = (row: NamedRow | undefined): AnswerSide | null =>
+  row ? { prompt: row.named, text: row.text, sensitive: row.sensitive } : null;
 
 /** The prompt of a document key: the file answer at that pointer or holding that part. */
 function documentPrompt(rows: readonly ReviewRow[], key: string): string | undefined {
