@@ -13,6 +13,12 @@ import {
 } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
+import {
+  isSealed,
+  openSealed,
+  sealAt,
+  type SealedValue,
+} from '../../src/server/fieldEncryption/sealedJson';
 import { canonicalJson } from '../../src/shared/forms/model/bundleForm';
 import { omitHiddenAnswers } from '../../src/shared/forms/walk/answers';
 import { toPayloadJson } from '../../src/shared/forms/payload/payload';
@@ -270,5 +276,24 @@ describe('the key ring from configuration', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sealing a document', () => {
+  it('gives every sealed value its own nonce, each opens to its value, a pointer named twice is sealed once', () => {
+    const ring = parseFieldKeys(K1);
+    const context = { column: 'applications.answers', row: 'test-row' };
+    const document = {
+      persons: Array.from({ length: 40 }, (_, index) => ({ ssn: `123-45-${1000 + index}` })),
+      dob: '1980-01-02',
+    };
+    const pointers = [...document.persons.map((_, index) => `/persons/${index}/ssn`), '/dob'];
+    const sealed = sealAt(ring, document, [...pointers, '/dob'], context);
+    const envelopes = [...sealed.persons.map((person) => person.ssn), sealed.dob] as unknown[];
+    expect(envelopes.every(isSealed)).toBe(true);
+    const nonces = envelopes.map((envelope) => (envelope as SealedValue).$sealed.split('.')[2]);
+    expect(new Set(nonces).size).toBe(pointers.length);
+    expect(openSealed(ring, sealed, context)).toEqual(document);
+    expect(document.dob).toBe('1980-01-02'); // the input is left as it was
   });
 });

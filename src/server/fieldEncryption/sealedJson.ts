@@ -60,15 +60,21 @@ function associatedData(context: SealContext, pointer: string): Buffer {
   return Buffer.from(`northstar-field:${context.column}:${context.row}:${pointer}`, 'utf8');
 }
 
-/** Encrypts one JSON value under the ring's current key. */
+const IV_BYTES = 12;
+
+/**
+ * Encrypts one JSON value under the ring's current key. `iv` is a fresh random 96-bit nonce
+ * (drawn here when not given; `sealAt` draws a document's nonces in one call, since a call for
+ * each of 100 values cost more than their encryption).
+ */
 function sealValue(
   ring: FieldKeyRing,
   value: unknown,
   context: SealContext,
   pointer: string,
+  iv: Buffer = crypto.randomBytes(IV_BYTES),
 ): SealedValue {
   const key = ring.current;
-  const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', key.secret, iv);
   cipher.setAAD(associatedData(context, pointer));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
@@ -131,7 +137,8 @@ export function sealAt<T>(
   context: SealContext,
 ): T {
   const copy = structuredClone(document);
-  for (const pointer of pointers) {
+  const targets: { parent: Record<string, unknown>; key: string; pointer: string }[] = [];
+  for (const pointer of new Set(pointers)) {
     const keys = keysOf(pointer);
     const last = keys.pop();
     if (last === undefined) continue;
@@ -145,8 +152,14 @@ export function sealAt<T>(
     if (typeof node !== 'object' || node === null || !(last in node)) continue;
     const parent = node as Record<string, unknown>;
     if (parent[last] === undefined || isSealed(parent[last])) continue;
-    parent[last] = sealValue(ring, parent[last], context, pointer);
+    targets.push({ parent, key: last, pointer });
   }
+  // One draw for every nonce: each value still gets its own 12 random bytes, never reused.
+  const nonces = targets.length > 0 ? crypto.randomBytes(IV_BYTES * targets.length) : null;
+  targets.forEach(({ parent, key, pointer }, index) => {
+    const iv = nonces!.subarray(index * IV_BYTES, (index + 1) * IV_BYTES);
+    parent[key] = sealValue(ring, parent[key], context, pointer, iv);
+  });
   return copy;
 }
 
