@@ -36,18 +36,23 @@ export const registrationContext = {
   }),
 };
 
-/** What the walker found for an answer's place in a form: its schema and whether it is sealed. */
+/**
+ * What the walker found for an answer's place in a form: its schema, whether it is sealed, and
+ * the places found so far inside it (by property name; `[]` for any item of a list, the index
+ * for a tuple's item).
+ */
 interface Place {
   schema: JsonSchema;
   sensitive: boolean;
+  children: Map<string, Place | null>;
 }
 
 /**
- * Places by their path in the form (property names; `[]` for any item of a list, the index for
- * a tuple's), per form: a form's schema does not change, so the walk over its parts is done once
- * per place, not per submission (bounded: answers may name keys of their own).
+ * The places of a form, as a tree from its root: a form's schema does not change, so the walk
+ * over its parts is done once per place, not per save or submission, and a save's 50 affiliated
+ * persons share the places of one (bounded: answers may name keys of their own).
  */
-const placesByForm = new WeakMap<CompiledForm, Map<string, Place | null>>();
+const placesByForm = new WeakMap<CompiledForm, { root: Place; size: number }>();
 const MAX_PLACES = 5000;
 
 /**
@@ -58,46 +63,48 @@ const MAX_PLACES = 5000;
  */
 export function sensitiveAnswerPointers(form: CompiledForm, answers: Answers): string[] {
   const root = form.schema;
-  let places = placesByForm.get(form);
-  if (!places) placesByForm.set(form, (places = new Map()));
-  if (places.size > MAX_PLACES) places.clear();
-  const cache = places;
+  let tree = placesByForm.get(form);
+  if (!tree || tree.size > MAX_PLACES) {
+    tree = { root: { schema: root, sensitive: false, children: new Map() }, size: 0 };
+    placesByForm.set(form, tree);
+  }
+  const cache = tree;
   const out: string[] = [];
-  const place = (path: string, make: () => Place | null): Place | null => {
-    let found = cache.get(path);
-    if (found === undefined) cache.set(path, (found = make()));
+  const place = (parent: Place, key: string, make: () => Omit<Place, 'children'> | null) => {
+    let found = parent.children.get(key);
+    if (found === undefined) {
+      const made = make();
+      found = made ? { ...made, children: new Map() } : null;
+      parent.children.set(key, found);
+      cache.size++;
+    }
     return found;
   };
-  const walkValue = (schema: JsonSchema, value: unknown, keys: string[], path: string) => {
-    if (!isLeaf(schema) && isPlainObject(value)) walkObject(schema, value, keys, path);
+  const walkValue = (at: Place, value: unknown, pointer: string) => {
+    const schema = at.schema;
+    if (!isLeaf(schema) && isPlainObject(value)) walkObject(at, value, pointer);
     else if (Array.isArray(value) && listItemsAnswered(schema, root)) {
       const tuple = Array.isArray(deref(schema, root).items);
       value.forEach((item: unknown, index) => {
-        const itemPath = `${path}\u0000${tuple ? String(index) : '[]'}`;
-        const found = place(itemPath, () => {
+        const found = place(at, tuple ? String(index) : '[]', () => {
           const itemSchema = itemSchemaAt(schema, index, root);
           return itemSchema ? { schema: itemSchema, sensitive: isSensitive([itemSchema]) } : null;
         });
-        if (found) visit(found, item, [...keys, String(index)], itemPath);
+        if (found) visit(found, item, `${pointer}/${index}`);
       });
     }
   };
-  const visit = (found: Place, value: unknown, keys: string[], path: string) => {
+  const visit = (found: Place, value: unknown, pointer: string) => {
     if (value === undefined) return;
-    if (found.sensitive) out.push(toPointer(keys));
-    else walkValue(found.schema, value, keys, path);
+    if (found.sensitive) out.push(pointer);
+    else walkValue(found, value, pointer);
   };
-  const walkObject = (
-    schema: JsonSchema,
-    value: Record<string, unknown>,
-    keys: string[],
-    path: string,
-  ) => {
+  const walkObject = (at: Place, value: Record<string, unknown>, pointer: string) => {
     let parts: JsonSchema[] | undefined;
     for (const [key, answer] of Object.entries(value)) {
-      const childPath = `${path}\u0000.${key}`;
-      const found = place(childPath, () => {
-        parts ??= objectParts(schema, root);
+      // `.` keeps a property named `[]` apart from a list's items.
+      const found = place(at, `.${key}`, () => {
+        parts ??= objectParts(at.schema, root);
         const child = childSchema(parts, key, root);
         if (!child) return null;
         // Every declaration of the key (a branch may mark what another declares plainly).
@@ -107,10 +114,10 @@ export function sensitiveAnswerPointers(form: CompiledForm, answers: Answers): s
           .map((property) => deref(property, root));
         return { schema: child, sensitive: isSensitive([child, ...declared]) };
       });
-      if (found) visit(found, answer, [...keys, key], childPath);
+      if (found) visit(found, answer, `${pointer}${toPointer([key])}`);
     }
   };
-  walkValue(root, answers, [], '');
+  walkValue(cache.root, answers, '');
   return out;
 }
 
