@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
+import { findApplicationForSave, saveAnswersAtRevision } from '../../src/server/db/applications';
 import type { ApplicationConflict, ApplicationResponse } from '../../src/shared/api/applications';
 import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { auditRows, signedInStaff } from './adminHelpers';
@@ -427,6 +428,40 @@ describe('applications on the server: files', () => {
     expect(application?.files).toEqual({});
     expect(application?.answers).toEqual({ firstName: 'Jane' });
     expect((await storedFiles(t)).length).toBe(before.length - 1);
+  });
+
+  it('a save judged before a file was held writes nothing; the locked save then answers it', async () => {
+    const user = await signedIn(t);
+    await save(user.client, 'individual', { answers: { firstName: 'Jane' }, baseRevision: 0 });
+    // What a save reads first: the application and its files, in one statement.
+    const judged = await findApplicationForSave(t.pool, user.id, 'individual');
+    expect(judged).toMatchObject({ revision: 1, status: 'draft', files: [] });
+    // Meanwhile another window holds a file: the revision moves.
+    const uploaded = await upload(user.client, 'individual', '/irsFormW2', pdfPart(samplePdf));
+    expect((uploaded.json() as { revision: number }).revision).toBe(2);
+    const written = await saveAnswersAtRevision(t.pool, judged!.id, judged!.revision, {
+      answers: { firstName: 'Janet' },
+      schemaHash: judged!.schemaHash,
+    });
+    expect(written).toBeNull();
+    const application = await load(user.client, 'individual');
+    expect(application).toMatchObject({ revision: 2, answers: { firstName: 'Jane' } });
+    expect(application?.answers.irsFormW2).toEqual(application?.files['/irsFormW2']);
+    expect((await findApplicationForSave(t.pool, user.id, 'individual'))?.files).toEqual([
+      {
+        pointer: '/irsFormW2',
+        storageName: expect.stringMatching(/^[a-f0-9]{32}$/),
+        name: 'w2.pdf',
+        type: 'application/pdf',
+        size: samplePdf.length,
+      },
+    ]);
+    // The browser's save from revision 1 is told of the change, as before.
+    const stale = await save(user.client, 'individual', {
+      answers: { firstName: 'Janet' },
+      baseRevision: 1,
+    });
+    expect(stale.statusCode).toBe(409);
   });
 
   it('refuses a file for a question that does not exist or takes no file', async () => {

@@ -13,12 +13,7 @@ import {
 } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
-import {
-  isSealed,
-  openSealed,
-  sealAt,
-  type SealedValue,
-} from '../../src/server/fieldEncryption/sealedJson';
+import { isSealed, openSealed, sealAt } from '../../src/server/fieldEncryption/sealedJson';
 import { canonicalJson } from '../../src/shared/forms/model/bundleForm';
 import { omitHiddenAnswers } from '../../src/shared/forms/walk/answers';
 import { toPayloadJson } from '../../src/shared/forms/payload/payload';
@@ -291,7 +286,9 @@ describe('sealing a document', () => {
     const sealed = sealAt(ring, document, [...pointers, '/dob'], context);
     const envelopes = [...sealed.persons.map((person) => person.ssn), sealed.dob] as unknown[];
     expect(envelopes.every(isSealed)).toBe(true);
-    const nonces = envelopes.map((envelope) => (envelope as SealedValue).$sealed.split('.')[2]);
+    const nonces = envelopes.map(
+      (envelope) => (envelope as { $sealed: string }).$sealed.split('.')[2],
+    );
     expect(new Set(nonces).size).toBe(pointers.length);
     expect(openSealed(ring, sealed, context)).toEqual(document);
     expect(document.dob).toBe('1980-01-02'); // the input is left as it was

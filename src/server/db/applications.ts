@@ -160,6 +160,91 @@ export async function updateApplicationAnswers(
   return toApplication(result.rows[0]!);
 }
 
+/**
+ * The user's application of a form as a save judges it, in one statement and without a lock:
+ * its revision, status, change request and version, and the files it holds (read in the same
+ * snapshot), never its answers (a draft's save replaces them). A save built on it is written with `saveAnswersAtRevision`, which refuses it if anything
+ * changed since.
+ */
+export interface ApplicationForSave {
+  id: string;
+  schemaHash: string;
+  revision: number;
+  status: ApplicationStatus;
+  changeRequest: StoredChangeRequest | null;
+  files: ApplicationFile[];
+}
+
+export async function findApplicationForSave(
+  db: Queryable,
+  userId: string,
+  formId: string,
+): Promise<ApplicationForSave | null> {
+  // Named: every autosave runs it, so PostgreSQL plans it once per connection.
+  const result = await db.query<{
+    id: string;
+    schema_hash: string;
+    revision: number;
+    status: ApplicationStatus;
+    change_request: StoredChangeRequest | null;
+    files: ApplicationFile[];
+  }>({
+    name: 'application-for-save',
+    text: `select a.id, a.schema_hash, a.revision, a.status, a.change_request,
+                  coalesce((select json_agg(json_build_object(
+                                    'pointer', f.pointer, 'storageName', f.storage_name,
+                                    'name', f.original_name, 'type', f.content_type,
+                                    'size', f.size) order by f.pointer)
+                              from application_files f where f.application_id = a.id),
+                           '[]') as files
+             from applications a where a.user_id = $1 and a.form_id = $2`,
+    values: [userId, formId],
+  });
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    schemaHash: row.schema_hash,
+    revision: row.revision,
+    status: row.status,
+    changeRequest: row.change_request,
+    files: row.files,
+  };
+}
+
+/**
+ * Stores new answers (sealed) as the next revision if the application is still at `revision`
+ * under `schemaHash` and not submitted: one statement, atomic on its own. Every other change to
+ * an application (a file held or removed, a status, a carry-over) moves the revision, so a save
+ * judged on an older state writes nothing and null is returned. `step` is left as it was when
+ * not given; the carry-over notice is cleared (the applicant has seen the form as carried).
+ */
+export async function saveAnswersAtRevision(
+  db: Queryable,
+  id: string,
+  revision: number,
+  change: { answers: unknown; schemaHash: string; step?: number | null },
+): Promise<{ revision: number; updatedAt: Date } | null> {
+  const result = await db.query<{ revision: number; updated_at: Date }>({
+    name: 'application-save-at-revision',
+    text: `update applications
+              set answers = $3, step = case when $5 then $4 else step end, carried_over = null,
+                  revision = revision + 1, updated_at = now()
+            where id = $1 and revision = $2 and schema_hash = $6 and status <> 'submitted'
+            returning revision, updated_at`,
+    values: [
+      id,
+      revision,
+      JSON.stringify(change.answers),
+      change.step ?? null,
+      change.step !== undefined,
+      change.schemaHash,
+    ],
+  });
+  const row = result.rows[0];
+  return row ? { revision: row.revision, updatedAt: row.updated_at } : null;
+}
+
 /** Sets an application's status (and its change request: null clears it). */
 export async function setApplicationStatus(
   db: Queryable,

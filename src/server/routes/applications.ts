@@ -33,9 +33,11 @@ import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
   deleteApplicationFile,
   findApplication,
+  findApplicationForSave,
   insertApplication,
   listApplicationFiles,
   putApplicationFile,
+  saveAnswersAtRevision,
   updateApplicationAnswers,
   type ApplicationFile,
   type ApplicationRow,
@@ -68,7 +70,7 @@ const UNREADABLE_MESSAGE =
   'Your saved application cannot be opened right now. Please try again later or contact support.';
 
 type Params = { formId: string };
-type SaveOutcome = { saved: ApplicationRow } | { conflict: ApplicationView };
+type SaveOutcome = { saved: { revision: number; updatedAt: Date } } | { conflict: ApplicationView };
 
 /** The registration form an application is for; 404 for any other id. */
 function applicationForm(app: FastifyInstance, formId: string): CompiledForm {
@@ -356,6 +358,35 @@ function checkFileAnswer(form: CompiledForm, pointer: string, file: StoredFile):
   return reference;
 }
 
+/**
+ * The save as an autosave almost always is: the application exists, is a draft (not submitted,
+ * no change request), is under the form's current version and at the revision the browser
+ * edited, and the answers are shaped right. Then it takes two statements
+ * and no transaction: the application and its files read together, the answers written only if
+ * the revision has not moved since (`saveAnswersAtRevision`). Null when any of that does not
+ * hold, or the write found the application changed meanwhile: the locked save then decides
+ * (creation, carry-over, the stale-revision answer, every refusal) exactly as it always did.
+ */
+async function saveAtOnce(
+  app: FastifyInstance,
+  form: CompiledForm,
+  userId: string,
+  body: { answers: unknown; baseRevision: number; step?: number | null | undefined },
+): Promise<SaveOutcome | null> {
+  const current = await findApplicationForSave(app.db, userId, form.id);
+  // Under a change request a save is judged against the submitted registration: the locked save.
+  if (!current || current.status !== 'draft' || current.schemaHash !== form.hash) return null;
+  if (current.revision !== body.baseRevision || !isPlainObject(body.answers)) return null;
+  if (answerPlaces(form.schema, body.answers).unknown.length > 0) return null;
+  const next = withHeldFiles(form, body.answers, current.files);
+  const saved = await saveAnswersAtRevision(app.db, current.id, current.revision, {
+    answers: sealApplicationAnswers(app.fieldKeys, form, current.id, next),
+    schemaHash: form.hash,
+    ...(body.step !== undefined ? { step: body.step } : {}),
+  });
+  return saved ? { saved } : null;
+}
+
 export async function registerApplicationRoutes(app: FastifyInstance): Promise<void> {
   const userOf = async (request: FastifyRequest) => request.requireUserId();
 
@@ -388,56 +419,58 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const sent: unknown = request.body.answers;
       const { baseRevision } = request.body;
       const step = request.body.step;
-      const outcome = await withTransaction(app.db, async (db): Promise<SaveOutcome> => {
-        let row = await findApplication(db, userId, form.id, { forUpdate: true });
-        if (!row) {
-          const answers = checkShape(form, sent);
-          await recordFormVersion(db, form);
-          const id = crypto.randomUUID();
-          const created = await insertApplication(db, {
-            id,
-            userId,
-            formId: form.id,
-            schemaHash: form.hash,
-            answers: sealApplicationAnswers(
-              app.fieldKeys,
-              form,
+      const outcome =
+        (await saveAtOnce(app, form, userId, request.body)) ??
+        (await withTransaction(app.db, async (db): Promise<SaveOutcome> => {
+          let row = await findApplication(db, userId, form.id, { forUpdate: true });
+          if (!row) {
+            const answers = checkShape(form, sent);
+            await recordFormVersion(db, form);
+            const id = crypto.randomUUID();
+            const created = await insertApplication(db, {
               id,
-              withHeldFiles(form, answers, []),
-            ),
-            step: step ?? null,
-          });
-          if (created) {
-            await recordAuditEvent(db, {
-              action: 'application.created',
-              actorUserId: userId,
-              detail: { formId: form.id, applicationId: id },
+              userId,
+              formId: form.id,
+              schemaHash: form.hash,
+              answers: sealApplicationAnswers(
+                app.fieldKeys,
+                form,
+                id,
+                withHeldFiles(form, answers, []),
+              ),
+              step: step ?? null,
             });
-            return { saved: created };
+            if (created) {
+              await recordAuditEvent(db, {
+                action: 'application.created',
+                actorUserId: userId,
+                detail: { formId: form.id, applicationId: id },
+              });
+              return { saved: created };
+            }
+            // A first save from another window won the race: this one is stale.
+            row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
           }
-          // A first save from another window won the race: this one is stale.
-          row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
-        }
-        checkOpen(row);
-        // Carried to the current version first: a save from before the carry is then stale.
-        row = await carriedApplication(app, db, form, row);
-        if (row.revision !== baseRevision) {
-          return { conflict: await applicationView(app, db, form, row) };
-        }
-        // Checked after the revision: a stale save from an older form gets the current answers.
-        const answers = checkShape(form, sent);
-        const files = await listApplicationFiles(db, row.id);
-        const next = withHeldFiles(form, answers, files);
-        checkRequested(form, await requestScope(app, db, row), next);
-        const saved = await updateApplicationAnswers(db, row.id, {
-          answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
-          schemaHash: form.hash,
-          // The applicant has seen the form as carried over: told once.
-          carriedOver: null,
-          ...(step !== undefined ? { step } : {}),
-        });
-        return { saved };
-      });
+          checkOpen(row);
+          // Carried to the current version first: a save from before the carry is then stale.
+          row = await carriedApplication(app, db, form, row);
+          if (row.revision !== baseRevision) {
+            return { conflict: await applicationView(app, db, form, row) };
+          }
+          // Checked after the revision: a stale save from an older form gets the current answers.
+          const answers = checkShape(form, sent);
+          const files = await listApplicationFiles(db, row.id);
+          const next = withHeldFiles(form, answers, files);
+          checkRequested(form, await requestScope(app, db, row), next);
+          const saved = await updateApplicationAnswers(db, row.id, {
+            answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+            schemaHash: form.hash,
+            // The applicant has seen the form as carried over: told once.
+            carriedOver: null,
+            ...(step !== undefined ? { step } : {}),
+          });
+          return { saved };
+        }));
       if ('conflict' in outcome) {
         return reply.code(409).send({
           errorMessage: STALE_REVISION_MESSAGE,
