@@ -21,7 +21,7 @@ import type {
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isPlainObject, type Answers } from '../../shared/forms/model/schemaTypes';
 import type { FileReference } from '../../shared/forms/model/types';
-import { answerPlaces, placeAt } from '../../shared/forms/walk/answerPlaces';
+import { placeAt, unknownAnswers } from '../../shared/forms/walk/answerPlaces';
 import {
   isWithin,
   unrequestedChange,
@@ -198,7 +198,7 @@ const saveBodySchema = {
 /** Shape only: an object whose every answer is at a place the form asks something. */
 function checkShape(form: CompiledForm, answers: unknown): Answers {
   if (!isPlainObject(answers)) throw new ClientError(400, 'The answers must be an object.');
-  const { unknown } = answerPlaces(form.schema, answers);
+  const unknown = unknownAnswers(form.schema, answers);
   if (unknown.length > 0) {
     const named = unknown.slice(0, 5).join(', ');
     throw new ClientError(400, `The answers name questions this form does not ask: ${named}.`);
@@ -377,7 +377,7 @@ async function saveAtOnce(
   // Under a change request a save is judged against the submitted registration: the locked save.
   if (!current || current.status !== 'draft' || current.schemaHash !== form.hash) return null;
   if (current.revision !== body.baseRevision || !isPlainObject(body.answers)) return null;
-  if (answerPlaces(form.schema, body.answers).unknown.length > 0) return null;
+  if (unknownAnswers(form.schema, body.answers).length > 0) return null;
   const next = withHeldFiles(form, body.answers, current.files);
   const saved = await saveAnswersAtRevision(app.db, current.id, current.revision, {
     answers: sealApplicationAnswers(app.fieldKeys, form, current.id, next),

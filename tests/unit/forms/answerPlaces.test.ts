@@ -4,6 +4,7 @@ import {
   patternOf,
   placeAt,
   questionPatterns,
+  unknownAnswers,
 } from '../../../src/shared/forms/walk/answerPlaces';
 import { carryAnswers } from '../../../src/shared/forms/walk/carryOver';
 import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
@@ -30,6 +31,9 @@ describe('answers by their place in a form', () => {
     answers.favouriteColour = 'blue';
     const { places, unknown } = answerPlaces(business.schema, answers);
     expect(unknown).toEqual(['/affiliatedPersons/0/shoeSize', '/favouriteColour']);
+    // The save's shape check finds the same without building every place.
+    expect(unknownAnswers(business.schema, answers)).toEqual(unknown);
+    expect(unknownAnswers(business.schema, business.example as Answers)).toEqual([]);
     expect(places.find((place) => place.pointer === '/affiliatedPersons/0/ssn')?.prompt).toBe(
       'Affiliated person 1: Social Security number',
     );

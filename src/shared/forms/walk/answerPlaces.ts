@@ -97,22 +97,23 @@ export function placeAt(root: JsonSchema, pointer: string): AnswerPlace | undefi
 }
 
 /**
- * Every answer of `answers` at its place: leaves (a file reference, a list of plain values and
- * any non-object answer count as one), depth first; `unknown` lists the pointers of answers the
- * form has no question for.
+ * Walks `answers` through the form: `place` (when given) is called for every answer at its place
+ * (leaves: a file reference, a list of plain values and any non-object answer count as one),
+ * depth first; returns the pointers of answers the form has no question for. `keys` is the
+ * walker's own array, valid during the call only.
  */
-export function answerPlaces(
+function walkAnswers(
   root: JsonSchema,
   answers: Answers,
-): { places: AnswerPlace[]; unknown: string[] } {
-  const places: AnswerPlace[] = [];
+  place?: (keys: readonly string[], schema: JsonSchema, prefix: string) => void,
+): string[] {
   const unknown: string[] = [];
-  const walk = (schema: JsonSchema, value: unknown, keys: string[], prefix: string) => {
+  const keys: string[] = [];
+  const walk = (schema: JsonSchema, value: unknown, prefix: string) => {
     if (value === undefined) return;
     const list = Array.isArray(value) && isAnsweredList(schema, root);
     if (!list && (isLeaf(schema) || !isPlainObject(value))) {
-      const key = keys.at(-1) ?? '';
-      places.push({ pointer: toPointer(keys), schema, prompt: `${prefix}${schema.title ?? key}` });
+      place?.(keys, schema, prefix);
       return;
     }
     const entries: [string, unknown][] = list
@@ -124,14 +125,43 @@ export function answerPlaces(
         unknown.push(toPointer([...keys, key]));
         continue;
       }
-      const childPrefix = list
-        ? `${prefix}${listItemName(next, schema, keys.at(-1) ?? '', +key)}: `
-        : prefix;
-      walk(next, child, [...keys, key], childPrefix);
+      // Prompts are built only for a caller that asks for places.
+      const childPrefix =
+        place && list
+          ? `${prefix}${listItemName(next, schema, keys.at(-1) ?? '', +key)}: `
+          : prefix;
+      keys.push(key);
+      walk(next, child, childPrefix);
+      keys.pop();
     }
   };
-  walk(root, answers, [], '');
+  walk(root, answers, '');
+  return unknown;
+}
+
+/**
+ * Every answer of `answers` at its place: leaves (a file reference, a list of plain values and
+ * any non-object answer count as one), depth first; `unknown` lists the pointers of answers the
+ * form has no question for.
+ */
+export function answerPlaces(
+  root: JsonSchema,
+  answers: Answers,
+): { places: AnswerPlace[]; unknown: string[] } {
+  const places: AnswerPlace[] = [];
+  const unknown = walkAnswers(root, answers, (keys, schema, prefix) => {
+    const key = keys.at(-1) ?? '';
+    places.push({ pointer: toPointer(keys), schema, prompt: `${prefix}${schema.title ?? key}` });
+  });
   return { places, unknown };
+}
+
+/**
+ * The pointers of the answers the form has no question for (what `answerPlaces` lists as
+ * `unknown`), without building every answer's place: what a save's shape check needs.
+ */
+export function unknownAnswers(root: JsonSchema, answers: Answers): string[] {
+  return walkAnswers(root, answers);
 }
 
 /**
