@@ -430,6 +430,30 @@ describe('applications on the server: files', () => {
     expect((await storedFiles(t)).length).toBe(before.length - 1);
   });
 
+  it('stores a held file byte for byte, without trying to compress it', async () => {
+    const user = await signedIn(t);
+    const sent = await pdfBytes();
+    const uploaded = await upload(user.client, 'individual', '/irsFormW2', pdfPart(sent));
+    expect(uploaded.statusCode).toBe(200);
+    const held = await findApplicationForSave(t.pool, user.id, 'individual');
+    const row = await t.pool.query<{ bytes: Buffer; compression: string | null }>(
+      'select bytes, pg_column_compression(bytes) as compression from stored_files where storage_name = $1',
+      [held!.files[0]!.storageName],
+    );
+    expect(row.rows[0]!.bytes.equals(sent)).toBe(true);
+    expect(row.rows[0]!.compression).toBeNull();
+    // Documents are PDFs and photos, compressed already: PostgreSQL stores them as they come.
+    const storage = await t.pool.query<{ attname: string; attstorage: string }>(
+      `select attname, attstorage from pg_attribute
+        where attrelid = 'stored_files'::regclass and attname in ('bytes', 'preview')
+        order by attname`,
+    );
+    expect(storage.rows).toEqual([
+      { attname: 'bytes', attstorage: 'e' },
+      { attname: 'preview', attstorage: 'e' },
+    ]);
+  });
+
   it('a save judged before a file was held writes nothing; the locked save then answers it', async () => {
     const user = await signedIn(t);
     await save(user.client, 'individual', { answers: { firstName: 'Jane' }, baseRevision: 0 });
