@@ -166,7 +166,7 @@ export async function updateApplicationAnswers(
  * snapshot), never its answers (a draft's save replaces them). A save built on it is written with `saveAnswersAtRevision`, which refuses it if anything
  * changed since.
  */
-export interface ApplicationForSave {
+interface ApplicationForSave {
   id: string;
   schemaHash: string;
   revision: number;

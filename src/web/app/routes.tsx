@@ -4,6 +4,7 @@
  */
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { loadApplicationEarly } from '../api/applications';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -45,16 +46,20 @@ const RegistrationChoicePage = lazy(() =>
   })),
 );
 
-const IndividualRegistrationPage = lazy(() =>
-  import('../pages/registration/IndividualRegistrationPage').then((module) => ({
+const IndividualRegistrationPage = lazy(() => {
+  // The saved application loads beside the page's code, not after it.
+  loadApplicationEarly('individual');
+  return import('../pages/registration/IndividualRegistrationPage').then((module) => ({
     default: module.IndividualRegistrationPage,
-  })),
-);
-const BusinessRegistrationPage = lazy(() =>
-  import('../pages/registration/BusinessRegistrationPage').then((module) => ({
+  }));
+});
+const BusinessRegistrationPage = lazy(() => {
+  // The saved application loads beside the page's code, not after it.
+  loadApplicationEarly('business');
+  return import('../pages/registration/BusinessRegistrationPage').then((module) => ({
     default: module.BusinessRegistrationPage,
-  })),
-);
+  }));
+});
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
 const ChangesRequestedPage = lazy(() =>
   import('../pages/registration/ChangesRequestedPage').then((module) => ({

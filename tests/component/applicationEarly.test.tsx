@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadApplicationEarly, useApplication } from '../../src/web/api/applications';
+import { json, mockApi } from './renderApp';
+
+const saved = {
+  formId: 'business',
+  schemaHash: 'h1',
+  revision: 4,
+  savedAt: '2026-11-25T13:00:00.000Z',
+  step: 1,
+  status: 'draft',
+  answers: { businessName: 'Acme' },
+  files: {},
+  changeRequest: null,
+  carriedOver: null,
+};
+
+function wrapper({ children }: { children: ReactNode }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+const applicationGets = (fetchMock: ReturnType<typeof mockApi>) =>
+  fetchMock.mock.calls.filter(([input, init]) => {
+    return String(input).endsWith('/applications/business') && (init?.method ?? 'GET') === 'GET';
+  }).length;
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the saved application, loaded beside the page’s code', () => {
+  it('the page’s query takes the GET started early: one request, its answer', async () => {
+    const fetchMock = mockApi({
+      'GET applications/business': () => json(200, { application: saved }),
+    });
+    loadApplicationEarly('business');
+    expect(applicationGets(fetchMock)).toBe(1);
+    const { result } = renderHook(() => useApplication('business'), { wrapper });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.data?.answers).toEqual({ businessName: 'Acme' });
+    expect(applicationGets(fetchMock)).toBe(1);
+  });
+
+  it('an early GET that failed is reported by the page’s query, and a later visit asks again', async () => {
+    const fetchMock = mockApi({
+      'GET applications/business': () => json(503, { errorMessage: 'The service is busy.' }),
+    });
+    loadApplicationEarly('business');
+    const first = renderHook(() => useApplication('business'), { wrapper });
+    await waitFor(() => expect(first.result.current.isError).toBe(true));
+    expect(applicationGets(fetchMock)).toBe(1);
+    first.unmount();
+    const again = renderHook(() => useApplication('business'), { wrapper });
+    await waitFor(() => expect(again.result.current.isError).toBe(true));
+    expect(applicationGets(fetchMock)).toBe(2);
+  });
+});
