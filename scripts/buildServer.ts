@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-const outDir = path.resolve('dist/server');
+// SERVER_OUT_DIR: the bench compiles its own copy (dist/bench-server), leaving dist/server alone.
+const outDir = path.resolve(process.env.SERVER_OUT_DIR ?? 'dist/server');
 fs.rmSync(outDir, { recursive: true, force: true });
 
 await build({

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/api/http';
 import { Client, rssMb, waitForServer } from './server';
 import { freePort, ms, percentile, ratio, sleep, type Row } from './util';
+import { compiledServer } from './compiledServer';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -96,7 +97,7 @@ export async function startPortal(
   delete env.SMTP_URL;
   delete env.PASSWORD_COST;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [await compiledServer(projectRoot)], {
     cwd: projectRoot,
     env,
     detached: true,

@@ -1,7 +1,7 @@
 /**
  * Peak server memory while 10 registrations of ~10 MB arrive at once.
  *
- * Starts the real server (`node --import tsx src/server/main.ts`, one process whose RSS we read)
+ * Starts the real server as `npm start` runs it (compiled; `compiledServer.ts`), one process whose RSS we read,
  * on a free loopback port with a temp DATA_DIR (its own embedded PostgreSQL, NODE_ENV unset so
  * the demo seed runs), creates 10 verified, signed-in users through the API (signup → the dev
  * outbox's link → verify-email → signin; cookies kept, the csrf_token cookie echoed in the
@@ -18,6 +18,7 @@ import { signedDocuments, toPayload } from '../../src/shared/forms/payload/paylo
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import type { BenchFile } from './files';
 import { freePort, sleep } from './util';
+import { compiledServer } from './compiledServer';
 
 const PASSWORD = 'Bench-Pass-1-long';
 const USERS = 10;
@@ -284,7 +285,7 @@ export async function serverFigures(options: {
   delete env.DATABASE_URL;
   delete env.SMTP_URL;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [await compiledServer(options.projectRoot)], {
     cwd: options.projectRoot,
     env,
     detached: true, // its own process group, so a forced stop also reaches PostgreSQL
