@@ -107,7 +107,7 @@ export async function bundleFigures(projectRoot: string, outDir: string): Promis
     }
   }
   const top = (list: { name: string; bytes: number }[]) =>
-    list.sort((a, b) => b.bytes - a.bytes).slice(0, 8);
+    list.sort((a, b) => b.bytes - a.bytes).slice(0, Number(process.env.BENCH_TOP ?? 8));
 
   return {
     signinFiles,

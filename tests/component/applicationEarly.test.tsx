@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadApplicationEarly, useApplication } from '../../src/web/api/applications';
+import { useApplication } from '../../src/web/api/applications';
+import { loadApplicationEarly } from '../../src/web/api/get-application';
 import { json, mockApi } from './renderApp';
 
 const saved = {

@@ -5,12 +5,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type {
   ApplicationFileResult,
-  ApplicationResponse,
   ApplicationView,
   SaveApplicationRequest,
   SaveApplicationResult,
 } from '../../shared/api/applications';
 import { API_BASE, ApiError, apiFetch, csrfHeaders, isErrorBody, NetworkError } from './client';
+import { getApplication, takeEarly } from './get-application';
 
 /** What the server keeps of one registration form's application (GET, and beside a 409). */
 export type Application = ApplicationView;
@@ -19,36 +19,7 @@ type UploadedFile = ApplicationFileResult;
 
 const path = (formId: string) => `applications/${encodeURIComponent(formId)}`;
 
-/** GET applications/:formId: the caller's application of that form, or null. */
-async function getApplication(formId: string): Promise<Application | null> {
-  const body = await apiFetch<ApplicationResponse>(path(formId), {
-    // A background call: an expired session is said on the page, never a redirect away.
-    redirectOnUnauthenticated: false,
-  });
-  return body?.application ?? null;
-}
-
 const applicationQueryKey = (formId: string) => ['application', formId] as const;
-
-/** A GET started while the page's code was still loading, taken by the page's first query. */
-const early = new Map<string, { promise: Promise<Application | null>; at: number }>();
-const EARLY_FRESH_MS = 10_000;
-
-/**
- * Starts loading the application beside the page's own chunks (a fresh page otherwise waits for
- * them, then mounts, then asks: about 200 ms of a resume, `npm run bench -- resume`).
- */
-export function loadApplicationEarly(formId: string): void {
-  const promise = getApplication(formId);
-  promise.catch(() => undefined); // the page's query reports a failure, when it takes this one
-  early.set(formId, { promise, at: Date.now() });
-}
-
-function takeEarly(formId: string): Promise<Application | null> | undefined {
-  const started = early.get(formId);
-  early.delete(formId);
-  return started && Date.now() - started.at < EARLY_FRESH_MS ? started.promise : undefined;
-}
 
 export function applicationQueryOptions(formId: string) {
   return queryOptions({

@@ -4,7 +4,7 @@
  */
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
-import { loadApplicationEarly } from '../api/applications';
+import { loadApplicationEarly } from '../api/get-application';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
