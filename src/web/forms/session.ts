@@ -1,4 +1,5 @@
 import {
+  type Registry,
   createSchemaUtils,
   type ErrorSchema,
   type ErrorTransformer,
@@ -11,7 +12,14 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import { stepFields, stepsOf, type FormStep } from '../../shared/forms/model/steps';
 import { clearDraft, createDraftSaver, loadDraft } from './drafts';
-import { createFormEngine, parsePointer, toPointer, ValueStore, type FormEngine } from './engine';
+import {
+  createFormEngine,
+  getByPointer,
+  parsePointer,
+  toPointer,
+  ValueStore,
+  type FormEngine,
+} from './engine';
 import { droppedPointers, promptAt } from './answerPrompts';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
@@ -63,6 +71,16 @@ export function browserDrafts(
       clearDraft(formId);
     },
   };
+}
+
+/** The session of the form a widget belongs to (SchemaForm passes it in `formContext`). */
+export function sessionOf(registry: Registry): FormSession | undefined {
+  const context: unknown = registry.formContext;
+  if (context && typeof context === 'object' && 'session' in context) {
+    const { session } = context as { session: unknown };
+    return session instanceof FormSession ? session : undefined;
+  }
+  return undefined;
 }
 
 /** Rjsf's ids: 'root_affiliatedPersons_0_ssn' for '/affiliatedPersons/0/ssn'. */
@@ -159,6 +177,8 @@ export class FormSession {
   private baseline: string;
   private scheduled = false;
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Files the server refused, by pointer: the refused answer and the server's reason. */
+  private readonly refusedFiles = new Map<string, { answer: string; message: string }>();
 
   constructor(options: FormSessionOptions) {
     this.formId = options.formId;
@@ -252,12 +272,54 @@ export class FormSession {
       this.transformErrors,
       this.uiSchema,
     );
-    return {
-      valid: errors.length === 0,
-      errorSchema: (options.collapse === false
-        ? errorSchema
-        : collapseWidgetErrors(errorSchema, this.uiSchema)) as ErrorSchema<Answers>,
-    };
+    const shaped = (
+      options.collapse === false ? errorSchema : collapseWidgetErrors(errorSchema, this.uiSchema)
+    ) as ErrorSchema<Answers>;
+    const refused = this.refusalsIn(data);
+    if (refused.size === 0) return { valid: errors.length === 0, errorSchema: shaped };
+    // A refused file's reason stands in place of the form's own messages on it.
+    let withRefusals: unknown = shaped;
+    for (const [pointer, message] of refused) {
+      withRefusals = setIn(withRefusals, parsePointer(pointer), { __errors: [message] });
+    }
+    return { valid: false, errorSchema: withRefusals as ErrorSchema<Answers> };
+  }
+
+  /**
+   * The messages the form's rules give `value` as the answer at `pointer` (a chosen file's type
+   * or size), with the other answers as they are: what the form already refuses is never sent.
+   */
+  errorsAt(pointer: string, value: unknown): string[] {
+    const data = setIn(this.current, parsePointer(pointer), value) as Answers;
+    let node: unknown = this.validate(data).errorSchema;
+    for (const part of parsePointer(pointer)) {
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    }
+    return node && typeof node === 'object'
+      ? errorEntries(node as ErrorSchema).map((entry) => entry.message)
+      : [];
+  }
+
+  /**
+   * The server refused the file `answer` at `pointer`: its reason shows beside the field (in
+   * place of the field's other messages) and holds the form back while that file is the answer;
+   * removing or replacing it ends the refusal.
+   */
+  refuseFile(pointer: string, answer: unknown, message: string): void {
+    this.refusedFiles.set(pointer, { answer: canonicalJson(answer ?? null), message });
+    this.touched.add(idOfPointer(pointer).replace(/^root/, this.idPrefix));
+    this.refresh();
+  }
+
+  /** The refusals whose refused file is still the answer in `data`, by pointer. */
+  private refusalsIn(data: Answers): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [pointer, refusal] of this.refusedFiles) {
+      if (canonicalJson(getByPointer(data, pointer) ?? null) === refusal.answer) {
+        out.set(pointer, refusal.message);
+      }
+    }
+    return out;
   }
 
   /** The part of `errorSchema` the current step asks (all of it on a review step or one page). */

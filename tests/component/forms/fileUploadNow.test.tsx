@@ -138,7 +138,7 @@ afterEach(() => {
 });
 
 describe('a file uploads when chosen', { timeout: 60_000 }, () => {
-  it('shows a determinate progress bar, then the refusal beside the field, the field empty, every other answer kept', async () => {
+  it('shows a determinate progress bar, then the refusal as the field’s message, the file named to remove, every other answer kept', async () => {
     network();
     const user = userEvent.setup();
     render(<Registration application={null} />);
@@ -159,10 +159,33 @@ describe('a file uploads when chosen', { timeout: 60_000 }, () => {
 
     const refusal = 'The file for W-2 contains active content. Please upload a plain PDF.';
     upload.respond(400, { errorMessage: refusal, errors: { '/irsFormW2': refusal } });
-    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    // The server's reason is the field's message (not "required"), and the button reads it.
+    const choose = screen.getByRole('button', { name: /Replace file/ });
+    await waitFor(() => expect(choose).toHaveAccessibleDescription(new RegExp(refusal)));
+    expect(screen.getAllByText(refusal)).toHaveLength(1);
     expect(screen.queryByRole('progressbar')).toBeNull();
-    expect(screen.queryByText(/w2\.pdf/)).toBeNull();
+    expect(screen.getByText(/w2\.pdf/)).toBeInTheDocument();
     expect(screen.getByDisplayValue(String(exampleAnswers().firstName))).toBeInTheDocument();
+    // It holds the form back until removed; then the field asks for a file again.
+    await user.click(screen.getByRole('button', { name: 'Submit Registration' }));
+    expect(screen.queryByText('Registration Submitted')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Remove w2.pdf' }));
+    await waitFor(() => expect(screen.queryByText(refusal)).toBeNull());
+  });
+
+  it("a file the form's own rules refuse is not sent: the schema's message stands beside it", async () => {
+    network();
+    const user = userEvent.setup();
+    render(<Registration application={null} />);
+    const png = new File([FILE_STARTS.png, 'x'.repeat(100)], 'w2.pdf', {
+      type: 'application/pdf',
+    });
+    await user.upload(field(title('irsFormW2')), png);
+    const choose = screen.getByRole('button', { name: /Replace file/ });
+    await waitFor(() => expect(choose).toHaveAccessibleDescription(/Must be a PDF document/));
+    expect(FakeUpload.sent).toHaveLength(0);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove w2.pdf' })).toBeInTheDocument();
   });
 
   it('no answer at all keeps the file with Try again, which sends it again and holds it', async () => {
@@ -195,7 +218,10 @@ describe('a file uploads when chosen', { timeout: 60_000 }, () => {
     await user.upload(field(title('irsFormW2')), pdf('w2.pdf'));
     await waitFor(() => expect(FakeUpload.sent).toHaveLength(1));
     FakeUpload.sent[0]!.respond(413, { errorMessage: 'The file for W-2 is too large.' });
-    expect(await screen.findByRole('alert')).toHaveTextContent('The file for W-2 is too large.');
+    const choose = screen.getByRole('button', { name: /Replace file/ });
+    await waitFor(() =>
+      expect(choose).toHaveAccessibleDescription(/The file for W-2 is too large\./),
+    );
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import type { FileReference } from '../../../shared/forms/model/types';
 import { ApiError, NETWORK_FAILURE_MESSAGE, SESSION_EXPIRED_MESSAGE } from '../../api/client';
 import { engineOf, useFieldPointer, type UploadState } from '../engine';
+import { sessionOf } from '../session';
 import { sniffFileType, UNKNOWN_FILE_TYPE } from '../fileType';
 import { formatFileSize } from '../format';
 import { describedBy, stringOption } from './a11y';
@@ -62,6 +63,7 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
   const files = engine?.files;
   const uploader = engine?.uploader;
   const uploads = engine?.uploads;
+  const session = sessionOf(registry);
   const upload = useSyncExternalStore(
     uploads ? uploads.subscribe : noopSubscribe,
     useCallback(() => uploads?.get(pointer), [uploads, pointer]),
@@ -97,11 +99,18 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
     // (as it does for a change made inside an event).
     flushSync(() => onChange(answer));
     onBlur(id, answer);
+    // A file the form's own rules refuse (not a PDF, empty, too large) is not sent: the rule's
+    // message already stands beside the field, and the file stays named there to remove.
+    if (session && session.errorsAt(pointer, answer).length > 0) {
+      uploads?.set(pointer, undefined);
+      return;
+    }
     void send(file, answer, current);
   };
   /**
    * Where files upload when chosen: the bytes go now, with their progress; the server's content
-   * check answers beside the field. A refusal empties the field (every other answer stays); no
+   * check answers beside the field. A refused file stays named with the server's reason as the
+   * field's message (every other answer stays; removing or replacing it ends the refusal); no
    * answer at all keeps the file for another try (or for the submission, which then sends it).
    */
   const send = async (file: File, answer: FileReference, current: number) => {
@@ -122,6 +131,12 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
       if (current !== choice.current) return;
       const refused =
         error instanceof ApiError && error.status !== 401 && !retryableStatus(error.status);
+      if (refused && session) {
+        files?.set(pointer, undefined);
+        uploads.set(pointer, undefined);
+        session.refuseFile(pointer, answer, uploadFailure(error, pointer));
+        return;
+      }
       if (refused) {
         files?.set(pointer, undefined);
         onChange(undefined);
