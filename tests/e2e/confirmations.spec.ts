@@ -69,10 +69,16 @@ test('Reset Form asks first: focus inside, named buttons, what it clears; Escape
   await expect(page.locator('#root_firstName')).toHaveValue('');
 });
 
-test('Leave this page? names only what would be lost; Escape and Stay keep the page and return focus to the link', async ({
+test('Leave this page? asks only while the server cannot take the answers, names only what would be lost; Escape and Stay keep the page and return focus to the link', async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   await openIndividualForm(page);
+  // The server takes no save: what this device cannot keep would be lost by leaving.
+  const saves = /\/applications\/individual$/;
+  await page.route(saves, (route) =>
+    route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback(),
+  );
   await page.locator('#root_firstName').fill('Jane');
   await page.locator('#root_socialSecurityNumber').pressSequentially('536221234');
   await page.locator('#root_lastName').focus();
@@ -101,6 +107,20 @@ test('Leave this page? names only what would be lost; Escape and Stay keep the p
   await link.click();
   await leave.getByRole('button', { name: 'Leave' }).click();
   await expect(page).toHaveURL(/\/clearing\/regulation\/disclosures/);
+
+  // Back later, with the server reachable: a changed SSN is saved before a link leaves, and the
+  // link leaves without asking.
+  await page.unroute(saves);
+  await page.goto('/clearing/registration/individual');
+  await expect(page.locator('#root_firstName')).toHaveValue('Jane');
+  await page.locator('#root_socialSecurityNumber').fill('');
+  await page.locator('#root_socialSecurityNumber').pressSequentially('536229876');
+  await page.locator('#root_lastName').focus();
+  await link.click();
+  await expect(page).toHaveURL(/\/clearing\/regulation\/disclosures/);
+  await expect(leave).toHaveCount(0);
+  await page.goto('/clearing/registration/individual');
+  await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('536-22-9876');
 });
 
 test('the affiliated-person dialog asks before Escape discards typed answers, naming them; Escape on the question keeps editing', async ({

@@ -253,6 +253,19 @@ export class ServerApplication implements SessionPersistence {
     return !this.pending && (state === 'saved' || state === 'idle');
   }
 
+  /**
+   * Sends what waits to be saved now (the applicant is leaving the page): true once the server
+   * holds every answer, false when this attempt failed (retries go on).
+   */
+  saveBeforeLeaving(): Promise<boolean> {
+    if (this.holdsEverything()) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    const done = new Promise<boolean>((resolve) => this.waiters.push(resolve));
+    this.draft.flush();
+    void this.send();
+    return done;
+  }
+
   /** The uploader of this application's files (the widget shows progress and refusals). */
   uploader(): FileUploader {
     return {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useBlocker } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -14,13 +14,17 @@ import type { Answers, FormSession } from './session';
  * inside the portal (the header, the choice page, Sign out) asks ours. Moving between the steps
  * of the same form is not leaving it. The `beforeunload` listener is registered only while
  * something would be lost: a page with one cannot enter the browser's back/forward cache.
- * Returns the dialog to render.
+ * Where answers are saved elsewhere (the application on the server), a link first saves what is
+ * pending: it leaves as soon as nothing would be lost, and asks only when that save fails (or
+ * has not answered after a few seconds). Returns the dialog to render.
  */
 export function useLeaveWarning(
   session: FormSession,
   kept: (answers: Answers) => Answers,
   /** Something else `kept` depends on (whether the server holds every answer yet). */
   keptChanges?: { subscribe: (listener: () => void) => () => void },
+  /** Saves what is pending now; true once nothing would be lost. */
+  saveBeforeLeaving?: () => Promise<boolean>,
 ) {
   const subscribe = useCallback(
     (listener: () => void) => {
@@ -57,7 +61,28 @@ export function useLeaveWarning(
     ({ currentLocation, nextLocation }) =>
       currentLocation.pathname !== nextLocation.pathname && latest.current,
   );
-  const open = blocker.state === 'blocked';
+  const blocked = blocker.state === 'blocked';
+  // Whether to ask: at once without a save to try, else once the save failed or is slow.
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (!blocked || !saveBeforeLeaving) return;
+    let live = true;
+    const slow = setTimeout(() => setAsking(true), LEAVE_SAVE_WAIT_MS);
+    void saveBeforeLeaving().then((saved) => {
+      if (live && !saved) setAsking(true);
+    });
+    return () => {
+      live = false;
+      clearTimeout(slow);
+      setAsking(false);
+    };
+  }, [blocked, saveBeforeLeaving]);
+  // Nothing would be lost any more (the save landed): leave, as asked.
+  const proceed = blocker.proceed;
+  useEffect(() => {
+    if (blocked && !wouldLose) proceed?.();
+  }, [blocked, wouldLose, proceed]);
+  const open = blocked && wouldLose && (asking || !saveBeforeLeaving);
   return (
     <Dialog
       open={open}
@@ -87,3 +112,6 @@ export function useLeaveWarning(
     </Dialog>
   );
 }
+
+/** How long a link waits for the pending save before asking whether to leave without it. */
+const LEAVE_SAVE_WAIT_MS = 3000;

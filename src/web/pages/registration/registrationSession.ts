@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
@@ -98,10 +98,12 @@ export function useRegistrationSession(
     window.addEventListener('pagehide', onPageHide);
     return () => window.removeEventListener('pagehide', onPageHide);
   }, [saver]);
+  const saveBeforeLeaving = useCallback(() => saver.saveBeforeLeaving(), [saver]);
   const leaveWarning = useLeaveWarning(
     session,
     (answers) => (saver.holdsEverything() ? answers : form.keptInDraft(answers)),
     saver.state,
+    saveBeforeLeaving,
   );
   return { session, saver, leaveWarning };
 }
