@@ -153,21 +153,38 @@ test('a new user registers as an individual with real files and lands on home, p
   await staffPage.context().close();
 });
 
-test('the individual form keeps no SSN in its draft and restores the other answers', async ({
+test('the browser draft keeps no SSN; the application on the server brings it back; offline, the draft opens without it', async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   const email = uniqueEmail('draft');
   await signUpAndSignIn(page, email);
   await page.goto('/clearing/registration/individual');
   await page.locator('#root_firstName').fill('Drafty');
   await page.locator('#root_socialSecurityNumber').pressSequentially('123456789');
   await page.locator('#root_lastName').click();
-  await expect
-    .poll(() => page.evaluate(() => localStorage.getItem('clearing.draft.individual')))
-    .toContain('Drafty');
-  const draft = await page.evaluate(() => localStorage.getItem('clearing.draft.individual'));
-  expect(draft).not.toContain('123-45-6789');
+  const draftOf = () => page.evaluate(() => localStorage.getItem('clearing.draft.individual'));
+  await expect.poll(draftOf).toContain('Drafty');
+  expect(await draftOf()).not.toMatch(/123-?45-?6789/);
+  const status = page.getByRole('status').filter({ hasText: /Sav|Not saved/ });
+  await expect(status).toHaveText(/^Saved /, { timeout: 15_000 });
+
+  // The application on the server holds every answer, the SSN too.
   await page.reload();
+  await expect(page.locator('#root_firstName')).toHaveValue('Drafty');
+  await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
+  expect(await draftOf()).not.toMatch(/123-?45-?6789/);
+
+  // The application cannot be loaded: the page says so, and this device's draft opens the form,
+  // without the SSN it never kept.
+  await page.route(/\/applications\/individual$/, (route) =>
+    route.request().method() === 'GET' ? route.abort('internetdisconnected') : route.fallback(),
+  );
+  await page.reload();
+  await expect(page.getByText('Your saved application could not be loaded')).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Continue on this device' }).click();
   await expect(page.locator('#root_firstName')).toHaveValue('Drafty');
   await expect(page.locator('#root_socialSecurityNumber')).toHaveValue('');
 });
