@@ -1,4 +1,5 @@
 import {
+  useCallback,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -216,31 +217,47 @@ function useStepHistory(session: FormSession) {
     return session.stepIndex.subscribe(() => sync(false));
   }, [session, steps, navigate]);
 
+  // The step an address names, followed (never past a step whose answers do not pass).
+  const follow = useCallback(
+    (search: string) => {
+      if (!steps) return;
+      const id = new URLSearchParams(search).get('step');
+      const wanted = Math.max(
+        0,
+        steps.findIndex((step) => step.id === id),
+      );
+      if (wanted === session.stepIndex.get()) return;
+      const blocked = session.firstInvalidStepBefore(wanted);
+      if (blocked === undefined) session.goTo(wanted);
+      else {
+        session.goTo(blocked);
+        void navigate(
+          { search: blocked === 0 ? '' : `?step=${steps[blocked]!.id}` },
+          { replace: true },
+        );
+      }
+    },
+    [session, steps, navigate],
+  );
+
   // The first draw shows the session's step (where a saved application was left): the address
   // it started with is replaced, not followed.
   const first = useRef(true);
   useEffect(() => {
-    if (!steps) return;
     if (first.current) {
       first.current = false;
       return;
     }
-    const id = new URLSearchParams(location.search).get('step');
-    const wanted = Math.max(
-      0,
-      steps.findIndex((step) => step.id === id),
-    );
-    if (wanted === session.stepIndex.get()) return;
-    const blocked = session.firstInvalidStepBefore(wanted);
-    if (blocked === undefined) session.goTo(wanted);
-    else {
-      session.goTo(blocked);
-      void navigate(
-        { search: blocked === 0 ? '' : `?step=${steps[blocked]!.id}` },
-        { replace: true },
-      );
-    }
-  }, [location.search, session, steps, navigate]);
+    follow(location.search);
+  }, [location.search, follow]);
+
+  // The browser's Back and Forward move the step at once: the router commits its location in a
+  // transition, which a busy form page can hold back (the address moved, the step did not).
+  useEffect(() => {
+    const onPopState = () => follow(window.location.search);
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
+  }, [follow]);
 }
 
 /** Reset Form, Back and the step's next button (a submit button: Enter in a field moves on too). */
