@@ -392,13 +392,13 @@ test('a refused document: Registration Failed with the reason, the Confirm alert
   ]) {
     expect(draft).not.toContain(secret);
   }
-  // The file uploaded when chosen: the server read it, refused it, and says why beside the
-  // field, which is left empty; every other answer stays.
+  // The file uploaded when chosen: the server read it, refused it, and says why as the field's
+  // message (not "required"), the file still named to remove or replace; every other answer stays.
   const reason = /contains active content \(scripts, automatic actions or embedded files\)/;
-  await expect(page.locator('#root_certificateOfInc-upload')).toContainText(reason, {
+  await expect(page.locator('#root_certificateOfInc__error')).toContainText(reason, {
     timeout: 30_000,
   });
-  await expect(page.getByText('certificate.pdf')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove certificate.pdf' })).toBeVisible();
   await expect(page.locator('#root_bizName')).toHaveValue('Granite Ridge Mining Co.');
   await expectNoSeriousA11yViolations(page);
 
@@ -469,11 +469,11 @@ test('a refused document beside a large one: the refusal shows at once beside it
   await expect(page.getByRole('progressbar', { name: 'Uploading bylaws-scan.pdf' })).toBeVisible();
   await certificate.setInputFiles(pdf('certificate.pdf', scripted));
   // Far below the 72 s after which the server's keep-alive timer would end a stalled upload.
-  await expect(page.locator('#root_certificateOfInc-upload')).toContainText(
+  await expect(page.locator('#root_certificateOfInc__error')).toContainText(
     /contains active content/,
     { timeout: 20_000 },
   );
-  await expect(page.getByText('certificate.pdf')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove certificate.pdf' })).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 90_000 });
   await expect(page.getByText('bylaws-scan.pdf')).toBeVisible();
   await uplink(-1);
