@@ -297,16 +297,23 @@ export async function putApplicationFile(
   file: StoredFile,
 ): Promise<void> {
   await putDocument(db, file);
-  await db.query(
-    `insert into application_files
+  await db.query(HOLD_FILE_SQL, [
+    applicationId,
+    pointer,
+    file.storageName,
+    file.originalName,
+    file.contentType,
+    file.size,
+  ]);
+}
+
+/** The application holds this stored file for the pointer (replacing what it held there). */
+const HOLD_FILE_SQL = `insert into application_files
        (application_id, pointer, storage_name, original_name, content_type, size)
      values ($1, $2, $3, $4, $5, $6)
      on conflict (application_id, pointer) do update
        set storage_name = excluded.storage_name, original_name = excluded.original_name,
-           content_type = excluded.content_type, size = excluded.size, created_at = now()`,
-    [applicationId, pointer, file.storageName, file.originalName, file.contentType, file.size],
-  );
-}
+           content_type = excluded.content_type, size = excluded.size, created_at = now()`;
 
 /** Removes the application's file for `pointer`; false when it held none. */
 export async function deleteApplicationFile(
@@ -331,13 +338,12 @@ export async function holdStoredFile(
   pointer: string,
   file: FileReference & { storageName: string },
 ): Promise<void> {
-  await db.query(
-    `insert into application_files
-       (application_id, pointer, storage_name, original_name, content_type, size)
-     values ($1, $2, $3, $4, $5, $6)
-     on conflict (application_id, pointer) do update
-       set storage_name = excluded.storage_name, original_name = excluded.original_name,
-           content_type = excluded.content_type, size = excluded.size, created_at = now()`,
-    [applicationId, pointer, file.storageName, file.name, file.type, file.size],
-  );
+  await db.query(HOLD_FILE_SQL, [
+    applicationId,
+    pointer,
+    file.storageName,
+    file.name,
+    file.type,
+    file.size,
+  ]);
 }

@@ -279,15 +279,7 @@ async function register(
   const answers = readAnswers(parts, form, row.email);
   await dropHiddenFiles(app, parts, answers, form);
   checkFilesMatchAnswers(parts, answers, form.files);
-  let payload;
-  try {
-    payload = toPayloadJson(parts.compiled, answers);
-  } catch (error) {
-    if (error instanceof PayloadError) {
-      throw new ClientError(422, error.message, { [error.pointer]: error.message });
-    }
-    throw error;
-  }
+  const payload = payloadOrRefusal(parts.compiled, answers);
   const signed = parts.documents.filter((document) => form.files.has(document.part));
   // ESIGN 7001(c): signatures stand on the applicant's consent to the version published now.
   const consent =
@@ -516,15 +508,7 @@ async function resubmit(
     const message = unrequestedChangeMessage(outside);
     throw new ClientError(409, message, { [outside.pointer]: message });
   }
-  let payload;
-  try {
-    payload = toPayloadJson(parts.compiled, answers);
-  } catch (error) {
-    if (error instanceof PayloadError) {
-      throw new ClientError(422, error.message, { [error.pointer]: error.message });
-    }
-    throw error;
-  }
+  const payload = payloadOrRefusal(parts.compiled, answers);
   const submissionHash = keyedSubmissionHash(app.fieldKeys, canonicalJson({ formId, answers }));
   await withTransaction(app.db, async (db) => {
     await db.query('select 1 from users where id = $1 for update', [userId]);
@@ -602,6 +586,18 @@ async function resubmit(
     });
   });
   return { registrationId, repeated: false };
+}
+
+/** The payload of validated answers; a field it cannot send is a 422 naming that field. */
+function payloadOrRefusal(form: CompiledForm, answers: Answers) {
+  try {
+    return toPayloadJson(form, answers);
+  } catch (error) {
+    if (error instanceof PayloadError) {
+      throw new ClientError(422, error.message, { [error.pointer]: error.message });
+    }
+    throw error;
+  }
 }
 
 /**
