@@ -144,11 +144,12 @@ test('a file refused beside a large one: the refusal shows beside its field at o
     mimeType: 'application/pdf',
     buffer: await scriptedPdf(),
   });
-  await expect(page.locator('#root_irsFormW2-upload')).toContainText(
+  // The reason is the field's message, the file still named to remove or replace.
+  await expect(page.locator('#root_irsFormW2__error')).toContainText(
     /contains active content/,
     promptly,
   );
-  await expect(page.getByText('w2-scripted.pdf')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove w2-scripted.pdf' })).toBeVisible();
   // The large photo finishes: no upload is left waiting.
   await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 90_000 });
   await expect(page.getByText('front.png')).toBeVisible();
@@ -160,11 +161,11 @@ test('a file refused beside a large one: the refusal shows beside its field at o
     mimeType: 'image/png',
     buffer: await brokenPng(),
   });
-  await expect(page.locator('#root_photoIdBack-upload')).toContainText(
+  await expect(page.locator('#root_photoIdBack__error')).toContainText(
     /must be an image/,
     promptly,
   );
-  await expect(page.getByText('back.png')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove back.png' })).toBeVisible();
 
   // Nothing else lost: typed answers, the SSN, the other files, the signatures.
   await expect(page.locator('#root_firstName')).toHaveValue('Jane');
