@@ -339,18 +339,7 @@ async function register(
       ip,
     });
     if (!registrationId) throw new Error('registration insert raced despite the row lock');
-    const persons = registration.persons ? answers[registration.persons] : undefined;
-    const personItem = personItemSchema(parts.compiled.schema);
-    if (Array.isArray(persons) && personItem) {
-      await insertRegistrationPersons(
-        db,
-        registrationId,
-        persons.map((person: unknown, position) => ({
-          columns: personColumnValues(personItem, parts.compiled.schema, person as Answers),
-          stored: sealed.persons[position] ?? person,
-        })),
-      );
-    }
+    await storePersons(db, parts, answers, registrationId, sealed.persons);
     for (const [part, stored] of form.files) {
       await insertRegistrationDocument(db, registrationId, part, stored);
     }
@@ -541,18 +530,7 @@ async function resubmit(
       ],
     );
     await db.query('delete from registration_persons where registration_id = $1', [registrationId]);
-    const persons = parts.registration.persons ? answers[parts.registration.persons] : undefined;
-    const personItem = personItemSchema(parts.compiled.schema);
-    if (Array.isArray(persons) && personItem) {
-      await insertRegistrationPersons(
-        db,
-        registrationId,
-        persons.map((person: unknown, position) => ({
-          columns: personColumnValues(personItem, parts.compiled.schema, person as Answers),
-          stored: sealed.persons[position] ?? person,
-        })),
-      );
-    }
+    await storePersons(db, parts, answers, registrationId, sealed.persons);
     for (const part of parts.answerFiles) {
       const file = replaced.includes(part) ? form.files.get(part) : undefined;
       if (file || (documents.has(part) && !isPlainObject(answers[part]))) {
@@ -586,6 +564,31 @@ async function resubmit(
     });
   });
   return { registrationId, repeated: false };
+}
+
+/**
+ * The registration's affiliated persons as rows (`registration_persons`): their columns from the
+ * schema's `x-person-column` annotations, each person's answers as sealed.
+ */
+async function storePersons(
+  db: Queryable,
+  parts: FormParts,
+  answers: Answers,
+  registrationId: string,
+  sealedPersons: unknown[],
+): Promise<void> {
+  const key = parts.registration.persons;
+  const persons = key ? answers[key] : undefined;
+  const personItem = personItemSchema(parts.compiled.schema);
+  if (!Array.isArray(persons) || !personItem) return;
+  await insertRegistrationPersons(
+    db,
+    registrationId,
+    persons.map((person: unknown, position) => ({
+      columns: personColumnValues(personItem, parts.compiled.schema, person as Answers),
+      stored: sealedPersons[position] ?? person,
+    })),
+  );
 }
 
 /** The payload of validated answers; a field it cannot send is a 422 naming that field. */
