@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import { resubmitBusiness } from './registrationHelpers';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import type { RegistrationOverview } from '../../src/shared/api/registration';
 import type { ApplicationResponse } from '../../src/shared/api/applications';
@@ -14,34 +14,12 @@ import { createTestApp, testAppForBlock, type TestApp, type TestClient } from '.
 import { testForm } from '../forms';
 
 const A = '/exchange/api/admin';
-const URL_BUSINESS = '/exchange/api/web/registration/business';
 const W8 = '/w8orw9';
 const PASSPORT_COUNTRY = '/affiliatedPersons/1/passportCountryOfIssuance';
 const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
 // Other bytes than every document of the first submission: a replaced tax form.
 const newTaxForm = fs.readFileSync('assets/pdfs/risk-disclosures.pdf');
 const pdfBlob = (bytes: Buffer) => new Blob([new Uint8Array(bytes)], { type: 'application/pdf' });
-
-/** The business form as the browser sends it in change mode: only replaced files' bytes. */
-async function resubmit(client: TestClient, answers: Answers, files: Record<string, Blob> = {}) {
-  const form = testForm('business');
-  const kept = new Set(
-    Object.keys(answers)
-      .map((key) => `/${key}`)
-      .filter((pointer) => !(pointer in files)),
-  );
-  const documents = Object.fromEntries(
-    signedDocuments(form).map((d) => [d.url, pdfBlob(samplePdf)]),
-  );
-  const request = new Request('http://localhost/', {
-    method: 'POST',
-    body: toPayload(form, answers, files, documents, kept),
-  });
-  return client.request('POST', URL_BUSINESS, {
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')! },
-  });
-}
 
 describe('changes requested field by field, and resubmitted (issue 17)', () => {
   let t: TestApp;
@@ -165,7 +143,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
   it('refuses a change to an answer or a file that was not marked, naming the question', async () => {
     const answers = structuredClone(applicant.answers);
     answers.bizName = 'Another Name LLC';
-    const renamed = await resubmit(applicant.client, answers);
+    const renamed = await resubmitBusiness(applicant.client, answers);
     expect(renamed.statusCode).toBe(409);
     const prompt = testForm('business').schema.properties!.bizName!.title;
     expect(renamed.json().errorMessage).toBe(
@@ -174,15 +152,19 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
 
     const person = structuredClone(applicant.answers);
     (person.affiliatedPersons as Answers[])[1]!.passportNumber = 'PB7654321';
-    const passport = await resubmit(applicant.client, person);
+    const passport = await resubmitBusiness(applicant.client, person);
     expect(passport.statusCode).toBe(409);
     expect(passport.json().errorMessage).toBe(
       'Affiliated person 2: Passport number was not among the changes requested; it cannot change.',
     );
 
-    const certificate = await resubmit(applicant.client, structuredClone(applicant.answers), {
-      '/certificateOfInc': pdfBlob(newTaxForm),
-    });
+    const certificate = await resubmitBusiness(
+      applicant.client,
+      structuredClone(applicant.answers),
+      {
+        '/certificateOfInc': pdfBlob(newTaxForm),
+      },
+    );
     expect(certificate.statusCode).toBe(409);
     expect(certificate.json().errorMessage).toMatch(
       /^Certificate of incorporation.*cannot change\.$/,
@@ -193,7 +175,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
   it('runs the first submission’s validation on a resubmission', async () => {
     const answers = structuredClone(applicant.answers);
     (answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance = 'not a country';
-    const response = await resubmit(applicant.client, answers);
+    const response = await resubmitBusiness(applicant.client, answers);
     expect(response.statusCode).toBe(422);
     expect(response.json().errors[PASSPORT_COUNTRY]).toBe(
       'Affiliated person 2: Invalid country selected',
@@ -204,7 +186,9 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     const answers = structuredClone(applicant.answers);
     (answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance = 'NZ';
     answers.w8orw9 = { name: 'w8-sharper.pdf', type: 'application/pdf', size: newTaxForm.length };
-    const response = await resubmit(applicant.client, answers, { [W8]: pdfBlob(newTaxForm) });
+    const response = await resubmitBusiness(applicant.client, answers, {
+      [W8]: pdfBlob(newTaxForm),
+    });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().registrationId).toBe(applicant.registrationId);
 
@@ -305,7 +289,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
             : pdfBlob(samplePdf),
         ]),
     );
-    const response = await resubmit(
+    const response = await resubmitBusiness(
       other.client,
       { ...other.answers, bizName: 'Changed LLC' },
       allFiles,
@@ -399,7 +383,7 @@ describe('a change request’s one rule: save, file upload and resubmission agre
     // The resubmission takes the same changes (the signer form the application holds).
     const answers = (await application(client)).answers;
     expect(answers.authorizationForm).toMatchObject({ name: 'replaced.pdf' });
-    const resubmitted = await resubmit(client, answers);
+    const resubmitted = await resubmitBusiness(client, answers);
     expect(resubmitted.statusCode, resubmitted.body).toBe(201);
     const latest = await latestVersion(applicant.registrationId);
     expect(latest.answers.disclosuresDetail).toBe('A written warning in 2019, since closed.');
@@ -440,13 +424,13 @@ describe('a change request’s one rule: save, file upload and resubmission agre
     expect(after.files).toEqual(before.files);
 
     // The resubmission refuses the same changes with the same words.
-    const resubmittedName = await resubmit(client, {
+    const resubmittedName = await resubmitBusiness(client, {
       ...before.answers,
       bizName: 'Another Name LLC',
     });
     expect(resubmittedName.statusCode).toBe(409);
     expect(resubmittedName.json().errorMessage).toBe(refusalOf(title('bizName')));
-    const resubmittedFile = await resubmit(client, before.answers, {
+    const resubmittedFile = await resubmitBusiness(client, before.answers, {
       [CERTIFICATE]: pdfBlob(newTaxForm),
     });
     expect(resubmittedFile.statusCode).toBe(409);
@@ -467,7 +451,7 @@ describe('a change request’s one rule: save, file upload and resubmission agre
     const uploaded = await upload(client, CERTIFICATE);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const answers = (await application(client)).answers;
-    const resubmitted = await resubmit(client, answers);
+    const resubmitted = await resubmitBusiness(client, answers);
     expect(resubmitted.statusCode, resubmitted.body).toBe(201);
     const latest = await latestVersion(applicant.registrationId);
     expect(latest.answers.bizName).toBe('Another Name LLC');

@@ -83,3 +83,30 @@ export class IndividualRegistration {
     return postFormData(client, URL_INDIVIDUAL, this.form(email, files));
   }
 }
+
+/**
+ * A resubmission of the business form as the browser sends it in change mode: every answer, and
+ * bytes only for the files in `files` (the others the server holds).
+ */
+export async function resubmitBusiness(
+  client: TestClient,
+  answers: Answers,
+  files: Record<string, Blob> = {},
+) {
+  const form = testForm('business');
+  const kept = new Set(
+    Object.keys(answers)
+      .map((key) => `/${key}`)
+      .filter((pointer) => !(pointer in files)),
+  );
+  const pdfBlob = () => new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+  const documents = Object.fromEntries(signedDocuments(form).map((d) => [d.url, pdfBlob()]));
+  const request = new Request('http://localhost/', {
+    method: 'POST',
+    body: toPayload(form, answers, files, documents, kept),
+  });
+  return client.request('POST', '/exchange/api/web/registration/business', {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type')! },
+  });
+}

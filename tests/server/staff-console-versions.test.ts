@@ -5,44 +5,22 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import { resubmitBusiness } from './registrationHelpers';
 import { canonicalJson } from '../../src/shared/forms/model/bundleForm';
 import { sha256 } from '../../src/shared/forms/payload/sha256';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { postForm, registeredBusiness, signedInStaff } from './adminHelpers';
-import { createTestApp, type TestApp, type TestClient } from './testApp';
+import { createTestApp, type TestApp } from './testApp';
 import { testForm } from '../forms';
 
 const C = '/clearing/admin';
 const W8 = '/w8orw9';
 const PASSPORT_COUNTRY = '/affiliatedPersons/1/passportCountryOfIssuance';
-const samplePdf = fs.readFileSync('assets/pdfs/terms-of-service.pdf');
 // Other bytes than every document of the first submission: the replaced tax form.
 const newTaxForm = fs.readFileSync('assets/pdfs/risk-disclosures.pdf');
 const pdfBlob = (bytes: Buffer) => new Blob([new Uint8Array(bytes)], { type: 'application/pdf' });
 /** How the question read when version 1 was answered (markup in it must stay text). */
 const EARLIER_PROMPT = 'Country that <em>issued</em> the passport';
-
-/** The business form as the browser sends it under a change request: only replaced files' bytes. */
-async function resubmit(client: TestClient, answers: Answers, files: Record<string, Blob> = {}) {
-  const form = testForm('business');
-  const kept = new Set(
-    Object.keys(answers)
-      .map((key) => `/${key}`)
-      .filter((pointer) => !(pointer in files)),
-  );
-  const documents = Object.fromEntries(
-    signedDocuments(form).map((d) => [d.url, pdfBlob(samplePdf)]),
-  );
-  const request = new Request('http://localhost/', {
-    method: 'POST',
-    body: toPayload(form, answers, files, documents, kept),
-  });
-  return client.request('POST', '/exchange/api/web/registration/business', {
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type')! },
-  });
-}
 
 /**
  * Makes version 1 of a registration answered under an earlier wording of the business form (the
@@ -97,7 +75,9 @@ describe('staff console: versions of a resubmitted registration', () => {
     const answers = structuredClone(applicant.answers);
     (answers.affiliatedPersons as Answers[])[1]!.passportCountryOfIssuance = 'NZ';
     answers.w8orw9 = { name: 'w9-signed.pdf', type: 'application/pdf', size: newTaxForm.length };
-    const response = await resubmit(applicant.client, answers, { [W8]: pdfBlob(newTaxForm) });
+    const response = await resubmitBusiness(applicant.client, answers, {
+      [W8]: pdfBlob(newTaxForm),
+    });
     expect(response.statusCode, response.body).toBe(201);
     const page = (await staff.client.get(url)).body;
     return { page, versions: page.slice(page.indexOf('<h2 id="versions-heading">')) };
