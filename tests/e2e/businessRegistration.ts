@@ -3,7 +3,7 @@
  * of the review specs, which test what follows the submission (the wizard itself has its spec).
  */
 import fs from 'node:fs';
-import type { APIRequestContext, BrowserContext } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { testForm } from '../forms';
@@ -68,4 +68,40 @@ export async function submitBusiness(
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { registrationId: string }).registrationId;
+}
+
+/** The second affiliated person's passport country, the question staff marked in these tests. */
+export const PASSPORT_COUNTRY = '/affiliatedPersons/1/passportCountryOfIssuance';
+
+/**
+ * In change mode: the one person row marked opens, shows the reviewer's `note` beside her
+ * passport country, keeps her other answers read-only, and takes `country`.
+ */
+export async function changeMarkedPassportCountry(page: Page, note: string, country: string) {
+  const row = page.getByRole('row').filter({ hasText: 'Change requested' });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: /Edit/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator(`[data-requested-change="${PASSPORT_COUNTRY}"]`)).toContainText(note);
+  await expect(dialog.locator('#root_affiliatedPersons_1_firstName')).toHaveAttribute(
+    'readonly',
+    '',
+  );
+  await dialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance').selectOption(country);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+/** From change mode through Confirm: the changes sent, home says they are being reviewed. */
+export async function sendChanges(page: Page) {
+  const steps = testForm('business').steps!;
+  await page.getByRole('button', { name: steps[1]!.next }).click();
+  await page.getByRole('button', { name: steps[2]!.next }).click();
+  const sent = page.getByRole('dialog', { name: 'Changes Sent' });
+  await expect(sent).toBeVisible({ timeout: 30_000 });
+  await sent.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/clearing\/home$/);
+  await expect(
+    page.getByText('You sent the changes; we are reviewing your application again'),
+  ).toBeVisible();
 }

@@ -8,7 +8,12 @@
 import type { Page } from '@playwright/test';
 import { largePdf } from '../fixtures/pdfs';
 import { testForm } from '../forms';
-import { submitBusiness } from './businessRegistration';
+import {
+  changeMarkedPassportCountry,
+  PASSPORT_COUNTRY,
+  sendChanges,
+  submitBusiness,
+} from './businessRegistration';
 import { PASSWORD, signUpAndSignIn } from './individualForm';
 import {
   expect,
@@ -25,7 +30,6 @@ const form = testForm('business');
 const W8 = '/w8orw9';
 const w8Prompt = form.schema.properties!.w8orw9!.title!;
 /** The second affiliated person of the example answers holds a passport issued in Australia. */
-const PASSPORT_COUNTRY = '/affiliatedPersons/1/passportCountryOfIssuance';
 const W8_NOTE = 'The W-9 is not signed; please upload the signed copy.';
 const COUNTRY_NOTE = 'Her current passport was issued by New Zealand.';
 const WHOLE_NOTE = 'Two things to fix, then we can decide.';
@@ -103,31 +107,8 @@ test('staff mark the tax form and a person’s passport country in the console; 
   await expect(taxBox.getByText('w9-signed.pdf')).toBeVisible();
 
   // Only the second person may change, and in her only the passport country.
-  const row = page.getByRole('row').filter({ hasText: 'Change requested' });
-  await expect(row).toHaveCount(1);
-  await row.getByRole('button', { name: /Edit/ }).click();
-  const dialog = page.getByRole('dialog');
-  await expect(dialog.locator(`[data-requested-change="${PASSPORT_COUNTRY}"]`)).toContainText(
-    COUNTRY_NOTE,
-  );
-  await expect(dialog.locator('#root_affiliatedPersons_1_firstName')).toHaveAttribute(
-    'readonly',
-    '',
-  );
-  await dialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance').selectOption('NZ');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toHaveCount(0);
-
-  const steps = form.steps!;
-  await page.getByRole('button', { name: steps[1]!.next }).click();
-  await page.getByRole('button', { name: steps[2]!.next }).click();
-  const sent = page.getByRole('dialog', { name: 'Changes Sent' });
-  await expect(sent).toBeVisible({ timeout: 30_000 });
-  await sent.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/clearing\/home$/);
-  await expect(
-    page.getByText('You sent the changes; we are reviewing your application again'),
-  ).toBeVisible();
+  await changeMarkedPassportCountry(page, COUNTRY_NOTE, 'NZ');
+  await sendChanges(page);
 
   // Staff: version 2, what changed by prompt (the country, the document replaced), then approve.
   await staffPage.goto(`/clearing/admin/registrations/${registrationId}`);
