@@ -27,6 +27,7 @@ import { fieldEncryptionRows } from './lib/fieldEncryption';
 import { makeBenchFiles } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
 import { resumeFigures, resumeRows } from './lib/resume';
+import { uploadFigures, uploadRows } from './lib/uploadBrowser';
 import { pageVitals, vitalsRows } from './lib/vitals';
 import { serverFigures, stopServer } from './lib/server';
 import {
@@ -133,6 +134,18 @@ async function main() {
     log('done');
     return;
   }
+  if (ONLY === 'upload') {
+    tempDir = makeTempDir('portal-bench');
+    const webDir = path.join(tempDir, 'web');
+    log('building the app (production)');
+    await bundleFigures(projectRoot, webDir);
+    browser = await launchChromium();
+    log('upload: a 10 MB W-2 from Chromium, with progress and as a plain POST');
+    const rows = uploadRows(await uploadFigures({ projectRoot, tempDir, webDir, browser, log }));
+    console.log('\n' + printTable(rows) + '\n');
+    log('done');
+    return;
+  }
   if (ONLY === 'vitals') {
     tempDir = makeTempDir('portal-bench');
     const webDir = path.join(tempDir, 'web');
@@ -143,6 +156,30 @@ async function main() {
     const rows = vitalsRows(await pageVitals({ projectRoot, tempDir, webDir, browser, log }));
     console.log('\n' + printTable(rows) + '\n');
     log('done');
+    return;
+  }
+  if (ONLY === 'memory') {
+    tempDir = makeTempDir('portal-bench');
+    const files = await makeBenchFiles(tempDir);
+    const webDir = path.join(tempDir, 'web');
+    log('building the app (production)');
+    await bundleFigures(projectRoot, webDir);
+    browser = await launchChromium();
+    log('server memory: 10 concurrent submissions');
+    const memory = await serverFigures({
+      projectRoot,
+      tempDir,
+      webDir,
+      files,
+      browser,
+      log,
+      onChild: (child) => (server = child),
+    });
+    server = undefined;
+    log(
+      `server RSS: idle ${memory.idleBeforeMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB; ` +
+        `statuses ${memory.statuses.join(' ')}`,
+    );
     return;
   }
   if (ONLY === 'load') {
@@ -215,6 +252,9 @@ async function main() {
 
   log('resume: the business application with 50 persons on a fresh page');
   const resume = await resumeFigures({ projectRoot, tempDir, webDir, browser, log });
+
+  log('upload: a 10 MB W-2 from Chromium, with progress and as a plain POST');
+  const upload = await uploadFigures({ projectRoot, tempDir, webDir, browser, log });
 
   // ---- the table ----
   const stats = Object.fromEntries(
@@ -444,6 +484,7 @@ async function main() {
     ...load,
     ...vitalsRows(vitals),
     ...resumeRows(resume),
+    ...uploadRows(upload),
   ];
 
   const biz = Object.fromEntries(

@@ -1,9 +1,11 @@
 /**
  * Applications on the server (issue 17): saving the whole business application with 50
  * affiliated persons (server time p95, goal under 20 ms) against a plain upsert of the same JSON
- * into a table of one jsonb column; and a 10 MB upload to the files route against a plain POST
- * of the same bytes to a route that only reads them (goal within 10 %). Both baselines are
- * measured in the same run, interleaved sample by sample.
+ * into a table of one jsonb column; and a 10 MB upload to the files route, server side, beside a
+ * plain POST that stores the same bytes whole and one that only reads them. (The issue's goal,
+ * the upload with progress within 10 % of a plain POST of the same bytes, is measured in
+ * Chromium: `uploadBrowser.ts`.) The baselines are measured in the same run, interleaved sample
+ * by sample.
  *
  * The app is the real one (`buildApp`: plugins, CSRF, sessions, the route, sealing, PostgreSQL)
  * on its own embedded PostgreSQL in the temp folder. A save's server time is `inject()`'s: the
@@ -17,7 +19,6 @@ import type { FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pipeline } from 'node:stream/promises';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { buildApp } from '../../src/server/app';
@@ -27,7 +28,7 @@ import { withTransaction } from '../../src/server/db/transaction';
 import { createSession } from '../../src/server/db/sessions';
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import { createOutboxMailer } from '../../src/server/mail/mailer';
-import { checkContent, spoolDir } from '../../src/server/storage/uploads';
+import { checkContent } from '../../src/server/storage/uploads';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { compileFormsOnDisk } from '../../src/shared/forms/model/compileNode';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
@@ -53,7 +54,7 @@ function businessApplication(persons: number): Answers {
 }
 
 /** A real PDF of about `bytes` (one page with a large embedded JPEG of noise). */
-async function pdfOfAbout(bytes: number): Promise<Buffer> {
+export async function pdfOfAbout(bytes: number): Promise<Buffer> {
   const side = Math.round(Math.sqrt(bytes / 1.2));
   const scan = await sharp({
     create: {
@@ -137,38 +138,31 @@ export async function applicationRows(options: {
     mailer: createOutboxMailer(() => {}),
     logger: false,
   });
-  // The baselines: the same multipart body read part by part into nothing; read, spooled and
-  // stored in PostgreSQL as the files route stores it (its own table like `stored_files`, same
-  // storage, one transaction); and the same with the PDF content check the route runs.
+  // The baselines: the same multipart body read part by part into nothing; and a plain POST
+  // that stores the same bytes: the file part read into memory and inserted whole as one bytea
+  // value (a table like `stored_files`, same storage, one transaction). The files route does
+  // more (its rules, the spool copy the content check reads, the application's rows) and stores
+  // the bytes in chunks (`putDocument`).
   app.post('/bench/read-body', async (request) => {
     for await (const part of request.parts()) {
       if (part.type === 'file') for await (const _chunk of part.file) void _chunk;
     }
     return { read: true };
   });
-  const storeRoute = (check: boolean) => async (request: FastifyRequest) => {
+  app.post('/bench/store', async (request: FastifyRequest) => {
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
-      const spooled = path.join(spoolDir(dataDir), crypto.randomBytes(16).toString('hex'));
-      await pipeline(part.file, fs.createWriteStream(spooled, { flags: 'wx', mode: 0o600 }));
-      try {
-        if (check) await checkContent(spooled, 'pdf', 'bench');
-        const bytes = await fs.promises.readFile(spooled);
-        await withTransaction(database.pool, (db) =>
-          db.query(
-            `insert into bench_files (storage_name, bytes, content_type, size)
-             values ($1, $2, 'application/pdf', $3)`,
-            [path.basename(spooled), bytes, bytes.length],
-          ),
-        );
-      } finally {
-        await fs.promises.rm(spooled, { force: true });
-      }
+      const bytes = await part.toBuffer();
+      await withTransaction(database.pool, (db) =>
+        db.query(
+          `insert into bench_files (storage_name, bytes, content_type, size)
+           values ($1, $2, 'application/pdf', $3)`,
+          [crypto.randomBytes(16).toString('hex'), bytes, bytes.length],
+        ),
+      );
     }
     return { stored: true };
-  };
-  app.post('/bench/store', storeRoute(false));
-  app.post('/bench/store-check', storeRoute(true));
+  });
   try {
     await app.ready();
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -241,23 +235,19 @@ export async function applicationRows(options: {
     };
     const plain = baseline('/bench/read-body');
     const store = baseline('/bench/store');
-    const storeCheck = baseline('/bench/store-check');
     const check = () => checkContent(file, 'pdf', 'bench');
     await pool.query(
       'create table bench_files (like stored_files including defaults including storage)',
     );
-    fs.mkdirSync(spoolDir(dataDir), { recursive: true });
     for (let i = 0; i < 2; i++) {
       if ((await upload()) !== 200) throw new Error('the upload was refused');
       await plain();
       await store();
-      await storeCheck();
       await check();
     }
     const uploads: number[] = [];
     const plains: number[] = [];
     const stores: number[] = [];
-    const storeChecks: number[] = [];
     const checks: number[] = [];
     for (let i = 0; i < UPLOADS; i++) {
       const [took, status] = await timed(upload);
@@ -265,7 +255,6 @@ export async function applicationRows(options: {
       uploads.push(took);
       plains.push((await timed(plain))[0]);
       stores.push((await timed(store))[0]);
-      storeChecks.push((await timed(storeCheck))[0]);
       checks.push((await timed(check))[0]);
     }
 
@@ -274,7 +263,6 @@ export async function applicationRows(options: {
     const uploadP50 = percentile(uploads, 50);
     const plainP50 = percentile(plains, 50);
     const storeP50 = percentile(stores, 50);
-    const storeCheckP50 = percentile(storeChecks, 50);
     return [
       {
         figure: `save of the business application, ${PERSONS} affiliated persons: server time p95`,
@@ -293,34 +281,18 @@ export async function applicationRows(options: {
         met: null,
       },
       {
-        figure: `upload of a ${MB(pdf.length)} PDF to the files route, p50 (loopback)`,
+        figure: `upload of a ${MB(pdf.length)} PDF to the files route (server, loopback), p50`,
         value: ms(uploadP50),
-        baseline: `POST, stored, checked ${ms(storeCheckP50)}`,
-        ratio: ratio(uploadP50, storeCheckP50),
+        baseline: `plain POST storing the bytes whole ${ms(storeP50)}`,
+        ratio: ratio(uploadP50, storeP50),
         goal: '≤ 1.10',
-        met: uploadP50 <= storeCheckP50 * 1.1,
+        met: uploadP50 <= storeP50 * 1.1,
       },
       {
-        figure: 'same, against a plain POST of the same bytes (read and dropped)',
+        figure: 'same, against a plain POST of the same bytes read and dropped (nothing stored)',
         value: ms(uploadP50),
         baseline: `plain POST ${ms(plainP50)}`,
         ratio: ratio(uploadP50, plainP50),
-        goal: '≤ 1.10 (issue)',
-        met: uploadP50 <= plainP50 * 1.1,
-      },
-      {
-        figure: 'same: what each step costs, p50: POST + spool + store in PostgreSQL',
-        value: ms(storeP50),
-        baseline: `plain POST ${ms(plainP50)}`,
-        ratio: ratio(storeP50, plainP50),
-        goal: '-',
-        met: null,
-      },
-      {
-        figure: 'same: + the PDF content check (the files route less its rows and rules)',
-        value: ms(storeCheckP50),
-        baseline: `POST + store ${ms(storeP50)}`,
-        ratio: ratio(storeCheckP50, storeP50),
         goal: '-',
         met: null,
       },

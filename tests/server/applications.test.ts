@@ -21,6 +21,7 @@ import {
   type Part,
 } from './authHelpers';
 import { samplePdf, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
+import { readStoredBytes } from '../../src/server/storage/documentStore';
 import { testAppForBlock, TestClient, type TestApp } from './testApp';
 import { projectSources, testForm } from '../forms';
 import { compileForms, type FormCatalog } from '../../src/shared/forms/model/compileNode';
@@ -430,28 +431,62 @@ describe('applications on the server: files', () => {
     expect((await storedFiles(t)).length).toBe(before.length - 1);
   });
 
-  it('stores a held file byte for byte, without trying to compress it', async () => {
+  it('stores a held file byte for byte, in chunks of 2 MiB, without trying to compress it', async () => {
     const user = await signedIn(t);
-    const sent = await pdfBytes();
+    const sent = await largePdf(5);
     const uploaded = await upload(user.client, 'individual', '/irsFormW2', pdfPart(sent));
-    expect(uploaded.statusCode).toBe(200);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
     const held = await findApplicationForSave(t.pool, user.id, 'individual');
-    const row = await t.pool.query<{ bytes: Buffer; compression: string | null }>(
-      'select bytes, pg_column_compression(bytes) as compression from stored_files where storage_name = $1',
-      [held!.files[0]!.storageName],
+    const name = held!.files[0]!.storageName;
+    const chunks = await t.pool.query<{ seq: number; bytes: Buffer; compression: string | null }>(
+      `select seq, bytes, pg_column_compression(bytes) as compression from stored_file_chunks
+        where storage_name = $1 order by seq`,
+      [name],
     );
-    expect(row.rows[0]!.bytes.equals(sent)).toBe(true);
-    expect(row.rows[0]!.compression).toBeNull();
+    // 5 MB and a little: three rows, none over 2 MiB, joined back to the bytes sent.
+    expect(chunks.rows.map((row) => row.seq)).toEqual([0, 1, 2]);
+    expect(chunks.rows.every((row) => row.bytes.length <= 2 * 1024 * 1024)).toBe(true);
+    expect(Buffer.concat(chunks.rows.map((row) => row.bytes)).equals(sent)).toBe(true);
+    expect(chunks.rows.map((row) => row.compression)).toEqual([null, null, null]);
+    const whole = await t.pool.query<{ bytes: Buffer | null; size: number; joined: Buffer }>(
+      `select bytes, size, stored_file_bytes(storage_name) as joined from stored_files
+        where storage_name = $1`,
+      [name],
+    );
+    expect(whole.rows[0]!.bytes).toBeNull();
+    expect(whole.rows[0]!.size).toBe(sent.length);
+    expect(whole.rows[0]!.joined.equals(sent)).toBe(true);
+    // Staff read it back whole.
+    expect((await readStoredBytes(t.pool, name))!.equals(sent)).toBe(true);
     // Documents are PDFs and photos, compressed already: PostgreSQL stores them as they come.
     const storage = await t.pool.query<{ attname: string; attstorage: string }>(
-      `select attname, attstorage from pg_attribute
-        where attrelid = 'stored_files'::regclass and attname in ('bytes', 'preview')
-        order by attname`,
+      `select attrelid::regclass::text || '.' || attname as attname, attstorage from pg_attribute
+        where attrelid in ('stored_files'::regclass, 'stored_file_chunks'::regclass)
+          and attname in ('bytes', 'preview')
+        order by 1`,
     );
     expect(storage.rows).toEqual([
-      { attname: 'bytes', attstorage: 'e' },
-      { attname: 'preview', attstorage: 'e' },
+      { attname: 'stored_file_chunks.bytes', attstorage: 'e' },
+      { attname: 'stored_files.bytes', attstorage: 'e' },
+      { attname: 'stored_files.preview', attstorage: 'e' },
     ]);
+  });
+
+  it('reads a document stored whole before migration 107 as it was', async () => {
+    const sent = await pdfBytes();
+    const name = crypto.randomBytes(16).toString('hex');
+    await t.pool.query(
+      `insert into stored_files (storage_name, bytes, content_type, size)
+       values ($1, $2, 'application/pdf', $3)`,
+      [name, sent, sent.length],
+    );
+    expect((await readStoredBytes(t.pool, name))!.equals(sent)).toBe(true);
+    const hashed = await t.pool.query<{ joined: Buffer }>(
+      'select stored_file_bytes($1) as joined',
+      [name],
+    );
+    expect(hashed.rows[0]!.joined.equals(sent)).toBe(true);
+    await t.pool.query('delete from stored_files where storage_name = $1', [name]);
   });
 
   it('a save judged before a file was held writes nothing; the locked save then answers it', async () => {
@@ -559,7 +594,7 @@ describe('applications on the server: files', () => {
     expect(submitted.statusCode, submitted.body).toBe(201);
     const { registrationId } = submitted.json() as { registrationId: string };
     const documents = await t.pool.query<{ part: string; bytes: Buffer; original_name: string }>(
-      `select d.part, f.bytes, d.original_name from registration_documents d
+      `select d.part, stored_file_bytes(f.storage_name) as bytes, d.original_name from registration_documents d
          join stored_files f using (storage_name)
         where d.registration_id = $1 and d.part in ('photoId', 'photoIdBack', 'irsFormW2')
         order by d.part`,
@@ -610,7 +645,7 @@ describe('applications on the server: files', () => {
     const marked = await upload(user.client, 'individual', '/irsFormW2', pdfPart(newW2));
     expect(marked.statusCode, marked.body).toBe(200);
     const still = await t.pool.query<{ bytes: Buffer }>(
-      `select f.bytes from registration_documents d join stored_files f using (storage_name)
+      `select stored_file_bytes(f.storage_name) as bytes from registration_documents d join stored_files f using (storage_name)
         where d.registration_id = $1 and d.part = 'irsFormW2'`,
       [registrationId],
     );

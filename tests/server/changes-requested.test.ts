@@ -222,7 +222,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
 
     // The replaced tax form's bytes stay: version 1 names them.
     const kept = await t.pool.query(
-      `select count(*)::int as n from stored_files where encode(sha256(bytes), 'hex') = $1`,
+      `select count(*)::int as n from stored_files where encode(sha256(stored_file_bytes(storage_name)), 'hex') = $1`,
       [versions[0]!.documents.w8orw9!.sha256],
     );
     expect(kept.rows[0].n).toBeGreaterThan(0);

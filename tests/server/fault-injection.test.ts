@@ -130,7 +130,7 @@ async function storedState(userId: string) {
     [userId],
   );
   const documents = await t.pool.query<{ part: string; bytes: Buffer }>(
-    `select d.part, f.bytes from registration_documents d
+    `select d.part, stored_file_bytes(f.storage_name) as bytes from registration_documents d
        join registrations r on r.id = d.registration_id
        left join stored_files f on f.storage_name = d.storage_name
       where r.user_id = $1 order by d.part`,

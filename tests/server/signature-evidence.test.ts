@@ -159,9 +159,9 @@ describe('signature evidence', () => {
 
     // One byte of the signed Futures Customer Agreement, changed where it is stored.
     await t.pool.query(
-      `update stored_files f set bytes = overlay(f.bytes placing '\\x25'::bytea from 200 for 1)
+      `update stored_file_chunks c set bytes = overlay(c.bytes placing '\\x25'::bytea from 200 for 1)
          from registration_documents d
-        where d.storage_name = f.storage_name and d.registration_id = $1
+        where d.storage_name = c.storage_name and c.seq = 0 and d.registration_id = $1
           and d.part = 'document.agreeFuturesCustomerAgreement'`,
       [customer.registrationId],
     );

@@ -58,7 +58,7 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
       content_type: string;
       preview: Buffer | null;
     }>(
-      `select d.id, f.bytes, f.content_type, f.preview from registration_documents d
+      `select d.id, stored_file_bytes(f.storage_name) as bytes, f.content_type, f.preview from registration_documents d
          join registrations r on r.id = d.registration_id
          join stored_files f on f.storage_name = d.storage_name
         where r.user_id = $1 and d.part = 'photoId'`,

@@ -47,7 +47,7 @@ describe('PDF uploads judged as viewers read them, through the registration rout
     const response = await registration.submit(client, email, { '/irsFormW2': blob(pdf) });
     expect(response.statusCode, response.body).toBe(201);
     const stored = await t.pool.query<{ bytes: Buffer; content_type: string }>(
-      `select f.bytes, f.content_type from registration_documents d
+      `select stored_file_bytes(f.storage_name) as bytes, f.content_type from registration_documents d
          join registrations r on r.id = d.registration_id
          join stored_files f on f.storage_name = d.storage_name
         where r.user_id = $1 and d.part = 'irsFormW2'`,

@@ -52,7 +52,7 @@ async function currentDocuments(
     sha256: string | null;
   }>(
     `select d.part, d.storage_name, d.original_name, d.content_type, d.size,
-            encode(sha256(f.bytes), 'hex') as sha256
+            encode(sha256(stored_file_bytes(f.storage_name)), 'hex') as sha256
        from registration_documents d left join stored_files f on f.storage_name = d.storage_name
       where d.registration_id = $1 order by d.part`,
     [registrationId],

@@ -69,7 +69,7 @@ export async function recordSignatureEvidence(
          (registration_id, registration_document_id, part, prompt, document_url, sha256,
           published_sha256, ip, user_agent, user_id, user_email, signer_name,
           consent_document_url, consent_sha256, schema_hash, esign_consent_id)
-       select d.registration_id, d.id, d.part, $3, $4, encode(sha256(f.bytes), 'hex'),
+       select d.registration_id, d.id, d.part, $3, $4, encode(sha256(stored_file_bytes(f.storage_name)), 'hex'),
               $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
          from registration_documents d join stored_files f on f.storage_name = d.storage_name
         where d.registration_id = $1 and d.part = $2`,
