@@ -150,6 +150,10 @@ test('a file refused beside a large one: the refusal shows beside its field at o
     promptly,
   );
   await expect(page.getByRole('button', { name: 'Remove w2-scripted.pdf' })).toBeVisible();
+  // Said at once to screen-reader users, who may be on another question by then.
+  await expect(page.getByRole('alert').filter({ hasText: /contains active content/ })).toHaveCount(
+    1,
+  );
   // The large photo finishes: no upload is left waiting.
   await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 90_000 });
   await expect(page.getByText('front.png')).toBeVisible();

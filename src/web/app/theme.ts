@@ -49,3 +49,13 @@ export const theme = createTheme({
     MuiLink: { defaultProps: { underline: 'always' } },
   },
 });
+
+/** Read by screen readers, not shown. */
+export const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;

@@ -162,7 +162,10 @@ describe('a file uploads when chosen', { timeout: 60_000 }, () => {
     // The server's reason is the field's message (not "required"), and the button reads it.
     const choose = screen.getByRole('button', { name: /Replace file/ });
     await waitFor(() => expect(choose).toHaveAccessibleDescription(new RegExp(refusal)));
-    expect(screen.getAllByText(refusal)).toHaveLength(1);
+    // Shown once beside the field, and said at once to screen-reader users.
+    const shown = screen.getAllByText(refusal).filter((node) => !node.closest('[role="alert"]'));
+    expect(shown).toHaveLength(1);
+    expect(screen.getByRole('alert')).toHaveTextContent(refusal);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByText(/w2\.pdf/)).toBeInTheDocument();
     expect(screen.getByDisplayValue(String(exampleAnswers().firstName))).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { visuallyHidden } from '../../../app/theme';
 import TableBody from '@mui/material/TableBody';
 import Box from '@mui/material/Box';
 import TableHead from '@mui/material/TableHead';
@@ -13,7 +14,6 @@ import {
   StatementSection,
   StatementTable,
   totalRowSx,
-  visuallyHidden,
 } from './StatementParts';
 
 /**

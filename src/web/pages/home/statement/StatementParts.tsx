@@ -67,13 +67,3 @@ export function RowHeadCell({ children, sx }: Pick<TableCellProps, 'children' | 
 export const totalRowSx = {
   '& td, & th': { fontWeight: 600, borderTop: 2, borderTopColor: 'divider' },
 } as const;
-
-/** Read by screen readers, not shown. */
-export const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

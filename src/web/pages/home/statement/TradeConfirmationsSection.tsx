@@ -1,3 +1,4 @@
+import { visuallyHidden } from '../../../app/theme';
 import { Fragment, useId, useState } from 'react';
 import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
@@ -12,13 +13,7 @@ import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import type { Trade } from '../../../../shared/api/statement';
 import { CopyValue } from './CopyValue';
 import { formatMoney, formatPrice, formatQuantity, formatUtcTime } from './statementFormat';
-import {
-  HeadCell,
-  NumCell,
-  StatementSection,
-  StatementTable,
-  visuallyHidden,
-} from './StatementParts';
+import { HeadCell, NumCell, StatementSection, StatementTable } from './StatementParts';
 
 const COLUMNS = 7;
 
