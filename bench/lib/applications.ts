@@ -32,7 +32,7 @@ import { checkContent } from '../../src/server/storage/uploads';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { compileFormsOnDisk } from '../../src/shared/forms/model/compileNode';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { MB, ms, percentile, ratio, type Row } from './util';
+import { MB, ms, percentile, personName, ratio, type Row } from './util';
 
 const SAVES = 300;
 const UPLOADS = 15;
@@ -48,7 +48,7 @@ function businessApplication(persons: number): Answers {
   }
   example.affiliatedPersons = Array.from({ length: persons }, (_, i) => ({
     ...people[i % people.length],
-    firstName: `Person${i}`,
+    firstName: personName(i),
   }));
   return example;
 }

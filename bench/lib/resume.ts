@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { startPortal } from './load';
 import { stopServer } from './server';
-import { percentile, type Row } from './util';
+import { percentile, personName, type Row } from './util';
 import { newApplicant } from './vitals';
 
 const RUNS = Number(process.env.RESUME_RUNS ?? 5);
@@ -92,7 +92,7 @@ function businessAnswers(projectRoot: string, count: number): Record<string, unk
   const first = persons[0]!;
   example.affiliatedPersons = Array.from({ length: count }, (_, index) => ({
     ...structuredClone(first),
-    lastName: `Person${index + 1}`,
+    lastName: personName(index),
   }));
   return example;
 }
@@ -137,7 +137,7 @@ export async function resumeFigures(options: {
     const emptyMs: number[] = [];
     // The application saved at step 1 opens on Business Details, where it was left, its 50
     // persons' table drawn; a new applicant's page opens on User Details, empty.
-    const last = `Person${persons}`;
+    const last = personName(persons - 1);
     for (let run = 0; run < RUNS; run++) {
       resumedMs.push(
         await timeToInteractive(resumed, { input: '#root_bizName', filled: true, marker: last }),

@@ -118,3 +118,15 @@ export function printTable(rows: Row[]): string {
     ...all.slice(1).map(line),
   ].join('\n');
 }
+
+/**
+ * The bench's n-th person's name in letters ("Persona", "Personb", …, "Personaa"): the form's
+ * names refuse digits, so "Person1" would make every copied person an invalid answer.
+ */
+export function personName(index: number): string {
+  let suffix = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    suffix = String.fromCharCode(97 + ((n - 1) % 26)) + suffix;
+  }
+  return `Person${suffix}`;
+}
