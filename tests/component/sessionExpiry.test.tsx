@@ -190,6 +190,13 @@ describe('an expired session during the LEI lookup', { timeout: 60_000 }, () => 
       (uiSchema.lei as { 'ui:options': { failedText: string } })['ui:options'].failedText,
     );
     expect(assign).not.toHaveBeenCalled();
+    // The notice's Sign in opens the dialog again (the notice loads with its Snackbar, lazily).
+    const notice = screen.getByText(new SessionRenewalDeclined().message).closest('[role="alert"]');
+    await user.click(within(notice as HTMLElement).getByRole('button', { name: 'Sign in' }));
+    const again = await screen.findByRole('dialog', { name: SESSION_EXPIRED_TITLE });
+    expect(screen.queryByText(new SessionRenewalDeclined().message)).toBeNull();
+    await user.click(within(again).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText(new SessionRenewalDeclined().message)).toBeVisible();
   });
 
   it('takes a passkey as the second step, as the sign-in page does', async () => {

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Snackbar from '@mui/material/Snackbar';
-import { requireFreshSession, SessionRenewalDeclined, sessionRenewal } from './sessionExpiry';
+import { requireFreshSession, sessionRenewal } from './sessionExpiry';
 
 // Loaded when first asked for: pages that never meet an expired session carry no dialog code.
 const SessionExpiredDialog = lazy(() =>
   import('./SessionExpiredDialog').then((module) => ({ default: module.SessionExpiredDialog })),
+);
+const SessionDeclinedNotice = lazy(() =>
+  import('./SessionDeclinedNotice').then((module) => ({ default: module.SessionDeclinedNotice })),
 );
 
 /**
@@ -32,30 +32,18 @@ export function SessionRenewalHost() {
           />
         </Suspense>
       )}
-      <Snackbar
-        open={declined && !requested}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert
-          severity="info"
-          onClose={() => setDeclined(false)}
-          action={
-            <Button
-              color="inherit"
-              size="small"
-              onClick={() => {
-                setDeclined(false);
-                // Nothing waits on this sign-in; a cancel here just closes it again.
-                requireFreshSession().catch(() => {});
-              }}
-            >
-              Sign in
-            </Button>
-          }
-        >
-          {new SessionRenewalDeclined().message}
-        </Alert>
-      </Snackbar>
+      {declined && !requested && (
+        <Suspense fallback={null}>
+          <SessionDeclinedNotice
+            onClose={() => setDeclined(false)}
+            onSignIn={() => {
+              setDeclined(false);
+              // Nothing waits on this sign-in; a cancel here just closes it again.
+              requireFreshSession().catch(() => {});
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
