@@ -28,11 +28,49 @@ export function applicationQueryOptions(formId: string) {
     // The page opens on what the server holds now, never a cached copy of another visit.
     staleTime: 0,
     gcTime: 0,
+    // Once open, the page's session holds the application: asking again would change nothing.
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
   });
 }
 
-export function useApplication(formId: string, enabled = true) {
-  return useQuery({ ...applicationQueryOptions(formId), enabled });
+/** The application a page opens its form on: `data` only once fetched for this visit. */
+export type ApplicationLoad = {
+  error: Error | null;
+  refetch: () => unknown;
+} & (
+  | {
+      /** The application as the server holds it now (null: none yet). */
+      data: Application | null;
+      isSuccess: true;
+      isPending: false;
+      isError: false;
+    }
+  | { data: undefined; isSuccess: false; isPending: boolean; isError: boolean }
+);
+
+/**
+ * The application as the server holds it now, for a page that opens a form on it. A copy an
+ * earlier visit left in the cache is never taken: gcTime 0 removes it only on a timer after that
+ * visit's page unmounted, and leaving the form and coming straight back (a link out, then Back)
+ * can mount the page before the timer ran. The form would open on that visit's answers and step
+ * (saves made since missing), and its session is made once, so the fresh answer came too late.
+ */
+export function useApplication(formId: string, enabled = true): ApplicationLoad {
+  const query = useQuery({
+    ...applicationQueryOptions(formId),
+    enabled,
+    refetchOnMount: 'always',
+  });
+  // Fetched (or failed) since this page mounted; a failed refetch leaves the old copy as data.
+  const current = query.isFetchedAfterMount;
+  const failed = query.isError || (current && query.isRefetchError);
+  const loaded = current && query.isSuccess && !failed;
+  const { error, refetch } = query;
+  if (loaded) {
+    return { data: query.data, isSuccess: true, isPending: false, isError: false, error, refetch };
+  }
+  return { data: undefined, isSuccess: false, isPending: !failed, isError: failed, error, refetch };
 }
 
 /**

@@ -223,6 +223,35 @@ describe('saving the application on the server', () => {
     }
   });
 
+  it('leaving a step while the previous step change is still being saved stores the later step last', async () => {
+    // Edit on the review, then Next at once: the save of "back to step 1" is still in flight
+    // when the save of "on to the review" is asked for.
+    let answerFirst!: () => void;
+    const firstInFlight = new Promise<Response>((resolve) => {
+      answerFirst = () => resolve(json(200, { revision: 4, savedAt: '2026-11-25T14:02:00.000Z' }));
+    });
+    const puts = server([() => firstInFlight]);
+    const store = saver(application({ step: 2 }));
+    store.save({ firstName: 'Jane', lastName: 'Sample' }, { step: 1 });
+    store.flush();
+    await settle();
+    store.save({ firstName: 'Jane', lastName: 'Sample' }, { step: 2 });
+    store.flush();
+    // A link out of the page waits for both: leaving now would leave the server on step 1.
+    expect(store.holdsEverything()).toBe(false);
+    const left = store.saveBeforeLeaving();
+    await settle();
+    expect(puts.map((put) => put.step)).toEqual([1]); // one save at a time
+    answerFirst();
+    await settle();
+    await expect(left).resolves.toBe(true);
+    expect(puts.map(({ step, baseRevision }) => ({ step, baseRevision }))).toEqual([
+      { step: 1, baseRevision: 3 },
+      { step: 2, baseRevision: 4 },
+    ]);
+    expect(store.holdsEverything()).toBe(true);
+  });
+
   it('Save and finish later (saveNow) resolves once saved, false when the save failed', async () => {
     server([() => Promise.reject(new TypeError('Failed to fetch'))]);
     const store = saver();
