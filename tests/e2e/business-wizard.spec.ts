@@ -323,6 +323,12 @@ test('the business wizard: three steps from the uiSchema, Back keeps answers, a 
   await page.goBack();
   await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/);
   await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
+
+  // The address sign-in and "Save and finish later" give names no step: it opens on Confirm too.
+  await page.goto('/clearing/registration/business');
+  await expect(page).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/);
+  await expect(page.getByRole('heading', { name: confirmStep.title, exact: true })).toBeVisible();
+  await expect(answerOf(prompt(schema, 'photoId'))).toHaveText('id-front.png');
 });
 
 test('the wizard submits with the keyboard: Submission Successful, Okay clears the drafts and lands on home, pending review', async ({

@@ -241,14 +241,15 @@ function useStepHistory(session: FormSession) {
   );
 
   // The first draw shows the session's step (where a saved application was left): the address
-  // it started with is replaced, not followed.
-  const first = useRef(true);
+  // it started with is replaced, not followed. Only a change of address is followed: React may
+  // run this effect again with the address unchanged (StrictMode's second mount, a tree shown
+  // again), when the address it read is the first draw's, not yet the one that replaced it.
+  const followed = useRef<string | null>(null);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    follow(location.search);
+    const first = followed.current === null;
+    if (followed.current === location.search) return;
+    followed.current = location.search;
+    if (!first) follow(location.search);
   }, [location.search, follow]);
 
   // The browser's Back and Forward move the step at once: the router commits its location in a

@@ -6,7 +6,7 @@
  */
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
@@ -14,7 +14,7 @@ import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
 import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { stepsOf } from '../../../src/shared/forms/model/steps';
 import { FormWizard } from '../../../src/web/forms/FormWizard';
-import { FormSession, type Answers } from '../../../src/web/forms/session';
+import { FormSession, type Answers, type SessionPersistence } from '../../../src/web/forms/session';
 import { useLeaveWarning } from '../../../src/web/forms/useLeaveWarning';
 import { testForm } from '../../forms';
 
@@ -175,5 +175,52 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     expect(session().stepIndex.get()).toBe(0);
     await act(() => router.navigate(1));
     await screen.findByRole('heading', { name: 'Review', level: 2 });
+  });
+
+  it('opens where the application was left when the address names no step, its effects run twice (StrictMode) included', async () => {
+    // The application on the server, left on the review (the address from sign-in, the account
+    // choice or "Save and finish later" names no step).
+    const saves: Array<number | undefined> = [];
+    const application: SessionPersistence = {
+      restoredFrom: 'server',
+      load: () => ({ ...(testForm('individual').example as Answers) }),
+      loadStep: () => 1,
+      save: (_answers, context) => saves.push(context?.step),
+      flush: () => undefined,
+      clear: () => undefined,
+    };
+    function Resumed() {
+      const [session] = useState(
+        () =>
+          new FormSession({
+            formId: 'individual',
+            form: testForm('individual'),
+            schema,
+            uiSchema,
+            validator: createRjsfValidator(testForm('individual')),
+            persistence: application,
+          }),
+      );
+      return <FormWizard session={session} onSubmit={vi.fn()} />;
+    }
+    const router = createMemoryRouter([{ path: '/form', element: <Resumed /> }], {
+      initialEntries: ['/form'],
+    });
+    // React runs every effect twice on mounting under StrictMode (refs kept), as it does when
+    // it hides and shows a tree again: the step history must not take that for a new address.
+    render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    );
+    await screen.findByRole('heading', { name: 'Review', level: 2 });
+    await waitFor(() => expect(router.state.location.search).toBe('?step=review'));
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(screen.getByRole('heading', { name: 'Review', level: 2 })).toBeVisible();
+    expect(router.state.location.search).toBe('?step=review');
+    // Nothing moved the application back to the first step.
+    expect(saves).not.toContain(0);
   });
 });
