@@ -18,6 +18,7 @@ import {
   currentLocation,
   currentUserHandler,
   json,
+  makeUser,
   mockApi,
   renderApp,
   unregisteredUser,
@@ -125,5 +126,34 @@ describe('the application a page opens on', () => {
     ).toBeVisible();
     expect(screen.getByText('Moreau')).toBeVisible();
     expect(currentLocation(router).params.get('step')).toBe(review.id);
+  });
+
+  it('the changes page asks once for this visit and opens the form on that answer', async () => {
+    const example = testForm('individual').example as Record<string, unknown>;
+    const fetchMock = mockApi({
+      'GET user': currentUserHandler(makeUser()),
+      'GET config': () => new Response('{}'),
+      'GET applications/individual': () =>
+        json(200, {
+          application: application({
+            status: 'changes_requested',
+            answers: example,
+            changeRequest: {
+              note: 'Please give the name on your passport.',
+              fields: [{ path: '/lastName', prompt: 'Last name', note: 'As on the passport.' }],
+              submitted: example,
+            },
+          }),
+        }),
+    });
+    renderApp('/clearing/registration/individual/changes');
+    expect(
+      await screen.findByText('Please give the name on your passport.', undefined, {
+        timeout: 15_000,
+      }),
+    ).toBeVisible();
+    expect(await screen.findByText('As on the passport.')).toBeVisible();
+    // The form inside the page was handed the answer: no second request, no second wait.
+    expect(gets(fetchMock)).toBe(1);
   });
 });

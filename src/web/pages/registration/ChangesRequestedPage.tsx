@@ -46,7 +46,7 @@ export function ChangesRequestedPage() {
   const entry = formId in FORMS ? FORMS[formId as keyof typeof FORMS] : undefined;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  // One query with the page the form opens in (RegistrationPage reads the same application).
+  // Asked once for this visit: the page the form opens in is handed the answer.
   const application = useApplication(formId, !!entry);
   const view = entry ? application.data : undefined;
   const changes = useMemo<ChangesStart | undefined>(() => {
@@ -116,6 +116,7 @@ export function ChangesRequestedPage() {
         pageTitle: entry.pageTitle,
         send: entry.send,
         changes,
+        application: view ?? null,
         ...('validationDelayMs' in entry ? { validationDelayMs: entry.validationDelayMs } : {}),
         submitted: {
           title: 'Changes Sent',

@@ -35,6 +35,8 @@ interface Registration {
   otherChoice?: string;
   /** Change mode: the submitted registration reopened for the changes staff asked for. */
   changes?: ChangesStart;
+  /** The application as the page that draws this one loaded it for this visit (change mode). */
+  application?: Application | null;
   send: (payload: FormData) => Promise<unknown>;
   /** Wait this long after a change before validating again (business spec §4: 400 ms). */
   validationDelayMs?: number;
@@ -50,14 +52,16 @@ interface Registration {
  */
 export function RegistrationPage({ registration }: { registration: Registration }) {
   const { form } = registration;
-  // The application as the server holds it first: the form opens on it, where it was left.
-  const application = useApplication(form.formId);
+  // The application as the server holds it first: the form opens on it, where it was left
+  // (asked here unless the page drawing this one already has it for this visit).
+  const loaded = registration.application;
+  const application = useApplication(form.formId, loaded === undefined);
   const [offline, setOffline] = useState(false);
-  if (application.isSuccess || offline) {
+  if (loaded !== undefined || application.isSuccess || offline) {
     return (
       <OpenRegistration
         registration={registration}
-        application={application.isSuccess ? application.data : null}
+        application={loaded ?? (application.isSuccess ? application.data : null)}
       />
     );
   }
