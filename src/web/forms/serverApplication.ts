@@ -204,16 +204,22 @@ export class ServerApplication implements SessionPersistence {
     if (this.pending) void this.send();
   }
 
-  /** The page is going away: the pending change goes out with `keepalive`, which outlives it. */
+  /**
+   * The page is going away: the pending change goes out with `keepalive`, which outlives it. Its
+   * answer never reaches this page, so the change stays pending: a page the browser keeps in its
+   * back/forward cache (its timers frozen, not ended) sends it again when shown again (a 409 if
+   * the keepalive save landed, merged with nothing lost).
+   */
   flushOnPageHide(): void {
     this.draft.flush();
     if (!this.pending || this.stopped) return;
-    clearTimeout(this.timer);
     const { answers, step } = this.pending;
     const body = { answers, baseRevision: this.revision, step };
     // Browsers refuse a keepalive body over 64 kB; such a save is sent as an ordinary one.
     const small = JSON.stringify(body).length < 60_000;
     void saveApplication(this.formId, body, { keepalive: small }).catch(() => undefined);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.send(), this.saveDelayMs);
   }
 
   /**

@@ -133,6 +133,24 @@ describe('saving the application on the server', () => {
     expect(puts[0]!.keepalive).toBe(true);
   });
 
+  it('a page shown again from the back/forward cache sends again the change its keepalive save carried', async () => {
+    const puts = server();
+    const store = saver(application());
+    store.save({ firstName: 'Jane', lastName: 'Doe' }, { step: 2 });
+    store.flushOnPageHide();
+    await settle();
+    expect(puts).toHaveLength(1);
+    // The keepalive's answer never reaches the page: the change is not known to be saved.
+    expect(store.holdsEverything()).toBe(false);
+    // The page was kept, not ended: its frozen timers run again once it is shown.
+    await vi.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(puts).toHaveLength(2);
+    expect(puts[1]).toMatchObject({ step: 2, keepalive: undefined });
+    expect(puts[1]!.answers).toEqual({ firstName: 'Jane', lastName: 'Doe' });
+    expect(store.holdsEverything()).toBe(true);
+  });
+
   it('says "Not saved — retrying" while saves fail, waits longer each time, and loses nothing', async () => {
     const failing = () => Promise.reject(new TypeError('Failed to fetch'));
     const puts = server([failing, failing, () => json(503, { errorMessage: 'Try later.' })]);
