@@ -35,7 +35,7 @@ export function applicationQueryOptions(formId: string) {
 }
 
 /** The application a page opens its form on: `data` only once fetched for this visit. */
-export type ApplicationLoad = {
+type ApplicationLoad = {
   error: Error | null;
   refetch: () => unknown;
 } & (
