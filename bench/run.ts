@@ -122,38 +122,36 @@ async function main() {
     log('done');
     return;
   }
-  if (ONLY === 'resume') {
+  // The parts that run against the built portal in Chromium, one at a time.
+  const inChromium: Record<
+    string,
+    [string, (built: { webDir: string; browser: Browser }) => Promise<Row[]>]
+  > = {
+    resume: [
+      'resume: the business application with 50 persons on a fresh page',
+      async (built) =>
+        resumeRows(await resumeFigures({ projectRoot, tempDir: tempDir!, log, ...built })),
+    ],
+    upload: [
+      'upload: a 10 MB W-2 from Chromium, with progress and as a plain POST',
+      async (built) =>
+        uploadRows(await uploadFigures({ projectRoot, tempDir: tempDir!, log, ...built })),
+    ],
+    vitals: [
+      'pages: layout shift and largest contentful paint in Chromium',
+      async (built) =>
+        vitalsRows(await pageVitals({ projectRoot, tempDir: tempDir!, log, ...built })),
+    ],
+  };
+  const only = ONLY ? inChromium[ONLY] : undefined;
+  if (only) {
     tempDir = makeTempDir('portal-bench');
     const webDir = path.join(tempDir, 'web');
     log('building the app (production)');
     await bundleFigures(projectRoot, webDir);
     browser = await launchChromium();
-    log('resume: the business application with 50 persons on a fresh page');
-    const rows = resumeRows(await resumeFigures({ projectRoot, tempDir, webDir, browser, log }));
-    console.log('\n' + printTable(rows) + '\n');
-    log('done');
-    return;
-  }
-  if (ONLY === 'upload') {
-    tempDir = makeTempDir('portal-bench');
-    const webDir = path.join(tempDir, 'web');
-    log('building the app (production)');
-    await bundleFigures(projectRoot, webDir);
-    browser = await launchChromium();
-    log('upload: a 10 MB W-2 from Chromium, with progress and as a plain POST');
-    const rows = uploadRows(await uploadFigures({ projectRoot, tempDir, webDir, browser, log }));
-    console.log('\n' + printTable(rows) + '\n');
-    log('done');
-    return;
-  }
-  if (ONLY === 'vitals') {
-    tempDir = makeTempDir('portal-bench');
-    const webDir = path.join(tempDir, 'web');
-    log('building the app (production)');
-    await bundleFigures(projectRoot, webDir);
-    browser = await launchChromium();
-    log('pages: layout shift and largest contentful paint in Chromium');
-    const rows = vitalsRows(await pageVitals({ projectRoot, tempDir, webDir, browser, log }));
+    log(only[0]);
+    const rows = await only[1]({ webDir, browser });
     console.log('\n' + printTable(rows) + '\n');
     log('done');
     return;
