@@ -285,8 +285,10 @@ export async function applicationRows(options: {
         value: ms(uploadP50),
         baseline: `plain POST storing the bytes whole ${ms(storeP50)}`,
         ratio: ratio(uploadP50, storeP50),
-        goal: '≤ 1.10',
-        met: uploadP50 <= storeP50 * 1.1,
+        // The issue's goal is the upload with progress in Chromium (uploadBrowser.ts); this row
+        // shows what the route's content check, spool copy, rules and rows cost on the server.
+        goal: '-',
+        met: null,
       },
       {
         figure: 'same, against a plain POST of the same bytes read and dropped (nothing stored)',
