@@ -14,7 +14,9 @@ import { loadPdfEngine, openPdf, PdfEngineLoadError } from './pdfEngine';
 
 async function inspectPdf(file: string): Promise<PdfInspectionResult> {
   const engine = await loadPdfEngine();
-  const bytes = new Uint8Array(await fs.promises.readFile(file));
+  // A view of the file's buffer, not a copy: a 10 MB PDF is held once per check, not twice.
+  const read = await fs.promises.readFile(file);
+  const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
   const opened = await openPdf(engine, bytes);
   if ('unreadable' in opened) return { verdict: 'unreadable', reason: opened.unreadable };
   if (opened.pages < 1) return { verdict: 'unreadable', reason: 'no pages' };
