@@ -24,7 +24,7 @@ import {
 import { bundleFigures } from './lib/bundle';
 import { applicationRows } from './lib/applications';
 import { fieldEncryptionRows } from './lib/fieldEncryption';
-import { makeBenchFiles } from './lib/files';
+import { makeBenchFiles, type BenchFile } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
 import { resumeFigures, resumeRows } from './lib/resume';
 import { uploadFigures, uploadRows } from './lib/uploadBrowser';
@@ -98,6 +98,21 @@ function keystrokeStats(results: KeystrokeResult[]) {
 
 const eventMs = (value: number) => (value === 0 ? '<16 ms' : ms(value));
 
+/** The server's peak RSS while 10 registrations of ~10 MB arrive at once (the full run and `memory`). */
+async function serverMemory(webDir: string, files: BenchFile[]) {
+  const memory = await serverFigures({
+    projectRoot,
+    tempDir: tempDir!,
+    webDir,
+    files,
+    browser: browser!,
+    log,
+    onChild: (child) => (server = child),
+  });
+  server = undefined;
+  return memory;
+}
+
 async function runLoad(webDir?: string): Promise<Row[]> {
   const figures = await loadFigures({
     projectRoot,
@@ -164,16 +179,7 @@ async function main() {
     await bundleFigures(projectRoot, webDir);
     browser = await launchChromium();
     log('server memory: 10 concurrent submissions');
-    const memory = await serverFigures({
-      projectRoot,
-      tempDir,
-      webDir,
-      files,
-      browser,
-      log,
-      onChild: (child) => (server = child),
-    });
-    server = undefined;
+    const memory = await serverMemory(webDir, files);
     log(
       `server RSS: idle ${memory.idleBeforeMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB; ` +
         `statuses ${memory.statuses.join(' ')}`,
@@ -232,16 +238,7 @@ async function main() {
   const businessNode = businessNodeFigures(50);
 
   log('server memory: 10 concurrent submissions');
-  const memory = await serverFigures({
-    projectRoot,
-    tempDir,
-    webDir,
-    files,
-    browser,
-    log,
-    onChild: (child) => (server = child),
-  });
-  server = undefined;
+  const memory = await serverMemory(webDir, files);
 
   log('load: requests per second, sign-ins under a burst, RSS');
   const load = await runLoad(webDir);
