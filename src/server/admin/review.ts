@@ -20,7 +20,7 @@ import {
   setApplicationStatus,
   updateApplicationAnswers,
 } from '../db/applications';
-import { listRegistrationDocuments } from '../db/registrations';
+import { listRegistrationDocuments, type StoredChangeRequest } from '../db/registrations';
 import { isPlainObject } from '../../shared/forms/model/schemaTypes';
 import { toPointer } from '../../shared/forms/walk/schemaWalk';
 import { sealApplicationAnswers } from '../fieldEncryption/applicationSealing';
@@ -176,7 +176,7 @@ export async function decideRegistration(
 }
 
 /** One question staff ask the applicant to change, by JSON pointer into the answers. */
-export interface RequestedField {
+interface RequestedField {
   path: string;
   note: string;
 }
@@ -340,12 +340,6 @@ export async function requestChanges(
     changesRequestedMessage(applicant.email, applicant.first_name, links.home(deps.publicUrl)),
   );
   return { status: 'changes_requested', userId: applicant.user_id };
-}
-
-/** A change request as `registrations.change_request` keeps it (prompts come from the form). */
-export interface StoredChangeRequest {
-  note: string | null;
-  fields: RequestedField[];
 }
 
 /**
