@@ -148,6 +148,8 @@ interface DetailContext {
   documentTitleOf: (part: string) => string | undefined;
   /** Whether the marks beside the answers belong to a request-changes form on this page. */
   marking: boolean;
+  /** Why the signed-in reviewer may not decide on this registration (their own), or null. */
+  selfReview?: string | null | undefined;
   csrfToken: string;
   signedInAs: string;
   notice?: string | undefined;
@@ -165,9 +167,17 @@ interface DetailContext {
  * registration has its words (the type makes a new one name them).
  */
 const AUDIT_ACTION_LABELS: Record<
-  Exclude<Extract<AuditAction, `registration.${string}`>, 'registration.user'>,
+  | Exclude<Extract<AuditAction, `registration.${string}`>, 'registration.user'>
+  | Extract<AuditAction, `application.${string}`>
+  | 'esign.consented',
   string
 > = {
+  'application.created': 'Started the application',
+  'application.saved': 'Saved the application',
+  'application.file-uploaded': 'Uploaded a file',
+  'application.file-removed': 'Removed a file',
+  'application.change-refused': 'Refused a change outside the request',
+  'esign.consented': 'Gave the e-sign consent',
   'registration.submitted': 'Submitted',
   'registration.resubmitted': 'Submitted again (the same answers)',
   'registration.changes-made': 'Resubmitted with the changes asked for',
@@ -184,10 +194,15 @@ const actionLabel = (action: string): string =>
     ? AUDIT_ACTION_LABELS[action as keyof typeof AUDIT_ACTION_LABELS]
     : action;
 
+/** Where an event came from, in words: staff's tools, or the applicant's step a refusal met. */
 const VIA_LABELS: Record<string, string> = {
-  console: 'staff console',
-  api: 'admin API',
-  cli: 'command line',
+  console: 'through the staff console',
+  api: 'through the admin API',
+  cli: 'through the command line',
+  save: 'on a save',
+  upload: 'on an upload',
+  removal: 'on a removal',
+  resubmission: 'on the resubmission',
 };
 
 function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): string {
@@ -200,7 +215,7 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
   const notes: string[] = [];
   const { via, field, fields, documentId, inline, demo, version } = event.detail;
   if (typeof version === 'number') notes.push(`version ${version}`);
-  if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
+  if (typeof via === 'string') notes.push(e(VIA_LABELS[via] ?? `through ${via}`));
   if (typeof field === 'string') notes.push(e(ctx.promptOf(field) ?? field));
   if (Array.isArray(fields) && fields.length) {
     const named = fields.filter((f): f is string => typeof f === 'string');
@@ -216,9 +231,14 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
 }
 
 function auditSection(ctx: DetailContext): string {
-  const rows = ctx.auditEvents.map((event) => auditEventRow(ctx, event)).join('');
+  // Rows written before issue 26 recorded a submission twice (this one beside
+  // `registration.submitted`, in the same transaction): shown once.
+  const rows = ctx.auditEvents
+    .filter((event) => event.action !== 'application.submitted')
+    .map((event) => auditEventRow(ctx, event))
+    .join('');
   return `<h2 id="audit-heading">Audit trail</h2>
-<p class="muted">Every submission, view, reveal, download and decision on this registration, newest first. The trail cannot be edited; <code>npm run admin -- verify-audit</code> checks it.</p>
+<p class="muted">The applicant's work on the application (saves once per step or minute, uploads, removals, the e-sign consent, refused changes) and every submission, view, reveal, download and decision on this registration, newest first. The trail cannot be edited; <code>npm run admin -- verify-audit</code> checks it.</p>
 <table class="audit" aria-labelledby="audit-heading"><thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -258,8 +278,14 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}
 <button type="submit" class="changes">Request changes</button>
 </form>`
     : '';
-  const decision = open
-    ? `<section aria-labelledby="decision-heading" class="decision">
+  const decision =
+    open && ctx.selfReview
+      ? `<section aria-labelledby="decision-heading" class="decision">
+<h2 id="decision-heading">Decision</h2>
+<p>${e(ctx.selfReview)}</p>
+</section>`
+      : open
+        ? `<section aria-labelledby="decision-heading" class="decision">
 <h2 id="decision-heading">Decision</h2>
 <form method="get" action="${action}/approve">
 <button type="submit" class="approve">Approve…</button>
@@ -272,7 +298,7 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
 <button type="submit" class="reject">Reject</button>
 </form>
 </section>`
-    : '';
+        : '';
   const notice = ctx.notice ? `<p class="notice" role="status">${e(ctx.notice)}</p>` : '';
   const error = ctx.error ? `<p class="error" role="alert">${e(ctx.error)}</p>` : '';
   return page({

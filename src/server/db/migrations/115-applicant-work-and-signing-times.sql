@@ -13,3 +13,6 @@ alter table signature_evidence add column agreed_at timestamptz;
 -- removals, refusals before the registration existed), found by the application's id.
 create index audit_log_application_idx on audit_log ((detail ->> 'applicationId'))
   where detail ? 'applicationId';
+-- … and the e-sign consent its signatures relied on, found by the consent's id.
+create index audit_log_consent_idx on audit_log ((detail ->> 'consentId'))
+  where detail ? 'consentId';
