@@ -404,8 +404,31 @@ describe('every signature keeps its own time (issue 26 §3)', () => {
     const staff = await signedInStaff(t);
     const page = await staff.client.get(`${CONSOLE}/registrations/${registrationId}`);
     const section = page.body.slice(page.body.indexOf('id="evidence"'));
-    const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-    expect(section).toContain(utc(firstItem.signedAt!));
-    expect(section).toContain(`submitted <span class="nowrap">${utc(firstItem.submittedAt)}`);
+    const shown = (iso: string) =>
+      `<span class="nowrap">${iso.slice(0, 10)}</span> <span class="nowrap">${iso.slice(11, 19)} UTC</span>`;
+    expect(section).toContain(shown(firstItem.signedAt!));
+    expect(section).toContain(`submitted ${shown(firstItem.submittedAt)}`);
+  });
+});
+
+describe('the console’s tables keep words whole (issue 26 §4)', () => {
+  const t = testAppForBlock();
+
+  it('keeps clearing ids, emails and times whole, and the persons table’s # narrow', async () => {
+    const staff = await signedInStaff(t);
+    const applicant = await registeredCustomer(t);
+    const page = (await staff.client.get(`${CONSOLE}/registrations/${applicant.registrationId}`))
+      .body;
+    expect(page).toMatch(/\(<span class="nowrap">NCF-\d{6}<\/span>\)/);
+    const evidence = page.slice(page.indexOf('id="evidence"'));
+    expect(evidence).toContain(`<span class="nowrap">${applicant.email}</span>`);
+    const list = (await staff.client.get(CONSOLE)).body;
+    expect(list).toMatch(/<td><span class="nowrap">NCF-\d{6}<\/span><\/td>/);
+    const css = (await staff.client.get(`${CONSOLE}/console.css`)).body;
+    // `anywhere` split "walk-2@exa mple.c om" to fit narrow columns; `break-word` never does.
+    expect(css).not.toContain('overflow-wrap: anywhere');
+    expect(css).toContain('.nowrap { white-space: nowrap; }');
+    expect(css).toContain('table.answers.persons th { width: auto; }');
+    expect(css).toMatch(/table\.persons td:first-child \{ width: 1%; white-space: nowrap; \}/);
   });
 });

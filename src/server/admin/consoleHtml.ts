@@ -58,6 +58,9 @@ ${body}
 const utc = (iso: string | null): string =>
   iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—';
 
+/** A clearing id (`NCF-100001`) kept on one line: never broken at its hyphen. */
+const clearingId = (id: string) => `<span class="nowrap">${e(id)}</span>`;
+
 const personName = (r: AdminRegistrationSummary) =>
   [r.firstName, r.lastName].filter(Boolean).join(' ') || '(no name)';
 
@@ -103,8 +106,8 @@ function registrationTable(rows: ConsoleRegistration[], decided: boolean): strin
     .map((r) => {
       const link = `<a href="${CONSOLE_BASE}/registrations/${e(r.registrationId)}">${decided ? 'View' : 'Review'}<span class="visually-hidden"> ${e(registrantName(r))}</span></a>`;
       return decided
-        ? `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
-        : `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
+        ? `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${clearingId(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
+        : `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${clearingId(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
     })
     .join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
@@ -251,7 +254,7 @@ export function detailPage(ctx: DetailContext): string {
   const facts: [string, string][] = [
     ['Status', statusBadge(r.status)],
     ['Email', e(r.email)],
-    ['Organization', `${e(r.organizationName)} (${e(r.clearingOrgId)})`],
+    ['Organization', `${e(r.organizationName)} (${clearingId(r.clearingOrgId)})`],
     ['Form', `<code>${e(r.formId)}</code>`],
     ['Wording version (schema hash)', `<code>${e(r.schemaHash)}</code>`],
     ['Submitted', e(utc(r.submittedAt))],
@@ -341,7 +344,7 @@ export function approveConfirmPage(ctx: {
   return page({
     title: `Approve ${registrantName(r)}?`,
     signedInAs: ctx.signedInAs,
-    body: `<p>You are about to approve the registration of <strong>${e(applicantName(r))}</strong>, clearing id ${e(r.clearingOrgId)}. They will be told by email and can then use their account.</p>
+    body: `<p>You are about to approve the registration of <strong>${e(applicantName(r))}</strong>, clearing id ${clearingId(r.clearingOrgId)}. They will be told by email and can then use their account.</p>
 <form method="post" action="${back}/decision" class="confirm">
 ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'approve')}${hidden('confirmed', r.registrationId)}
 <button type="submit" class="approve">Approve ${e(registrantName(r))}</button>
@@ -381,8 +384,14 @@ th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom
 table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
 table.audit { font-size: 0.9rem; }
 table.answers.evidence th { width: auto; }
-table.evidence td:nth-child(3) { white-space: nowrap; }
-table.evidence td { overflow-wrap: anywhere; }
+/* Words stay whole: a long one wraps only when it cannot fit at all (never "exa mple.c om"). */
+table.evidence td { overflow-wrap: break-word; }
+table.evidence code { white-space: nowrap; word-break: normal; }
+.nowrap { white-space: nowrap; }
+/* The persons table: a narrow #, a title on one line. */
+table.answers.persons th { width: auto; }
+table.persons th:first-child, table.persons td:first-child { width: 1%; white-space: nowrap; }
+table.persons td:nth-child(3), table.persons td:nth-child(4) { white-space: nowrap; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
 dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
 dl.facts dd, dl.group dd { margin: 0 0 6px; }

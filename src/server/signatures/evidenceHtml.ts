@@ -3,6 +3,16 @@ import { escapeHtml as e } from '../admin/consoleHtml';
 import type { SignatureEvidence } from './signatureEvidence';
 
 const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+/** A time that may wrap between its date and its time, never inside either (`2026-11-` `28`). */
+const when = (iso: string) =>
+  utc(iso)
+    .split(' ')
+    .reduce<string[]>(
+      (parts, word, index) => (index < 2 ? [...parts, word] : [parts[0]!, `${parts[1]} ${word}`]),
+      [],
+    )
+    .map((part) => `<span class="nowrap">${e(part)}</span>`)
+    .join(' ');
 const short = (hash: string | null) => (hash ? `${hash.slice(0, 16)}…` : '—');
 
 export function evidenceSection(
@@ -23,10 +33,10 @@ export function evidenceSection(
             : 'differs from the document published then';
       return `<tr><th scope="row">${e(item.prompt)}<br><a href="${consoleBase}/documents/${e(item.documentId)}" download>${e(item.documentUrl)}</a></th>
 <td><code title="${e(item.sha256)}">${e(short(item.sha256))}</code><br><span class="muted">${e(published)}</span></td>
-<td>${item.signedAt ? `<span class="nowrap">${e(utc(item.signedAt))}</span>` : 'not recorded'}<br><span class="muted">submitted <span class="nowrap">${e(utc(item.submittedAt))}</span></span></td>
+<td>${item.signedAt ? when(item.signedAt) : 'not recorded'}<br><span class="muted">submitted ${when(item.submittedAt)}</span></td>
 <td>${e(item.ip ?? '—')}<br><span class="muted">${e(item.userAgent ?? '—')}</span></td>
-<td>${e(item.userEmail)}${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
-<td><code title="${e(item.consentSha256 ?? '')}">${e(short(item.consentSha256))}</code>${item.consentGivenAt ? `<br><span class="muted">consent given ${e(utc(item.consentGivenAt))}</span>` : ''}</td></tr>`;
+<td><span class="nowrap">${e(item.userEmail)}</span>${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
+<td><code title="${e(item.consentSha256 ?? '')}">${e(short(item.consentSha256))}</code>${item.consentGivenAt ? `<br><span class="muted">consent given ${when(item.consentGivenAt)}</span>` : ''}</td></tr>`;
     })
     .join('\n');
   return `<h2 id="evidence">Signature evidence</h2>
