@@ -445,10 +445,12 @@ async function verifyEvidence(
   }
   const changed = checks.filter((check) => !check.matches);
   for (const { evidence, actualSha256, matches } of checks) {
+    // Each signature's own time beside the submission's (issue 26).
+    const times = `signed at ${evidence.signedAt ?? 'not recorded'}, submitted at ${evidence.submittedAt}`;
     out(
       matches
-        ? `OK       ${evidence.prompt} (${evidence.documentUrl}): sha256 ${evidence.sha256}`
-        : `CHANGED  ${evidence.prompt} (${evidence.documentUrl}): signed ${evidence.sha256}, stored now ${actualSha256 ?? 'missing'}`,
+        ? `OK       ${evidence.prompt} (${evidence.documentUrl}): sha256 ${evidence.sha256}; ${times}`
+        : `CHANGED  ${evidence.prompt} (${evidence.documentUrl}): signed ${evidence.sha256}, stored now ${actualSha256 ?? 'missing'}; ${times}`,
     );
   }
   if (changed.length > 0) {

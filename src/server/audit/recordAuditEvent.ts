@@ -32,7 +32,10 @@ export type AuditAction =
   | 'registration.user'
   // The applicant's working copy on the server (issue 17).
   | 'application.created'
-  | 'application.submitted'
+  | 'application.saved'
+  | 'application.file-uploaded'
+  | 'application.file-removed'
+  | 'application.change-refused'
   | 'registration.submitted'
   | 'registration.resubmitted'
   | 'registration.changes-made'
