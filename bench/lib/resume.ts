@@ -1,6 +1,6 @@
 /**
  * Issue 17: resuming the business application with 50 affiliated persons on a fresh page, time
- * to interactive (goal < 1 s), beside the same page opening with no saved application. Against
+ * to interactive (issue 29: at most 1.3 × the baseline), beside the same page opening with no saved application. Against
  * the real portal (production build, its own data folder): the application is saved through the
  * API (PUT applications/business), then a fresh page of the signed-in browser opens the
  * registration, which opens where the application was left (Business Details, step 1);
@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { startPortal } from './load';
 import { stopServer } from './server';
-import { percentile, personName, type Row } from './util';
+import { percentile, personName, ratioRow, type Row } from './util';
 import { newApplicant } from './vitals';
 
 const RUNS = Number(process.env.RESUME_RUNS ?? 5);
@@ -160,13 +160,13 @@ export function resumeRows(figures: ResumeFigures): Row[] {
   const resumed = percentile(figures.resumedMs, 50);
   const empty = percentile(figures.emptyMs, 50);
   return [
-    {
+    ratioRow({
       figure: `resume the business application (${figures.persons} persons) on a fresh page: interactive, median`,
-      value: `${Math.round(resumed)} ms`,
-      baseline: `${Math.round(empty)} ms (no saved application)`,
-      ratio: (resumed / empty).toFixed(2),
-      goal: '< 1000 ms',
-      met: resumed < 1000,
-    },
+      value: resumed,
+      baseline: empty,
+      show: (n) => `${Math.round(n)} ms`,
+      baselineIs: '(the same page, no saved application)',
+      goal: { atMost: 1.3 },
+    }),
   ];
 }
