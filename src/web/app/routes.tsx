@@ -5,6 +5,7 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { loadApplicationEarly } from '../api/get-application';
+import { loadRegistrationOverviewEarly } from '../api/get-registration';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -19,9 +20,12 @@ export const ROUTER_BASENAME = '/clearing';
 
 // Every page but sign-in and sign-up loads on demand, so the sign-in route carries only what it
 // shows (the statement, the live market stream and the disclosures stay out of its bundle).
-const HomePage = lazy(() =>
-  import('../pages/home/HomePage').then((module) => ({ default: module.HomePage })),
-);
+const HomePage = lazy(() => {
+  // Only registered users reach home (RegisteredRoute): where their registration stands loads
+  // beside the page's code, not after it.
+  loadRegistrationOverviewEarly();
+  return import('../pages/home/HomePage').then((module) => ({ default: module.HomePage }));
+});
 const ResetPasswordPage = lazy(() =>
   import('../pages/auth/ResetPasswordPage').then((module) => ({
     default: module.ResetPasswordPage,
@@ -61,11 +65,14 @@ const BusinessRegistrationPage = lazy(() => {
   }));
 });
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
-const ChangesRequestedPage = lazy(() =>
-  import('../pages/registration/ChangesRequestedPage').then((module) => ({
+const ChangesRequestedPage = lazy(() => {
+  // The application loads beside the page's code, as on the registration pages (issue 26 §1).
+  const formId = /\/registration\/([^/]+)\/changes/.exec(window.location.pathname)?.[1];
+  if (formId) loadApplicationEarly(decodeURIComponent(formId));
+  return import('../pages/registration/ChangesRequestedPage').then((module) => ({
     default: module.ChangesRequestedPage,
-  })),
-);
+  }));
+});
 const AcceptInvitePage = lazy(() =>
   import('../pages/auth/AcceptInvitePage').then((module) => ({
     default: module.AcceptInvitePage,
