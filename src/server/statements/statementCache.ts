@@ -19,31 +19,46 @@ interface CachedStatement {
 
 const STATEMENTS_CHANNEL = 'statements_changed';
 
-/** Enough for every organisation of a clearing house; the oldest read is dropped beyond it. */
-const MAX_ORGANISATIONS = 5000;
+/**
+ * What the cached answers may hold in memory together: a statement with a year of trades runs to
+ * megabytes, so the budget is in bytes; the least recently read are dropped beyond it.
+ */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 export class StatementCache {
   private readonly entries = new Map<string, Promise<CachedStatement | null>>();
+  /** The body size of each entry read so far (the ones still reading count 0). */
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
 
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly maxBytes = MAX_BYTES,
+  ) {}
 
   /** Listens for new statements on every instance (and forgets all after a reconnection). */
   async listen(notifications: DatabaseListener): Promise<void> {
     await notifications.listen(STATEMENTS_CHANNEL, (organizationId) =>
       this.invalidate(organizationId),
     );
-    notifications.onReconnect(() => this.entries.clear());
+    notifications.onReconnect(() => {
+      this.entries.clear();
+      this.sizes.clear();
+      this.bytes = 0;
+    });
   }
 
   invalidate(organizationId: string): void {
     this.entries.delete(organizationId);
+    this.bytes -= this.sizes.get(organizationId) ?? 0;
+    this.sizes.delete(organizationId);
   }
 
   /** The organisation's newest statement, serialised, or null when none is loaded. */
   async current(organizationId: string): Promise<CachedStatement | null> {
     const cached = this.entries.get(organizationId);
     if (cached) {
-      // Most recently read last: the first key is the one to drop when full.
+      // Most recently read last: the first key is the one to drop when over budget.
       this.entries.delete(organizationId);
       this.entries.set(organizationId, cached);
       return cached;
@@ -54,14 +69,21 @@ export class StatementCache {
       body === null ? null : { body, etag: strongEtag(body, organizationId) },
     );
     this.entries.set(organizationId, reading);
-    if (this.entries.size > MAX_ORGANISATIONS) {
-      this.entries.delete(this.entries.keys().next().value!);
-    }
-    // A failed read, or no statement yet, is not kept: the next request asks the database.
-    const forget = () => {
-      if (this.entries.get(organizationId) === reading) this.entries.delete(organizationId);
+    const settled = (found: CachedStatement | null) => {
+      if (this.entries.get(organizationId) !== reading) return;
+      // No statement yet is not kept: the next request asks the database.
+      if (!found) return this.invalidate(organizationId);
+      this.sizes.set(organizationId, found.body.length);
+      this.bytes += found.body.length;
+      for (const oldest of this.entries.keys()) {
+        if (this.bytes <= this.maxBytes || oldest === organizationId) break;
+        this.invalidate(oldest);
+      }
     };
-    reading.then((found) => found ?? forget(), forget);
+    // A failed read is not kept either.
+    reading.then(settled, () => {
+      if (this.entries.get(organizationId) === reading) this.invalidate(organizationId);
+    });
     return reading;
   }
 }
