@@ -5,7 +5,6 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { loadApplicationEarly } from '../api/get-application';
-import { loadRegistrationOverviewEarly } from '../api/get-registration';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -20,12 +19,9 @@ export const ROUTER_BASENAME = '/clearing';
 
 // Every page but sign-in and sign-up loads on demand, so the sign-in route carries only what it
 // shows (the statement, the live market stream and the disclosures stay out of its bundle).
-const HomePage = lazy(() => {
-  // Only registered users reach home (RegisteredRoute): where their registration stands loads
-  // beside the page's code, not after it.
-  loadRegistrationOverviewEarly();
-  return import('../pages/home/HomePage').then((module) => ({ default: module.HomePage }));
-});
+const HomePage = lazy(() =>
+  import('../pages/home/HomePage').then((module) => ({ default: module.HomePage })),
+);
 const ResetPasswordPage = lazy(() =>
   import('../pages/auth/ResetPasswordPage').then((module) => ({
     default: module.ResetPasswordPage,

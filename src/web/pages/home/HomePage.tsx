@@ -89,8 +89,8 @@ export function HomePage() {
   const approved = details?.approved === true;
   // Never fetched for a customer awaiting review: the statement is for approved customers (§6).
   const statement = useStatement(user?.organizationId, { enabled: approved });
-  // The registration's statuses (and requested changes), loaded beside the page's code.
-  const overview = useRegistrationOverview();
+  // The registration's statuses (and requested changes), for a user who submitted one.
+  const overview = useRegistrationOverview(!!user?.review);
 
   let body;
   if (!approved) {
