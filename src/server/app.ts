@@ -19,6 +19,7 @@ import {
   RETRY_AFTER_SECONDS,
 } from './db/availability';
 import { DatabaseListener } from './db/notifications';
+import { StatementCache } from './statements/statementCache';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
@@ -45,6 +46,8 @@ declare module 'fastify' {
     db: pg.Pool;
     /** LISTEN/NOTIFY between the instances on this database (caches, the market feed). */
     notifications: DatabaseListener;
+    /** Each organisation's serialised statement, dropped on every instance when one lands. */
+    statementCache: StatementCache;
     config: ServerConfig;
     mailer: Mailer;
     backgroundJobs: BackgroundJobs;
@@ -99,6 +102,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = new DatabaseListener(deps.pool, (line) => app.log.warn(line));
   app.decorate('notifications', notifications);
   app.addHook('onClose', async () => notifications.close());
+  const statementCache = new StatementCache(deps.pool);
+  await statementCache.listen(notifications);
+  app.decorate('statementCache', statementCache);
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
   app.decorate('forms', deps.forms ?? portalForms());
