@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
+import { access } from './contract';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import {
@@ -95,7 +96,14 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
     const parts = formParts(compiled, compiled.registration);
     app.post(
       `/registration/${compiled.id}`,
-      { schema: { response: { 200: resultSchema, 201: resultSchema } } },
+      {
+        schema: {
+          ...access.signedIn,
+          summary: `Submits ${parts.article} registration (form data)`,
+          multipart: describeParts(parts),
+          response: { 200: resultSchema, 201: resultSchema },
+        },
+      },
       async (request, reply) => {
         const userId = await request.requireUserId();
         const row = await findUserRowById(app.db, userId);
@@ -661,6 +669,32 @@ async function markApplicationSubmitted(
 }
 
 /** What a form's multipart payload may carry, read from its schema once at start. */
+/** A registration's form-data parts, as the API's document describes them. */
+function describeParts(parts: FormParts): object {
+  const text = parts.textParts.map((name) => [
+    name,
+    {
+      type: 'string',
+      description: ['formId', 'schemaHash'].includes(name)
+        ? `The form's ${name}.`
+        : 'A payload section: JSON of its prompts and answers.',
+    },
+  ]);
+  const files = Object.entries(parts.fileRules).map(([name, rule]) => [
+    name,
+    {
+      type: 'string',
+      contentMediaType: rule.accept === 'pdf' ? 'application/pdf' : 'application/octet-stream',
+      description: rule.label ?? name,
+    },
+  ]);
+  return {
+    type: 'object',
+    properties: Object.fromEntries([...text, ...files]),
+    required: ['formId', 'schemaHash'],
+  };
+}
+
 interface FormParts {
   compiled: CompiledForm;
   /** Every file part: the file answers and the signed documents. */
