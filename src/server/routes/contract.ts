@@ -103,7 +103,10 @@ const applicationRoutes = (prefix: string): Record<string, FastifySchema> => ({
     params: applicationParams,
     response: {
       200: saveApplicationResultSchema,
-      409: { ...applicationConflictSchema, description: 'A stale baseRevision: the stored one' },
+      409: {
+        description: 'A stale baseRevision (with the stored application), or no longer open',
+        anyOf: [applicationConflictSchema, apiErrorBodySchema],
+      },
     },
   },
   [`POST ${prefix}/applications/:formId/files`]: {
