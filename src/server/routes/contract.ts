@@ -405,13 +405,9 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
       properties: {
         category: {
           type: 'string',
-          enum: [
-            'firm-disclosure',
-            'daily-segregation',
-            'capital-summary',
-            'monthly-segregation',
-            'audited-financial',
-          ],
+          description:
+            'firm-disclosure, daily-segregation, capital-summary, monthly-segregation or ' +
+            'audited-financial (any other answers 404).',
         },
         file: { type: 'string', description: '`{period}.pdf` or `latest.pdf`.' },
       },
