@@ -26,6 +26,7 @@ import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
 import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
+import { apiContractPlugin } from './plugins/apiContract';
 import { csrfPlugin } from './plugins/csrf';
 import { answerClientError, errorBodyPlugin } from './plugins/clientErrors';
 import { inputGuardPlugin } from './plugins/inputGuard';
@@ -158,6 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errorMessage: 'Not found.' }));
 
   await app.register(routeTablePlugin);
+  // Before every route: the contract plugin's hooks describe each one as it is added.
+  await app.register(apiContractPlugin, { referencePage: !deps.config.production });
   await app.register(cookie);
   // API answers and pages compressed for clients that accept it (brotli, else gzip); built
   // assets come precompressed (web.ts), so this only compresses what is made per request.

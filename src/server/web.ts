@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { notApi } from './routes/contract';
 import { registerStaffConsole } from './admin/staffConsole';
 import { registerFavicon } from './favicon';
 import { registerSamplePages } from './samplePages';
@@ -14,6 +15,13 @@ const PROFILE_PATH = '/exchange/dashboard/profile';
  * stand-ins for the exchange's other sites (DECISIONS "The standalone portal").
  */
 export async function registerWeb(app: FastifyInstance): Promise<void> {
+  // Everything from here on is pages and files for browsers, not the API: hidden from the API's
+  // document, unless routes/contract.ts describes it (the console's downloads, the legal PDFs).
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.response) {
+      route.schema = { ...route.schema, ...notApi('a page or file for the browser') };
+    }
+  });
   const webDir = app.config.webDir;
   const indexFile = path.join(webDir, 'index.html');
   // Hashed bundles are looked up per request (wildcard), so a rebuild needs no restart.

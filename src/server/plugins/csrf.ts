@@ -21,7 +21,7 @@ export const CSRF_EXEMPT_ROUTES: readonly { url: string; why: string }[] = [
 const EXEMPT = new Set(CSRF_EXEMPT_ROUTES.map((route) => route.url));
 
 /** Whether a request to a matched route must carry the CSRF header (and a same-site Origin). */
-function csrfProtected(method: string, routeUrl: string | undefined): boolean {
+export function csrfProtected(method: string, routeUrl: string | undefined): boolean {
   if (SAFE_METHODS.has(method)) return false;
   // No route matched: the not-found handler answers 404 and changes nothing.
   if (routeUrl === undefined) return false;

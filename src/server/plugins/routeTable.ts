@@ -1,9 +1,12 @@
 import fp from 'fastify-plugin';
+import type { FastifySchema } from 'fastify';
 
 /** One registered route: its method and its URL pattern as Fastify matches it. */
 export interface RouteEntry {
   method: string;
   url: string;
+  /** Its schema as the app ended with it (later onRoute hooks add the contract's parts). */
+  readonly schema: FastifySchema | undefined;
 }
 
 declare module 'fastify' {
@@ -22,6 +25,14 @@ export const routeTablePlugin = fp(async (app) => {
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) table.push({ method, url: route.url });
+    for (const method of methods) {
+      table.push({
+        method,
+        url: route.url,
+        get schema() {
+          return route.schema;
+        },
+      });
+    }
   });
 });

@@ -76,7 +76,7 @@ type Form = Awaited<ReturnType<typeof readMultipartForm>>;
 type StoredDocuments = Awaited<ReturnType<typeof listRegistrationDocuments>>;
 
 /** What a form's multipart payload may carry, read from its schema once at start. */
-interface FormParts {
+export interface FormParts {
   compiled: CompiledForm;
   /** Every file part: the file answers and the signed documents. */
   fileRules: Record<string, FileRule>;

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { EsignConsentRequest, EsignConsentState } from '../../shared/api/esignConsent';
+import {
+  esignConsentRequestSchema,
+  esignConsentStateSchema,
+  type EsignConsentRequest,
+  type EsignConsentState,
+} from '../../shared/api/esignConsent';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { withTransaction } from '../db/transaction';
 import { ClientError } from '../errors';
@@ -11,22 +16,7 @@ import {
   type EsignConsent,
 } from '../signatures/esignConsents';
 
-const stateSchema = {
-  type: 'object',
-  properties: {
-    version: { type: 'string' },
-    document: { type: 'string' },
-    consent: {
-      anyOf: [
-        {
-          type: 'object',
-          properties: { id: { type: 'string' }, givenAt: { type: 'string' } },
-        },
-        { type: 'null' },
-      ],
-    },
-  },
-} as const;
+const stateSchema = esignConsentStateSchema;
 
 const given = (consent: EsignConsent | null) =>
   consent ? { id: consent.id, givenAt: consent.givenAt.toISOString() } : null;
@@ -53,12 +43,7 @@ export async function registerEsignConsentRoutes(app: FastifyInstance): Promise<
     '/esign-consent',
     {
       schema: {
-        body: {
-          type: 'object',
-          required: ['version'],
-          additionalProperties: false,
-          properties: { version: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-        },
+        body: esignConsentRequestSchema,
         response: { 200: stateSchema, 201: stateSchema },
       },
     },

@@ -1,6 +1,6 @@
 import { checkLimitMax } from '../db/rateLimits';
 import type { FastifyInstance } from 'fastify';
-import type { LeiRecord } from '../../shared/api/lei';
+import { leiRecordSchema, type LeiRecord } from '../../shared/api/lei';
 import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
 import { leiProblem } from '../../shared/rules/lei';
 import { ClientError } from '../errors';
@@ -22,20 +22,6 @@ function leiMessages(forms: FastifyInstance['forms']): Record<string, string> {
   }
   return {};
 }
-
-const leiRecordSchema = {
-  type: 'object',
-  properties: {
-    lei: { type: 'string' },
-    legalName: { type: 'string' },
-    addressLines: { type: 'array', items: { type: 'string' } },
-    city: { type: 'string' },
-    region: { type: ['string', 'null'] },
-    postalCode: { type: ['string', 'null'] },
-    country: { type: 'string' },
-    isNonUs: { type: 'boolean' },
-  },
-} as const;
 
 /**
  * GET lei-records/{lei} (DECISIONS): the business wizard's LEI lookup through our server. An LEI

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../shared/api/auth';
+import { access } from './contract';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { userSchema } from '../auth/apiSchemas';
@@ -11,7 +12,12 @@ import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing'
 import { findUserRowById, toUser } from '../db/users';
 import { ClientError } from '../errors';
 import { links, registrationReceivedMessage } from '../mail/templates';
-import { formParts, submitRegistration, withFieldError } from '../registration/submitRegistration';
+import {
+  formParts,
+  submitRegistration,
+  withFieldError,
+  type FormParts,
+} from '../registration/submitRegistration';
 import { discardForm, readMultipartForm } from '../storage/multipartForm';
 
 /** What a registration answers on success (and on a repeated identical submission). */
@@ -44,7 +50,14 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
     const parts = formParts(compiled, compiled.registration);
     app.post(
       `/registration/${compiled.id}`,
-      { schema: { response: { 200: resultSchema, 201: resultSchema } } },
+      {
+        schema: {
+          ...access.signedIn,
+          summary: `Submits ${parts.article} registration (form data)`,
+          multipart: describeParts(parts),
+          response: { 200: resultSchema, 201: resultSchema },
+        },
+      },
       async (request, reply) => {
         const userId = await request.requireUserId();
         const row = await findUserRowById(app.db, userId);
@@ -134,4 +147,30 @@ function registerChangeRoutes(app: FastifyInstance): void {
       },
     };
   });
+}
+
+/** A registration's form-data parts, as the API's document describes them. */
+function describeParts(parts: FormParts): object {
+  const text = parts.textParts.map((name) => [
+    name,
+    {
+      type: 'string',
+      description: ['formId', 'schemaHash'].includes(name)
+        ? `The form's ${name}.`
+        : 'A payload section: JSON of its prompts and answers.',
+    },
+  ]);
+  const files = Object.entries(parts.fileRules).map(([name, rule]) => [
+    name,
+    {
+      type: 'string',
+      contentMediaType: rule.accept === 'pdf' ? 'application/pdf' : 'application/octet-stream',
+      description: rule.label ?? name,
+    },
+  ]);
+  return {
+    type: 'object',
+    properties: Object.fromEntries([...text, ...files]),
+    required: ['formId', 'schemaHash'],
+  };
 }

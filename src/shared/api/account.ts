@@ -1,48 +1,75 @@
 /** Request and response shapes of the profile page's calls (DECISIONS "Security"). */
+import type { FromSchema } from 'json-schema-to-ts';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
-export interface PasskeySummary {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+const isoTime = { type: 'string', description: 'ISO 8601 time.' } as const;
+
+export const passkeySummarySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    createdAt: isoTime,
+    lastUsedAt: { type: ['string', 'null'] },
+  },
+  required: ['id', 'name', 'createdAt', 'lastUsedAt'],
+  additionalProperties: false,
+} as const;
 
 /** GET user/profile: who the user is and how they sign in. */
-export interface Profile {
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  /** An authenticator app (TOTP) is on. */
-  totpEnabled: boolean;
-  passkeys: PasskeySummary[];
-}
+export const profileSchema = {
+  type: 'object',
+  properties: {
+    email: { type: 'string' },
+    firstName: { type: ['string', 'null'] },
+    lastName: { type: ['string', 'null'] },
+    totpEnabled: { type: 'boolean', description: 'An authenticator app (TOTP) is on.' },
+    passkeys: { type: 'array', items: passkeySummarySchema },
+  },
+  required: ['email', 'firstName', 'lastName', 'totpEnabled', 'passkeys'],
+  additionalProperties: false,
+} as const;
+export type Profile = FromSchema<typeof profileSchema>;
 
 /** One live session, as GET user/sessions lists it. */
-export interface SessionSummary {
-  id: string;
-  /** This browser's own session. */
-  current: boolean;
-  /** Browser and system, from the user agent ("Chrome 131 on Linux"). */
-  device: string;
-  /**
-   * Where it signed in from, as honestly as the portal knows: this computer, the local network,
-   * an approximate place from offline IP data with the address, or the address alone.
-   */
-  place: string;
-  signedInAt: string;
-  lastSeenAt: string;
-}
+const sessionSummarySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    current: { type: 'boolean', description: "This browser's own session." },
+    device: { type: 'string', description: 'Browser and system ("Chrome 131 on Linux").' },
+    place: {
+      type: 'string',
+      description:
+        'Where it signed in from: this computer, the local network, an approximate place with the address, or the address alone.',
+    },
+    signedInAt: isoTime,
+    lastSeenAt: isoTime,
+  },
+  required: ['id', 'current', 'device', 'place', 'signedInAt', 'lastSeenAt'],
+  additionalProperties: false,
+} as const;
 
-export interface SessionList {
-  sessions: SessionSummary[];
-  /** The credit the IP data's licence asks for beside its places (null: none needed or none used). */
-  placesAttribution: { text: string; url: string } | null;
-}
+export const sessionListSchema = {
+  type: 'object',
+  properties: {
+    sessions: { type: 'array', items: sessionSummarySchema },
+    placesAttribution: {
+      type: ['object', 'null'],
+      description: "The credit the IP data's licence asks for beside its places.",
+      properties: { text: { type: 'string' }, url: { type: 'string' } },
+      required: ['text', 'url'],
+      additionalProperties: false,
+    },
+  },
+  required: ['sessions', 'placesAttribution'],
+  additionalProperties: false,
+} as const;
+export type SessionList = FromSchema<typeof sessionListSchema>;
 
 /** POST user/password: the current password, the new one, and whether to end other sessions. */
 export interface ChangePasswordBody {
@@ -52,9 +79,28 @@ export interface ChangePasswordBody {
 }
 
 /** How many other sessions a change ended. */
-export interface SessionsEnded {
-  endedSessions: number;
-}
+export const sessionsEndedSchema = {
+  type: 'object',
+  properties: { endedSessions: { type: 'integer' } },
+  required: ['endedSessions'],
+  additionalProperties: false,
+} as const;
+export type SessionsEnded = FromSchema<typeof sessionsEndedSchema>;
+
+/** POST auth/email/confirm: the address now on the account. */
+export const emailConfirmedSchema = {
+  type: 'object',
+  properties: { email: { type: 'string' } },
+  required: ['email'],
+  additionalProperties: false,
+} as const;
+
+/** The library's options for `navigator.credentials.create`, passed through whole. */
+export const passkeyCreationOptionsSchema = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'PublicKeyCredentialCreationOptionsJSON (WebAuthn), as @simplewebauthn makes it.',
+} as const;
 
 /** Calls that change how the user signs in ask for the password again (ASVS 7.5.1). */
 export interface PasswordConfirmation {

@@ -9,74 +9,156 @@
  * - `POST applications/:formId/files` multipart (`pointer`, then `file`) → `ApplicationFileResult`
  * - `DELETE applications/:formId/files?pointer=…` → 204
  */
-import type { FileReference } from '../forms/model/types';
+import type { FromSchema } from 'json-schema-to-ts';
 
-export type ApplicationStatus = 'draft' | 'submitted' | 'changes_requested';
+/** A file answer's reference (DECISIONS "The shape of answers"): its bytes travel beside. */
+const fileReferenceSchema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, type: { type: 'string' }, size: { type: 'integer' } },
+  required: ['name', 'type', 'size'],
+  additionalProperties: false,
+} as const;
 
-/** A change staff asked for, by the question's pointer and its prompt as the form now asks it. */
-export interface RequestedChange {
-  path: string;
-  prompt: string;
-  note: string;
-}
+const answersSchema = {
+  type: 'object',
+  additionalProperties: true,
+  description: "The form's answers, keyed as the form's schema names them.",
+} as const;
 
-/** What changed in the form since the answers were saved (told once, then cleared by a save). */
-export interface CarriedOver {
-  /** Prompts of questions the form asks now that it did not ask then. */
-  added: string[];
-  /** Prompts (as now worded) of answered questions whose wording changed. */
-  reworded: string[];
-  /** Prompts (as then worded) of answers that no longer apply and were dropped. */
-  dropped: string[];
-}
+const promptList = { type: 'array', items: { type: 'string' } } as const;
 
-export interface ApplicationView {
-  formId: string;
-  schemaHash: string;
-  revision: number;
-  /** ISO time of the last save. */
-  savedAt: string;
-  step: number | null;
-  status: ApplicationStatus;
-  /** Every answer, sensitive ones included (only ever sent to the applicant). */
-  answers: Record<string, unknown>;
-  /** The files the application holds, by the pointer of their question. */
-  files: Record<string, FileReference>;
-  changeRequest: {
-    note: string;
-    fields: RequestedChange[];
-    /**
-     * The registration's answers as submitted: what the request's rule compares with (change
-     * mode derives what is editable from them, as the server's checks do).
-     */
-    submitted: Record<string, unknown>;
-  } | null;
-  carriedOver: CarriedOver | null;
-}
+const applicationViewSchema = {
+  type: 'object',
+  properties: {
+    formId: { type: 'string' },
+    schemaHash: { type: 'string' },
+    revision: { type: 'integer' },
+    savedAt: { type: 'string', description: 'ISO time of the last save.' },
+    step: { type: ['integer', 'null'] },
+    status: { type: 'string', enum: ['draft', 'submitted', 'changes_requested'] },
+    answers: {
+      ...answersSchema,
+      description: 'Every answer, sensitive ones included (only ever sent to the applicant).',
+    },
+    files: {
+      type: 'object',
+      additionalProperties: fileReferenceSchema,
+      description: 'The files the application holds, by the pointer of their question.',
+    },
+    changeRequest: {
+      type: ['object', 'null'],
+      properties: {
+        note: { type: 'string' },
+        fields: {
+          type: 'array',
+          items: {
+            type: 'object',
+            description: 'A change staff asked for, by the question’s pointer and its prompt.',
+            properties: {
+              path: { type: 'string' },
+              prompt: { type: 'string' },
+              note: { type: 'string' },
+            },
+            required: ['path', 'prompt', 'note'],
+            additionalProperties: false,
+          },
+        },
+        submitted: {
+          ...answersSchema,
+          description:
+            "The registration's answers as submitted (what the request's rule compares with).",
+        },
+      },
+      required: ['note', 'fields', 'submitted'],
+      additionalProperties: false,
+    },
+    carriedOver: {
+      type: ['object', 'null'],
+      description: 'What changed in the form since the answers were saved (told once).',
+      properties: { added: promptList, reworded: promptList, dropped: promptList },
+      required: ['added', 'reworded', 'dropped'],
+      additionalProperties: false,
+    },
+  },
+  required: [
+    'formId',
+    'schemaHash',
+    'revision',
+    'savedAt',
+    'step',
+    'status',
+    'answers',
+    'files',
+    'changeRequest',
+    'carriedOver',
+  ],
+  additionalProperties: false,
+} as const;
 
-export interface ApplicationResponse {
-  application: ApplicationView | null;
-}
+export type ApplicationView = FromSchema<typeof applicationViewSchema>;
+export type CarriedOver = NonNullable<ApplicationView['carriedOver']>;
 
-export interface SaveApplicationRequest {
-  answers: Record<string, unknown>;
-  /** The revision the answers were edited from; 0 for the first save. */
-  baseRevision: number;
-  step?: number | null;
-}
+export const applicationResponseSchema = {
+  type: 'object',
+  properties: { application: { anyOf: [applicationViewSchema, { type: 'null' }] } },
+  required: ['application'],
+  additionalProperties: false,
+} as const;
+export type ApplicationResponse = FromSchema<typeof applicationResponseSchema>;
 
-export interface SaveApplicationResult {
-  revision: number;
-  savedAt: string;
-}
+export const saveApplicationRequestSchema = {
+  type: 'object',
+  required: ['answers', 'baseRevision'],
+  properties: {
+    answers: answersSchema,
+    baseRevision: {
+      type: 'integer',
+      minimum: 0,
+      description: 'The revision the answers were edited from; 0 for the first save.',
+    },
+    step: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
+  },
+} as const;
+export type SaveApplicationRequest = FromSchema<typeof saveApplicationRequestSchema>;
+
+export const saveApplicationResultSchema = {
+  type: 'object',
+  properties: { revision: { type: 'integer' }, savedAt: { type: 'string' } },
+  required: ['revision', 'savedAt'],
+  additionalProperties: false,
+} as const;
+export type SaveApplicationResult = FromSchema<typeof saveApplicationResultSchema>;
 
 /** 409 on a stale base revision: the application as stored, for the browser to merge with. */
-export interface ApplicationConflict {
-  errorMessage: string;
-  application: ApplicationView | null;
-}
+export const applicationConflictSchema = {
+  type: 'object',
+  properties: {
+    errorMessage: { type: 'string' },
+    application: { anyOf: [applicationViewSchema, { type: 'null' }] },
+  },
+  required: ['errorMessage', 'application'],
+  additionalProperties: false,
+} as const;
+export type ApplicationConflict = FromSchema<typeof applicationConflictSchema>;
 
-export interface ApplicationFileResult extends FileReference {
-  pointer: string;
-  revision: number;
-}
+export const applicationFileResultSchema = {
+  type: 'object',
+  properties: {
+    ...fileReferenceSchema.properties,
+    pointer: { type: 'string' },
+    revision: { type: 'integer' },
+  },
+  required: ['name', 'type', 'size', 'pointer', 'revision'],
+  additionalProperties: false,
+} as const;
+export type ApplicationFileResult = FromSchema<typeof applicationFileResultSchema>;
+
+/** POST applications/:formId/files: multipart, `pointer` first, then `file`. */
+export const applicationFilePartsSchema = {
+  type: 'object',
+  properties: {
+    pointer: { type: 'string', description: 'The JSON pointer of the file question.' },
+    file: { type: 'string', contentMediaType: 'application/octet-stream' },
+  },
+  required: ['pointer', 'file'],
+} as const;

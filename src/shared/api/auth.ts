@@ -1,5 +1,6 @@
 /** Request and response shapes of the auth and user calls (spec: access §3, §7). */
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import type { FromSchema } from 'json-schema-to-ts';
 
 export type AuthOrigin = 'Clearing';
 export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
@@ -11,9 +12,15 @@ export interface SignupRequest {
   authOrigin: AuthOrigin;
 }
 
-export interface ConfigResponse {
-  recaptcha_site_key: string;
-}
+export const configResponseSchema = {
+  type: 'object',
+  properties: {
+    recaptcha_site_key: { type: 'string', description: 'Empty: no captcha is asked.' },
+  },
+  required: ['recaptcha_site_key'],
+  additionalProperties: false,
+} as const;
+export type ConfigResponse = FromSchema<typeof configResponseSchema>;
 
 export interface ResetRequestBody {
   email: string;
@@ -94,14 +101,21 @@ export type SigninResult =
 export type AuthCheck =
   { status: 'Authenticated'; isNorthstarClearingStaff: boolean } | { status: 'NotAuthenticated' };
 
-export interface TwoFactorEnrolment {
-  secret: string;
-  otpauthUrl: string;
-}
+export const twoFactorEnrolmentSchema = {
+  type: 'object',
+  properties: { secret: { type: 'string' }, otpauthUrl: { type: 'string' } },
+  required: ['secret', 'otpauthUrl'],
+  additionalProperties: false,
+} as const;
+export type TwoFactorEnrolment = FromSchema<typeof twoFactorEnrolmentSchema>;
 
-export interface TwoFactorState {
-  enabled: boolean;
-}
+export const twoFactorStateSchema = {
+  type: 'object',
+  properties: { enabled: { type: 'boolean' } },
+  required: ['enabled'],
+  additionalProperties: false,
+} as const;
+export type TwoFactorState = FromSchema<typeof twoFactorStateSchema>;
 
 export interface UserSettings {
   tutorialComplete: boolean;

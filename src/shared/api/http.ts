@@ -1,13 +1,35 @@
-/** The error body every failing API call answers with. */
-export interface ApiErrorBody {
-  errorMessage: string;
-  /** Per-field messages keyed by JSON pointer or field name, when the failure is about answers. */
-  errors?: Record<string, string>;
-  /** Present on unexpected failures, so support can find the server's log line. */
-  incidentId?: string;
-}
+import type { FromSchema } from 'json-schema-to-ts';
+
+/** The error body every failing API call answers with (each route's 4xx and 5xx). */
+export const apiErrorBodySchema = {
+  type: 'object',
+  properties: {
+    errorMessage: { type: 'string' },
+    /** Per-field messages keyed by JSON pointer or field name, when the failure is about answers. */
+    errors: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Per-field messages keyed by JSON pointer or field name.',
+    },
+    incidentId: {
+      type: 'string',
+      description: "Present on unexpected failures, so support can find the server's log line.",
+    },
+  },
+  required: ['errorMessage'],
+  additionalProperties: false,
+} as const;
+
+export type ApiErrorBody = FromSchema<typeof apiErrorBodySchema>;
 
 /** The header carrying the CSRF token, which must equal the `csrf_token` cookie. */
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_COOKIE = 'csrf_token';
 export const SESSION_COOKIE = 'clearing_session';
+
+/** The answer of a call that has nothing to say but success: `{}`. */
+export const emptyObjectSchema = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const;

@@ -3,15 +3,13 @@
  * `/exchange/api/web/stream`, ws:// on localhost, wss:// elsewhere). Shared by the simulator on
  * the server and the stream store in the browser.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 
 export const MARKET_STREAM_PATH = '/exchange/api/web/stream';
 
 /** Channels a client can subscribe to. `book` carries the snapshot and then level updates. */
 export const MARKET_CHANNELS = ['trades', 'book', 'status'] as const;
 export type MarketChannel = (typeof MARKET_CHANNELS)[number];
-
-export type BookSide = 'Bid' | 'Ask';
-export type MarketStatus = 'Open' | 'Close';
 
 /** A listed product. Each product lists one contract whose symbol is the product code. */
 export interface MarketProduct {
@@ -57,94 +55,161 @@ export const MARKET_PRODUCTS: readonly MarketProduct[] = [
   },
 ];
 
+const bookSide = { type: 'string', enum: ['Bid', 'Ask'] } as const;
+const symbol = { type: 'string', description: 'The contract symbol (the product code).' } as const;
+const ackId = {
+  type: 'integer',
+  description:
+    'Sequence number, increasing by one per event of the symbol (trades, blocks and levels).',
+} as const;
+const timestamp = { type: 'string', description: 'ISO 8601, UTC.' } as const;
+
 /** A price level: [price, quantity]. */
-export type PriceLevel = [price: number, quantity: number];
+const priceLevelSchema = {
+  type: 'array',
+  items: [
+    { type: 'number', description: 'price' },
+    { type: 'number', description: 'quantity' },
+  ],
+  minItems: 2,
+  additionalItems: false,
+} as const;
 
 /** A trade on the order book. `taker_side` is the side of the aggressing order. */
-export interface TradeMessage {
-  type: 'trade';
-  symbol: string;
-  price: number;
-  quantity: number;
-  taker_side: BookSide;
-  /** ISO 8601, UTC. */
-  timestamp: string;
-  /** Sequence number, increasing by one per event of the symbol (trades, blocks and levels). */
-  ack_id: number;
-}
+const tradeMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'trade' },
+    symbol,
+    price: { type: 'number' },
+    quantity: { type: 'number' },
+    taker_side: bookSide,
+    timestamp,
+    ack_id: ackId,
+  },
+  required: ['type', 'symbol', 'price', 'quantity', 'taker_side', 'timestamp', 'ack_id'],
+  additionalProperties: false,
+} as const;
 
 /** The whole book of a symbol: bids best (highest) first, asks best (lowest) first. */
-export interface BookMessage {
-  type: 'book';
-  symbol: string;
-  asks: PriceLevel[];
-  bids: PriceLevel[];
-}
+const bookMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'book' },
+    symbol,
+    asks: { type: 'array', items: priceLevelSchema },
+    bids: { type: 'array', items: priceLevelSchema },
+  },
+  required: ['type', 'symbol', 'asks', 'bids'],
+  additionalProperties: false,
+} as const;
 
 /** One price level changed; quantity 0 removes the level. */
-export interface LevelMessage {
-  type: 'level';
-  symbol: string;
-  side: BookSide;
-  price: number;
-  quantity: number;
-  ack_id: number;
-  timestamp: string;
-}
+const levelMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'level' },
+    symbol,
+    side: bookSide,
+    price: { type: 'number' },
+    quantity: { type: 'number' },
+    ack_id: ackId,
+    timestamp,
+  },
+  required: ['type', 'symbol', 'side', 'price', 'quantity', 'ack_id', 'timestamp'],
+  additionalProperties: false,
+} as const;
 
-export interface StatusMessage {
-  type: 'status';
-  symbol: string;
-  status: MarketStatus;
-}
+const statusMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'status' },
+    symbol,
+    status: { type: 'string', enum: ['Open', 'Close'] },
+  },
+  required: ['type', 'symbol', 'status'],
+  additionalProperties: false,
+} as const;
 
 /**
  * A block trade: negotiated off the book and reported to the exchange (payload not in the
  * specification; this is our decision). Sent on the `trades` channel.
  */
-export interface BlockMessage {
-  type: 'block';
-  symbol: string;
-  price: number;
-  quantity: number;
-  timestamp: string;
-  ack_id: number;
-}
-
-export type DisconnectReason = 'server_shutdown' | 'session_ended' | 'slow_consumer';
+const blockMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'block' },
+    symbol,
+    price: { type: 'number' },
+    quantity: { type: 'number' },
+    timestamp,
+    ack_id: ackId,
+  },
+  required: ['type', 'symbol', 'price', 'quantity', 'timestamp', 'ack_id'],
+  additionalProperties: false,
+} as const;
 
 /**
  * The server is about to close the connection (payload not in the specification; our decision).
  * `reconnect` says whether reconnecting can succeed (false once the session has ended).
  */
-export interface DisconnectMessage {
-  type: 'disconnect';
-  reason: DisconnectReason;
-  reconnect: boolean;
-}
+const disconnectMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'disconnect' },
+    reason: { type: 'string', enum: ['server_shutdown', 'session_ended', 'slow_consumer'] },
+    reconnect: { type: 'boolean' },
+  },
+  required: ['type', 'reason', 'reconnect'],
+  additionalProperties: false,
+} as const;
 
 /** A client message was refused; the connection stays usable. */
-export interface StreamErrorMessage {
-  type: 'error';
-  message: string;
-}
+const streamErrorMessageSchema = {
+  type: 'object',
+  properties: { type: { const: 'error' }, message: { type: 'string' } },
+  required: ['type', 'message'],
+  additionalProperties: false,
+} as const;
 
-export type MarketServerMessage =
-  | TradeMessage
-  | BookMessage
-  | LevelMessage
-  | StatusMessage
-  | BlockMessage
-  | DisconnectMessage
-  | StreamErrorMessage;
+/** Every message the server sends on the stream (the OpenAPI document's MarketServerMessage). */
+export const marketServerMessageSchema = {
+  oneOf: [
+    tradeMessageSchema,
+    bookMessageSchema,
+    levelMessageSchema,
+    statusMessageSchema,
+    blockMessageSchema,
+    disconnectMessageSchema,
+    streamErrorMessageSchema,
+  ],
+} as const;
 
-export interface SubscribeRequest {
-  type: 'subscribe' | 'unsubscribe';
-  product_codes: string[];
-  channels: MarketChannel[];
-}
+/** What a client sends: subscribe to (or leave) channels of products. */
+export const marketClientMessageSchema = {
+  type: 'object',
+  properties: {
+    type: { type: 'string', enum: ['subscribe', 'unsubscribe'] },
+    product_codes: { type: 'array', items: { type: 'string' } },
+    channels: { type: 'array', items: { type: 'string', enum: MARKET_CHANNELS } },
+  },
+  required: ['type', 'product_codes', 'channels'],
+  additionalProperties: false,
+} as const;
 
+export type PriceLevel = FromSchema<typeof priceLevelSchema>;
+export type TradeMessage = FromSchema<typeof tradeMessageSchema>;
+export type BookMessage = FromSchema<typeof bookMessageSchema>;
+export type LevelMessage = FromSchema<typeof levelMessageSchema>;
+export type StatusMessage = FromSchema<typeof statusMessageSchema>;
+export type BlockMessage = FromSchema<typeof blockMessageSchema>;
+export type DisconnectMessage = FromSchema<typeof disconnectMessageSchema>;
+export type MarketServerMessage = FromSchema<typeof marketServerMessageSchema>;
+export type SubscribeRequest = FromSchema<typeof marketClientMessageSchema>;
 export type MarketClientMessage = SubscribeRequest;
 
 /** Largest client message the server reads, in bytes; larger ones close the connection. */
 export const MAX_CLIENT_MESSAGE_BYTES = 4096;
+
+export type BookSide = TradeMessage['taker_side'];
+export type MarketStatus = StatusMessage['status'];

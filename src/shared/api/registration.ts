@@ -3,33 +3,70 @@
  * statuses it took, and the changes staff asked for, question by question.
  */
 
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** What staff asked to change: a note on the whole application and the questions, each noted. */
-export interface ChangeRequest {
-  note: string | null;
-  fields: {
-    /** JSON pointer into the answers (`/w8orw9`, `/affiliatedPersons/0/passportCountryOfIssuance`). */
-    path: string;
-    /** The question as the form asks it now ('Affiliated person 1: Passport country of issuance'). */
-    prompt: string;
-    note: string;
-  }[];
-}
+const changeRequestSchema = {
+  type: ['object', 'null'],
+  description: 'Set while the status is changes_requested.',
+  properties: {
+    note: { type: ['string', 'null'] },
+    fields: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'JSON pointer into the answers.' },
+          prompt: { type: 'string', description: 'The question as the form asks it now.' },
+          note: { type: 'string' },
+        },
+        required: ['path', 'prompt', 'note'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['note', 'fields'],
+  additionalProperties: false,
+} as const;
+
+const reviewStatus = {
+  type: 'string',
+  enum: ['pending', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
+} as const;
 
 /** One status the registration took: when, and who made the change. */
-export interface StatusEvent {
-  status: 'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
-  at: string;
-  by: 'applicant' | 'staff' | 'operator';
-}
+const statusEventSchema = {
+  type: 'object',
+  properties: {
+    status: reviewStatus,
+    at: { type: 'string' },
+    by: { type: 'string', enum: ['applicant', 'staff', 'operator'] },
+  },
+  required: ['status', 'at', 'by'],
+  additionalProperties: false,
+} as const;
 
 /** GET registration: the signed-in user's registration, or null before they submit one. */
-export interface RegistrationOverview {
-  registration: {
-    registrationId: string;
-    formId: string;
-    status: StatusEvent['status'];
-    history: StatusEvent[];
-    /** Set while the status is changes_requested. */
-    changeRequest: ChangeRequest | null;
-  } | null;
-}
+export const registrationOverviewSchema = {
+  type: 'object',
+  properties: {
+    registration: {
+      type: ['object', 'null'],
+      properties: {
+        registrationId: { type: 'string' },
+        formId: { type: 'string' },
+        status: reviewStatus,
+        history: { type: 'array', items: statusEventSchema },
+        changeRequest: changeRequestSchema,
+      },
+      required: ['registrationId', 'formId', 'status', 'history', 'changeRequest'],
+      additionalProperties: false,
+    },
+  },
+  required: ['registration'],
+  additionalProperties: false,
+} as const;
+
+export type ChangeRequest = NonNullable<FromSchema<typeof changeRequestSchema>>;
+export type StatusEvent = FromSchema<typeof statusEventSchema>;
+export type RegistrationOverview = FromSchema<typeof registrationOverviewSchema>;

@@ -1,0 +1,273 @@
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance } from 'fastify';
+import { OPENAPI_FILE, openapiDocumentText } from '../../src/server/openapiDocument';
+import { API_REFERENCE_PATH, OPENAPI_PATH } from '../../src/server/plugins/apiContract';
+import { createTestApp, testAppForBlock } from './testApp';
+import { freshClient, signedIn } from './authHelpers';
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+  parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  security?: Record<string, string[]>[];
+  'x-staff-only'?: boolean;
+  'x-websocket'?: object;
+}
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  items?: JsonSchema;
+}
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function operations(document: Document) {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => ({
+      path,
+      method,
+      operation: item[method]!,
+    })),
+  );
+}
+
+/** The routes the app registered, with the schema each carries. */
+function routesOf(app: FastifyInstance) {
+  return app.routeTable
+    .filter((entry) => entry.method !== 'HEAD')
+    .map((entry) => ({
+      method: entry.method,
+      url: entry.url,
+      schema: (entry.schema ?? {}) as Record<string, unknown>,
+    }));
+}
+
+describe('the API contract', () => {
+  const t = testAppForBlock();
+
+  it('every registered route has response schemas, unless it is a page or file for the browser', () => {
+    const missing: string[] = [];
+    const misplaced: string[] = [];
+    for (const route of routesOf(t.app)) {
+      const notApi = route.schema['x-not-api'];
+      const response = (route.schema.response ?? {}) as Record<string, unknown>;
+      // Each answer it gives: a success, or (a catch-all under an API prefix) only its 404.
+      const answers = Object.keys(response).filter((code) => !/^[45]xx$/.test(code));
+      if (notApi) {
+        // A page may hide from the document; an API path may not, the reference page apart.
+        const underApi = /^\/(exchange|clearing)\/api\//.test(route.url);
+        if (underApi && !route.url.startsWith(API_REFERENCE_PATH)) misplaced.push(route.url);
+        continue;
+      }
+      if (answers.length === 0 || !('4xx' in response || '404' in response)) {
+        missing.push(`${route.method} ${route.url}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(misplaced).toEqual([]);
+    // The walk saw the API (not an empty table).
+    expect(routesOf(t.app).length).toBeGreaterThan(60);
+  });
+
+  it('the served document is a valid OpenAPI 3.1 document', async () => {
+    const response = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('the committed docs/openapi.json is the document the routes give (npm run openapi)', () => {
+    const committed = fs.readFileSync(OPENAPI_FILE, 'utf8');
+    expect(committed, 'docs/openapi.json is stale: run `npm run openapi`').toBe(
+      openapiDocumentText(t.app),
+    );
+  });
+
+  it('the document names the session cookie, the CSRF header and the staff-only routes', () => {
+    const document = t.app.swagger() as unknown as Document & {
+      components: { securitySchemes: Record<string, { in: string; name: string }> };
+    };
+    expect(document.components.securitySchemes.sessionCookie).toMatchObject({
+      in: 'cookie',
+      name: 'clearing_session',
+    });
+    expect(document.components.securitySchemes.csrfHeader).toMatchObject({
+      in: 'header',
+      name: 'x-csrf-token',
+    });
+    const ops = operations(document);
+    const staff = ops.filter(({ operation }) => operation['x-staff-only']);
+    expect(staff.map(({ path }) => path)).toContain('/exchange/api/admin/users');
+    // Every state-changing API call asks for the CSRF header; no read does.
+    for (const { path, method, operation } of ops) {
+      const csrf = (operation.security ?? []).some((requirement) => 'csrfHeader' in requirement);
+      expect(csrf, `${method} ${path}`).toBe(method !== 'get');
+    }
+  });
+
+  it('every route the document marks staff-only refuses a customer and a stranger', async () => {
+    const customer = await signedIn(t);
+    const stranger = freshClient(t.app);
+    const staffOnly = operations(t.app.swagger() as unknown as Document).filter(
+      ({ operation }) => operation['x-staff-only'],
+    );
+    expect(staffOnly.length).toBeGreaterThanOrEqual(12);
+    for (const { path, method, operation } of staffOnly) {
+      const url = exampleUrl(path, operation);
+      const body = exampleBody(operation);
+      const verb = method.toUpperCase() as 'GET';
+      const asCustomer = await customer.client.request(verb, url, body);
+      expect(asCustomer.statusCode, `${method} ${url} as a customer`).toBe(403);
+      const asStranger = await stranger.request(verb, url, body);
+      expect([401, 302], `${method} ${url} signed out`).toContain(asStranger.statusCode);
+    }
+  });
+
+  it('answers each documented call, built from its schema, as the document says', async () => {
+    const document = t.app.swagger() as unknown as Document;
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const customer = await signedIn(t);
+    const checked: string[] = [];
+    for (const { path, method, operation } of operations(document)) {
+      // The stream answers an upgrade only (tests/server/stream.test.ts); form data is built
+      // by the tests of those calls; a sign-out would end the session the walk uses.
+      if (operation['x-websocket'] || path.endsWith('/auth/signout')) continue;
+      if (operation.requestBody?.content['multipart/form-data']) continue;
+      const url = exampleUrl(path, operation);
+      const response = await customer.client.request(
+        method.toUpperCase() as 'GET',
+        url,
+        exampleBody(operation),
+      );
+      const code = String(response.statusCode);
+      const documented = operation.responses[code] ?? operation.responses[`${code[0]}XX`];
+      expect(
+        documented,
+        `${method} ${url} answered ${code}, which it does not document`,
+      ).toBeDefined();
+      const media = response.headers['content-type']?.toString().split(';')[0] ?? '';
+      const schema = documented?.content?.[media]?.schema;
+      if (media === 'application/json') {
+        expect(schema, `${method} ${url} ${code} has a JSON schema`).toBeDefined();
+        const validate = ajv.compile(schema!);
+        expect(
+          validate(response.json()),
+          `${method} ${url} ${code}: ${ajv.errorsText(validate.errors)}`,
+        ).toBe(true);
+      }
+      checked.push(`${method} ${path} ${code}`);
+    }
+    expect(checked.length).toBeGreaterThan(40);
+  });
+
+  it('a response schema keeps out a field the route does not declare', async () => {
+    const user = await signedIn(t);
+    // A new column, and a key slipped into the stored details: neither reaches the answer.
+    await t.pool.query(`alter table users add column if not exists internal_note text`);
+    await t.pool.query(
+      `update users set internal_note = 'staff eyes only',
+              details = '{"firstName":"Ada","lastName":"Lovelace","phoneNumber":"+12125550142","approved":false,"ssn":"123-45-6789"}'
+        where id = $1`,
+      [user.id],
+    );
+    for (const url of ['/exchange/api/web/user', '/exchange/api/web/user/settings']) {
+      const response = await user.client.get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().details).toEqual({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phoneNumber: '+12125550142',
+        approved: false,
+      });
+      expect(response.body).not.toContain('123-45-6789');
+      expect(response.body).not.toContain('staff eyes only');
+    }
+  });
+});
+
+describe('the API reference page', () => {
+  it('is drawn in development', async () => {
+    const t = await createTestApp();
+    try {
+      const response = await t.app.inject({ method: 'GET', url: `${API_REFERENCE_PATH}/` });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is not served in production, where the document still is', async () => {
+    const t = await createTestApp({ production: true });
+    try {
+      for (const url of [API_REFERENCE_PATH, `${API_REFERENCE_PATH}/`]) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.statusCode).toBe(404);
+      }
+      const document = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
+      expect(document.statusCode).toBe(200);
+      expect(openapiDocumentText(t.app)).toBe(fs.readFileSync(OPENAPI_FILE, 'utf8'));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** A value a schema accepts (the first of an enum, a fresh UUID, a number in range). */
+function exampleValue(schema: JsonSchema | undefined): unknown {
+  if (!schema) return 'x';
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(
+        (schema.required ?? []).map((key) => [key, exampleValue(schema.properties?.[key])]),
+      );
+    default:
+      if (schema.format === 'uuid' || schema.pattern?.includes('[0-9a-fA-F]{8}')) {
+        return crypto.randomUUID();
+      }
+      if (schema.pattern === '^[0-9a-f]{64}$') return '0'.repeat(64);
+      return 'x';
+  }
+}
+
+function exampleUrl(path: string, operation: Operation): string {
+  let url = path;
+  const query: string[] = [];
+  for (const parameter of operation.parameters ?? []) {
+    const value = String(exampleValue(parameter.schema));
+    if (parameter.in === 'path')
+      url = url.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    if (parameter.in === 'query' && parameter.required) query.push(`${parameter.name}=${value}`);
+  }
+  url = url.replace(/\{[^}]+\}/g, 'x');
+  return query.length > 0 ? `${url}?${query.join('&')}` : url;
+}
+
+function exampleBody(operation: Operation): { json?: unknown } {
+  const schema = operation.requestBody?.content['application/json']?.schema;
+  return schema ? { json: exampleValue(schema) } : {};
+}
