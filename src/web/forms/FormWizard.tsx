@@ -81,7 +81,12 @@ export function FormWizard({
   useLayoutEffect(() => {
     // Not on the page's first draw: the user has not moved yet.
     if (stepIndex === entered && landing.current === null) return;
-    const target = (landing.current && document.getElementById(landing.current)) ?? heading.current;
+    const landed = landing.current ? document.getElementById(landing.current) : null;
+    // A file's input is hidden: its Choose button operates it.
+    const target =
+      (landed instanceof HTMLInputElement && landed.type === 'file'
+        ? document.getElementById(`${landed.id}-choose`)
+        : landed) ?? heading.current;
     landing.current = null;
     if (!target) return;
     target.focus({ preventScroll: true });
@@ -267,12 +272,15 @@ function WizardButtons({
   onSubmit,
   failureAlert,
   saver,
+  onGoToStep,
 }: {
   session: FormSession;
   /** On the review step: submits (there is no rjsf form to submit). */
   onSubmit?: () => void;
   failureAlert?: ReactNode;
   saver?: ServerApplication;
+  /** On the review step: to the step asking an answer still needed, focus on its field. */
+  onGoToStep?: (stepIndex: number, id: string) => void;
 }) {
   const status = useSyncExternalStore(session.status.subscribe, session.status.get);
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
@@ -310,7 +318,7 @@ function WizardButtons({
       </Box>
       {/* Its place is kept: the count appearing or going never moves the buttons above it. */}
       <Box sx={{ mt: 1, minHeight: 24, display: 'flex', justifyContent: 'flex-end' }}>
-        {!status.canSubmit && !onSubmit && <MissingAnswers session={session} />}
+        {!status.canSubmit && <MissingAnswers session={session} onGoToStep={onGoToStep} />}
       </Box>
     </Box>
   );
@@ -357,6 +365,7 @@ function ReviewStep({
         onSubmit={onSubmit}
         failureAlert={failureAlert}
         saver={saver}
+        onGoToStep={onEdit}
       />
     </Box>
   );

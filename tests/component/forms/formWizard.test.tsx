@@ -4,7 +4,7 @@
  * armed only while something would be (§8, §9), the sections' progress (issue 16 §5), focus on
  * the new step's heading and the step in the address (§4).
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode, useState } from 'react';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
@@ -222,5 +222,70 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     expect(router.state.location.search).toBe('?step=review');
     // Nothing moved the application back to the first step.
     expect(saves).not.toContain(0);
+  });
+
+  /** A session reopened on the review from kept answers (its review step draws no rjsf form). */
+  function renderOnReview(answers: Answers, restoredFrom: 'server' | 'device' = 'server') {
+    const application: SessionPersistence = {
+      restoredFrom,
+      load: () => answers,
+      loadStep: () => 1,
+      heldFiles: () => ['/photoId', '/photoIdBack', '/irsFormW2'],
+      save: () => undefined,
+      flush: () => undefined,
+      clear: () => undefined,
+    };
+    const onSubmit = vi.fn();
+    function Resumed() {
+      const [session] = useState(
+        () =>
+          new FormSession({
+            formId: 'individual',
+            form: testForm('individual'),
+            schema,
+            uiSchema,
+            validator: createRjsfValidator(testForm('individual')),
+            initial: { primaryEmailAddress: 'jane@example.com' },
+            persistence: application,
+          }),
+      );
+      return <FormWizard session={session} onSubmit={onSubmit} />;
+    }
+    const router = createMemoryRouter([{ path: '/form', element: <Resumed /> }], {
+      initialEntries: ['/form'],
+    });
+    render(<RouterProvider router={router} />);
+    return { onSubmit, user: userEvent.setup() };
+  }
+
+  it('an application reopened on its review can be submitted at once: unchanged means unchanged from the blank form (issue 26 §1)', async () => {
+    const complete = {
+      ...(testForm('individual').example as Answers),
+      primaryEmailAddress: 'jane@example.com',
+    };
+    for (const restoredFrom of ['server', 'device'] as const) {
+      const { onSubmit, user } = renderOnReview(complete, restoredFrom);
+      await screen.findByRole('heading', { name: 'Review', level: 2 });
+      const submit = screen.getByRole('button', { name: 'Submit Registration' });
+      expect(submit).toBeEnabled();
+      await user.click(submit);
+      await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+      cleanup();
+    }
+  });
+
+  it('a grey Submit on the review says what it waits for, and leads to the first answer needed', async () => {
+    const { firstName: _dropped, ...withoutFirstName } = testForm('individual').example as Answers;
+    const { user } = renderOnReview({
+      ...withoutFirstName,
+      primaryEmailAddress: 'jane@example.com',
+    });
+    await screen.findByRole('heading', { name: 'Review', level: 2 });
+    expect(screen.getByRole('button', { name: 'Submit Registration' })).toBeDisabled();
+    const waiting = screen.getByRole('status');
+    expect(waiting).toHaveTextContent('1 answer is still needed.');
+    await user.click(within(waiting).getByRole('button', { name: 'Go to the first' }));
+    await screen.findByRole('heading', { name: 'Your details', level: 2 });
+    await waitFor(() => expect(document.getElementById('root_firstName')).toHaveFocus());
   });
 });
