@@ -76,6 +76,13 @@ export function FormWizard({
   /** Where focus lands after the next step change: the step's heading or a section's. */
   const landing = useRef<string | null>(null);
   const [entered] = useState(stepIndex);
+  // The step slides in only once the user moves: the page's first draw stands where it settles
+  // (a slide from the right on opening drew step 1 beside the card for half a second).
+  const [openedAt] = useState({ stepIndex, generation });
+  const [moved, setMoved] = useState(false);
+  if (!moved && (stepIndex !== openedAt.stepIndex || generation !== openedAt.generation)) {
+    setMoved(true);
+  }
   useStepHistory(session);
 
   useLayoutEffect(() => {
@@ -130,7 +137,13 @@ export function FormWizard({
           {step.signaturePrompt}
         </Alert>
       )}
-      <Slide key={`${generation}-${stepIndex}`} in appear direction="left" timeout={SLIDE_MS}>
+      <Slide
+        key={`${generation}-${stepIndex}`}
+        in
+        appear={moved}
+        direction="left"
+        timeout={SLIDE_MS}
+      >
         <Box>
           <Typography
             ref={heading}
@@ -290,7 +303,8 @@ function WizardButtons({
       {failureAlert}
       {saver && <MergedNotice saver={saver} />}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
-        <ResetFormButton session={session} disabled={status.submitting} />
+        {/* Change mode keeps every other answer as submitted: nothing there to reset. */}
+        {!session.changeMode && <ResetFormButton session={session} disabled={status.submitting} />}
         <Box sx={{ flex: 1 }} />
         {saver && (
           <>

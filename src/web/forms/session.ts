@@ -244,9 +244,9 @@ export class FormSession {
     this.persistence?.flush();
   }
 
-  /** The names of the answers the form opened with from outside (the signed-in email). */
-  prefilledNames(): string[] {
-    return Object.keys(this.prefilled);
+  /** The answers the form opened with from outside (the signed-in email), by name. */
+  prefilledAnswers(): Readonly<Answers> {
+    return this.prefilled;
   }
 
   /** The committed answers. */
@@ -314,6 +314,11 @@ export class FormSession {
     this.refusedFiles.set(pointer, { answer: canonicalJson(answer ?? null), message });
     this.touched.add(idOfPointer(pointer).replace(/^root/, this.idPrefix));
     this.refresh();
+  }
+
+  /** Whether the answer at `pointer` is a file the server refused (its reason is the message). */
+  isRefused(pointer: string): boolean {
+    return this.refusalsIn(this.current).has(pointer);
   }
 
   /** The refusals whose refused file is still the answer in `data`, by pointer. */
