@@ -1,6 +1,6 @@
 import { largePdf } from '../fixtures/pdfs';
 import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
-import { expect, test, uniqueEmail, uploadShowingProgress } from './support';
+import { expect, signIn, test, uniqueEmail, uploadShowingProgress } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
 
@@ -62,6 +62,41 @@ test('start, upload, save and finish later, sign out, resume in a fresh browser,
   // because the server attaches the files the application holds.
   await reviewIndividualForm(other);
   await other.getByRole('button', { name: 'Submit Registration' }).click();
+  await expect(other.getByRole('dialog', { name: 'Registration Submitted' })).toBeVisible({
+    timeout: 30_000,
+  });
+});
+
+/**
+ * Issue 26 §1: an application saved on its review opens there in a fresh browser, and Submit
+ * Registration is enabled (unchanged means unchanged from the blank form, not from the save).
+ */
+test('saved on Review, restored in a fresh browser on Review: Submit Registration is enabled and submits', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const email = uniqueEmail('resume.review');
+  await signUpAndSignIn(page, email);
+  await page.getByLabel(/Individual/).check();
+  await page.getByRole('button', { name: 'Get Started' }).click();
+  await fillIndividualForm(page);
+  await reviewIndividualForm(page);
+  await page.getByRole('button', { name: 'Save and finish later' }).click();
+  await page
+    .getByRole('dialog', { name: 'Your application is saved' })
+    .getByRole('button', { name: 'Keep working' })
+    .click();
+
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, email, PASSWORD);
+  await expect(other).toHaveURL(/\/clearing\/registration\/individual\?step=review$/, {
+    timeout: 15_000,
+  });
+  await expect(other.getByRole('heading', { name: 'Review', level: 2 })).toBeVisible();
+  const submit = other.getByRole('button', { name: 'Submit Registration' });
+  await expect(submit).toBeEnabled({ timeout: 15_000 });
+  await submit.click();
   await expect(other.getByRole('dialog', { name: 'Registration Submitted' })).toBeVisible({
     timeout: 30_000,
   });

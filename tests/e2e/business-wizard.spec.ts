@@ -6,11 +6,12 @@ import type { JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { bundledSchema, promptIn } from './formFiles';
 import { signAgreements } from './esignConsent';
-import { signUpAndSignIn } from './individualForm';
+import { PASSWORD, signUpAndSignIn } from './individualForm';
 import {
   expect,
   expectNoSeriousA11yViolations,
   openRegistrationAsStaff,
+  signIn,
   test,
   uniqueEmail,
 } from './support';
@@ -358,6 +359,44 @@ test('the wizard submits with the keyboard: Submission Successful, Okay clears t
   await expect(page).toHaveURL(/\/clearing\/home$/);
   await expect(page.getByText(/application has been received/i)).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('clearing.draft.business'))).toBeNull();
+});
+
+/**
+ * Issue 26 §1: a business application saved on Confirm opens there in another browser (no
+ * draft, no cookie) and Submit is enabled: unchanged means unchanged from the blank form.
+ */
+test('saved on Confirm, restored in a fresh browser on Confirm: Submit is enabled and submits', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const email = uniqueEmail('business.resume');
+  await openWizard(page, email);
+  await fillUserStep(page);
+  await page.getByRole('button', { name: userStep.next }).click();
+  await fillBusinessStep(page);
+  const registerBusiness = page.getByRole('button', { name: businessStep.next });
+  await expect(registerBusiness).toBeEnabled({ timeout: 15_000 });
+  await registerBusiness.click();
+  await expect(page.getByRole('heading', { name: confirmStep.title, exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Save and finish later' }).click();
+  await page
+    .getByRole('dialog', { name: 'Your application is saved' })
+    .getByRole('button', { name: 'Keep working' })
+    .click();
+
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, email, PASSWORD);
+  await expect(other).toHaveURL(/\/clearing\/registration\/business\?step=confirm$/, {
+    timeout: 15_000,
+  });
+  await expect(other.getByRole('heading', { name: confirmStep.title, exact: true })).toBeVisible();
+  const submit = other.getByRole('button', { name: confirmStep.next });
+  await expect(submit).toBeEnabled({ timeout: 15_000 });
+  await submit.click();
+  await expect(other.getByRole('dialog', { name: 'Submission Successful' })).toBeVisible({
+    timeout: 30_000,
+  });
 });
 
 /** A readable PDF that runs a script when opened: the server refuses it by content. */

@@ -83,10 +83,11 @@ export async function changeMarkedPassportCountry(page: Page, note: string, coun
   await row.getByRole('button', { name: /Edit/ }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.locator(`[data-requested-change="${PASSPORT_COUNTRY}"]`)).toContainText(note);
-  await expect(dialog.locator('#root_affiliatedPersons_1_firstName')).toHaveAttribute(
-    'readonly',
-    '',
-  );
+  // Her other answers read as text, as the review draws them: no input.
+  await expect(
+    dialog.locator('[data-read-only-answer="/affiliatedPersons/1/firstName"] dd'),
+  ).not.toBeEmpty();
+  await expect(dialog.locator('#root_affiliatedPersons_1_firstName')).toHaveCount(0);
   await dialog.locator('#root_affiliatedPersons_1_passportCountryOfIssuance').selectOption(country);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);

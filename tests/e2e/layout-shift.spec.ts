@@ -75,17 +75,42 @@ test('an approved customer’s home loads without moving, and the back/forward c
   await expectKeptOnBack(page);
 });
 
+/**
+ * Records, every frame, how far right of where it settles the first field is drawn (a slide is a
+ * transform, which the Layout Instability API does not count).
+ */
+async function observeFirstFieldPlaces(page: Page) {
+  await page.addInitScript(() => {
+    const lefts: number[] = [];
+    (window as unknown as { firstFieldLefts: number[] }).firstFieldLefts = lefts;
+    const frame = () => {
+      const field = document.getElementById('root_firstName');
+      if (field) lefts.push(Math.round(field.getBoundingClientRect().left));
+      if (lefts.length < 240) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
 test('both registration forms load without moving, and a change moves nothing by more than 0.01', async ({
   page,
 }) => {
   test.setTimeout(120_000);
   await observeShifts(page);
+  await observeFirstFieldPlaces(page);
   await signUpAndSignIn(page, uniqueEmail('shift'));
   for (const form of ['individual', 'business']) {
     await page.goto(`/clearing/registration/${form}`);
     await expect(page.locator('#root_firstName')).toBeVisible({ timeout: 30_000 });
     await page.waitForLoadState('networkidle');
     expect(await cls(page)).toBeLessThan(0.05);
+    // The first step is drawn where it settles from its first frame, never beside the card.
+    const settled = Math.round((await page.locator('#root_firstName').boundingBox())!.x);
+    const lefts = await page.evaluate(
+      () => (window as unknown as { firstFieldLefts: number[] }).firstFieldLefts,
+    );
+    expect(lefts.length).toBeGreaterThan(0);
+    expect(Math.max(...lefts)).toBeLessThanOrEqual(settled + 1);
     const before = (await shifts(page)).length;
     // A field left empty, then another answered: the messages and the error summary come and
     // go (400 ms after a change on the business form) without pushing the form.

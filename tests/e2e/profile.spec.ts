@@ -170,6 +170,9 @@ test('authenticator app: set up from the profile after the password, then the si
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = (await page.getByLabel('Setup key').textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  // Shown in groups of four (a copied key has no spaces).
+  const groups = await page.getByLabel('Setup key').locator('[data-key-group]').allTextContents();
+  expect(groups).toEqual(secret.match(/.{4}/g));
   // The previous step's code (accepted for clock drift), so the current one is left for sign-in.
   await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
   await page.getByRole('button', { name: 'Turn On' }).click();

@@ -76,12 +76,24 @@ export function FormWizard({
   /** Where focus lands after the next step change: the step's heading or a section's. */
   const landing = useRef<string | null>(null);
   const [entered] = useState(stepIndex);
+  // The step slides in only once the user moves: the page's first draw stands where it settles
+  // (a slide from the right on opening drew step 1 beside the card for half a second).
+  const [openedAt] = useState({ stepIndex, generation });
+  const [moved, setMoved] = useState(false);
+  if (!moved && (stepIndex !== openedAt.stepIndex || generation !== openedAt.generation)) {
+    setMoved(true);
+  }
   useStepHistory(session);
 
   useLayoutEffect(() => {
     // Not on the page's first draw: the user has not moved yet.
     if (stepIndex === entered && landing.current === null) return;
-    const target = (landing.current && document.getElementById(landing.current)) ?? heading.current;
+    const landed = landing.current ? document.getElementById(landing.current) : null;
+    // A file's input is hidden: its Choose button operates it.
+    const target =
+      (landed instanceof HTMLInputElement && landed.type === 'file'
+        ? document.getElementById(`${landed.id}-choose`)
+        : landed) ?? heading.current;
     landing.current = null;
     if (!target) return;
     target.focus({ preventScroll: true });
@@ -125,7 +137,13 @@ export function FormWizard({
           {step.signaturePrompt}
         </Alert>
       )}
-      <Slide key={`${generation}-${stepIndex}`} in appear direction="left" timeout={SLIDE_MS}>
+      <Slide
+        key={`${generation}-${stepIndex}`}
+        in
+        appear={moved}
+        direction="left"
+        timeout={SLIDE_MS}
+      >
         <Box>
           <Typography
             ref={heading}
@@ -267,12 +285,15 @@ function WizardButtons({
   onSubmit,
   failureAlert,
   saver,
+  onGoToStep,
 }: {
   session: FormSession;
   /** On the review step: submits (there is no rjsf form to submit). */
   onSubmit?: () => void;
   failureAlert?: ReactNode;
   saver?: ServerApplication;
+  /** On the review step: to the step asking an answer still needed, focus on its field. */
+  onGoToStep?: (stepIndex: number, id: string) => void;
 }) {
   const status = useSyncExternalStore(session.status.subscribe, session.status.get);
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
@@ -282,7 +303,8 @@ function WizardButtons({
       {failureAlert}
       {saver && <MergedNotice saver={saver} />}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
-        <ResetFormButton session={session} disabled={status.submitting} />
+        {/* Change mode keeps every other answer as submitted: nothing there to reset. */}
+        {!session.changeMode && <ResetFormButton session={session} disabled={status.submitting} />}
         <Box sx={{ flex: 1 }} />
         {saver && (
           <>
@@ -310,7 +332,7 @@ function WizardButtons({
       </Box>
       {/* Its place is kept: the count appearing or going never moves the buttons above it. */}
       <Box sx={{ mt: 1, minHeight: 24, display: 'flex', justifyContent: 'flex-end' }}>
-        {!status.canSubmit && !onSubmit && <MissingAnswers session={session} />}
+        {!status.canSubmit && <MissingAnswers session={session} onGoToStep={onGoToStep} />}
       </Box>
     </Box>
   );
@@ -357,6 +379,7 @@ function ReviewStep({
         onSubmit={onSubmit}
         failureAlert={failureAlert}
         saver={saver}
+        onGoToStep={onEdit}
       />
     </Box>
   );

@@ -2,29 +2,49 @@ import { useSyncExternalStore } from 'react';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { FormSession } from './session';
+import { parsePointer } from './engine';
+import type { ErrorEntry, FormSession } from './session';
+import { stepFields } from '../../shared/forms/model/steps';
 
 /**
- * Beside a disabled submit or next button: how many answers the step still needs, and a control
- * that moves to the first of them and shows its message. A long page's grey button then never
- * leaves the user guessing (issue 11).
+ * Beside a disabled submit or next button, what it waits for: how many answers are still needed
+ * with a control that moves to the first of them and shows its message (on the review, the
+ * step that asks it), or that no answer has been given yet. A grey button then never leaves the
+ * user guessing (issues 11, 26).
  */
-export function MissingAnswers({ session }: { session: FormSession }) {
+export function MissingAnswers({
+  session,
+  onGoToStep,
+}: {
+  session: FormSession;
+  /** Moves to another step with focus on `id` (the review's way to an answer it lacks). */
+  onGoToStep?: (stepIndex: number, id: string) => void;
+}) {
   const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
   const status = useSyncExternalStore(session.status.subscribe, session.status.get);
-  if (status.submitting || entries.length === 0) return null;
+  if (status.submitting || status.canSubmit) return null;
+  if (entries.length === 0) {
+    return status.dirty ? null : (
+      <Typography role="status" variant="body2" color="text.secondary">
+        No answer has been given yet.
+      </Typography>
+    );
+  }
   const fields = new Set(entries.map((entry) => entry.id)).size;
   function showFirst() {
     // The first in the page's order, not the schema's.
     const onPage = entries
       .map((entry) => ({ entry, element: document.getElementById(entry.id) }))
-      .filter((found): found is { entry: (typeof entries)[number]; element: HTMLElement } =>
+      .filter((found): found is { entry: ErrorEntry; element: HTMLElement } =>
         Boolean(found.element),
       )
       .sort((a, b) =>
         a.element.compareDocumentPosition(b.element) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
       );
-    session.reveal((onPage[0]?.entry ?? entries[0]!).id);
+    const first = onPage[0]?.entry ?? entries[0]!;
+    const step = onPage.length === 0 ? stepAsking(session, first) : undefined;
+    if (step !== undefined && onGoToStep) onGoToStep(step, first.id);
+    session.reveal(first.id);
   }
   return (
     <Box role="status" sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
@@ -36,4 +56,13 @@ export function MissingAnswers({ session }: { session: FormSession }) {
       </Link>
     </Box>
   );
+}
+
+/** The step whose questions hold `entry`'s answer, when another step than the one shown does. */
+function stepAsking(session: FormSession, entry: ErrorEntry): number | undefined {
+  const name = parsePointer(entry.pointer)[0];
+  const index = (session.steps ?? []).findIndex(
+    (step) => !step.review && name !== undefined && stepFields(step).includes(name),
+  );
+  return index < 0 || index === session.stepIndex.get() ? undefined : index;
 }

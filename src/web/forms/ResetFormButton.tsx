@@ -17,12 +17,14 @@ function heldName(answers: unknown, pointer: string): string {
 /** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */
 function whatResetLoses(session: FormSession): string[] {
   const answers = session.answers();
-  const prefilled = new Set(session.prefilledNames());
+  const prefilled = session.prefilledAnswers();
   // What the form starts with (a country chosen by default): the user gave nothing there.
   const fresh = (session.schemaUtils.getDefaultFormState(session.schema, {}) ?? {}) as Answers;
   const given = (name: string) => {
     const value = answers[name];
-    if (prefilled.has(name) || value === undefined || value === null || value === '') return false;
+    if (value === undefined || value === null || value === '') return false;
+    // A prefilled answer as it came is not the user's; edited, it is (issue 26 §2).
+    if (name in prefilled) return canonicalJson(value) !== canonicalJson(prefilled[name]);
     if (canonicalJson(value) === canonicalJson(fresh[name])) return false;
     // rjsf fills an unanswered file with {}: not an answer.
     return !(typeof value === 'object' && Object.keys(value).length === 0);

@@ -6,6 +6,7 @@ import type { FormValidator } from '../../shared/forms/model/compiledForm';
 import type { JsonSchema } from '../../shared/forms/model/schemaTypes';
 import type { FormStep } from '../../shared/forms/model/steps';
 import {
+  allRows,
   reviewSections,
   type ReviewForm,
   type ReviewRow,
@@ -30,13 +31,7 @@ export function SchemaReview({
 }) {
   const answers = useSyncExternalStore(session.engine.answers.subscribe, () => session.answers());
   const steps = session.steps ?? [];
-  const form: ReviewForm = session.form ?? {
-    schema: session.schema as JsonSchema,
-    uiSchema: session.uiSchema,
-    validator: session.validator as FormValidator,
-    steps: session.steps,
-  };
-  const sections = reviewSections({ ...form, steps: session.steps }, answers);
+  const sections = reviewSections(reviewFormOf(session), answers);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
       {sections.map((section) => {
@@ -80,6 +75,39 @@ export function SchemaReview({
   );
 }
 
+/** What the review rows need of a session: its compiled form, or its schema and validator. */
+function reviewFormOf(session: FormSession): ReviewForm {
+  const form: ReviewForm = session.form ?? {
+    schema: session.schema as JsonSchema,
+    uiSchema: session.uiSchema,
+    validator: session.validator as FormValidator,
+    steps: session.steps,
+  };
+  return { ...form, steps: session.steps };
+}
+
+/** The review's rows of `answers` by pointer, walked once per answers object. */
+const rowsByAnswers = new WeakMap<object, Map<string, ReviewRow>>();
+
+/**
+ * The review's row of the answer at `pointer` (prompt and answer as text, nested rows of a group
+ * or a list), or undefined when the review shows no such answer.
+ */
+export function reviewRowAt(
+  session: FormSession,
+  answers: Record<string, unknown>,
+  pointer: string,
+): ReviewRow | undefined {
+  let rows = rowsByAnswers.get(answers);
+  if (!rows) {
+    rows = new Map(
+      allRows(reviewSections(reviewFormOf(session), answers)).map((row) => [row.pointer, row]),
+    );
+    rowsByAnswers.set(answers, rows);
+  }
+  return rows.get(pointer);
+}
+
 function EditLink({
   step,
   title,
@@ -102,8 +130,8 @@ function EditLink({
   );
 }
 
-/** A prompt and its answer; an object's or a list's answers nested under it. */
-function reviewRow(row: ReviewRow): ReactNode[] {
+/** A prompt and its answer; an object's or a list's answers nested under it (inside a `dl`). */
+export function reviewRow(row: ReviewRow): ReactNode[] {
   if (row.children) {
     return [
       <Row key={row.pointer} prompt={row.prompt} answer="" />,

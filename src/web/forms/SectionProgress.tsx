@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import EditNoteIcon from '@mui/icons-material/EditNote';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
@@ -21,18 +22,17 @@ export function sectionHeadingId(stepId: string, index: number): string {
 export function SectionProgress({ session }: { session: FormSession }) {
   const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
   const stepIndex = useSyncExternalStore(session.stepIndex.subscribe, session.stepIndex.get);
+  const { uploads } = session.engine;
+  useSyncExternalStore(uploads.subscribe, uploads.revision);
   const step = session.steps?.[stepIndex];
   const sections = (step?.sections ?? [])
     .map((section, index) => ({ section, index }))
     .filter(({ section }) => section.title);
   if (!step || sections.length < 2) return null;
-  const needed = new Map<string, Set<string>>();
-  for (const entry of entries) {
-    const top = parsePointer(entry.pointer)[0];
-    if (top === undefined) continue;
-    if (!needed.has(top)) needed.set(top, new Set());
-    needed.get(top)!.add(entry.pointer);
-  }
+  const needed = byQuestion(entries.map((entry) => entry.pointer));
+  const sending = byQuestion(uploads.sending());
+  // Change mode: the questions staff asked to change (none when a note alone opens everything).
+  const requested = byQuestion(session.changeMode?.marked ?? []);
   return (
     <Box component="nav" aria-labelledby="section-progress-title" sx={{ mb: 2 }}>
       <Typography id="section-progress-title" component="h3" variant="subtitle2" sx={{ mb: 1 }}>
@@ -40,21 +40,39 @@ export function SectionProgress({ session }: { session: FormSession }) {
       </Typography>
       <Box component="ol" sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {sections.map(({ section, index }) => {
-          const count = section.fields.reduce(
-            (sum, name) => sum + (needed.get(name)?.size ?? 0),
-            0,
-          );
+          const countOf = (found: Map<string, Set<string>>) =>
+            section.fields.reduce((sum, name) => sum + (found.get(name)?.size ?? 0), 0);
+          const count = countOf(needed);
+          const uploading = countOf(sending);
+          const changes = countOf(requested);
           const id = sectionHeadingId(step.id, index);
+          const done = count === 0 && uploading === 0 && changes === 0;
+          // What the section waits for first: answers, then files still being sent; a section
+          // holding requested changes says so rather than that it is complete.
           const state =
-            count === 0 ? 'Complete' : count === 1 ? '1 answer needed' : `${count} answers needed`;
+            count > 0
+              ? count === 1
+                ? '1 answer needed'
+                : `${count} answers needed`
+              : uploading > 0
+                ? uploading === 1
+                  ? 'Uploading a file'
+                  : `Uploading ${uploading} files`
+                : changes > 0
+                  ? changes === 1
+                    ? '1 change requested'
+                    : `${changes} changes requested`
+                  : 'Complete';
           return (
             <Box
               component="li"
               key={id}
               sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', py: 0.5 }}
             >
-              {count === 0 ? (
+              {done ? (
                 <CheckCircleIcon fontSize="small" color="success" aria-hidden />
+              ) : count === 0 && uploading === 0 ? (
+                <EditNoteIcon fontSize="small" color="warning" aria-hidden />
               ) : (
                 <RadioButtonUncheckedIcon fontSize="small" color="action" aria-hidden />
               )}
@@ -81,4 +99,16 @@ export function SectionProgress({ session }: { session: FormSession }) {
       </Box>
     </Box>
   );
+}
+
+/** Pointers grouped by their question (the top-level answer a section lists). */
+function byQuestion(pointers: readonly string[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const pointer of pointers) {
+    const top = parsePointer(pointer)[0];
+    if (top === undefined) continue;
+    if (!out.has(top)) out.set(top, new Set());
+    out.get(top)!.add(pointer);
+  }
+  return out;
 }

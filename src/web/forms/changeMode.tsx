@@ -4,15 +4,17 @@
  * editable (the marked questions, what is inside them, and what their change makes appear; with
  * a note alone, everything) and which question shows the reviewer's note. No per-form code.
  */
-import type { ComponentType, ReactNode } from 'react';
+import { useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { getDefaultRegistry } from '@rjsf/core';
-import type { FieldProps, Registry } from '@rjsf/utils';
+import { getUiOptions, type FieldProps, type Registry } from '@rjsf/utils';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isEditableInChangeMode, isWithin } from '../../shared/forms/walk/changeScope';
 import { toPointer } from './engine';
+import { reviewRow, reviewRowAt } from './SchemaReview';
+import type { FormSession } from './session';
 
 type Answers = Record<string, unknown>;
 
@@ -82,7 +84,62 @@ export function ChangeModeSchemaField(props: FieldProps) {
   const changeMode = changeModeOf(props.registry);
   if (!changeMode) return <DefaultSchemaField {...props} />;
   const pointer = toPointer(props.fieldPathId.path.map(String));
+  // An answer that cannot change, with nothing inside it that can, reads as the review draws it:
+  // text, not an input that takes focus and silently ignores typing (issue 26 §2).
+  if (
+    pointer !== '' &&
+    !changeMode.hasEditableWithin(pointer) &&
+    getUiOptions(props.uiSchema).widget !== 'hidden'
+  ) {
+    return (
+      <ReadOnlyAnswer registry={props.registry} pointer={pointer}>
+        <DefaultSchemaField {...props} readonly />
+      </ReadOnlyAnswer>
+    );
+  }
   return <DefaultSchemaField {...props} readonly={!changeMode.isEditable(pointer)} />;
+}
+
+/**
+ * An answer drawn as the review draws it (its prompt, the answer as text, an SSN by its last
+ * four), from the answers the form shows now (a list item's in its dialog). `children` is drawn
+ * instead where the review has no row for it.
+ */
+function ReadOnlyAnswer({
+  registry,
+  pointer,
+  children,
+}: {
+  registry: Registry;
+  pointer: string;
+  children: ReactNode;
+}) {
+  const session = sessionOfContext(registry);
+  const answers = useSyncExternalStore(
+    session ? session.engine.answers.subscribe : noSubscription,
+    () => session?.engine.answers.get(),
+  );
+  const row =
+    session && answers && typeof answers === 'object'
+      ? reviewRowAt(session, answers as Answers, pointer)
+      : undefined;
+  if (!row) return <>{children}</>;
+  return (
+    <Box component="dl" data-read-only-answer={pointer} sx={{ m: 0 }}>
+      {reviewRow(row)}
+    </Box>
+  );
+}
+
+const noSubscription = () => () => {};
+
+/** The session in rjsf's formContext (read without importing the session module: no cycle). */
+function sessionOfContext(registry: Registry): FormSession | undefined {
+  const context: unknown = registry.formContext;
+  if (context && typeof context === 'object' && 'session' in context) {
+    return (context as { session?: FormSession }).session;
+  }
+  return undefined;
 }
 
 /** The reviewer's note above a marked question, the question outlined. */

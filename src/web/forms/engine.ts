@@ -47,7 +47,14 @@ export type UploadState =
 export class UploadsStore {
   private readonly states = new Map<string, UploadState>();
   private readonly listeners = new Set<() => void>();
+  private version = 0;
   get = (pointer: string): UploadState | undefined => this.states.get(pointer);
+  /** Changes whenever some upload's state does (a store snapshot for a view of them all). */
+  revision = (): number => this.version;
+  /** The pointers of the files still being sent. */
+  sending(): string[] {
+    return [...this.states].filter(([, state]) => state.kind === 'uploading').map(([p]) => p);
+  }
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -55,6 +62,7 @@ export class UploadsStore {
   set(pointer: string, state: UploadState | undefined): void {
     if (state) this.states.set(pointer, state);
     else if (!this.states.delete(pointer)) return;
+    this.version++;
     for (const listener of this.listeners) listener();
   }
   /** Some file is still being sent. */

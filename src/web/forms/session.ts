@@ -199,18 +199,23 @@ export class FormSession {
     this.restoredFrom = this.persistence?.restoredFrom ?? 'device';
     // Prefilled answers (the signed-in email) win over a draft's.
     this.current = { ...kept, ...this.prefilled };
-    // An application resumed from the server is the applicant's own work: "unchanged" (which
-    // keeps Submit disabled) means unchanged from the blank form, not from where it was left.
-    this.resumed = this.restored && this.restoredFrom === 'server';
+    // Kept answers (the application on the server, this device's draft) are the applicant's own
+    // work: "unchanged" (which keeps Submit disabled) means unchanged from the blank form a
+    // person starts with, not from where it was left (issue 26 §1).
+    this.resumed = this.restored;
     this.baseline = canonicalJson(this.resumed ? this.prefilled : this.current);
     this.engine.answers.set(this.current);
-    if (this.changeMode) this.status.set({ dirty: true });
+    // Change mode resubmits the answers as they stand: nothing has to differ first.
+    this.status.set({ dirty: !!this.changeMode || canonicalJson(this.current) !== this.baseline });
     for (const pointer of this.persistence?.heldFiles?.() ?? []) this.engine.files.hold(pointer);
     // Where it was left (the wizard still shows no step whose earlier steps do not pass).
     const step = this.restored ? this.persistence?.loadStep?.() : undefined;
     if (this.steps && step !== undefined && step > 0 && step < this.steps.length) {
       this.stepIndex.set(step);
     }
+    // The status now, not at rjsf's first change: a step drawn without a form (the review an
+    // application reopens on) has no such change, and its Submit would stay grey.
+    this.refresh();
   }
 
   /**
@@ -239,9 +244,9 @@ export class FormSession {
     this.persistence?.flush();
   }
 
-  /** The names of the answers the form opened with from outside (the signed-in email). */
-  prefilledNames(): string[] {
-    return Object.keys(this.prefilled);
+  /** The answers the form opened with from outside (the signed-in email), by name. */
+  prefilledAnswers(): Readonly<Answers> {
+    return this.prefilled;
   }
 
   /** The committed answers. */
@@ -309,6 +314,11 @@ export class FormSession {
     this.refusedFiles.set(pointer, { answer: canonicalJson(answer ?? null), message });
     this.touched.add(idOfPointer(pointer).replace(/^root/, this.idPrefix));
     this.refresh();
+  }
+
+  /** Whether the answer at `pointer` is a file the server refused (its reason is the message). */
+  isRefused(pointer: string): boolean {
+    return this.refusalsIn(this.current).has(pointer);
   }
 
   /** The refusals whose refused file is still the answer in `data`, by pointer. */

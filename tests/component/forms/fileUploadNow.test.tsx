@@ -162,10 +162,13 @@ describe('a file uploads when chosen', { timeout: 60_000 }, () => {
     // The server's reason is the field's message (not "required"), and the button reads it.
     const choose = screen.getByRole('button', { name: /Replace file/ });
     await waitFor(() => expect(choose).toHaveAccessibleDescription(new RegExp(refusal)));
-    // Shown once beside the field, and said at once to screen-reader users.
-    const shown = screen.getAllByText(refusal).filter((node) => !node.closest('[role="alert"]'));
+    // Shown once beside the field, and that message is the alert said at once (issue 26 §4: no
+    // second copy of it in the field's block).
+    const shown = screen.getAllByText(refusal);
     expect(shown).toHaveLength(1);
-    expect(screen.getByRole('alert')).toHaveTextContent(refusal);
+    expect(shown[0]!.closest('[role="alert"]')).not.toBeNull();
+    const block = choose.closest('.MuiFormControl-root')!;
+    expect(block.textContent!.split(refusal)).toHaveLength(2);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByText(/w2\.pdf/)).toBeInTheDocument();
     expect(screen.getByDisplayValue(String(exampleAnswers().firstName))).toBeInTheDocument();
@@ -186,6 +189,10 @@ describe('a file uploads when chosen', { timeout: 60_000 }, () => {
     await user.upload(field(title('irsFormW2')), png);
     const choose = screen.getByRole('button', { name: /Replace file/ });
     await waitFor(() => expect(choose).toHaveAccessibleDescription(/Must be a PDF document/));
+    // Said once: the field's block holds the message once, and the button reads it once.
+    expect(choose).toHaveAccessibleDescription(/^Must be a PDF document w2\.pdf \(/);
+    const block = choose.closest('.MuiFormControl-root')!;
+    expect(block.textContent!.split('Must be a PDF document')).toHaveLength(2);
     expect(FakeUpload.sent).toHaveLength(0);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.getByRole('button', { name: 'Remove w2.pdf' })).toBeInTheDocument();

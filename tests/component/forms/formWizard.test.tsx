@@ -4,7 +4,7 @@
  * armed only while something would be (§8, §9), the sections' progress (issue 16 §5), focus on
  * the new step's heading and the step in the address (§4).
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode, useState } from 'react';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
@@ -102,6 +102,48 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     expect(session().answers().primaryEmailAddress).toBe('jane@example.com');
   });
 
+  it('Reset Form asks when the only answer given is a name typed on the first step, or an edited prefilled answer (issue 26 §2)', async () => {
+    const form = testForm('business');
+    const made: FormSession[] = [];
+    function Business() {
+      const [session] = useState(() => {
+        const created = new FormSession({
+          formId: 'business',
+          form,
+          schema: form.schema as RJSFSchema,
+          uiSchema: form.uiSchema as UiSchema,
+          validator: createRjsfValidator(form),
+          initial: { email: 'daniel@example.com' },
+        });
+        made.push(created);
+        return created;
+      });
+      return <FormWizard session={session} onSubmit={vi.fn()} />;
+    }
+    const router = createMemoryRouter([{ path: '/form', element: <Business /> }], {
+      initialEntries: ['/form'],
+    });
+    const user = userEvent.setup();
+    render(<RouterProvider router={router} />);
+    const firstName = await waitFor(() => {
+      const element = document.getElementById('root_firstName');
+      if (!element) throw new Error('no first name');
+      return element;
+    });
+    // Typed, and Reset pressed at once (no pause, no Tab).
+    await user.click(firstName);
+    await user.keyboard('Daniel');
+    await user.click(screen.getByRole('button', { name: 'Reset Form' }));
+    const ask = await screen.findByRole('dialog', { name: 'Reset the form?' });
+    await user.click(within(ask).getByRole('button', { name: 'Reset Form' }));
+    await waitFor(() => expect(made[0]!.answers().firstName).toBeUndefined());
+
+    // A prefilled answer changed (read-only on screen; a widget or another window may write it).
+    act(() => made[0]!.applyExternal({ ...made[0]!.answers(), email: 'other@example.com' }));
+    await user.click(screen.getByRole('button', { name: 'Reset Form' }));
+    expect(await screen.findByRole('dialog', { name: 'Reset the form?' })).toBeVisible();
+  });
+
   it('leaving warns only about what a draft cannot keep, by name, and arms beforeunload only then', async () => {
     // The leave warning's own listener (named onBeforeUnload), added and not yet removed.
     const added = vi.spyOn(window, 'addEventListener');
@@ -154,6 +196,18 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     await waitFor(() => expect(aboutYou()).toHaveTextContent('4 answers needed'));
     await typeInto(user, 'root_firstName', 'Jane');
     await waitFor(() => expect(aboutYou()).toHaveTextContent('3 answers needed'));
+  });
+
+  it('the first step stands where it settles on the first draw; a step change slides (issue 26 §4)', async () => {
+    const { session } = renderPage();
+    const heading = await screen.findByRole('heading', { name: 'Your details', level: 2 });
+    // The step's box (Slide's child) is not moved in: nothing is drawn beside the card first.
+    const sliding = (element: HTMLElement) => element.parentElement!.style.transition;
+    expect(sliding(heading)).toBe('');
+    // Moving on slides the next step in from the right (spec: a 500 ms slide).
+    act(() => session().goTo(1));
+    const review = await screen.findByRole('heading', { name: 'Review', level: 2 });
+    expect(sliding(review)).toMatch(/transform 500ms/);
   });
 
   it('a step change focuses the new step heading and is an entry of the history', async () => {
@@ -222,5 +276,70 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     expect(router.state.location.search).toBe('?step=review');
     // Nothing moved the application back to the first step.
     expect(saves).not.toContain(0);
+  });
+
+  /** A session reopened on the review from kept answers (its review step draws no rjsf form). */
+  function renderOnReview(answers: Answers, restoredFrom: 'server' | 'device' = 'server') {
+    const application: SessionPersistence = {
+      restoredFrom,
+      load: () => answers,
+      loadStep: () => 1,
+      heldFiles: () => ['/photoId', '/photoIdBack', '/irsFormW2'],
+      save: () => undefined,
+      flush: () => undefined,
+      clear: () => undefined,
+    };
+    const onSubmit = vi.fn();
+    function Resumed() {
+      const [session] = useState(
+        () =>
+          new FormSession({
+            formId: 'individual',
+            form: testForm('individual'),
+            schema,
+            uiSchema,
+            validator: createRjsfValidator(testForm('individual')),
+            initial: { primaryEmailAddress: 'jane@example.com' },
+            persistence: application,
+          }),
+      );
+      return <FormWizard session={session} onSubmit={onSubmit} />;
+    }
+    const router = createMemoryRouter([{ path: '/form', element: <Resumed /> }], {
+      initialEntries: ['/form'],
+    });
+    render(<RouterProvider router={router} />);
+    return { onSubmit, user: userEvent.setup() };
+  }
+
+  it('an application reopened on its review can be submitted at once: unchanged means unchanged from the blank form (issue 26 §1)', async () => {
+    const complete = {
+      ...(testForm('individual').example as Answers),
+      primaryEmailAddress: 'jane@example.com',
+    };
+    for (const restoredFrom of ['server', 'device'] as const) {
+      const { onSubmit, user } = renderOnReview(complete, restoredFrom);
+      await screen.findByRole('heading', { name: 'Review', level: 2 });
+      const submit = screen.getByRole('button', { name: 'Submit Registration' });
+      expect(submit).toBeEnabled();
+      await user.click(submit);
+      await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+      cleanup();
+    }
+  });
+
+  it('a grey Submit on the review says what it waits for, and leads to the first answer needed', async () => {
+    const { firstName: _dropped, ...withoutFirstName } = testForm('individual').example as Answers;
+    const { user } = renderOnReview({
+      ...withoutFirstName,
+      primaryEmailAddress: 'jane@example.com',
+    });
+    await screen.findByRole('heading', { name: 'Review', level: 2 });
+    expect(screen.getByRole('button', { name: 'Submit Registration' })).toBeDisabled();
+    const waiting = screen.getByRole('status');
+    expect(waiting).toHaveTextContent('1 answer is still needed.');
+    await user.click(within(waiting).getByRole('button', { name: 'Go to the first' }));
+    await screen.findByRole('heading', { name: 'Your details', level: 2 });
+    await waitFor(() => expect(document.getElementById('root_firstName')).toHaveFocus());
   });
 });

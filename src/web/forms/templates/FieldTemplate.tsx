@@ -5,6 +5,7 @@ import { Templates } from '@rjsf/mui';
 import { ADDITIONAL_PROPERTY_FLAG, getUiOptions, type FieldTemplateProps } from '@rjsf/utils';
 import { FieldPointerContext, toPointer } from '../engine';
 import { changeModeOf, RequestedChangeNote } from '../changeMode';
+import { sessionOf } from '../session';
 
 const MuiFieldTemplate = Templates.FieldTemplate!;
 
@@ -40,6 +41,10 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
   const pointer = toPointer(fieldPathId.path);
   // Change mode: a question staff asked to change is outlined with the reviewer's note.
   const request = hidden ? undefined : changeModeOf(registry)?.requestAt(pointer);
+  const refused =
+    !!rawErrors?.length &&
+    schema['x-file'] !== undefined &&
+    !!sessionOf(registry)?.isRefused(pointer);
   const field = (
     <FieldPointerContext.Provider value={pointer}>
       {hidden ? (
@@ -64,7 +69,9 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
               {description}
             </Typography>
           ) : null}
-          {errors}
+          {/* A file the server refused: its reason is said at once (it comes while the user may
+              be on another question), once: the field's own message is the alert. */}
+          {refused ? <div role="alert">{errors}</div> : errors}
           {help}
         </FormControl>
       )}

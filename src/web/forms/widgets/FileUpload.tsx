@@ -1,4 +1,4 @@
-import { memo, useCallback, useRef, useState, useSyncExternalStore, type ChangeEvent } from 'react';
+import { memo, useCallback, useRef, useSyncExternalStore, type ChangeEvent } from 'react';
 import { flushSync } from 'react-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,7 +13,6 @@ import { engineOf, useFieldPointer, type UploadState } from '../engine';
 import { sessionOf } from '../session';
 import { sniffFileType, UNKNOWN_FILE_TYPE } from '../fileType';
 import { formatFileSize } from '../format';
-import { visuallyHidden } from '../../app/theme';
 import { describedBy, stringOption } from './a11y';
 
 interface FileUploadProps extends WidgetProps {
@@ -85,11 +84,6 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
 
   // The latest choice wins when an earlier file's bytes are read later.
   const choice = useRef(0);
-  /**
-   * The server's refusal, said at once to screen-reader users too (it comes while they may be
-   * on another question); it also stands as the field's message.
-   */
-  const [refusal, setRefusal] = useState('');
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
@@ -121,7 +115,6 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
    */
   const send = async (file: File, answer: FileReference, current: number) => {
     if (!uploader || !uploads) return;
-    setRefusal('');
     uploads.set(pointer, { kind: 'uploading', sent: 0, total: file.size });
     try {
       const held = await uploader.upload(pointer, file, (sent, total) => {
@@ -142,8 +135,8 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
         files?.set(pointer, undefined);
         uploads.set(pointer, undefined);
         const message = uploadFailure(error, pointer);
+        // Its reason becomes the field's message, said at once (FieldTemplate's alert).
         session.refuseFile(pointer, answer, message);
-        setRefusal(message);
         return;
       }
       if (refused) {
@@ -164,7 +157,6 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
   };
   const remove = () => {
     choice.current += 1;
-    setRefusal('');
     const wasHeld = files?.isHeld(pointer) ?? false;
     files?.set(pointer, undefined);
     uploads?.set(pointer, undefined);
@@ -255,12 +247,6 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
       {readonly ? null : (
         <UploadProgress id={uploadId} state={upload} name={reference?.name} onRetry={retry} />
       )}
-      {refusal && !readonly ? (
-        // Inserted with its text, as an alert is announced.
-        <Box component="span" role="alert" sx={visuallyHidden}>
-          {refusal}
-        </Box>
-      ) : null}
     </Box>
   );
 });

@@ -120,11 +120,17 @@ function AuthenticatorApp(props: {
             alt="QR code for your authenticator app"
             sx={{ width: 180, height: 180 }}
           />
+          {/* In groups of four to read and type (issue 26 §4); spaced by margins, not spaces, so a
+              copied key is the key. */}
           <Typography
-            sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+            sx={{ fontFamily: 'monospace', fontSize: '1.1rem', display: 'flex', flexWrap: 'wrap' }}
             aria-label="Setup key"
           >
-            {enrolment.secret}
+            {(enrolment.secret.match(/.{1,4}/g) ?? []).map((group, index) => (
+              <Box component="span" key={index} data-key-group sx={{ mr: 1.5 }}>
+                {group}
+              </Box>
+            ))}
           </Typography>
           <TextField
             label="Code from the app"
