@@ -126,14 +126,14 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
                   {profile.data.email}
                 </Typography>
               </Box>
-              <EmailSection />
+              <EmailSection email={profile.data.email} />
             </Box>
             <Divider />
-            <PasswordSection />
+            <PasswordSection email={profile.data.email} />
             <Divider />
             <TwoFactorSection profile={profile.data} />
             <Divider />
-            <SessionsSection />
+            <SessionsSection email={profile.data.email} />
           </Paper>
         )}
       </Box>
