@@ -47,6 +47,8 @@ export function ConfirmIdentityDialog(props: {
   email: string;
   /** What the change does, as a phrase after "To …" ("turn off the authenticator app"). */
   action: string;
+  /** The change never asks a second factor (ending sessions): the text does not announce one. */
+  passwordOnly?: boolean;
   onConfirm: (proof: IdentityConfirmation) => Promise<unknown>;
   onClose: () => void;
 }) {
@@ -83,8 +85,10 @@ export function ConfirmIdentityDialog(props: {
             <DialogTitle id="confirm-identity-title">{CONFIRM_IDENTITY_TITLE}</DialogTitle>
             <DialogContent>
               <DialogContentText id="confirm-identity-text">
-                To {props.action}, enter your password again. With two-factor authentication on, a
-                code from your authenticator app or your passkey is asked next.
+                To {props.action}, enter your password again.
+                {props.passwordOnly
+                  ? null
+                  : ' With two-factor authentication on, a code from your authenticator app or your passkey is asked next.'}
               </DialogContentText>
               {fields}
             </DialogContent>

@@ -126,6 +126,7 @@ export function SessionsSection({ email }: { email: string }) {
       <ConfirmIdentityDialog
         open={ending !== null}
         email={email}
+        passwordOnly
         action={ending?.action ?? ''}
         onClose={() => setEnding(null)}
         onConfirm={async ({ password }) => {
