@@ -22,6 +22,7 @@ import { DatabaseListener } from './db/notifications';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
+import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
 import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
@@ -62,6 +63,8 @@ interface AppDeps {
   forms?: FormCatalog;
   /** The keys of sensitive answers; by default from the configuration (`loadFieldKeys`). */
   fieldKeys?: FieldKeyRing;
+  /** The audit chain's keys; by default from the configuration (`loadAuditChainKeys`). */
+  auditChainKeys?: FieldKeyRing;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -100,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', deps.mailer);
   app.decorate('forms', deps.forms ?? portalForms());
   app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
+  // Every audit row appended through this pool is keyed (audit/auditChainKeys.ts).
+  bindAuditChainKeys(deps.pool, deps.auditChainKeys ?? loadAuditChainKeys(deps.config));
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
   app.addHook('onClose', async () => app.backgroundJobs.idle());
   logOneLinePerRequest(app);

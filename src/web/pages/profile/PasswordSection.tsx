@@ -6,6 +6,7 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import type { IdentityConfirmation } from '../../../shared/api/account';
+import type { PasswordContext } from '../../../shared/rules/password';
 import { useChangePassword } from '../../api/account';
 import { ApiError, errorMessageOf } from '../../api/client';
 import { NewPasswordFields, usePasswordPair } from '../auth/NewPasswordFields';
@@ -15,10 +16,12 @@ import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
  * Change password: the new one with the same rules and meter as everywhere (access §5, DECISIONS
  * "Security"), the offer to end the other sessions (ASVS 7.4.3), then the confirmation dialog:
  * the current password and, with two-factor on, a current second factor (issue 27 §2).
+ * `account` names the signed-in person: a new password made of those words is refused here as
+ * the server refuses it.
  */
-export function PasswordSection({ email }: { email: string }) {
+export function PasswordSection({ account }: { account: PasswordContext }) {
   const change = useChangePassword();
-  const pair = usePasswordPair();
+  const pair = usePasswordPair(account);
   const [endOthers, setEndOthers] = useState(true);
   const [submitted, setSubmitted] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -92,7 +95,7 @@ export function PasswordSection({ email }: { email: string }) {
       </Button>
       <ConfirmIdentityDialog
         open={confirming}
-        email={email}
+        email={account.email ?? ''}
         action="change your password"
         onClose={() => {
           setConfirming(false);

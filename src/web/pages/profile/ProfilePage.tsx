@@ -129,7 +129,13 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
               <EmailSection email={profile.data.email} />
             </Box>
             <Divider />
-            <PasswordSection email={profile.data.email} />
+            <PasswordSection
+              account={{
+                email: profile.data.email,
+                firstName: profile.data.firstName ?? undefined,
+                lastName: profile.data.lastName ?? undefined,
+              }}
+            />
             <Divider />
             <TwoFactorSection profile={profile.data} />
             <Divider />
