@@ -236,7 +236,10 @@ describe('the profile’s confirmation dialog', () => {
         'That is already your email.',
       ),
     );
-    expect(screen.queryByRole('dialog', { name: CONFIRM_IDENTITY_TITLE })).toBeNull();
+    // Closed (after its exit transition).
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: CONFIRM_IDENTITY_TITLE })).toBeNull(),
+    );
 
     await user.clear(form.getByLabelText(/^New email/));
     await user.type(form.getByLabelText(/^New email/), 'avery.new@example.com');
