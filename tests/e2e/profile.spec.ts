@@ -38,11 +38,45 @@ async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/clearing\/signin/);
 }
 
-async function confirmPassword(page: Page, password: string) {
-  const dialog = page.getByRole('dialog', { name: 'Confirm your password' });
-  await dialog.getByLabel('Your password').fill(password);
+const CONFIRM_DIALOG = 'Confirm it’s you';
+
+/**
+ * Answers the profile's confirmation dialog (the sign-in's form): the password, then, when the
+ * account has two-factor on, a code or the passkey.
+ */
+async function confirmIdentity(
+  page: Page,
+  password: string,
+  secondFactor: { code?: string; passkey?: boolean } = {},
+) {
+  const dialog = page.getByRole('dialog', { name: CONFIRM_DIALOG });
+  await dialog.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Continue' }).click();
+  if (secondFactor.code) {
+    await dialog.getByLabel('2FA Code').fill(secondFactor.code);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+  }
+  if (secondFactor.passkey) {
+    await dialog.getByRole('button', { name: /^Use (your|a) passkey/ }).click();
+  }
   return dialog;
+}
+
+/** Chromium's own virtual authenticator (CDP WebAuthn domain): a platform passkey, user verified. */
+async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }
 
 async function stillSignedIn(context: BrowserContext): Promise<boolean> {
@@ -112,36 +146,37 @@ test('sessions listed and ended one by one or all others; password change asks t
 
   // Ending a session asks for the password again (ASVS 7.5.2).
   await sessions.getByRole('button', { name: /United Kingdom \(81\.2\.69\.142\)/ }).click();
-  await confirmPassword(page, PASSWORD);
+  await confirmIdentity(page, PASSWORD);
   await expect(sessions.getByRole('row')).toHaveCount(3);
   expect(await stillSignedIn(abroad.context)).toBe(false);
   expect(await stillSignedIn(office.context)).toBe(true);
 
   await page.getByRole('button', { name: 'Sign out other sessions' }).click();
-  await confirmPassword(page, PASSWORD);
+  await confirmIdentity(page, PASSWORD);
   await expect(page.getByText('Signed out of 1 other session.')).toBeVisible();
   await expect(sessions.getByRole('row')).toHaveCount(2);
   expect(await stillSignedIn(office.context)).toBe(false);
 
-  // Password change: the current password is asked, the rules are the new-password page's.
+  // Password change: the rules are the new-password page's; the current password is asked in
+  // the confirmation dialog.
   const again = await otherBrowser(browser, email, '198.51.100.4');
   await page.reload();
-  await page.getByLabel('Current password').fill('Not-My-Pass-1');
   await page.getByLabel(/^New password/).fill('Password123');
   await page.getByLabel('Confirm new password').fill('Password123');
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.getByLabel(/^New password/)).toHaveAccessibleDescription(
     'Password is too weak',
   );
+  await expect(page.getByRole('dialog', { name: CONFIRM_DIALOG })).toHaveCount(0);
   await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
   await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
-  await page.getByRole('button', { name: 'Change Password' }).click();
-  await expect(page.getByLabel('Current password')).toHaveAccessibleDescription(
-    'Password is wrong',
-  );
-  await page.getByLabel('Current password').fill(PASSWORD);
   await expect(page.getByLabel('Sign out of all my other sessions')).toBeChecked();
   await page.getByRole('button', { name: 'Change Password' }).click();
+  const dialog = await confirmIdentity(page, 'Not-My-Pass-1');
+  await expect(
+    dialog.getByRole('textbox', { name: 'Password', exact: true }),
+  ).toHaveAccessibleDescription('Password is wrong');
+  await confirmIdentity(page, PASSWORD);
   await expect(
     page.getByText('Your password has been changed. 1 other session was signed out.'),
   ).toBeVisible();
@@ -164,9 +199,11 @@ test('authenticator app: set up from the profile after the password, then the si
   await page.goto(PROFILE);
 
   await page.getByRole('button', { name: 'Set up authenticator app' }).click();
-  const dialog = await confirmPassword(page, 'Not-My-Pass-1');
-  await expect(dialog.getByLabel('Your password')).toHaveAccessibleDescription('Password is wrong');
-  await confirmPassword(page, PASSWORD);
+  const dialog = await confirmIdentity(page, 'Not-My-Pass-1');
+  await expect(
+    dialog.getByRole('textbox', { name: 'Password', exact: true }),
+  ).toHaveAccessibleDescription('Password is wrong');
+  await confirmIdentity(page, PASSWORD);
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = (await page.getByLabel('Setup key').textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -190,20 +227,7 @@ test('authenticator app: set up from the profile after the password, then the si
 test('passkey: added from the profile with a virtual authenticator, then the sign-in’s second step', async ({
   page,
 }) => {
-  // Chromium's own virtual authenticator (CDP WebAuthn domain): a platform passkey that answers
-  // at once, user verified.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
   const email = await newAccount(page);
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/clearing\/registration$/);
@@ -211,7 +235,7 @@ test('passkey: added from the profile with a virtual authenticator, then the sig
 
   await page.getByLabel('Passkey name').fill('Test laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
-  await confirmPassword(page, PASSWORD);
+  await confirmIdentity(page, PASSWORD);
   await expect(page.getByText('Passkey “Test laptop” added.')).toBeVisible();
   const list = page.getByRole('list', { name: 'Your passkeys' });
   await expect(list.getByText('Test laptop')).toBeVisible();
@@ -227,11 +251,10 @@ test('passkey: added from the profile with a virtual authenticator, then the sig
   const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(after.credentials[0]!.signCount).toBeGreaterThan(0);
 
-  // Removing it asks for the password again.
+  // Removing it asks for the password again, and the passkey itself (a second factor now).
   await page.goto(PROFILE);
   await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
-  await expect(page.getByRole('dialog', { name: 'Confirm your password' })).toBeVisible();
-  await confirmPassword(page, PASSWORD);
+  await confirmIdentity(page, PASSWORD, { passkey: true });
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
 });
 
@@ -246,11 +269,8 @@ test('email change: the password again, then the link mailed to the new address'
   const form = page.getByRole('form', { name: 'Change email' });
   const newEmail = uniqueEmail('moved');
   await form.getByLabel('New email').fill(newEmail);
-  await form.getByLabel('Your password').fill('Not-My-Pass-1');
   await form.getByRole('button', { name: 'Send confirmation link' }).click();
-  await expect(form.getByLabel('Your password')).toHaveAccessibleDescription('Password is wrong');
-  await form.getByLabel('Your password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Send confirmation link' }).click();
+  await confirmIdentity(page, PASSWORD);
   await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
   await expect(page.getByText(email, { exact: true })).toBeVisible();
 
@@ -260,6 +280,56 @@ test('email change: the password again, then the link mailed to the new address'
   await logOut(page);
   await signIn(page, newEmail, PASSWORD);
   await expect(page).toHaveURL(/\/clearing\/registration$/);
+});
+
+test('with two-factor on, each sensitive change asks the password and a code or the passkey, in one dialog', async ({
+  page,
+}) => {
+  await virtualAuthenticator(page);
+  const email = await newAccount(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/clearing\/registration$/);
+  await page.goto(PROFILE);
+  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+  await confirmIdentity(page, PASSWORD);
+  const secret = (await page.getByLabel('Setup key').textContent())!.trim();
+  await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+  await page.getByRole('button', { name: 'Turn On' }).click();
+  await expect(page.getByRole('button', { name: 'Turn off authenticator app' })).toBeVisible();
+
+  // Adding a passkey: the password alone is not enough; the app's code is asked next.
+  await page.getByLabel('Passkey name').fill('Test laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const dialog = await confirmIdentity(page, PASSWORD);
+  await expect(dialog.getByLabel('2FA Code')).toBeFocused();
+  await dialog.getByLabel('2FA Code').fill(totpCode(secret));
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Passkey “Test laptop” added.')).toBeVisible();
+
+  // Changing the password: the current one and the passkey.
+  await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
+  await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await confirmIdentity(page, PASSWORD, { passkey: true });
+  await expect(page.getByText('Your password has been changed.')).toBeVisible();
+
+  // Changing the email: the (new) password and the passkey.
+  await page.getByRole('button', { name: 'Change email' }).click();
+  const newEmail = uniqueEmail('moved2fa');
+  await page.getByRole('form', { name: 'Change email' }).getByLabel('New email').fill(newEmail);
+  await page.getByRole('button', { name: 'Send confirmation link' }).click();
+  await confirmIdentity(page, NEW_PASSWORD, { passkey: true });
+  await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
+
+  // Removing the passkey: the password and the passkey.
+  await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+  await confirmIdentity(page, NEW_PASSWORD, { passkey: true });
+  await expect(page.getByText('No passkeys yet.')).toBeVisible();
+
+  // Turning the app off: the password and a code (the next step's: each code serves once).
+  await page.getByRole('button', { name: 'Turn off authenticator app' }).click();
+  await confirmIdentity(page, NEW_PASSWORD, { code: totpCode(secret, Date.now() + 30_000) });
+  await expect(page.getByRole('button', { name: 'Set up authenticator app' })).toBeVisible();
 });
 
 test('header and footer outside links answer sample pages', async ({ page }) => {

@@ -62,6 +62,7 @@ describe('the profile page’s calls', () => {
       ['DELETE', '/user/sessions/00000000-0000-4000-8000-000000000000'],
       ['POST', '/user/password'],
       ['POST', '/user/passkeys/options'],
+      ['POST', '/user/reauth/passkey-options'],
       ['POST', '/user/passkeys'],
       ['DELETE', '/user/passkeys/00000000-0000-4000-8000-000000000000'],
     ] as const) {
@@ -261,15 +262,17 @@ describe('the profile page’s calls', () => {
   });
 
   describe('two-factor', () => {
-    it('turns the authenticator app off only with the password', async () => {
+    it('turns the authenticator app off only with the password and a current code', async () => {
       const { client, password, id } = await signedIn(t);
-      await enableTwoFactor(client, password);
+      const secret = await enableTwoFactor(client, password);
       const refused = await client.request('DELETE', `${API}/user/2fa`, {
-        json: { password: 'Wrong-Pass-1' },
+        json: { password: 'Wrong-Pass-1', totpCode: totpCode(secret) },
       });
       expect(refused.json().errorMessage).toBe('Password is wrong');
       expect((await client.get(`${API}/user/2fa/state`)).json()).toEqual({ enabled: true });
-      const off = await client.request('DELETE', `${API}/user/2fa`, { json: { password } });
+      const off = await client.request('DELETE', `${API}/user/2fa`, {
+        json: { password, totpCode: totpCode(secret) },
+      });
       expect(off.json()).toEqual({ enabled: false });
       expect((await client.get(`${API}/user/profile`)).json().totpEnabled).toBe(false);
       expect(await auditCount('2fa.disabled', id)).toBe(1);
@@ -278,9 +281,17 @@ describe('the profile page’s calls', () => {
   });
 
   describe('passkeys', () => {
-    async function addPasskey(client: TestClient, password: string, name = 'Laptop') {
+    async function addPasskey(
+      client: TestClient,
+      password: string,
+      name = 'Laptop',
+      secondFactor: { totpCode?: string } = {},
+    ) {
       const authenticator = new SoftAuthenticator(t.config.publicUrl);
-      const options = await client.post(`${API}/user/passkeys/options`, { password });
+      const options = await client.post(`${API}/user/passkeys/options`, {
+        password,
+        ...secondFactor,
+      });
       expect(options.statusCode, options.body).toBe(200);
       const added = await client.post(`${API}/user/passkeys`, {
         name,
@@ -360,7 +371,10 @@ describe('the profile page’s calls', () => {
     it('with both an app and a passkey, either answers the second step', async () => {
       const { client, password, email } = await signedIn(t);
       const secret = await enableTwoFactor(client, password);
-      const { authenticator } = await addPasskey(client, password);
+      // Adding the passkey takes the current step's code; the sign-in takes the next step's.
+      const { authenticator } = await addPasskey(client, password, 'Laptop', {
+        totpCode: totpCode(secret),
+      });
 
       const withCode = freshClient(t.app);
       const asked = (await withCode.post(`${API}/auth/signin`, { email, password })).json();
@@ -368,7 +382,7 @@ describe('the profile page’s calls', () => {
       const coded = await withCode.post(`${API}/auth/signin`, {
         email,
         password,
-        totpCode: totpCode(secret),
+        totpCode: totpCode(secret, Date.now() + 30_000),
       });
       expect(coded.json().authStatus).toBe('AuthComplete');
 
@@ -380,9 +394,9 @@ describe('the profile page’s calls', () => {
       expect(keyed.json().authStatus).toBe('AuthComplete');
     });
 
-    it('a passkey-only account refuses a made-up code; removal asks for the password', async () => {
+    it('a passkey-only account refuses a made-up code; removal asks for the password and the passkey', async () => {
       const { client, password, email, id } = await signedIn(t);
-      const { passkey } = await addPasskey(client, password);
+      const { passkey, authenticator } = await addPasskey(client, password);
       const guess = await freshClient(t.app).post(`${API}/auth/signin`, {
         email,
         password,
@@ -394,8 +408,9 @@ describe('the profile page’s calls', () => {
         json: { password: 'Wrong-Pass-1' },
       });
       expect(refused.json().errorMessage).toBe('Password is wrong');
+      const options = (await client.post(`${API}/user/reauth/passkey-options`)).json();
       const removed = await client.request('DELETE', `${API}/user/passkeys/${passkey.id}`, {
-        json: { password },
+        json: { password, passkey: authenticator.authenticate(options) },
       });
       expect(removed.statusCode).toBe(200);
       expect((await client.get(`${API}/user/profile`)).json().passkeys).toEqual([]);

@@ -15,6 +15,8 @@ export type AuditAction =
   | '2fa.enrolment-started'
   | '2fa.enabled'
   | '2fa.disabled'
+  // Too many failed second-factor attempts in a row: the second factor locked for a while.
+  | '2fa.locked'
   | 'passkey.added'
   | 'passkey.removed'
   | 'password.changed'

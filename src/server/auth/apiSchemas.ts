@@ -52,18 +52,6 @@ export const signinBody = body({ email, password, totpCode }, ['email', 'passwor
 
 export const totpConfirmBody = body({ totpCode }, ['totpCode']);
 
-/** Re-authentication (ASVS 7.5.1): the password again. */
-export const passwordConfirmationBody = body({ password }, ['password']);
-
-export const changeEmailBody = body({ password, newEmail: email }, ['password', 'newEmail']);
-
-export const confirmEmailBody = body({ token }, ['token']);
-
-export const changePasswordBody = body(
-  { currentPassword: password, newPassword: password, endOtherSessions: { type: 'boolean' } },
-  ['currentPassword', 'newPassword', 'endOtherSessions'],
-);
-
 /** A WebAuthn answer as @simplewebauthn/browser hands it over; the library checks its inside. */
 const webauthnResponse = {
   type: 'object',
@@ -75,6 +63,34 @@ const webauthnResponse = {
   },
   required: ['id', 'rawId', 'type', 'response'],
 } as const;
+
+/** Re-authentication (ASVS 7.5.1): the password again. */
+export const passwordConfirmationBody = body({ password }, ['password']);
+
+/**
+ * Re-authentication before a sensitive change (issue 27 §2): the password again and, when the
+ * account has a second factor, a current one: a code or a passkey's answer.
+ */
+const secondFactorProof = { totpCode, passkey: webauthnResponse };
+
+export const identityConfirmationBody = body({ password, ...secondFactorProof }, ['password']);
+
+export const changeEmailBody = body({ password, newEmail: email, ...secondFactorProof }, [
+  'password',
+  'newEmail',
+]);
+
+export const confirmEmailBody = body({ token }, ['token']);
+
+export const changePasswordBody = body(
+  {
+    currentPassword: password,
+    newPassword: password,
+    endOtherSessions: { type: 'boolean' },
+    ...secondFactorProof,
+  },
+  ['currentPassword', 'newPassword', 'endOtherSessions'],
+);
 
 export const passkeyRegistrationBody = body(
   { name: { type: 'string', maxLength: 64 }, response: webauthnResponse },

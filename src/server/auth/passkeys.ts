@@ -88,13 +88,14 @@ export async function registerPasskey(
 }
 
 /**
- * Options for signing in with one of the user's passkeys, and the handle of the waiting
- * challenge (kept by the browser in a short-lived cookie); null when the user has none.
+ * Options for answering with one of the user's passkeys, and the handle of the waiting challenge;
+ * null when the user has none.
  */
-export async function passkeySigninOptions(
+async function assertionOptions(
   db: Queryable,
   rp: RelyingParty,
   userId: string,
+  purpose: 'signin' | 'reauth',
 ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; handle: string } | null> {
   const passkeys = await listPasskeys(db, userId);
   if (passkeys.length === 0) return null;
@@ -106,21 +107,38 @@ export async function passkeySigninOptions(
     })),
     userVerification: 'preferred',
   });
-  const handle = await storeChallenge(db, userId, 'signin', options.challenge);
+  const handle = await storeChallenge(db, userId, purpose, options.challenge);
   return { options, handle };
 }
 
-/** The user whose passkey answered the waiting challenge, or null. Each challenge serves once. */
-export async function verifyPasskeySignin(
+/** For the sign-in's second step: the handle is kept by the browser in a short-lived cookie. */
+export const passkeySigninOptions = (db: Queryable, rp: RelyingParty, userId: string) =>
+  assertionOptions(db, rp, userId, 'signin');
+
+/**
+ * For a re-authentication on the profile page (issue 27 §2): the challenge waits for the signed-in
+ * user, one at a time, so no handle travels.
+ */
+export async function passkeyReauthOptions(
   db: Queryable,
   rp: RelyingParty,
-  handle: string,
+  userId: string,
+): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
+  return (await assertionOptions(db, rp, userId, 'reauth'))?.options ?? null;
+}
+
+/**
+ * Whether one of the user's passkeys answered the challenge taken for them; a right answer
+ * records the passkey's use. Each challenge serves once: the caller has already taken it.
+ */
+export async function verifyPasskeyAnswer(
+  db: Queryable,
+  rp: RelyingParty,
+  waiting: { userId: string; challenge: string },
   response: AuthenticationResponseJSON,
-): Promise<{ userId: string; passkeyId: string } | null> {
-  const waiting = await takeChallenge(db, 'signin', { handle });
-  if (!waiting) return null;
+): Promise<boolean> {
   const passkey = await findPasskey(db, waiting.userId, response.id);
-  if (!passkey) return null;
+  if (!passkey) return false;
   const verification = await verifyAuthenticationResponse({
     response,
     expectedChallenge: waiting.challenge,
@@ -134,7 +152,7 @@ export async function verifyPasskeySignin(
     },
     requireUserVerification: false,
   }).catch(() => null);
-  if (!verification?.verified) return null;
+  if (!verification?.verified) return false;
   await recordPasskeyUse(db, passkey.id, verification.authenticationInfo.newCounter);
-  return { userId: waiting.userId, passkeyId: passkey.id };
+  return true;
 }

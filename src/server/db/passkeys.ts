@@ -77,7 +77,8 @@ export async function deletePasskey(db: Queryable, userId: string, id: string): 
   return result.rowCount === 1;
 }
 
-type ChallengePurpose = 'register' | 'signin';
+/** A passkey's creation, the sign-in's second step, a re-authentication on the profile page. */
+type ChallengePurpose = 'register' | 'signin' | 'reauth';
 
 /** How long a WebAuthn ceremony may take (the browser's own timeout is the same). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;

@@ -185,3 +185,23 @@ export function emailChangeNoticeMessage(to: string, done: boolean): Message {
       signature,
   };
 }
+
+/**
+ * To the account's owner, once, when failed second-factor attempts lock the second factor (issue
+ * 27 §1). The password was right each time, so it says to change it; it names no code, secret or
+ * address tried.
+ */
+export function secondFactorLockedMessage(to: string, until: string, signInLink: string): Message {
+  return {
+    to,
+    subject: `Two-factor sign-in to your ${firm.displayName} account is locked for now`,
+    text:
+      `Someone entered your password correctly and then failed the second step (the code from ` +
+      `your authenticator app, or your passkey) too many times in a row. To protect your ` +
+      `account, the second step is locked until ${until}.\n\n` +
+      `If this was you, wait until then and sign in as usual: ${signInLink}\n\n` +
+      `If it was not you, someone knows your password. Change it now (Profile, or "Forgot ` +
+      `Password" on the sign-in page) and contact support.` +
+      signature,
+  };
+}

@@ -1,8 +1,10 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {
   ChangeEmailBody,
   ChangePasswordBody,
   ConfirmEmailBody,
+  IdentityConfirmation,
   PasskeyCreationOptions,
   PasskeyRegistrationBody,
   PasswordConfirmation,
@@ -14,11 +16,18 @@ import {
   changeEmailBody,
   changePasswordBody,
   confirmEmailBody,
+  identityConfirmationBody,
   passkeyRegistrationBody,
   passwordConfirmationBody,
   UUID_PATTERN,
 } from '../auth/apiSchemas';
-import { passkeyRegistrationOptions, registerPasskey, relyingParty } from '../auth/passkeys';
+import {
+  passkeyReauthOptions,
+  passkeyRegistrationOptions,
+  registerPasskey,
+  relyingParty,
+} from '../auth/passkeys';
+import { confirmIdentity } from '../auth/secondFactor';
 import {
   checkedEmail,
   confirmPassword,
@@ -47,8 +56,9 @@ import { badRequest, ClientError, notFound, unauthorized } from '../errors';
 
 /**
  * The profile page's calls (DECISIONS "Security"): who the user is, their password, passkeys and
- * active sessions. What changes how the user signs in asks for the password again (ASVS 7.5.1);
- * a password change offers to end the other sessions (ASVS 7.4.3).
+ * active sessions. What changes how the user signs in asks for the password again (ASVS 7.5.1)
+ * and, when the account has one, a current second factor (issue 27 §2: `confirmIdentity`); a
+ * password change offers to end the other sessions (ASVS 7.4.3).
  */
 export async function registerAccountRoutes(app: FastifyInstance): Promise<void> {
   const rp = relyingParty(app.config.publicUrl);
@@ -171,7 +181,13 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     async (request, reply): Promise<SessionsEnded> => {
       const row = await currentRow(request);
       const { currentPassword, newPassword, endOtherSessions: endOthersToo } = request.body;
-      await confirmPassword(app, row, currentPassword, request, 'currentPassword');
+      await confirmIdentity(
+        app,
+        row,
+        { ...request.body, password: currentPassword },
+        request,
+        'currentPassword',
+      );
       const passwordHash = await newPasswordHash(
         newPassword,
         app.config.passwordCost,
@@ -204,12 +220,24 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     },
   );
 
-  app.post<{ Body: PasswordConfirmation }>(
+  // A passkey's answer to a re-authentication (issue 27 §2): the challenge waits for this user.
+  app.post(
+    '/user/reauth/passkey-options',
+    { config: perMinute(RATE_LIMITS.reauth) },
+    async (request): Promise<PublicKeyCredentialRequestOptionsJSON> => {
+      const row = await currentRow(request);
+      const options = await passkeyReauthOptions(app.db, rp, row.id);
+      if (!options) throw badRequest('Your account has no passkey. Use the code from your app.');
+      return options;
+    },
+  );
+
+  app.post<{ Body: IdentityConfirmation }>(
     '/user/passkeys/options',
-    { schema: { body: passwordConfirmationBody }, config: perMinute(RATE_LIMITS.reauth) },
+    { schema: { body: identityConfirmationBody }, config: perMinute(RATE_LIMITS.reauth) },
     async (request): Promise<PasskeyCreationOptions> => {
       const row = await currentRow(request);
-      await confirmPassword(app, row, request.body.password, request);
+      await confirmIdentity(app, row, request.body, request);
       return passkeyRegistrationOptions(app.db, rp, row);
     },
   );
@@ -237,12 +265,12 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     },
   );
 
-  app.delete<{ Params: { id: string }; Body: PasswordConfirmation }>(
+  app.delete<{ Params: { id: string }; Body: IdentityConfirmation }>(
     '/user/passkeys/:id',
-    byIdWithPassword,
+    { ...byIdWithPassword, schema: { ...byIdWithPassword.schema, body: identityConfirmationBody } },
     async (request): Promise<Record<string, never>> => {
       const row = await currentRow(request);
-      await confirmPassword(app, row, request.body.password, request);
+      await confirmIdentity(app, row, request.body, request);
       const removed = await withTransaction(app.db, async (client) => {
         if (!(await deletePasskey(client, row.id, request.params.id))) return false;
         await recordAuditEvent(client, { action: 'passkey.removed', actorUserId: row.id });
@@ -260,11 +288,12 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
     { schema: { body: changeEmailBody }, config: perMinute(RATE_LIMITS.resetRequest) },
     async (request): Promise<Record<string, never>> => {
       const row = await currentRow(request);
-      await confirmPassword(app, row, request.body.password, request);
       const newEmail = checkedEmail(request.body.newEmail, 'newEmail');
       if (newEmail.toLowerCase() === row.email.toLowerCase()) {
         throw badRequest('That is already your email.', { newEmail: 'Already yours' });
       }
+      // After the address is checked: a second factor is not spent on a change that cannot be.
+      await confirmIdentity(app, row, request.body, request);
       await recordAuditEvent(app.db, { action: 'email.change-requested', actorUserId: row.id });
       app.backgroundJobs.run('change-email', async () => {
         if (await findUserRowByEmail(app.db, newEmail)) {

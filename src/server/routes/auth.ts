@@ -34,9 +34,15 @@ import {
   RATE_LIMITS,
   TOO_MANY_ATTEMPTS,
 } from '../auth/routeHelpers';
-import { passkeySigninOptions, relyingParty, verifyPasskeySignin } from '../auth/passkeys';
-import { matchTotp } from '../auth/totp';
-import { CHALLENGE_TTL_MS, listPasskeys } from '../db/passkeys';
+import { passkeySigninOptions, relyingParty } from '../auth/passkeys';
+import {
+  assertSecondFactorOpen,
+  BAD_TOTP,
+  checkPasskeyAnswer,
+  checkTotpCode,
+  secondFactorsOf,
+} from '../auth/secondFactor';
+import { CHALLENGE_TTL_MS, takeChallenge } from '../db/passkeys';
 import { DEVICE_COOKIE_PATH } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
@@ -44,12 +50,10 @@ import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { forgetDevices } from '../db/deviceCookies';
 import { withTransaction } from '../db/transaction';
 import {
-  acceptTotpStep,
   createUnverifiedUser,
   endAllSessions,
   findUserRowByEmail,
   findUserRowById,
-  lastTotpStep,
   setPasswordHash,
   setUserDetails,
   setUserOrganization,
@@ -78,7 +82,6 @@ import {
 } from '../mail/templates';
 
 const BAD_CREDENTIALS = 'Invalid email or password.';
-const BAD_TOTP = 'The two-factor code is not right. Please try again with a new code.';
 const BAD_PASSKEY =
   'The passkey could not be verified. Please sign in again and use your passkey or a code.';
 /** The sign-in's waiting passkey challenge (its handle; the challenge stays in the database). */
@@ -197,21 +200,19 @@ export async function registerAuthRoutes(
       if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
       // A browser that signed in to this account before (its device cookie) is hashed first.
       const row = await checkCredentials(email, password, request.ip, request.deviceUserId());
-      const totp = row.totp_enabled && !!row.totp_secret;
-      const hasPasskeys = (await listPasskeys(app.db, row.id)).length > 0;
-      if (totp || hasPasskeys) {
-        if (!totpCode) return secondFactorStep(row, totp, reply);
-        const step = totp ? matchTotp(row.totp_secret!, totpCode, lastTotpStep(row)) : null;
-        if (step === null || !(await acceptTotpStep(app.db, row.id, step))) {
-          await recordAuditEvent(app.db, {
-            action: 'signin.failed',
-            actorUserId: row.id,
-            detail: { reason: 'totp' },
-          });
-          throw new ClientError(401, BAD_TOTP);
+      const methods = await secondFactorsOf(app.db, row);
+      if (methods.length > 0) {
+        // Counted per account, whatever the address (issue 27 §1): while the account's second
+        // factor waits or is locked, even the right password gets the 429 and its time, which
+        // says no more than TwoFactorRequired would.
+        if (!totpCode) {
+          await assertSecondFactorOpen(app.db, row.id);
+          return secondFactorStep(row, methods.includes('totp'), reply);
         }
+        await checkTotpCode(app, row, totpCode, new ClientError(401, BAD_TOTP));
+        return completeSignin(row, reply, 'totp');
       }
-      return completeSignin(row, reply, totp || hasPasskeys ? 'totp' : 'password');
+      return completeSignin(row, reply, 'password');
     },
   );
 
@@ -261,13 +262,18 @@ export async function registerAuthRoutes(
     async (request, reply): Promise<SigninResult> => {
       const handle = request.cookies[PASSKEY_SIGNIN_COOKIE];
       reply.clearCookie(PASSKEY_SIGNIN_COOKIE, { path: DEVICE_COOKIE_PATH });
-      const verified = handle
-        ? await verifyPasskeySignin(app.db, rp, handle, request.body.response)
-        : null;
-      const row = verified ? await findUserRowById(app.db, verified.userId) : null;
-      if (!row) {
-        throw new ClientError(401, BAD_PASSKEY);
-      }
+      const waiting = handle ? await takeChallenge(app.db, 'signin', { handle }) : null;
+      const row = waiting ? await findUserRowById(app.db, waiting.userId) : null;
+      // No challenge waiting: no account to count against, and nothing to guess at.
+      if (!row) throw new ClientError(401, BAD_PASSKEY);
+      // A failed assertion counts against the account as a wrong code does (issue 27 §1).
+      await checkPasskeyAnswer(
+        app,
+        row,
+        waiting,
+        request.body.response,
+        new ClientError(401, BAD_PASSKEY),
+      );
       return completeSignin(row, reply, 'passkey');
     },
   );

@@ -8,10 +8,10 @@ import {
   type UserSettings,
 } from '../../shared/api/auth';
 import { firm } from '../../shared/config/firm';
-import type { PasswordConfirmation } from '../../shared/api/account';
+import type { IdentityConfirmation } from '../../shared/api/account';
 import {
+  identityConfirmationBody,
   isUuid,
-  passwordConfirmationBody,
   totpConfirmBody,
   userSchema,
   userSettingsSchema,
@@ -25,7 +25,8 @@ import {
   SNAKE_CASE_PARTS,
   type PersonFields,
 } from '../auth/personFields';
-import { checkedEmail, confirmPassword, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
+import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
+import { confirmIdentity } from '../auth/secondFactor';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
@@ -77,18 +78,19 @@ export async function registerUserRoutes(
   });
 
   // Starts enrolment: a new pending secret; 2FA stays off until PATCH confirms a code. Changing
-  // how the user signs in asks for the password again (ASVS 7.5.1).
-  app.post<{ Body: PasswordConfirmation }>(
+  // how the user signs in asks for the password again (ASVS 7.5.1), and a passkey too when the
+  // account has one (issue 27 §2).
+  app.post<{ Body: IdentityConfirmation }>(
     '/user/2fa',
     {
-      schema: { body: passwordConfirmationBody },
+      schema: { body: identityConfirmationBody },
       config: perMinute(RATE_LIMITS.reauth),
       onRequest: signedInOnly,
     },
     async (request): Promise<TwoFactorEnrolment> => {
       const row = await currentRow(request);
       if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
-      await confirmPassword(app, row, request.body.password, request);
+      await confirmIdentity(app, row, request.body, request);
       const secret = newTotpSecret();
       await setPendingTotpSecret(app.db, row.id, secret);
       await recordAuditEvent(app.db, { action: '2fa.enrolment-started', actorUserId: row.id });
@@ -96,17 +98,18 @@ export async function registerUserRoutes(
     },
   );
 
-  // Turns the authenticator app off (the password again, ASVS 7.5.1).
-  app.delete<{ Body: PasswordConfirmation }>(
+  // Turns the authenticator app off: the password again (ASVS 7.5.1) and a current second
+  // factor, a code or a passkey (issue 27 §2).
+  app.delete<{ Body: IdentityConfirmation }>(
     '/user/2fa',
     {
-      schema: { body: passwordConfirmationBody },
+      schema: { body: identityConfirmationBody },
       config: perMinute(RATE_LIMITS.reauth),
       onRequest: signedInOnly,
     },
     async (request): Promise<TwoFactorState> => {
       const row = await currentRow(request);
-      await confirmPassword(app, row, request.body.password, request);
+      await confirmIdentity(app, row, request.body, request);
       await withTransaction(app.db, async (client) => {
         await clearTotp(client, row.id);
         await recordAuditEvent(client, { action: '2fa.disabled', actorUserId: row.id });

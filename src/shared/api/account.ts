@@ -71,8 +71,19 @@ export const sessionListSchema = {
 } as const;
 export type SessionList = FromSchema<typeof sessionListSchema>;
 
+/**
+ * A current second factor, sent beside the password with a sensitive change when the account has
+ * one (issue 27 §2): a code from the authenticator app, or a passkey's answer to the challenge of
+ * POST user/reauth/passkey-options. Without it such a change answers 403 with
+ * `errors.secondFactor` naming the account's factors (`totp`, `passkey`, or both).
+ */
+interface SecondFactorProof {
+  totpCode?: string;
+  passkey?: AuthenticationResponseJSON;
+}
+
 /** POST user/password: the current password, the new one, and whether to end other sessions. */
-export interface ChangePasswordBody {
+export interface ChangePasswordBody extends SecondFactorProof {
   currentPassword: string;
   newPassword: string;
   endOtherSessions: boolean;
@@ -107,6 +118,9 @@ export interface PasswordConfirmation {
   password: string;
 }
 
+/** The password again and, when the account has one, a current second factor (issue 27 §2). */
+export interface IdentityConfirmation extends PasswordConfirmation, SecondFactorProof {}
+
 export interface PasskeyRegistrationBody {
   name: string;
   response: RegistrationResponseJSON;
@@ -120,8 +134,7 @@ export interface PasskeySigninBody {
 }
 
 /** POST user/email: a new address, confirmed from a link mailed there. */
-export interface ChangeEmailBody {
-  password: string;
+export interface ChangeEmailBody extends IdentityConfirmation {
   newEmail: string;
 }
 

@@ -6,6 +6,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type {
   ChangeEmailBody,
   ChangePasswordBody,
+  IdentityConfirmation,
   PasskeyCreationOptions,
   PasskeyRegistrationBody,
   PasskeySigninBody,
@@ -58,9 +59,9 @@ export const useChangePassword = () =>
     apiFetch<SessionsEnded>('user/password', { method: 'POST', body }),
   );
 
-/** POST user/2fa: a new pending secret, after the password again. */
-export const startTotpEnrolment = (password: string) =>
-  apiFetch<TwoFactorEnrolment>('user/2fa', { method: 'POST', body: { password } });
+/** POST user/2fa: a new pending secret, after the password again (and a passkey, if any). */
+export const startTotpEnrolment = (proof: IdentityConfirmation) =>
+  apiFetch<TwoFactorEnrolment>('user/2fa', { method: 'POST', body: proof });
 
 export const useConfirmTotp = () =>
   useAccountMutation((totpCode: string) =>
@@ -68,24 +69,27 @@ export const useConfirmTotp = () =>
   );
 
 export const useDisableTotp = () =>
-  useAccountMutation((password: string) =>
-    apiFetch<TwoFactorState>('user/2fa', { method: 'DELETE', body: { password } }),
+  useAccountMutation((proof: IdentityConfirmation) =>
+    apiFetch<TwoFactorState>('user/2fa', { method: 'DELETE', body: proof }),
   );
 
-export const passkeyCreationOptions = (password: string) =>
-  apiFetch<PasskeyCreationOptions>('user/passkeys/options', {
-    method: 'POST',
-    body: { password },
-  });
+export const passkeyCreationOptions = (proof: IdentityConfirmation) =>
+  apiFetch<PasskeyCreationOptions>('user/passkeys/options', { method: 'POST', body: proof });
+
+/** POST user/reauth/passkey-options: a challenge for a passkey to confirm a change with. */
+export const reauthPasskeyOptions = () =>
+  apiFetch<
+    NonNullable<Extract<SigninResult, { authStatus: 'TwoFactorRequired' }>['passkeyOptions']>
+  >('user/reauth/passkey-options', { method: 'POST' });
 
 export const addPasskey = (body: PasskeyRegistrationBody) =>
   apiFetch<Profile['passkeys'][number]>('user/passkeys', { method: 'POST', body });
 
 export const useRemovePasskey = () =>
-  useAccountMutation(({ id, password }: { id: string; password: string }) =>
+  useAccountMutation(({ id, ...proof }: IdentityConfirmation & { id: string }) =>
     apiFetch<Record<string, never>>(`user/passkeys/${encodeURIComponent(id)}`, {
       method: 'DELETE',
-      body: { password },
+      body: proof,
     }),
   );
 

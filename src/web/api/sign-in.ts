@@ -1,12 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import type { SigninRequest, SigninResult } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 /** POST auth/signin: TwoFactorRequired, or AuthComplete with the user. */
 export function signIn(body: SigninRequest): Promise<SigninResult> {
   return apiFetch<SigninResult>('auth/signin', { method: 'POST', body });
-}
-
-export function useSignIn() {
-  return useMutation({ mutationFn: signIn });
 }

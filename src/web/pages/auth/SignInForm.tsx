@@ -3,19 +3,60 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Button from '@mui/material/Button';
 import { useMutation } from '@tanstack/react-query';
-import type { SigninResult, User } from '../../../shared/api/auth';
+import type { SigninRequest, SigninResult, User } from '../../../shared/api/auth';
 import { emailError } from '../../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
 import { TOTP_MAX_LENGTH, TOTP_REQUIRED_MESSAGE } from '../../../shared/rules/totp';
 import { signInWithPasskey } from '../../api/account';
-import { errorMessageOf } from '../../api/client';
-import { useSignIn } from '../../api/sign-in';
+import { ApiError, errorMessageOf } from '../../api/client';
+import { signIn } from '../../api/sign-in';
 import { AuthTextField } from './AuthTextField';
 
 const PASSKEY_NOT_USED_MESSAGE =
   'The passkey was not used. Please sign in again and use your passkey or a code.';
 
-type SecondFactorStep = Extract<SigninResult, { authStatus: 'TwoFactorRequired' }>;
+export type SecondFactorStep = Extract<SigninResult, { authStatus: 'TwoFactorRequired' }>;
+
+/**
+ * What the form's answers are checked by. By default a sign-in (POST auth/signin, then
+ * auth/signin/passkey); the profile's confirmation runs the change it confirms instead, whose
+ * server answers the same way (the password first, then the second factor it asks for).
+ */
+export interface SignInSteps<Done> {
+  /** The password, with the code once asked: the second step to show, or done. */
+  password(request: SigninRequest): Promise<{ next: SecondFactorStep } | { done: Done }>;
+  /** A passkey answers the second step: the browser's ceremony and the call after it. */
+  passkey(step: SecondFactorStep, request: SigninRequest): Promise<Done>;
+}
+
+const signInSteps: SignInSteps<User> = {
+  async password(request) {
+    const result = await signIn(request);
+    return result.authStatus === 'TwoFactorRequired' ? { next: result } : { done: result.user };
+  },
+  async passkey(step) {
+    if (!step.passkeyOptions) throw new Error(PASSKEY_NOT_USED_MESSAGE);
+    const result = await signInWithPasskey({
+      response: await passkeyAssertion(step.passkeyOptions),
+    });
+    if (result.authStatus !== 'AuthComplete') throw new Error(PASSKEY_NOT_USED_MESSAGE);
+    return result.user;
+  },
+};
+
+/**
+ * The browser's passkey ceremony for `options`; a cancelled or failed one says so in words. The
+ * WebAuthn code is loaded on use: no bundle carries it until a passkey answers.
+ */
+export async function passkeyAssertion(
+  options: NonNullable<SecondFactorStep['passkeyOptions']>,
+  notUsedMessage = PASSKEY_NOT_USED_MESSAGE,
+) {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  return startAuthentication({ optionsJSON: options }).catch(() => {
+    throw new Error(notUsedMessage);
+  });
+}
 
 /** What a sign-in form's place lays out: the page's card, or the dialog's content and actions. */
 interface SignInFormParts {
@@ -34,9 +75,11 @@ interface SignInFormParts {
  * With `knownEmail` (the dialog: the answers on the page are that account's) the email is shown
  * read-only and the password takes the focus; the code takes it when it is asked for.
  */
-export function SignInForm(props: {
+export function SignInForm<Done = User>(props: {
   knownEmail?: string | undefined;
-  onSignedIn: (user: User) => void;
+  onSignedIn: (done: Done) => void;
+  /** What checks the answers; a sign-in unless given. */
+  steps?: SignInSteps<Done>;
   /** Above the server's message when a sign-in fails (the page's 'Login Failed'). */
   failureTitle?: string;
   /** Below it (the page's pointer to the exchange's own sign-in). */
@@ -46,7 +89,8 @@ export function SignInForm(props: {
   children: (parts: SignInFormParts) => ReactNode;
 }) {
   const { knownEmail, onSignedIn } = props;
-  const signIn = useSignIn();
+  const steps = props.steps ?? (signInSteps as unknown as SignInSteps<Done>); // Done is User then
+  const signIn = useMutation({ mutationFn: (request: SigninRequest) => steps.password(request) });
   const [email, setEmail] = useState(knownEmail ?? '');
   const [password, setPassword] = useState('');
   const [totpCode, setTotpCode] = useState('');
@@ -54,30 +98,29 @@ export function SignInForm(props: {
   const [submitted, setSubmitted] = useState(false);
   // Servers that name no methods ask for a code, as the specification's step does.
   const codeAsked = secondFactor !== null && (secondFactor.methods ?? ['totp']).includes('totp');
-  const passkeyOptions = secondFactor?.passkeyOptions;
+  const passkeyAsked =
+    secondFactor !== null &&
+    (!!secondFactor.passkeyOptions || !!secondFactor.methods?.includes('passkey'));
   // The field to answer next takes the focus as it appears.
   const focusOnMount = useCallback((input: HTMLInputElement | null) => input?.focus(), []);
   const passkey = useMutation({
     mutationFn: async () => {
-      if (!passkeyOptions) throw new Error(PASSKEY_NOT_USED_MESSAGE);
-      // Loaded on use: no bundle carries the WebAuthn code until a passkey answers.
-      const { startAuthentication } = await import('@simplewebauthn/browser');
-      const response = await startAuthentication({ optionsJSON: passkeyOptions }).catch(() => {
-        throw new Error(PASSKEY_NOT_USED_MESSAGE);
-      });
-      return signInWithPasskey({ response });
+      if (!secondFactor) throw new Error(PASSKEY_NOT_USED_MESSAGE);
+      return steps.passkey(secondFactor, { email: email.trim(), password });
     },
-    onSuccess: (result) => {
-      if (result.authStatus === 'AuthComplete') onSignedIn(result.user);
-    },
+    onSuccess: (done) => onSignedIn(done),
     // The challenge is spent either way: back to the password, which asks anew.
     onError: () => setSecondFactor(null),
   });
 
+  const failure = passkey.isError ? passkey.error : signIn.isError ? signIn.error : null;
+  // A server that names the field at fault ('Password is wrong', a wrong code): said on it.
+  const serverErrors = failure instanceof ApiError ? failure.errors : undefined;
   const errors = {
     email: emailError(email),
-    password: password ? null : PASSWORD_MESSAGES.signinRequired,
-    totpCode: codeAsked && !totpCode.trim() ? TOTP_REQUIRED_MESSAGE : null,
+    password: password ? (serverErrors?.password ?? null) : PASSWORD_MESSAGES.signinRequired,
+    totpCode:
+      codeAsked && !totpCode.trim() ? TOTP_REQUIRED_MESSAGE : (serverErrors?.totpCode ?? null),
   };
   const shown = (message: string | null) => (submitted ? message : null);
 
@@ -85,7 +128,12 @@ export function SignInForm(props: {
     event.preventDefault();
     if (props.containSubmit) event.stopPropagation();
     setSubmitted(true);
-    if (errors.email || errors.password || errors.totpCode) return;
+    const missing = {
+      email: emailError(email),
+      password: !password,
+      totpCode: codeAsked && !totpCode.trim(),
+    };
+    if (missing.email || missing.password || missing.totpCode) return;
     if (secondFactor !== null && !codeAsked) {
       passkey.mutate();
       return;
@@ -99,18 +147,18 @@ export function SignInForm(props: {
       },
       {
         onSuccess: (result) => {
-          if (result.authStatus === 'TwoFactorRequired') {
-            setSecondFactor(result);
+          if ('next' in result) {
+            setSecondFactor(result.next);
             setSubmitted(false);
           } else {
-            onSignedIn(result.user);
+            onSignedIn(result.done);
           }
         },
       },
     );
   }
 
-  const failure = passkey.isError ? passkey.error : signIn.isError ? signIn.error : null;
+  const fieldFailure = !!serverErrors?.password || !!serverErrors?.totpCode;
   const fields = (
     <>
       <AuthTextField
@@ -156,7 +204,7 @@ export function SignInForm(props: {
           inputRef={focusOnMount}
         />
       )}
-      {passkeyOptions && (
+      {passkeyAsked && (
         <Button
           type="button"
           variant={codeAsked ? 'outlined' : 'contained'}
@@ -169,7 +217,7 @@ export function SignInForm(props: {
           {codeAsked ? 'Use a passkey instead' : 'Use your passkey'}
         </Button>
       )}
-      {failure && (
+      {failure && !fieldFailure && (
         <Alert severity="error" sx={{ mt: 1 }}>
           {props.failureTitle && <AlertTitle>{props.failureTitle}</AlertTitle>}
           {errorMessageOf(failure)}

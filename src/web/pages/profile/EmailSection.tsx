@@ -4,37 +4,42 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { emailError } from '../../../shared/rules/email';
-import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
+import type { IdentityConfirmation } from '../../../shared/api/account';
 import { useChangeEmail } from '../../api/account';
-import { ApiError, errorMessageOf } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 
 /**
- * Change of sign-in email: the new address and the password again (ASVS 7.5.1). A link goes to
- * the new address; the email changes only when it is opened.
+ * Change of sign-in email: the new address, then the confirmation dialog (the password again
+ * and, with two-factor on, a current second factor: ASVS 7.5.1, issue 27 §2). A link goes to the
+ * new address; the email changes only when it is opened.
  */
-export function EmailSection() {
+export function EmailSection({ email }: { email: string }) {
   const change = useChangeEmail();
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [newEmail, setNewEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
-  const server = change.error instanceof ApiError ? change.error.errors : undefined;
-  const errors = {
-    newEmail: submitted ? (emailError(newEmail) ?? server?.newEmail ?? null) : null,
-    password: submitted
-      ? password
-        ? server?.password === PASSWORD_MESSAGES.wrong
-          ? PASSWORD_MESSAGES.wrong
-          : null
-        : PASSWORD_MESSAGES.signinRequired
-      : null,
-  };
+  const [serverError, setServerError] = useState<string | null>(null);
+  const fieldError = submitted ? (emailError(newEmail) ?? serverError) : null;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    if (emailError(newEmail) || !password) return;
-    change.mutate({ newEmail: newEmail.trim(), password }, { onSuccess: () => setPassword('') });
+    setServerError(null);
+    if (emailError(newEmail)) return;
+    setConfirming(true);
+  }
+
+  async function send(proof: IdentityConfirmation) {
+    try {
+      await change.mutateAsync({ newEmail: newEmail.trim(), ...proof });
+    } catch (error) {
+      // The address itself was refused (already yours): said on its field, the dialog closed.
+      if (!(error instanceof ApiError) || !error.errors?.newEmail) throw error;
+      setServerError(error.serverMessage ?? error.errors.newEmail);
+    }
+    setConfirming(false);
   }
 
   if (change.isSuccess) {
@@ -67,30 +72,23 @@ export function EmailSection() {
         autoComplete="email"
         value={newEmail}
         onChange={(event) => setNewEmail(event.target.value)}
-        error={errors.newEmail !== null}
-        helperText={errors.newEmail}
+        error={fieldError !== null}
+        helperText={fieldError}
         required
       />
-      <TextField
-        label="Your password"
-        type="password"
-        name="emailChangePassword"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        error={errors.password !== null}
-        helperText={errors.password}
-        required
-      />
-      {change.isError && !errors.password && !server?.newEmail ? (
-        <Alert severity="error">{errorMessageOf(change.error)}</Alert>
-      ) : null}
       <Box sx={{ display: 'flex', gap: 1 }}>
         <Button type="submit" variant="contained" disabled={change.isPending}>
           Send confirmation link
         </Button>
         <Button onClick={() => setOpen(false)}>Cancel</Button>
       </Box>
+      <ConfirmIdentityDialog
+        open={confirming}
+        email={email}
+        action={`send a confirmation link to ${newEmail.trim()}`}
+        onClose={() => setConfirming(false)}
+        onConfirm={send}
+      />
     </Box>
   );
 }

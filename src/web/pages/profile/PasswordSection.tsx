@@ -4,49 +4,55 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { PASSWORD_MESSAGES, type PasswordContext } from '../../../shared/rules/password';
+import type { IdentityConfirmation } from '../../../shared/api/account';
+import type { PasswordContext } from '../../../shared/rules/password';
 import { useChangePassword } from '../../api/account';
 import { ApiError, errorMessageOf } from '../../api/client';
 import { NewPasswordFields, usePasswordPair } from '../auth/NewPasswordFields';
+import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 
 /**
- * Change password: the current one, the new one with the same rules and meter as everywhere
- * (access §5, DECISIONS "Security"), and the offer to end the other sessions (ASVS 7.4.3).
+ * Change password: the new one with the same rules and meter as everywhere (access §5, DECISIONS
+ * "Security"), the offer to end the other sessions (ASVS 7.4.3), then the confirmation dialog:
+ * the current password and, with two-factor on, a current second factor (issue 27 §2).
  * `account` names the signed-in person: a new password made of those words is refused here as
  * the server refuses it.
  */
 export function PasswordSection({ account }: { account: PasswordContext }) {
   const change = useChangePassword();
   const pair = usePasswordPair(account);
-  const [current, setCurrent] = useState('');
   const [endOthers, setEndOthers] = useState(true);
   const [submitted, setSubmitted] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   // Remounting the fields after a change clears their touched state with their values.
   const [round, setRound] = useState(0);
-  const serverErrors = change.error instanceof ApiError ? change.error.errors : undefined;
-  const currentError =
-    submitted && !current
-      ? PASSWORD_MESSAGES.signinRequired
-      : (serverErrors?.currentPassword ?? null);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    if (!current || !pair.valid) return;
-    change.mutate(
-      { currentPassword: current, newPassword: pair.password, endOtherSessions: endOthers },
-      {
-        onSuccess: () => {
-          setCurrent('');
-          pair.setPassword('');
-          pair.setConfirm('');
-          setSubmitted(false);
-          setRound((n) => n + 1);
-        },
-      },
-    );
+    if (!pair.valid) return;
+    change.reset();
+    setConfirming(true);
+  }
+
+  async function changePassword({ password, ...secondFactor }: IdentityConfirmation) {
+    try {
+      await change.mutateAsync({
+        currentPassword: password,
+        newPassword: pair.password,
+        endOtherSessions: endOthers,
+        ...secondFactor,
+      });
+      pair.setPassword('');
+      pair.setConfirm('');
+      setSubmitted(false);
+      setRound((n) => n + 1);
+    } catch (error) {
+      // The new password was refused (the server's rules): said below the form, the dialog closed.
+      if (!(error instanceof ApiError) || !error.errors?.newPassword) throw error;
+    }
+    setConfirming(false);
   }
 
   return (
@@ -55,17 +61,6 @@ export function PasswordSection({ account }: { account: PasswordContext }) {
         Password
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, maxWidth: 420 }}>
-        <TextField
-          label="Current password"
-          type="password"
-          name="currentPassword"
-          autoComplete="current-password"
-          value={current}
-          onChange={(event) => setCurrent(event.target.value)}
-          error={currentError !== null}
-          helperText={currentError}
-          required
-        />
         <NewPasswordFields
           key={round}
           pair={pair}
@@ -82,7 +77,7 @@ export function PasswordSection({ account }: { account: PasswordContext }) {
           label="Sign out of all my other sessions"
         />
       </Box>
-      {change.isError && !serverErrors?.currentPassword ? (
+      {change.isError && !confirming ? (
         <Alert severity="error" sx={{ mt: 2, maxWidth: 420 }}>
           {errorMessageOf(change.error)}
         </Alert>
@@ -98,6 +93,16 @@ export function PasswordSection({ account }: { account: PasswordContext }) {
       <Button type="submit" variant="contained" sx={{ mt: 2 }} disabled={change.isPending}>
         Change Password
       </Button>
+      <ConfirmIdentityDialog
+        open={confirming}
+        email={account.email ?? ''}
+        action="change your password"
+        onClose={() => {
+          setConfirming(false);
+          change.reset();
+        }}
+        onConfirm={changePassword}
+      />
     </Box>
   );
 }

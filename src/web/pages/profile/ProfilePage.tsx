@@ -126,7 +126,7 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
                   {profile.data.email}
                 </Typography>
               </Box>
-              <EmailSection />
+              <EmailSection email={profile.data.email} />
             </Box>
             <Divider />
             <PasswordSection
@@ -139,7 +139,7 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
             <Divider />
             <TwoFactorSection profile={profile.data} />
             <Divider />
-            <SessionsSection />
+            <SessionsSection email={profile.data.email} />
           </Paper>
         )}
       </Box>

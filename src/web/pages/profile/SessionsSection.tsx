@@ -12,7 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEndOtherSessions, useEndSession, useSessions } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
-import { ConfirmPasswordDialog } from './ConfirmPasswordDialog';
+import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { formatMoment } from './formatMoment';
 
 type Ending = { action: string; run: (password: string) => Promise<unknown> } | null;
@@ -24,7 +24,7 @@ type Ending = { action: string; run: (password: string) => Promise<unknown> } | 
  * them at once. A footnote says places are approximate and credits the IP data where its licence
  * asks (DB-IP's CC BY 4.0).
  */
-export function SessionsSection() {
+export function SessionsSection({ email }: { email: string }) {
   const sessions = useSessions();
   const endOne = useEndSession();
   const endOthers = useEndOtherSessions();
@@ -123,11 +123,13 @@ export function SessionsSection() {
       >
         Sign out other sessions
       </Button>
-      <ConfirmPasswordDialog
+      <ConfirmIdentityDialog
         open={ending !== null}
+        email={email}
+        passwordOnly
         action={ending?.action ?? ''}
         onClose={() => setEnding(null)}
-        onConfirm={async (password) => {
+        onConfirm={async ({ password }) => {
           await ending?.run(password);
           setEnding(null);
         }}

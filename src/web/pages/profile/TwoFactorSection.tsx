@@ -9,7 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { TwoFactorEnrolment } from '../../../shared/api/auth';
-import type { Profile } from '../../../shared/api/account';
+import type { IdentityConfirmation, Profile } from '../../../shared/api/account';
 import {
   addPasskey,
   passkeyCreationOptions,
@@ -21,14 +21,18 @@ import {
 } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
 import { useQueryClient } from '@tanstack/react-query';
-import { ConfirmPasswordDialog } from './ConfirmPasswordDialog';
+import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { formatMoment } from './formatMoment';
 
-type Confirmation = { action: string; run: (password: string) => Promise<unknown> } | null;
+type Confirmation = {
+  action: string;
+  run: (proof: IdentityConfirmation) => Promise<unknown>;
+} | null;
 
 /**
  * Two-factor authentication: an authenticator app (TOTP) and passkeys (WebAuthn), either of which
- * the sign-in's second step accepts. Every change asks for the password again (ASVS 7.5.1).
+ * the sign-in's second step accepts. Every change asks for the password again (ASVS 7.5.1) and,
+ * once a second factor is on, a current one too (issue 27 §2), in one dialog.
  */
 export function TwoFactorSection({ profile }: { profile: Profile }) {
   const [confirmation, setConfirmation] = useState<Confirmation>(null);
@@ -43,12 +47,13 @@ export function TwoFactorSection({ profile }: { profile: Profile }) {
       </Typography>
       <AuthenticatorApp enabled={profile.totpEnabled} confirm={setConfirmation} />
       <Passkeys passkeys={profile.passkeys} confirm={setConfirmation} />
-      <ConfirmPasswordDialog
+      <ConfirmIdentityDialog
         open={confirmation !== null}
+        email={profile.email}
         action={confirmation?.action ?? ''}
         onClose={() => setConfirmation(null)}
-        onConfirm={async (password) => {
-          await confirmation?.run(password);
+        onConfirm={async (proof) => {
+          await confirmation?.run(proof);
           setConfirmation(null);
         }}
       />
@@ -65,8 +70,8 @@ function AuthenticatorApp(props: {
   const confirmCode = useConfirmTotp();
   const disable = useDisableTotp();
 
-  async function begin(password: string) {
-    const started = await startTotpEnrolment(password);
+  async function begin(proof: IdentityConfirmation) {
+    const started = await startTotpEnrolment(proof);
     // The QR code is drawn here from the otpauth URL; the secret never leaves for a QR service.
     const { default: QRCode } = await import('qrcode');
     const svg = await QRCode.toString(started.otpauthUrl, { type: 'svg', margin: 1 });
@@ -97,7 +102,7 @@ function AuthenticatorApp(props: {
           onClick={() =>
             props.confirm({
               action: 'turn off the authenticator app',
-              run: (password) => disable.mutateAsync(password),
+              run: (proof) => disable.mutateAsync(proof),
             })
           }
         >
@@ -175,8 +180,8 @@ function Passkeys(props: {
   const [added, setAdded] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
-  async function create(password: string) {
-    const options = await passkeyCreationOptions(password);
+  async function create(proof: IdentityConfirmation) {
+    const options = await passkeyCreationOptions(proof);
     setFailure(null);
     setAdded(null);
     try {
@@ -188,7 +193,7 @@ function Passkeys(props: {
       setName('');
       await queryClient.invalidateQueries({ queryKey: profileQueryKey });
     } catch (error) {
-      // The password was right (the dialog closes); what failed is the browser's or the key's.
+      // The confirmation passed (the dialog closes); what failed is the browser's or the key's.
       setFailure(
         error instanceof Error && error.name === 'NotAllowedError'
           ? 'The passkey was not created (the request was cancelled or timed out). Please try again.'
@@ -215,7 +220,7 @@ function Passkeys(props: {
                   onClick={() =>
                     props.confirm({
                       action: `remove the passkey “${passkey.name}”`,
-                      run: (password) => remove.mutateAsync({ id: passkey.id, password }),
+                      run: (proof) => remove.mutateAsync({ id: passkey.id, ...proof }),
                     })
                   }
                   aria-label={`Remove passkey ${passkey.name}`}

@@ -1,0 +1,214 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SecondFactor } from '../../shared/api/auth';
+import { recordAuditEvent } from '../audit/recordAuditEvent';
+import { listPasskeys, takeChallenge } from '../db/passkeys';
+import type { Queryable } from '../db/transaction';
+import { acceptTotpStep, lastTotpStep, type UserRow } from '../db/users';
+import { badRequest, ClientError } from '../errors';
+import { links, secondFactorLockedMessage } from '../mail/templates';
+import { relyingParty, verifyPasskeyAnswer } from './passkeys';
+import { confirmPassword } from './routeHelpers';
+import { matchTotp } from './totp';
+
+/**
+ * Failed second-factor attempts, counted per account whatever the address (NIST SP 800-63B-4
+ * §3.2.2, issue 27 §1), in the users row so every instance shares the count. A success resets it.
+ *
+ * The numbers: the first four failures in a row are answered at once (a typo, a code read as it
+ * changed). From the fifth, the next attempt waits, twice as long each time: 30 s, 1, 2, 4, 8 min.
+ * The tenth locks the second factor for an hour and mails the owner; each further failure locks it
+ * again, twice as long, up to a day. A real owner meets the wait only after several slips and is
+ * back within the hour; a guesser who knows the password gets 14 guesses in the first day and one
+ * a day after that (each guess at a 6-digit code with one step of drift is 3 in a million), so
+ * NIST's cap of 100 consecutive failures lies months away.
+ */
+const SECOND_FACTOR_LIMITS = {
+  /** Failures in a row answered at once. */
+  freeFailures: 4,
+  /** The failure that locks the second factor and mails the owner. */
+  lockAt: 10,
+} as const;
+
+/** Seconds before the next attempt after the nth failure in a row (1-based); the last beyond. */
+export const WAIT_AFTER_FAILURE_SECONDS = [
+  0, 0, 0, 0, 30, 60, 120, 240, 480, 3_600, 7_200, 14_400, 28_800, 57_600, 86_400,
+] as const;
+
+export const BAD_TOTP = 'The two-factor code is not right. Please try again with a new code.';
+export const SECOND_FACTOR_NEEDED =
+  'Two-factor authentication is on for your account: confirm with a code from your authenticator app or with your passkey.';
+const BAD_PASSKEY_REAUTH = 'The passkey could not be verified. Please try again.';
+
+/** When the next attempt may come, as people read it: a UTC time, to the minute (rounded up). */
+function readableMoment(at: Date): string {
+  const up = new Date(Math.ceil(at.getTime() / 60_000) * 60_000);
+  return `${up.toISOString().slice(0, 10)} ${up.toISOString().slice(11, 16)} UTC`;
+}
+
+function waitWords(seconds: number): string {
+  if (seconds <= 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}
+
+/** The 429 for an attempt that came before its wait ended; says when to try again. */
+function waitError(failures: number, blockedUntil: Date): ClientError {
+  const seconds = Math.max(1, Math.ceil((blockedUntil.getTime() - Date.now()) / 1000));
+  const message =
+    failures >= SECOND_FACTOR_LIMITS.lockAt
+      ? `Two-factor sign-in is locked after too many failed attempts. Please try again after ${readableMoment(blockedUntil)}.`
+      : `Too many failed two-factor attempts. Please wait ${waitWords(seconds)} and try again.`;
+  return new ClientError(429, message, undefined, seconds);
+}
+
+/** Refuses with 429 while the account's second factor waits or is locked. */
+export async function assertSecondFactorOpen(db: Queryable, userId: string): Promise<void> {
+  const result = await db.query<{ failures: number; blocked_until: Date }>(
+    `select second_factor_failures as failures, second_factor_blocked_until as blocked_until
+       from users where id = $1 and second_factor_blocked_until > now()`,
+    [userId],
+  );
+  const row = result.rows[0];
+  if (row) throw waitError(row.failures, row.blocked_until);
+}
+
+/**
+ * Counts an attempt as a failure before it is checked (a success takes it back), with the wait
+ * that failure brings; refuses with 429 while a wait runs. Counting first means guesses sent in
+ * parallel each take their own place in the count: none slips past the wait by arriving together.
+ */
+async function claimAttempt(db: Queryable, userId: string): Promise<number> {
+  const claimed = await db.query<{ failures: number }>(
+    `update users set
+       second_factor_failures = second_factor_failures + 1,
+       second_factor_blocked_until = now() + ($2::int[])[least(second_factor_failures + 1,
+         cardinality($2::int[]))] * interval '1 second'
+     where id = $1 and (second_factor_blocked_until is null or second_factor_blocked_until <= now())
+     returning second_factor_failures as failures`,
+    [userId, WAIT_AFTER_FAILURE_SECONDS],
+  );
+  if (claimed.rows[0]) return claimed.rows[0].failures;
+  await assertSecondFactorOpen(db, userId);
+  // The wait ended between the two statements: the next attempt is free to try again.
+  throw new ClientError(429, 'Please try again.', undefined, 1);
+}
+
+/**
+ * Runs one second-factor check under the account's count: 429 while a wait runs; a pass resets
+ * the count; a failure stays counted, is audited, mails the owner once when it locks the second
+ * factor, and throws `failure`.
+ */
+async function checkedAttempt(
+  app: FastifyInstance,
+  row: UserRow,
+  check: () => Promise<boolean>,
+  failure: ClientError,
+  reason: 'totp' | 'passkey',
+): Promise<void> {
+  const failures = await claimAttempt(app.db, row.id);
+  if (await check()) {
+    await app.db.query(
+      `update users set second_factor_failures = 0, second_factor_blocked_until = null
+        where id = $1`,
+      [row.id],
+    );
+    return;
+  }
+  await recordAuditEvent(app.db, {
+    action: 'signin.failed',
+    actorUserId: row.id,
+    detail: { reason, failures },
+  });
+  // Exactly one attempt's count is the lock's (the update is atomic): one email per lock streak.
+  if (failures === SECOND_FACTOR_LIMITS.lockAt) {
+    const seconds = WAIT_AFTER_FAILURE_SECONDS[failures - 1]!;
+    const until = readableMoment(new Date(Date.now() + seconds * 1000));
+    await recordAuditEvent(app.db, { action: '2fa.locked', actorUserId: row.id });
+    app.backgroundJobs.run('second-factor-locked', () =>
+      app.mailer.send(
+        secondFactorLockedMessage(row.email, until, links.signIn(app.config.publicUrl)),
+      ),
+    );
+  }
+  throw failure;
+}
+
+/** Checks a TOTP code (once per time step, RFC 6238) under the account's count. */
+export async function checkTotpCode(
+  app: FastifyInstance,
+  row: UserRow,
+  code: string,
+  failure: ClientError,
+): Promise<void> {
+  await checkedAttempt(
+    app,
+    row,
+    async () => {
+      const totp = row.totp_enabled && !!row.totp_secret;
+      const step = totp ? matchTotp(row.totp_secret!, code, lastTotpStep(row)) : null;
+      return step !== null && (await acceptTotpStep(app.db, row.id, step));
+    },
+    failure,
+    'totp',
+  );
+}
+
+/** Checks a passkey's answer to a challenge taken for the user, under the account's count. */
+export async function checkPasskeyAnswer(
+  app: FastifyInstance,
+  row: UserRow,
+  waiting: { userId: string; challenge: string } | null,
+  response: AuthenticationResponseJSON,
+  failure: ClientError,
+): Promise<void> {
+  const rp = relyingParty(app.config.publicUrl);
+  await checkedAttempt(
+    app,
+    row,
+    async () => !!waiting && (await verifyPasskeyAnswer(app.db, rp, waiting, response)),
+    failure,
+    'passkey',
+  );
+}
+
+/** The second factors the account has: an authenticator app, passkeys, both or none. */
+export async function secondFactorsOf(db: Queryable, row: UserRow): Promise<SecondFactor[]> {
+  const methods: SecondFactor[] = row.totp_enabled && row.totp_secret ? ['totp'] : [];
+  if ((await listPasskeys(db, row.id)).length > 0) methods.push('passkey');
+  return methods;
+}
+
+/** What a sensitive change sends to prove it is the owner (issue 27 §2). */
+interface IdentityProof {
+  password: string;
+  totpCode?: string | undefined;
+  passkey?: AuthenticationResponseJSON | undefined;
+}
+
+/**
+ * Re-authentication before a sensitive change (ASVS 7.5.1; NIST SP 800-63B-4 AAL2): the password
+ * again and, when the account has a second factor, a current one too (a code, or a passkey's
+ * answer to the challenge `user/reauth/passkey-options` gave). The password alone then gets 403
+ * naming the factors to use (`errors.secondFactor`: `totp`, `passkey` or both).
+ */
+export async function confirmIdentity(
+  app: FastifyInstance,
+  row: UserRow,
+  proof: IdentityProof,
+  request: FastifyRequest,
+  passwordField = 'password',
+): Promise<void> {
+  await confirmPassword(app, row, proof.password, request, passwordField);
+  const methods = await secondFactorsOf(app.db, row);
+  if (methods.length === 0) return;
+  if (proof.passkey) {
+    const waiting = await takeChallenge(app.db, 'reauth', { userId: row.id });
+    return checkPasskeyAnswer(app, row, waiting, proof.passkey, badRequest(BAD_PASSKEY_REAUTH));
+  }
+  if (proof.totpCode) {
+    return checkTotpCode(app, row, proof.totpCode, badRequest(BAD_TOTP, { totpCode: BAD_TOTP }));
+  }
+  await assertSecondFactorOpen(app.db, row.id);
+  throw new ClientError(403, SECOND_FACTOR_NEEDED, { secondFactor: methods.join(' ') });
+}
