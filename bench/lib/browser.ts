@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
 import type { BenchFile } from './files';
 import { serveStatic, sleep } from './util';
@@ -218,6 +218,9 @@ interface BusinessFigures {
   dialogOpen: number[];
   /** Click → first paint with the dialog's form drawn (its inputs in the page). */
   dialogFormReady: number[];
+  /** The baseline: a plain MUI Dialog with one text field, opened on the same page. */
+  plainDialogOpen: number[];
+  plainDialogReady: number[];
 }
 
 /** Types the keys at the end of one text field of a page already loaded; no files. */
@@ -260,29 +263,37 @@ const PRESS_MS = 80;
 async function dialogOpenRun(
   page: Page,
   rows: number[],
-): Promise<{ open: number[]; formReady: number[] }> {
+): Promise<{ open: number[]; formReady: number[]; plainOpen: number[]; plainReady: number[] }> {
   await waitReady(page);
   await page.evaluate(() => {
     window.bench.info.dialogOpen = [];
     window.bench.info.dialogFormReady = [];
+    window.bench.info.plainDialogOpen = [];
+    window.bench.info.plainDialogReady = [];
   });
-  for (const row of rows) {
-    const edit = page.locator(`#root_affiliatedPersons_${row}`);
-    await edit.scrollIntoViewIfNeeded();
+  const openAndClose = async (button: Locator, input: string) => {
+    await button.scrollIntoViewIfNeeded();
     await sleep(300);
     // Pressed as a person presses (~80 ms between down and up): the click event comes at the
     // release, and the button's own answer to the press (its ripple) is drawn while it is held.
     // Sent back to back, the press's work would sit inside the click's measured time.
-    await edit.click({ delay: PRESS_MS });
-    await page.locator('[role=dialog] form input').first().waitFor({ timeout: 10_000 });
+    await button.click({ delay: PRESS_MS });
+    await page.locator(input).first().waitFor({ timeout: 10_000 });
     await sleep(300);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
+  };
+  // Each person's dialog, then the plain one from the same scroll position: interleaved.
+  for (const row of rows) {
+    await openAndClose(page.locator(`#root_affiliatedPersons_${row}`), '[role=dialog] form input');
+    await openAndClose(page.locator('#bench-plain-dialog'), '[role=dialog] input');
   }
   await sleep(200);
   return page.evaluate(() => ({
     open: window.bench.info.dialogOpen as number[],
     formReady: window.bench.info.dialogFormReady as number[],
+    plainOpen: window.bench.info.plainDialogOpen as number[],
+    plainReady: window.bench.info.plainDialogReady as number[],
   }));
 }
 
@@ -300,6 +311,8 @@ export async function businessFigures(
     >;
     const dialogOpen: number[] = [];
     const dialogFormReady: number[] = [];
+    const plainDialogOpen: number[] = [];
+    const plainDialogReady: number[] = [];
     for (let run = 0; run < options.runs; run++) {
       for (const name of BUSINESS_PAGES) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -316,9 +329,12 @@ export async function businessFigures(
             const opens = await dialogOpenRun(page, [0, 12, 24, 36, 49]);
             dialogOpen.push(...opens.open);
             dialogFormReady.push(...opens.formReady);
+            plainDialogOpen.push(...opens.plainOpen);
+            plainDialogReady.push(...opens.plainReady);
             options.log(
               `  run ${run + 1} dialog open: ${opens.open.map((t) => t.toFixed(1)).join(' ')} ms; ` +
-                `form drawn: ${opens.formReady.map((t) => t.toFixed(1)).join(' ')} ms`,
+                `form drawn: ${opens.formReady.map((t) => t.toFixed(1)).join(' ')} ms; ` +
+                `plain dialog: ${opens.plainOpen.map((t) => t.toFixed(1)).join(' ')} ms`,
             );
           }
         } finally {
@@ -326,7 +342,7 @@ export async function businessFigures(
         }
       }
     }
-    return { keystrokes, dialogOpen, dialogFormReady };
+    return { keystrokes, dialogOpen, dialogFormReady, plainDialogOpen, plainDialogReady };
   } finally {
     await server.close();
   }

@@ -1,7 +1,7 @@
 /**
- * Encrypting and decrypting the sensitive answers of a registration (issue 17: goal under 1 ms
- * per registration), beside the payload serialization every submission runs anyway (the
- * baseline, measured in the same run). The business example: two affiliated persons, four
+ * Encrypting and decrypting the sensitive answers of a registration (issue 29: p95 at most 4 ×
+ * the payload serialization every submission runs anyway, the baseline measured in the same
+ * run; issue 17's absolute 1 ms moved with the machine). The business example: two affiliated persons, four
  * sensitive answers (two dates of birth, an SSN, a passport number), each in answers, payload
  * and person rows.
  */
@@ -16,7 +16,7 @@ import {
   sealRegistration,
 } from '../../src/server/fieldEncryption/registrationSealing';
 import { openSealed } from '../../src/server/fieldEncryption/sealedJson';
-import { ms, percentile, ratio, type Row } from './util';
+import { ms, percentile, ratioRow, type Row } from './util';
 
 const SAMPLES = 2000;
 
@@ -60,14 +60,14 @@ export function fieldEncryptionRows(): Row[] {
   const both = sealing.map((value, index) => value + opening[index]!);
   const p95 = percentile(both, 95);
   return [
-    {
+    ratioRow({
       figure: 'sensitive answers of a business registration: encrypt + decrypt, p95',
-      value: ms(p95),
-      baseline: `payload serialization ${ms(percentile(baseline, 95))}`,
-      ratio: ratio(p95, percentile(baseline, 95)),
-      goal: '< 1 ms',
-      met: p95 < 1,
-    },
+      value: p95,
+      baseline: percentile(baseline, 95),
+      show: ms,
+      baselineIs: 'payload serialization p95',
+      goal: { atMost: 4 },
+    }),
     {
       figure: 'same: encrypt (find sensitive answers, seal) / decrypt, p50',
       value: `${ms(percentile(sealing, 50))} / ${ms(percentile(opening, 50))}`,

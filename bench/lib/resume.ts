@@ -1,6 +1,6 @@
 /**
  * Issue 17: resuming the business application with 50 affiliated persons on a fresh page, time
- * to interactive (goal < 1 s), beside the same page opening with no saved application. Against
+ * to interactive (issue 29: at most 1.3 × the baseline), beside the same page opening with no saved application. Against
  * the real portal (production build, its own data folder): the application is saved through the
  * API (PUT applications/business), then a fresh page of the signed-in browser opens the
  * registration, which opens where the application was left (Business Details, step 1);
@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { startPortal } from './load';
 import { stopServer } from './server';
-import { percentile, personName, type Row } from './util';
+import { percentile, personName, ratioRow, type Row } from './util';
 import { newApplicant } from './vitals';
 
 const RUNS = Number(process.env.RESUME_RUNS ?? 5);
@@ -23,9 +23,9 @@ const RUNS = Number(process.env.RESUME_RUNS ?? 5);
  * when the page resumes an application, and the text `marker` drawn (the last affiliated person's
  * row), so the step's whole form is there, not only its first question.
  */
-interface Awaited {
-  input: string;
-  filled: boolean;
+export interface Awaited {
+  input?: string;
+  filled?: boolean;
   marker?: string;
 }
 
@@ -40,8 +40,10 @@ const probe = (awaited: Awaited) => `(() => {
   const w = window;
   let found = false;
   function check() {
-    const input = document.querySelector(awaited.input);
-    if (!input || input.disabled || (awaited.filled && !input.value)) return false;
+    if (awaited.input) {
+      const input = document.querySelector(awaited.input);
+      if (!input || input.disabled || (awaited.filled && !input.value)) return false;
+    }
     if (awaited.marker && !(document.body.textContent || '').includes(awaited.marker)) return false;
     requestAnimationFrame(() => setTimeout(() => (w.interactiveAt = performance.now()), 0));
     return true;
@@ -67,10 +69,15 @@ const probe = (awaited: Awaited) => `(() => {
   });
 })();`;
 
-async function timeToInteractive(context: BrowserContext, awaited: Awaited): Promise<number> {
+/** Opens `path` on a fresh page of `context`: navigation → next paint once `awaited` shows. */
+export async function timeToInteractive(
+  context: BrowserContext,
+  awaited: Awaited,
+  path = '/clearing/registration/business',
+): Promise<number> {
   const page = await context.newPage();
   await page.addInitScript({ content: probe(awaited) });
-  await page.goto('/clearing/registration/business');
+  await page.goto(path);
   await page.waitForFunction(
     () => (window as unknown as { interactiveAt?: number }).interactiveAt !== undefined,
     undefined,
@@ -84,7 +91,7 @@ async function timeToInteractive(context: BrowserContext, awaited: Awaited): Pro
 }
 
 /** The business example with `count` affiliated persons (copies of the example's first). */
-function businessAnswers(projectRoot: string, count: number): Record<string, unknown> {
+export function businessAnswers(projectRoot: string, count: number): Record<string, unknown> {
   const example = JSON.parse(
     fs.readFileSync(path.join(projectRoot, 'schemas/business/business.example.json'), 'utf8'),
   ) as Record<string, unknown>;
@@ -160,13 +167,13 @@ export function resumeRows(figures: ResumeFigures): Row[] {
   const resumed = percentile(figures.resumedMs, 50);
   const empty = percentile(figures.emptyMs, 50);
   return [
-    {
+    ratioRow({
       figure: `resume the business application (${figures.persons} persons) on a fresh page: interactive, median`,
-      value: `${Math.round(resumed)} ms`,
-      baseline: `${Math.round(empty)} ms (no saved application)`,
-      ratio: (resumed / empty).toFixed(2),
-      goal: '< 1000 ms',
-      met: resumed < 1000,
-    },
+      value: resumed,
+      baseline: empty,
+      show: (n) => `${Math.round(n)} ms`,
+      baselineIs: '(the same page, no saved application)',
+      goal: { atMost: 1.3 },
+    }),
   ];
 }

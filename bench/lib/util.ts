@@ -78,6 +78,12 @@ export const ms = (value: number) =>
       ? `${(value * 1000).toFixed(1)} µs`
       : `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 
+/**
+ * Whether a row's goal is met: `null` when the row has no goal, `'not measured'` when the figure
+ * or the baseline it is judged against was not taken (never counted as met).
+ */
+export type Met = boolean | null | 'not measured';
+
 /** One row of the printed table. */
 export interface Row {
   figure: string;
@@ -85,7 +91,61 @@ export interface Row {
   baseline: string;
   ratio: string;
   goal: string;
-  met: boolean | null;
+  met: Met;
+}
+
+/** A goal as a ratio of the figure to its baseline taken in the same run (issue 29). */
+type RatioGoal = { atMost: number } | { atLeast: number };
+
+const measured = (n: number | undefined): n is number => n !== undefined && Number.isFinite(n);
+
+/**
+ * Judges `value` against `baseline` by their ratio. A figure or baseline that was not measured
+ * (undefined, NaN, infinite) or a baseline of 0 (no ratio) is `'not measured'`, never met.
+ */
+export function judgeRatio(
+  value: number | undefined,
+  baseline: number | undefined,
+  goal: RatioGoal,
+): { ratio: number | undefined; met: Met } {
+  if (!measured(value) || !measured(baseline) || baseline <= 0) {
+    return { ratio: undefined, met: 'not measured' };
+  }
+  const r = value / baseline;
+  return { ratio: r, met: 'atMost' in goal ? r <= goal.atMost : r >= goal.atLeast };
+}
+
+const describeGoal = (goal: RatioGoal) =>
+  'atMost' in goal ? `≤ ${goal.atMost} ×` : `≥ ${goal.atLeast} ×`;
+
+/**
+ * A row judged by its ratio to the baseline; the absolute figures stay in the table. `also`
+ * adds a condition the figure must meet besides its ratio (every request answered, say); it
+ * cannot turn a missing measurement into a met goal.
+ */
+export function ratioRow(options: {
+  figure: string;
+  value: number | undefined;
+  baseline: number | undefined;
+  /** How the figure and the baseline are printed (ms, req/s, MB). */
+  show: (n: number) => string;
+  /** Words after the baseline's number: what it is. */
+  baselineIs: string;
+  goal: RatioGoal;
+  /** Printed after the value (a p99, a count). */
+  valueNote?: string;
+  also?: { ok: boolean; goal: string };
+}): Row {
+  const { ratio: r, met } = judgeRatio(options.value, options.baseline, options.goal);
+  const shown = (n: number | undefined) => (measured(n) ? options.show(n) : 'not measured');
+  return {
+    figure: options.figure,
+    value: shown(options.value) + (options.valueNote ? `; ${options.valueNote}` : ''),
+    baseline: `${shown(options.baseline)} ${options.baselineIs}`,
+    ratio: r === undefined ? 'n/a' : r.toFixed(r < 0.1 ? 3 : 2),
+    goal: describeGoal(options.goal) + (options.also ? `, ${options.also.goal}` : ''),
+    met: met === true && options.also ? options.also.ok : met,
+  };
 }
 
 export const ratio = (a: number, b: number) =>
@@ -106,7 +166,15 @@ export function printTable(rows: Row[]): string {
     row.baseline,
     row.ratio,
     row.goal,
-    row === head ? 'met?' : row.met === null ? '-' : row.met ? 'yes' : 'NO',
+    row === head
+      ? 'met?'
+      : row.met === null
+        ? '-'
+        : row.met === 'not measured'
+          ? 'not measured'
+          : row.met
+            ? 'yes'
+            : 'NO',
   ];
   const all = [head, ...rows].map(cells);
   const widths = all[0]!.map((_, i) => Math.max(...all.map((line) => line[i]!.length)));

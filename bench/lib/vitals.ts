@@ -69,7 +69,7 @@ async function measure(
   return { page: name, loadShift: sum(loaded.shifts), changeShift, lcp: loaded.lcp };
 }
 
-async function signIn(page: Page, email: string, password: string) {
+export async function signIn(page: Page, email: string, password: string) {
   await page.goto('/clearing/signin');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);

@@ -6,6 +6,13 @@
  */
 import businessForm from 'virtual:forms/business';
 import type { RJSFSchema } from '@rjsf/utils';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
 import { createRjsfValidator } from '../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
 import { FormSession } from '../../src/web/forms/session';
@@ -20,13 +27,15 @@ const schema = businessSchema as RJSFSchema;
  * timeStamp, each animation frame looks for the dialog, and in the first frame that has it
  * setTimeout(0) marks the paint (as the keystroke probe does). Samples go to
  * `bench.info.dialogOpen` once the driver has put an array there; `dialogFormReady` the same up
- * to the first frame whose dialog holds the form's inputs.
+ * to the first frame whose dialog holds the form's inputs. A click on the plain dialog's button
+ * (the baseline) goes to `plainDialogOpen` and `plainDialogReady`.
  */
 document.addEventListener(
   'click',
   (event) => {
-    const samples = window.bench.info.dialogOpen;
-    const ready = window.bench.info.dialogFormReady;
+    const plain = (event.target as Element).closest(`#${PLAIN_DIALOG_BUTTON}`) !== null;
+    const samples = window.bench.info[plain ? 'plainDialogOpen' : 'dialogOpen'];
+    const ready = window.bench.info[plain ? 'plainDialogReady' : 'dialogFormReady'];
     if (!Array.isArray(samples) || !Array.isArray(ready)) return;
     const start = event.timeStamp;
     const mark = (selector: string, into: number[]) => {
@@ -38,7 +47,7 @@ document.addEventListener(
       requestAnimationFrame(look);
     };
     mark('[role=dialog]', samples);
-    mark('[role=dialog] form input', ready);
+    mark(plain ? '[role=dialog] input' : '[role=dialog] form input', ready);
   },
   { capture: true },
 );
@@ -56,8 +65,40 @@ const session = new FormSession({
 });
 session.goTo(session.steps!.findIndex((step) => step.id === 'business'));
 
+const PLAIN_DIALOG_BUTTON = 'bench-plain-dialog';
+
+/**
+ * The dialog baseline of issue 29: a plain MUI Dialog with one text field, opened on this same
+ * page (its 50-person table and form in the DOM), by a button out of the form's way.
+ */
+function PlainDialog() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        id={PLAIN_DIALOG_BUTTON}
+        variant="outlined"
+        sx={{ position: 'fixed', top: 8, right: 8, zIndex: 1 }}
+        onClick={() => setOpen(true)}
+      >
+        Plain dialog
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="sm">
+        <DialogTitle>Plain dialog</DialogTitle>
+        <DialogContent>
+          <TextField label="Name" fullWidth margin="dense" />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
 mount(
   <Frame>
+    <PlainDialog />
     <SchemaForm
       formId="bench-business"
       keepDraft={false}

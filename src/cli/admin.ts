@@ -20,8 +20,20 @@ import {
 } from '../server/admin/review';
 import { hashPassword } from '../server/auth/passwords';
 import { readConfig, type ServerConfig } from '../server/config';
-import { emailDigestsToLookUp, recordAuditEvent } from '../server/audit/recordAuditEvent';
-import { verifyAuditChain } from '../server/audit/verifyAuditChain';
+import {
+  emailDigest,
+  emailDigestsToLookUp,
+  recordAuditEvent,
+} from '../server/audit/recordAuditEvent';
+import { bindAuditChainKeys, loadAuditChainKeys } from '../server/audit/auditChainKeys';
+import {
+  AuditCheckpointError,
+  loadCheckpointSigningKey,
+  readCheckpoint,
+  signCheckpoint,
+  type AuditCheckpoint,
+} from '../server/audit/auditCheckpoint';
+import { verifyAuditChain, type AuditChainReport } from '../server/audit/verifyAuditChain';
 import { grantAppRole } from '../server/db/appRole';
 import { findOrganization } from '../server/db/statements';
 import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/publish';
@@ -54,8 +66,13 @@ const USAGE = `Usage: npm run admin -- <command> [options]
                                                 publish a regulatory disclosure document
   create-staff <email> [--password-stdin]       create a staff user; prints a link to set the
                                                 password, or reads the password from stdin
-  verify-audit                                  walk the audit trail's hash chain; names the
-                                                first row that no longer matches (exit 1)
+  verify-audit [--checkpoint <file>]            walk the audit trail's keyed hash chain; names
+                                                the first row that no longer matches (exit 1);
+                                                with a checkpoint, also proves every row up to
+                                                it unchanged and none cut from the end
+  audit-checkpoint                              verify the chain, then print its head (row,
+                                                hash, time) signed with AUDIT_CHECKPOINT_KEY,
+                                                to keep outside the database
   audit-lookup <email>                          list the failed sign-ins on an address, with or
                                                 without an account (rows name an address only
                                                 by a keyed digest: FIELD_ENCRYPTION_KEYS)
@@ -72,8 +89,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 
 Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database; SMTP_URL
-to send the applicant's email (without it the email is printed here); FIELD_ENCRYPTION_KEYS
-(development: the key file in DATA_DIR).
+to send the applicant's email (without it the email is printed here); FIELD_ENCRYPTION_KEYS,
+AUDIT_CHAIN_KEYS, AUDIT_CHECKPOINT_KEY, AUDIT_CHECKPOINT_PUBLIC_KEYS (development: key files in
+DATA_DIR). verify-audit, audit-checkpoint and audit-lookup are audited, naming the operator.
 Exit codes: 0 done, 1 refused (verify-audit: the trail was altered), 2 unusable input.`;
 
 const CLI: Actor = { userId: null, via: 'cli' };
@@ -228,9 +246,9 @@ async function createStaff(
   let password: string | null = null;
   if (passwordFromStdin) {
     password = await readStdin();
-    if (passwordStrength(password, await loadCommonPasswords()) !== 'strong') {
+    if (passwordStrength(password, await loadCommonPasswords(), { email }) !== 'strong') {
       throw new UsageError(
-        'A staff password needs 8+ characters with lowercase, uppercase, a digit and one of !@#$%^&*, and must not be a common password.',
+        "A staff password needs 8+ characters with lowercase, uppercase, a digit and one of !@#$%^&*, and must not be a common password nor made of the email address or the service's names.",
       );
     }
   }
@@ -259,23 +277,113 @@ async function createStaff(
   out(links.verifyEmail(config.publicUrl, email.trim(), token));
 }
 
-/** Walks the audit trail: 0 when every row still matches its hash, 1 naming the first that does not. */
-async function verifyAudit(pool: pg.Pool, out: Out, err: Out): Promise<number> {
-  const report = await verifyAuditChain(pool);
-  if (report.intact) {
-    out(`Audit trail intact: ${report.rows} rows, each matching its hash and the row before.`);
-    return 0;
-  }
+/**
+ * Who ran an operator command, for the audit rows of commands that read the trail or look up a
+ * person: the login (the one behind sudo) and the machine. Operators are not portal users.
+ */
+function operator(): string {
+  return `${process.env.SUDO_USER || os.userInfo().username}@${os.hostname()}`;
+}
+
+function reportBreak(report: Extract<AuditChainReport, { intact: false }>, err: Out): void {
   err(
     `Audit trail altered at row ${report.seq}${report.id ? ` (id ${report.id})` : ''}: ${report.problem}. ` +
       `The ${report.rows} rows before it match.`,
   );
-  return 1;
+}
+
+/**
+ * Walks the audit trail: 0 when every row still matches its hash (and the checkpoint, when one
+ * is given), 1 naming the first that does not. The run is itself audited.
+ */
+async function verifyAudit(
+  pool: pg.Pool,
+  config: ServerConfig,
+  checkpointFile: string | undefined,
+  out: Out,
+  err: Out,
+): Promise<number> {
+  let checkpoint: AuditCheckpoint | undefined;
+  if (checkpointFile !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(checkpointFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`Cannot read ${checkpointFile}: ${(error as Error).message}`);
+    }
+    const read = readCheckpoint(text, config);
+    if (!read.valid) {
+      throw new ClientError(409, `The checkpoint in ${checkpointFile} is refused: ${read.reason}.`);
+    }
+    checkpoint = read.checkpoint;
+  }
+  const report = await verifyAuditChain(pool, checkpoint ? { checkpoint } : {});
+  await recordAuditEvent(pool, {
+    action: 'audit.verified',
+    actorUserId: null,
+    detail: {
+      via: 'cli',
+      operator: operator(),
+      intact: report.intact,
+      rows: report.rows,
+      ...(checkpoint ? { checkpointSeq: checkpoint.seq } : {}),
+    },
+  });
+  if (!report.intact) {
+    reportBreak(report, err);
+    return 1;
+  }
+  const unkeyed = report.unkeyed
+    ? ` (${report.unkeyed} written before the chain was keyed, checked unkeyed)`
+    : '';
+  out(
+    `Audit trail intact: ${report.rows} rows, each matching its hash and the row before${unkeyed}.`,
+  );
+  if (checkpoint) {
+    out(
+      `Every row up to row ${checkpoint.seq} is as the checkpoint of ${checkpoint.takenAt} signed it.`,
+    );
+  }
+  return 0;
+}
+
+/**
+ * Verifies the chain, then prints its head signed with the checkpoint key (one line of JSON on
+ * stdout, for the operator to keep elsewhere); a broken chain is not signed (exit 1).
+ */
+async function auditCheckpoint(
+  pool: pg.Pool,
+  config: ServerConfig,
+  out: Out,
+  err: Out,
+): Promise<number> {
+  const signingKey = loadCheckpointSigningKey(config);
+  const report = await verifyAuditChain(pool);
+  if (!report.intact) {
+    reportBreak(report, err);
+    err('No checkpoint was signed.');
+    return 1;
+  }
+  if (!report.head) throw new ClientError(409, 'The audit trail is empty: nothing to sign.');
+  const signed = signCheckpoint(report.head, signingKey);
+  await recordAuditEvent(pool, {
+    action: 'audit.checkpoint',
+    actorUserId: null,
+    detail: { via: 'cli', operator: operator(), checkpointSeq: report.head.seq },
+  });
+  out(signed);
+  err(
+    `Checkpoint of row ${report.head.seq} signed. Keep it outside the database (a log, a ticket, ` +
+      'a WORM bucket); verify-audit --checkpoint <file> checks the trail against it.',
+  );
+  return 0;
 }
 
 /**
  * The failed sign-ins on one address: rows of an account by its id, rows of an address without
- * one by its digest under each key of the ring (and the unkeyed digest of older rows).
+ * one by its digest under each key of the ring (and the unkeyed digest of older rows). Looking a
+ * person up is itself audited: who ran it, and the address as failed sign-ins name one (its
+ * keyed digest), so the trail shows whose sign-ins were read without holding the address.
  */
 async function auditLookup(
   pool: pg.Pool,
@@ -283,7 +391,13 @@ async function auditLookup(
   email: string,
   out: Out,
 ): Promise<void> {
-  const digests = emailDigestsToLookUp(loadFieldKeys(config), email);
+  const ring = loadFieldKeys(config);
+  const digests = emailDigestsToLookUp(ring, email);
+  await recordAuditEvent(pool, {
+    action: 'audit.looked-up',
+    actorUserId: null,
+    detail: { via: 'cli', operator: operator(), ...emailDigest(ring, email) },
+  });
   const user = await findUserRowByEmail(pool, email);
   const found = await pool.query<{ seq: string; at: Date; reason: string | null }>(
     `select seq, at, detail->>'reason' as reason from audit_log
@@ -331,10 +445,12 @@ async function verifyEvidence(
   }
   const changed = checks.filter((check) => !check.matches);
   for (const { evidence, actualSha256, matches } of checks) {
+    // Each signature's own time beside the submission's (issue 26).
+    const times = `signed at ${evidence.signedAt ?? 'not recorded'}, submitted at ${evidence.submittedAt}`;
     out(
       matches
-        ? `OK       ${evidence.prompt} (${evidence.documentUrl}): sha256 ${evidence.sha256}`
-        : `CHANGED  ${evidence.prompt} (${evidence.documentUrl}): signed ${evidence.sha256}, stored now ${actualSha256 ?? 'missing'}`,
+        ? `OK       ${evidence.prompt} (${evidence.documentUrl}): sha256 ${evidence.sha256}; ${times}`
+        : `CHANGED  ${evidence.prompt} (${evidence.documentUrl}): signed ${evidence.sha256}, stored now ${actualSha256 ?? 'missing'}; ${times}`,
     );
   }
   if (changed.length > 0) {
@@ -381,6 +497,7 @@ export async function main(
       allowPositionals: true,
       options: {
         'as-of': { type: 'string' },
+        checkpoint: { type: 'string' },
         'password-stdin': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -400,6 +517,7 @@ export async function main(
     'publish-disclosure': 3,
     'create-staff': 1,
     'verify-audit': 0,
+    'audit-checkpoint': 0,
     'audit-lookup': 1,
     'grant-app-role': 1,
     'rotate-key': 0,
@@ -428,6 +546,9 @@ export async function main(
   }
   try {
     const pool = database.pool;
+    // Commands that audit (and verify-audit) key the chain as the portal does; granting the app
+    // role is the database owner's and needs no key.
+    if (command !== 'grant-app-role') bindAuditChainKeys(pool, loadAuditChainKeys(config));
     switch (command) {
       case 'approve':
         await approve(reviewDeps(pool, config, out), args[0]!, out);
@@ -446,7 +567,9 @@ export async function main(
         await createStaff(pool, config, args[0]!, values['password-stdin'], out);
         break;
       case 'verify-audit':
-        return await verifyAudit(pool, out, err);
+        return await verifyAudit(pool, config, values.checkpoint, out, err);
+      case 'audit-checkpoint':
+        return await auditCheckpoint(pool, config, out, err);
       case 'audit-lookup':
         await auditLookup(pool, config, args[0]!, out);
         break;
@@ -465,7 +588,7 @@ export async function main(
     }
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof AuditCheckpointError) {
       err(error.message);
       return 2;
     }

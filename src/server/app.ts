@@ -19,9 +19,11 @@ import {
   RETRY_AFTER_SECONDS,
 } from './db/availability';
 import { DatabaseListener } from './db/notifications';
+import { StatementCache } from './statements/statementCache';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
+import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
 import { logOneLinePerRequest, logSerializers } from './logging';
 import type { Mailer } from './mail/mailer';
 import { csrfPlugin } from './plugins/csrf';
@@ -44,6 +46,8 @@ declare module 'fastify' {
     db: pg.Pool;
     /** LISTEN/NOTIFY between the instances on this database (caches, the market feed). */
     notifications: DatabaseListener;
+    /** Each organisation's serialised statement, dropped on every instance when one lands. */
+    statementCache: StatementCache;
     config: ServerConfig;
     mailer: Mailer;
     backgroundJobs: BackgroundJobs;
@@ -62,6 +66,8 @@ interface AppDeps {
   forms?: FormCatalog;
   /** The keys of sensitive answers; by default from the configuration (`loadFieldKeys`). */
   fieldKeys?: FieldKeyRing;
+  /** The audit chain's keys; by default from the configuration (`loadAuditChainKeys`). */
+  auditChainKeys?: FieldKeyRing;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -96,10 +102,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = new DatabaseListener(deps.pool, (line) => app.log.warn(line));
   app.decorate('notifications', notifications);
   app.addHook('onClose', async () => notifications.close());
+  const statementCache = new StatementCache(deps.pool);
+  await statementCache.listen(notifications);
+  app.decorate('statementCache', statementCache);
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
   app.decorate('forms', deps.forms ?? portalForms());
   app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
+  // Every audit row appended through this pool is keyed (audit/auditChainKeys.ts).
+  bindAuditChainKeys(deps.pool, deps.auditChainKeys ?? loadAuditChainKeys(deps.config));
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
   app.addHook('onClose', async () => app.backgroundJobs.idle());
   logOneLinePerRequest(app);

@@ -37,6 +37,12 @@ export interface ServerConfig {
   logLevel: string;
   /** `FIELD_ENCRYPTION_KEYS`: the keys of sensitive answers at rest (fieldEncryption/keyRing.ts). */
   fieldEncryptionKeys: string | undefined;
+  /** `AUDIT_CHAIN_KEYS`: the keys the audit trail's hash chain is keyed with (audit/auditChainKeys.ts). */
+  auditChainKeys: string | undefined;
+  /** `AUDIT_CHECKPOINT_KEY`: the Ed25519 private key that signs audit checkpoints (PEM or base64 PKCS#8). */
+  auditCheckpointKey: string | undefined;
+  /** `AUDIT_CHECKPOINT_PUBLIC_KEYS`: earlier checkpoint keys' public halves (base64 SPKI), comma-separated. */
+  auditCheckpointPublicKeys: string | undefined;
   /**
    * `SESSION_PLACE_DATABASE`: the MMDB file giving sessions their approximate place (unset: the
    * shipped DB-IP country data; `off`: addresses only). See auth/ipPlaces.ts.
@@ -76,6 +82,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     passwordCost: Number(env.PASSWORD_COST ?? 17),
     logLevel: env.LOG_LEVEL ?? 'info',
     fieldEncryptionKeys: env.FIELD_ENCRYPTION_KEYS || undefined,
+    auditChainKeys: env.AUDIT_CHAIN_KEYS || undefined,
+    auditCheckpointKey: env.AUDIT_CHECKPOINT_KEY || undefined,
+    auditCheckpointPublicKeys: env.AUDIT_CHECKPOINT_PUBLIC_KEYS || undefined,
     sessionPlaceDatabase: env.SESSION_PLACE_DATABASE || undefined,
   };
 }

@@ -26,3 +26,17 @@ export const unauthorized = (message = 'Please sign in to view that content.') =
 export const forbidden = (message = 'You do not have access to this.') =>
   new ClientError(403, message);
 export const notFound = (message = 'Not found.') => new ClientError(404, message);
+
+/**
+ * A change outside what a change request asked for (changeScope's one rule): 409 naming the
+ * question by its prompt, at its pointer. Its own class so the refusal can be audited after
+ * the transaction that found it rolls back.
+ */
+export class ChangeRefusedError extends ClientError {
+  constructor(
+    readonly pointer: string,
+    message: string,
+  ) {
+    super(409, message, { [pointer]: message });
+  }
+}

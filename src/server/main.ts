@@ -9,6 +9,7 @@ import { warmPdfInspection } from './storage/inspectionThreads';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
 import { FieldKeyError, loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
+import { loadAuditChainKeys } from './audit/auditChainKeys';
 import { readableLogStream } from './logging';
 import { createOutboxMailer } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
@@ -31,10 +32,13 @@ async function failed(
   process.exit(1);
 }
 
-// Without the keys of sensitive answers nothing can be stored or read: one sentence, exit 1.
+// Without the keys of sensitive answers nothing can be stored or read, and without the audit
+// chain's nothing can be audited: one sentence, exit 1.
 let fieldKeys: FieldKeyRing;
+let auditChainKeys: FieldKeyRing;
 try {
   fieldKeys = loadFieldKeys(config);
+  auditChainKeys = loadAuditChainKeys(config);
 } catch (error) {
   console.error(error instanceof FieldKeyError ? error.message : String(error));
   process.exit(1);
@@ -67,6 +71,7 @@ const app = await buildApp({
   pool: database.pool,
   mailer,
   fieldKeys,
+  auditChainKeys,
   ...(readable ? { logger: { level: config.logLevel, stream: readable } } : {}),
 }).catch((error: unknown) => failed('app', error, [closeDatabase]));
 const closeApp = () => app.close();

@@ -1,3 +1,4 @@
+import { PASSWORD_MESSAGES } from '../../src/shared/rules/password';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -50,6 +51,20 @@ describe('VerifyEmailPage', () => {
     await user.type(password, 'Password1');
     await waitFor(() => expect(password).toHaveAccessibleDescription('Password is too weak'));
     expect(screen.getByText('Password strength: weak')).toBeInTheDocument();
+  });
+
+  it('refuses a password made of the address the link names, as the server does (issue 27 §3)', async () => {
+    setup();
+    renderApp('/clearing/user/verify-email?email=carol1%40sec.example&access_token=t');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Set Password' }));
+    const password = screen.getByLabelText(/^Password/);
+    await user.type(password, 'Carol1@Sec.Example');
+    expect(password).toHaveAccessibleDescription(PASSWORD_MESSAGES.ownWords);
+    expect(screen.getByText('Password strength: weak')).toBeInTheDocument();
+    await user.clear(password);
+    await user.type(password, 'Carol-Lantern-48');
+    expect(password).not.toHaveAccessibleDescription();
   });
 
   it('shows the strength meter and toggles password visibility', async () => {

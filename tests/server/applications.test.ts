@@ -501,6 +501,7 @@ describe('applications on the server: files', () => {
     const written = await saveAnswersAtRevision(t.pool, judged!.id, judged!.revision, {
       answers: { firstName: 'Janet' },
       schemaHash: judged!.schemaHash,
+      agreementsSignedAt: {},
     });
     expect(written).toBeNull();
     const application = await load(user.client, 'individual');
@@ -607,8 +608,13 @@ describe('applications on the server: files', () => {
     ]);
     const application = await load(user.client, 'individual');
     expect(application?.status).toBe('submitted');
-    const events = await auditRows(t, 'application.submitted');
-    expect(events.filter((row) => row.registration_id === registrationId)).toHaveLength(1);
+    // One event for the submission, naming the application it came from (issue 26: the console
+    // showed "application.submitted" beside "Submitted").
+    const events = await auditRows(t, 'registration.submitted');
+    const submittedEvents = events.filter((row) => row.registration_id === registrationId);
+    expect(submittedEvents).toHaveLength(1);
+    expect(typeof submittedEvents[0]!.detail.applicationId).toBe('string');
+    expect(await auditRows(t, 'application.submitted')).toEqual([]);
 
     const afterSave = await save(user.client, 'individual', {
       answers: application!.answers,

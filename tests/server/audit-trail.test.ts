@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDigest, recordAuditEvent } from '../../src/server/audit/recordAuditEvent';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
+import { bindAuditChainKeys } from '../../src/server/audit/auditChainKeys';
 import { grantAppRole } from '../../src/server/db/appRole';
 import { createPool } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
@@ -38,6 +39,7 @@ describe('audit trail', () => {
       NODE_ENV: 'test',
       // The app's keys: the CLI finds failed sign-ins by the digests made under them.
       FIELD_ENCRYPTION_KEYS: t.config.fieldEncryptionKeys!,
+      AUDIT_CHAIN_KEYS: t.config.auditChainKeys!,
     });
 
   /** Every audit row's full text, for checks that nothing personal is in it. */
@@ -201,7 +203,7 @@ describe('audit trail', () => {
     }
 
     const report = await verifyAuditChain(t.pool);
-    expect(report).toEqual({ intact: true, rows: rows.length });
+    expect(report).toMatchObject({ intact: true, rows: rows.length, unkeyed: 0 });
     const verified = await admin(['verify-audit']);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`Audit trail intact: ${rows.length} rows`);
@@ -277,10 +279,19 @@ describe('audit trail', () => {
     ]) {
       await expect(t.pool.query(statement), statement).rejects.toThrow(/append-only/);
     }
-    // A caller cannot choose its own place or hash in the chain: the database sets them.
-    await t.pool.query(
-      `insert into audit_log (action, detail, seq, prev_hash, hash) values ('signout', '{}', 1, 'x', 'y')`,
-    );
+    // A row without the chain's key is refused, and so is a keyed row that does not continue
+    // the head (its number or its link): the chain never forks.
+    await expect(
+      t.pool.query(
+        `insert into audit_log (action, detail, seq, prev_hash, hash) values ('signout', '{}', 1, 'x', 'y')`,
+      ),
+    ).rejects.toThrow(/keyed/);
+    await expect(
+      t.pool.query(
+        `insert into audit_log (action, detail, seq, prev_hash, hash, chain_version, chain_key)
+         select 'signout', '{}', last_seq + 1, 'x', 'y', 2, 'test-audit' from audit_chain_head`,
+      ),
+    ).rejects.toThrow(/does not continue the chain/);
     expect((await verifyAuditChain(t.pool)).intact).toBe(true);
   });
 
@@ -297,6 +308,7 @@ describe('audit trail', () => {
       url.username = role;
       url.password = password;
       const app = createPool(url.toString());
+      bindAuditChainKeys(app, parseFieldKeys(t.config.auditChainKeys!));
       try {
         // The portal's start as this role: every migration applied, nothing to create.
         expect(await migrate(app)).toEqual([]);
@@ -355,14 +367,14 @@ describe('audit trail', () => {
     expect(failed.stderr).toContain(`Audit trail altered at row ${target.seq} (id ${target.id})`);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 
-    // Recomputing that row's hash moves the break to the next row, which still links to the old one.
+    // Recomputing that row's hash without the chain's key does not mend it (issue 27).
     await tamper(
       `update audit_log set hash = audit_hash(prev_hash, audit_canonical(audit_log)) where seq = $1`,
     );
     expect(await verifyAuditChain(t.pool)).toMatchObject({
       intact: false,
-      seq: Number(target.seq) + 1,
-      problem: expect.stringContaining('does not link to the row before'),
+      seq: Number(target.seq),
+      problem: expect.stringContaining('no longer matches its hash'),
     });
 
     // A row removed from the middle is named by the gap.
@@ -376,6 +388,7 @@ describe('audit trail', () => {
 
   it('keeps one chain when two instances append at once', async () => {
     const second = createPool(t.pool.options.connectionString!);
+    bindAuditChainKeys(second, parseFieldKeys(t.config.auditChainKeys!));
     try {
       await Promise.all(
         Array.from({ length: 40 }, (_unused, i) =>

@@ -7,6 +7,8 @@ import { demoStatement } from '../../src/server/seed/demoReview';
 import { freshClient, uniqueEmail } from './authHelpers';
 import { auditRows, registeredCustomer } from './adminHelpers';
 import { runCli, type CliRun } from './cliRun';
+import { emailDigest } from '../../src/server/audit/recordAuditEvent';
+import { parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { createTestApp, type TestApp } from './testApp';
 
 describe('npm run admin', () => {
@@ -25,6 +27,7 @@ describe('npm run admin', () => {
         NODE_ENV: 'test',
         // The portal's keys: a change request opens the registration's sealed answers.
         FIELD_ENCRYPTION_KEYS: t.config.fieldEncryptionKeys,
+        AUDIT_CHAIN_KEYS: t.config.auditChainKeys,
       },
       stdin,
     );
@@ -180,6 +183,31 @@ describe('npm run admin', () => {
     expect((await run(['publish-disclosure', 'monthly-segregation', '2026-09', file])).code).toBe(
       1,
     );
+  });
+
+  it('audit-lookup and verify-audit are audited: who ran them, the address only as its digest', async () => {
+    // Issue 27 §5: looking a person up is recorded, naming the operator and the address as failed
+    // sign-ins name one (its keyed digest under the field key), never the address itself.
+    const email = uniqueEmail('looked-up');
+    const lookup = await run(['audit-lookup', email]);
+    expect(lookup.code, lookup.stderr).toBe(0);
+    const ring = parseFieldKeys(t.config.fieldEncryptionKeys!);
+    const operator = `${process.env.SUDO_USER || os.userInfo().username}@${os.hostname()}`;
+    expect((await auditRows(t, 'audit.looked-up')).at(-1)).toMatchObject({
+      actor_user_id: null,
+      detail: { via: 'cli', operator, ...emailDigest(ring, email) },
+    });
+    const text = await t.pool.query<{ text: string }>(
+      `select string_agg(a::text, ' ') as text from audit_log a where action = 'audit.looked-up'`,
+    );
+    expect(text.rows[0]!.text).not.toContain(email);
+
+    const verified = await run(['verify-audit']);
+    expect(verified.code, verified.stderr).toBe(0);
+    const rows = Number(/intact: (\d+) rows/.exec(verified.stdout)![1]);
+    expect((await auditRows(t, 'audit.verified')).at(-1)).toMatchObject({
+      detail: { via: 'cli', operator, intact: true, rows },
+    });
   });
 
   it('answers usage errors with exit code 2', async () => {

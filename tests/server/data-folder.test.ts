@@ -66,6 +66,7 @@ describe('the data folder', () => {
         PORT: '0',
         NODE_ENV: 'production',
         FIELD_ENCRYPTION_KEYS: newFieldKey('test'),
+        AUDIT_CHAIN_KEYS: newFieldKey('test-audit'),
       },
       encoding: 'utf8',
       timeout: 60_000,

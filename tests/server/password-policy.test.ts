@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedUser, freshClient, lastLink, uniqueEmail } from './authHelpers';
+import { createVerifiedUser, freshClient, lastLink, signedIn, uniqueEmail } from './authHelpers';
 import { createTestApp, type TestApp } from './testApp';
 
 const API = '/exchange/api/web';
@@ -79,5 +79,88 @@ describe('new passwords (DECISIONS "Security": 8+ characters, not common, 64+ ke
       freshClient(t.app).post(`${API}/auth/signin`, { email: user.email, password });
     expect((await signin(LONG)).statusCode).toBe(200);
     expect((await signin(LONG.slice(0, 64))).statusCode).toBe(401);
+  });
+
+  // Issue 27 §3 (ASVS 6.2.11): everywhere a password is set, one made of the account's own words
+  // is refused, with the specification's message and one sentence saying why.
+  const OWN_WORDS =
+    'Password is too weak. It is made mostly of your email address, your name, or the name of your firm or of this service.';
+
+  it('refuses, on verification, the email as the password (carol1@sec.example) and the service’s words', async () => {
+    const email = 'carol1@sec.example';
+    const { client, token } = await verifyToken(email);
+    for (const password of [
+      email,
+      'Carol1@Sec.Example',
+      'Carol1-2026!',
+      'Northstar2026!',
+      'Clearing-Portal-1',
+    ]) {
+      const refused = await client.post(`${API}/auth/verify-email`, { token, email, password });
+      expect(refused.statusCode, password).toBe(400);
+      expect(refused.json(), password).toMatchObject({
+        errorMessage: OWN_WORDS,
+        errors: { password: OWN_WORDS },
+      });
+    }
+    const accepted = await client.post(`${API}/auth/verify-email`, {
+      token,
+      email,
+      password: 'Carol-Lantern-48',
+    });
+    expect(accepted.statusCode).toBe(200);
+  });
+
+  it('refuses the account’s email on a reset once the link is taken, the link staying usable', async () => {
+    const user = await createVerifiedUser(t);
+    const client = freshClient(t.app);
+    await client.post(`${API}/auth/password/reset/request`, {
+      email: user.email,
+      authOrigin: 'Clearing',
+    });
+    const token = lastLink(t, user.email, 'reset-password').searchParams.get('access_token');
+    const refused = await client.post(`${API}/auth/password/reset`, {
+      token,
+      userId: user.id,
+      password: `${user.email.toUpperCase()}!`,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errorMessage).toBe(OWN_WORDS);
+    // Without a valid link the account is never looked at: the answer is the link's.
+    const stranger = await client.post(`${API}/auth/password/reset`, {
+      token: 'not-a-token',
+      userId: user.id,
+      password: user.email,
+    });
+    expect(stranger.json().errorMessage).toMatch(/link is invalid/);
+    const reset = await client.post(`${API}/auth/password/reset`, {
+      token,
+      userId: user.id,
+      password: 'Quay-Harbour-77!',
+    });
+    expect(reset.statusCode).toBe(200);
+  });
+
+  it('refuses the account’s email and names on a password change from the profile', async () => {
+    const user = await signedIn(t);
+    await t.pool.query(`update users set details = $1 where id = $2`, [
+      { firstName: 'Grace', lastName: 'Hopper', phoneNumber: '+12125550142', approved: false },
+      user.id,
+    ]);
+    for (const newPassword of [user.email, 'Grace-Hopper-1906']) {
+      const refused = await user.client.post(`${API}/user/password`, {
+        currentPassword: user.password,
+        newPassword,
+        endOtherSessions: false,
+      });
+      expect(refused.statusCode, newPassword).toBe(400);
+      expect(refused.json().errors, newPassword).toEqual({ newPassword: OWN_WORDS });
+    }
+    const changed = await user.client.post(`${API}/user/password`, {
+      currentPassword: user.password,
+      newPassword: 'Grace-Lantern-48',
+      endOtherSessions: false,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
   });
 });

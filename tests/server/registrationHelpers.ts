@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import type { CompiledForm } from '../../src/shared/forms/model/compiledForm';
 import { spoolDir } from '../../src/server/storage/uploads';
 import { formDataBody, giveEsignConsent, postFormData } from './authHelpers';
 import type { TestApp, TestClient } from './testApp';
@@ -93,7 +94,19 @@ export async function resubmitBusiness(
   answers: Answers,
   files: Record<string, Blob> = {},
 ) {
-  const form = testForm('business');
+  return resubmitForm(client, testForm('business'), answers, files);
+}
+
+/**
+ * A resubmission of `form` as the browser sends it in change mode: every answer, and bytes only
+ * for the files in `files` (the others the server holds).
+ */
+export async function resubmitForm(
+  client: TestClient,
+  form: CompiledForm,
+  answers: Answers,
+  files: Record<string, Blob> = {},
+) {
   const kept = new Set(
     Object.keys(answers)
       .map((key) => `/${key}`)
@@ -105,7 +118,7 @@ export async function resubmitBusiness(
     method: 'POST',
     body: toPayload(form, answers, files, documents, kept),
   });
-  return client.request('POST', '/exchange/api/web/registration/business', {
+  return client.request('POST', `/exchange/api/web/registration/${form.id}`, {
     payload: Buffer.from(await request.arrayBuffer()),
     headers: { 'content-type': request.headers.get('content-type')! },
   });

@@ -5,7 +5,7 @@ import { demoStatement } from '../../src/server/seed/demoReview';
 import { validateStatement } from '../../src/server/statements/validateStatement';
 import { freshClient } from './authHelpers';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
-import { createTestApp, type TestApp } from './testApp';
+import { createTestApp, type TestApp, type TestClient } from './testApp';
 
 const url = (organizationId: string) => `/exchange/api/web/customer/${organizationId}/statement`;
 
@@ -93,6 +93,122 @@ describe('GET customer/{organizationId}/statement', () => {
     const pending = await registeredCustomer(t);
     const response = await pending.client.get(url(pending.organizationId));
     expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('statement GET: conditional requests and the per-organisation cache (issue 29 §3)', () => {
+  let t: TestApp;
+  let customer: Awaited<ReturnType<typeof registeredCustomer>>;
+  let other: Awaited<ReturnType<typeof registeredCustomer>>;
+  let staff: Awaited<ReturnType<typeof signedInStaff>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    customer = await registeredCustomer(t);
+    other = await registeredCustomer(t);
+    staff = await signedInStaff(t);
+    await t.pool.query(
+      `update users set details = jsonb_set(details, '{approved}', 'true') where id = any($1)`,
+      [[customer.id, other.id]],
+    );
+    // The same statement for both organisations: equal bodies must still not share an ETag.
+    for (const organizationId of [customer.organizationId, other.organizationId]) {
+      await saveStatement(t.pool, {
+        organizationId,
+        statement: demoStatement(),
+        asOf: '2026-11-20',
+        loadedBy: null,
+      });
+    }
+  });
+  afterAll(async () => t.close());
+
+  const etagOf = async (client: TestClient, organizationId: string) => {
+    const response = await client.get(url(organizationId));
+    expect(response.statusCode).toBe(200);
+    return response.headers.etag as string;
+  };
+
+  it('answers 304 with the same strong ETag, private to the browser', async () => {
+    const first = await customer.client.get(url(customer.organizationId));
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await customer.client.get(url(customer.organizationId), {
+      'if-none-match': etag,
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('private, no-cache');
+    // A list of tags, as a browser with several cached copies sends, matches too.
+    const listed = await customer.client.get(url(customer.organizationId), {
+      'if-none-match': `"other", ${etag}`,
+    });
+    expect(listed.statusCode).toBe(304);
+    const stale = await customer.client.get(url(customer.organizationId), {
+      'if-none-match': '"not-the-current-one"',
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.json().asOf).toBe('2026-11-20');
+  });
+
+  it('checks who asks before any 304: signed out 401, another organisation 403', async () => {
+    const etag = await etagOf(customer.client, customer.organizationId);
+    const signedOut = await freshClient(t.app).get(url(customer.organizationId), {
+      'if-none-match': etag,
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.headers.etag).toBeUndefined();
+    const stranger = await other.client.get(url(customer.organizationId), {
+      'if-none-match': etag,
+    });
+    expect(stranger.statusCode).toBe(403);
+    expect(stranger.headers.etag).toBeUndefined();
+  });
+
+  it('gives no 304 across organisations, even for the same statement', async () => {
+    const mine = await etagOf(staff.client, customer.organizationId);
+    const theirs = await etagOf(staff.client, other.organizationId);
+    expect(theirs).not.toBe(mine);
+    const crossed = await staff.client.get(url(other.organizationId), { 'if-none-match': mine });
+    expect(crossed.statusCode).toBe(200);
+    expect(crossed.headers.etag).toBe(theirs);
+  });
+
+  it('answers 200 with a new ETag once a new statement is loaded (the staff API, this instance)', async () => {
+    const before = await etagOf(customer.client, customer.organizationId);
+    const put = await staff.client.request(
+      'PUT',
+      `/exchange/api/admin/statements/${customer.organizationId}`,
+      { json: { asOf: '2026-11-21', statement: demoStatement() } },
+    );
+    expect(put.statusCode).toBe(200);
+    const after = await customer.client.get(url(customer.organizationId), {
+      'if-none-match': before,
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().asOf).toBe('2026-11-21');
+    expect(after.headers.etag).not.toBe(before);
+  });
+
+  it('drops the cached answer on the database notification of a statement stored by anything else', async () => {
+    const before = await etagOf(other.client, other.organizationId);
+    // Stored straight into the database, as a tool or another instance would: only the
+    // trigger's NOTIFY tells this instance.
+    await saveStatement(t.pool, {
+      organizationId: other.organizationId,
+      statement: { ...demoStatement(), organizationName: 'Renamed' },
+      asOf: '2026-11-22',
+      loadedBy: null,
+    });
+    let response = await other.client.get(url(other.organizationId), { 'if-none-match': before });
+    for (let i = 0; i < 100 && response.statusCode === 304; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      response = await other.client.get(url(other.organizationId), { 'if-none-match': before });
+    }
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ asOf: '2026-11-22', organizationName: 'Renamed' });
   });
 });
 

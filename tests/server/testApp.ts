@@ -48,6 +48,7 @@ export async function createTestApp(
     dataDir,
     // A configured key, as production requires (tests that build a production app included).
     fieldEncryptionKeys: newFieldKey('test'),
+    auditChainKeys: newFieldKey('test-audit'),
     ...overrides,
   };
   const app = await buildApp({ config, pool, mailer, logger: false, ...deps });

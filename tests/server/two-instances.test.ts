@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createPool } from '../../src/server/db/database';
 import { freePort } from '../../src/server/db/embeddedPostgres';
 import { publishDisclosure } from '../../src/server/disclosures/publish';
+import { saveStatement } from '../../src/server/db/statements';
+import { demoStatement } from '../../src/server/seed/demoReview';
 import { makeSampleDisclosurePdf } from '../../src/server/disclosures/samplePdf';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { MARKET_STREAM_PATH, type MarketServerMessage } from '../../src/shared/api/market';
@@ -87,10 +89,17 @@ class Instance {
 class Browser {
   readonly cookies = new Map<string, string>();
 
-  async request(instance: Instance, method: string, url: string, body?: unknown) {
+  async request(
+    instance: Instance,
+    method: string,
+    url: string,
+    body?: unknown,
+    ifNoneMatch?: string,
+  ) {
     const headers: Record<string, string> = {
       cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
     };
+    if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;
     const csrf = this.cookies.get(CSRF_COOKIE);
     if (csrf) headers[CSRF_HEADER] = csrf;
     let payload: BodyInit | undefined;
@@ -265,6 +274,49 @@ describe('two instances on one database', () => {
       expect(document.status).toBe(200);
       expect(Buffer.from(await document.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
     }
+  });
+
+  it("drops B's cached statement when A loads a new one (NOTIFY), so B answers 200, not 304", async () => {
+    const staff = await signedUp(a, b);
+    await pool.query('update users set is_staff = true where email = $1', [staff.email]);
+    const organization = await pool.query<{ id: string }>(
+      `insert into organizations (name, clearing_org_id, kind)
+       values ('Two Instances LLC', $1, 'business') returning id`,
+      [`NCF-T${crypto.randomBytes(4).toString('hex')}`],
+    );
+    const organizationId = organization.rows[0]!.id;
+    await saveStatement(pool, {
+      organizationId,
+      statement: demoStatement(),
+      asOf: '2026-11-20',
+      loadedBy: null,
+    });
+    const path = `${API}/customer/${organizationId}/statement`;
+    // B reads it, and keeps it; a reload on B is a 304.
+    const first = await staff.browser.get(b, path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    const reload = () => staff.browser.request(b, 'GET', path, undefined, etag);
+    expect((await reload()).status).toBe(304);
+
+    const put = await staff.browser.request(
+      a,
+      'PUT',
+      `/exchange/api/admin/statements/${organizationId}`,
+      {
+        asOf: '2026-11-21',
+        statement: demoStatement(),
+      },
+    );
+    expect(put.status).toBe(200);
+    let after = await reload();
+    for (let i = 0; i < 100 && after.status === 304; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await reload();
+    }
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { asOf: string }).asOf).toBe('2026-11-21');
+    expect(after.headers.get('etag')).not.toBe(etag);
   });
 
   it('feeds live-panel clients on both instances from the one simulator', async () => {

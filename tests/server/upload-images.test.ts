@@ -85,6 +85,49 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
     expect(Buffer.compare(download.rawPayload, heic)).toBe(0);
   });
 
+  it('stores ID images without bytes after their end marker; staff preview never serves them', async () => {
+    // Issue 27 §5: a `<script>` after a PNG's IEND (and the same after a JPEG's EOI, a WebP's
+    // RIFF size, a HEIC's last box) is cut off; the picture's own bytes are kept exactly.
+    const picture = sharp({ create: { width: 40, height: 30, channels: 3, background: '#357' } });
+    const trailer = Buffer.from('<script>alert(document.cookie)</script>');
+    const images: Record<string, Buffer> = {
+      'image/png': await picture.clone().png().toBuffer(),
+      'image/jpeg': await picture.clone().jpeg().toBuffer(),
+      'image/webp': await picture.clone().webp().toBuffer(),
+      'image/heic': heic,
+    };
+    const staff = await signedInStaff(t);
+    for (const [type, image] of Object.entries(images)) {
+      const { client, email, id } = await signedIn(t);
+      const response = await registration.submit(client, email, {
+        '/photoId': new Blob([new Uint8Array(Buffer.concat([image, trailer]))]),
+      });
+      expect(response.statusCode, `${type}: ${response.body}`).toBe(201);
+      const stored = await t.pool.query<{
+        id: string;
+        bytes: Buffer;
+        content_type: string;
+        size: string;
+      }>(
+        `select d.id, stored_file_bytes(f.storage_name) as bytes, f.content_type, f.size::text as size
+           from registration_documents d
+           join registrations r on r.id = d.registration_id
+           join stored_files f on f.storage_name = d.storage_name
+          where r.user_id = $1 and d.part = 'photoId'`,
+        [id],
+      );
+      const photo = stored.rows[0]!;
+      expect(photo.content_type).toBe(type);
+      expect(Buffer.compare(photo.bytes, image), type).toBe(0);
+      expect(Number(photo.size), type).toBe(image.length);
+      for (const url of [`${C}/documents/${photo.id}?inline=1`, `${C}/documents/${photo.id}`]) {
+        const served = await staff.client.get(url);
+        expect(served.statusCode, url).toBe(200);
+        expect(served.rawPayload.includes(trailer), `${type} ${url}`).toBe(false);
+      }
+    }
+  });
+
   it('refuses AVIF, GIF and TIFF photo IDs on the registration form, storing nothing', async () => {
     const { client, email } = await signedIn(t);
     const label = testForm('individual').schema.properties!.photoId!.title!;

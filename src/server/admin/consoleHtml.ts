@@ -58,6 +58,9 @@ ${body}
 const utc = (iso: string | null): string =>
   iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—';
 
+/** A clearing id (`NCF-100001`) kept on one line: never broken at its hyphen. */
+const clearingId = (id: string) => `<span class="nowrap">${e(id)}</span>`;
+
 const personName = (r: AdminRegistrationSummary) =>
   [r.firstName, r.lastName].filter(Boolean).join(' ') || '(no name)';
 
@@ -103,8 +106,8 @@ function registrationTable(rows: ConsoleRegistration[], decided: boolean): strin
     .map((r) => {
       const link = `<a href="${CONSOLE_BASE}/registrations/${e(r.registrationId)}">${decided ? 'View' : 'Review'}<span class="visually-hidden"> ${e(registrantName(r))}</span></a>`;
       return decided
-        ? `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
-        : `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${e(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
+        ? `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${clearingId(r.clearingOrgId)}</td><td>${statusBadge(r.status)}</td><td>${e(utc(r.reviewedAt))}</td><td>${e(r.reviewedBy ?? 'operator')}</td><td>${link}</td></tr>`
+        : `<tr><td>${nameCell(r)}</td><td>${e(r.email)}</td><td>${clearingId(r.clearingOrgId)}</td><td>${e(r.formId)}</td><td>${e(utc(r.submittedAt))}</td><td>${link}</td></tr>`;
     })
     .join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
@@ -148,6 +151,8 @@ interface DetailContext {
   documentTitleOf: (part: string) => string | undefined;
   /** Whether the marks beside the answers belong to a request-changes form on this page. */
   marking: boolean;
+  /** Why the signed-in reviewer may not decide on this registration (their own), or null. */
+  selfReview?: string | null | undefined;
   csrfToken: string;
   signedInAs: string;
   notice?: string | undefined;
@@ -165,9 +170,17 @@ interface DetailContext {
  * registration has its words (the type makes a new one name them).
  */
 const AUDIT_ACTION_LABELS: Record<
-  Exclude<Extract<AuditAction, `registration.${string}`>, 'registration.user'>,
+  | Exclude<Extract<AuditAction, `registration.${string}`>, 'registration.user'>
+  | Extract<AuditAction, `application.${string}`>
+  | 'esign.consented',
   string
 > = {
+  'application.created': 'Started the application',
+  'application.saved': 'Saved the application',
+  'application.file-uploaded': 'Uploaded a file',
+  'application.file-removed': 'Removed a file',
+  'application.change-refused': 'Refused a change outside the request',
+  'esign.consented': 'Gave the e-sign consent',
   'registration.submitted': 'Submitted',
   'registration.resubmitted': 'Submitted again (the same answers)',
   'registration.changes-made': 'Resubmitted with the changes asked for',
@@ -184,10 +197,15 @@ const actionLabel = (action: string): string =>
     ? AUDIT_ACTION_LABELS[action as keyof typeof AUDIT_ACTION_LABELS]
     : action;
 
+/** Where an event came from, in words: staff's tools, or the applicant's step a refusal met. */
 const VIA_LABELS: Record<string, string> = {
-  console: 'staff console',
-  api: 'admin API',
-  cli: 'command line',
+  console: 'through the staff console',
+  api: 'through the admin API',
+  cli: 'through the command line',
+  save: 'on a save',
+  upload: 'on an upload',
+  removal: 'on a removal',
+  resubmission: 'on the resubmission',
 };
 
 function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): string {
@@ -200,7 +218,7 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
   const notes: string[] = [];
   const { via, field, fields, documentId, inline, demo, version } = event.detail;
   if (typeof version === 'number') notes.push(`version ${version}`);
-  if (typeof via === 'string') notes.push(`through the ${e(VIA_LABELS[via] ?? via)}`);
+  if (typeof via === 'string') notes.push(e(VIA_LABELS[via] ?? `through ${via}`));
   if (typeof field === 'string') notes.push(e(ctx.promptOf(field) ?? field));
   if (Array.isArray(fields) && fields.length) {
     const named = fields.filter((f): f is string => typeof f === 'string');
@@ -216,9 +234,14 @@ function auditEventRow(ctx: DetailContext, event: RegistrationAuditEvent): strin
 }
 
 function auditSection(ctx: DetailContext): string {
-  const rows = ctx.auditEvents.map((event) => auditEventRow(ctx, event)).join('');
+  // Rows written before issue 26 recorded a submission twice (this one beside
+  // `registration.submitted`, in the same transaction): shown once.
+  const rows = ctx.auditEvents
+    .filter((event) => event.action !== 'application.submitted')
+    .map((event) => auditEventRow(ctx, event))
+    .join('');
   return `<h2 id="audit-heading">Audit trail</h2>
-<p class="muted">Every submission, view, reveal, download and decision on this registration, newest first. The trail cannot be edited; <code>npm run admin -- verify-audit</code> checks it.</p>
+<p class="muted">The applicant's work on the application (saves once per step or minute, uploads, removals, the e-sign consent, refused changes) and every submission, view, reveal, download and decision on this registration, newest first. The trail cannot be edited; <code>npm run admin -- verify-audit</code> checks it.</p>
 <table class="audit" aria-labelledby="audit-heading"><thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Details</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -231,7 +254,7 @@ export function detailPage(ctx: DetailContext): string {
   const facts: [string, string][] = [
     ['Status', statusBadge(r.status)],
     ['Email', e(r.email)],
-    ['Organization', `${e(r.organizationName)} (${e(r.clearingOrgId)})`],
+    ['Organization', `${e(r.organizationName)} (${clearingId(r.clearingOrgId)})`],
     ['Form', `<code>${e(r.formId)}</code>`],
     ['Wording version (schema hash)', `<code>${e(r.schemaHash)}</code>`],
     ['Submitted', e(utc(r.submittedAt))],
@@ -258,8 +281,14 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}
 <button type="submit" class="changes">Request changes</button>
 </form>`
     : '';
-  const decision = open
-    ? `<section aria-labelledby="decision-heading" class="decision">
+  const decision =
+    open && ctx.selfReview
+      ? `<section aria-labelledby="decision-heading" class="decision">
+<h2 id="decision-heading">Decision</h2>
+<p>${e(ctx.selfReview)}</p>
+</section>`
+      : open
+        ? `<section aria-labelledby="decision-heading" class="decision">
 <h2 id="decision-heading">Decision</h2>
 <form method="get" action="${action}/approve">
 <button type="submit" class="approve">Approve…</button>
@@ -272,7 +301,7 @@ ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'reject')}
 <button type="submit" class="reject">Reject</button>
 </form>
 </section>`
-    : '';
+        : '';
   const notice = ctx.notice ? `<p class="notice" role="status">${e(ctx.notice)}</p>` : '';
   const error = ctx.error ? `<p class="error" role="alert">${e(ctx.error)}</p>` : '';
   return page({
@@ -315,7 +344,7 @@ export function approveConfirmPage(ctx: {
   return page({
     title: `Approve ${registrantName(r)}?`,
     signedInAs: ctx.signedInAs,
-    body: `<p>You are about to approve the registration of <strong>${e(applicantName(r))}</strong>, clearing id ${e(r.clearingOrgId)}. They will be told by email and can then use their account.</p>
+    body: `<p>You are about to approve the registration of <strong>${e(applicantName(r))}</strong>, clearing id ${clearingId(r.clearingOrgId)}. They will be told by email and can then use their account.</p>
 <form method="post" action="${back}/decision" class="confirm">
 ${hidden(CSRF_FIELD, ctx.csrfToken)}${hidden('decision', 'approve')}${hidden('confirmed', r.registrationId)}
 <button type="submit" class="approve">Approve ${e(registrantName(r))}</button>
@@ -355,8 +384,14 @@ th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom
 table.answers th { width: 45%; font-weight: 500; color: var(--muted); }
 table.audit { font-size: 0.9rem; }
 table.answers.evidence th { width: auto; }
-table.evidence td:nth-child(3) { white-space: nowrap; }
-table.evidence td { overflow-wrap: anywhere; }
+/* Words stay whole: a long one wraps only when it cannot fit at all (never "exa mple.c om"). */
+table.evidence td { overflow-wrap: break-word; }
+table.evidence code { white-space: nowrap; word-break: normal; }
+.nowrap { white-space: nowrap; }
+/* The persons table: a narrow #, a title on one line. */
+table.answers.persons th { width: auto; }
+table.persons th:first-child, table.persons td:first-child { width: 1%; white-space: nowrap; }
+table.persons td:nth-child(3), table.persons td:nth-child(4) { white-space: nowrap; }
 dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 24px; background: #fff; padding: 12px 16px; border: 1px solid var(--line); }
 dl.facts dt, dl.group dt { color: var(--muted); font-size: 0.85rem; }
 dl.facts dd, dl.group dd { margin: 0 0 6px; }

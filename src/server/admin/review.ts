@@ -20,7 +20,7 @@ import {
   setApplicationStatus,
   updateApplicationAnswers,
 } from '../db/applications';
-import { listRegistrationDocuments } from '../db/registrations';
+import { listRegistrationDocuments, type StoredChangeRequest } from '../db/registrations';
 import { isPlainObject } from '../../shared/forms/model/schemaTypes';
 import { toPointer } from '../../shared/forms/walk/schemaWalk';
 import { sealApplicationAnswers } from '../fieldEncryption/applicationSealing';
@@ -30,7 +30,8 @@ import { saveStatement, type StoredStatement } from '../db/statements';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
 import { findUserRowById } from '../db/users';
-import { badRequest, ClientError, notFound } from '../errors';
+import { findReviewParties } from '../db/adminQueries';
+import { badRequest, ClientError, forbidden, notFound } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import {
   changesRequestedMessage,
@@ -80,6 +81,38 @@ interface Applicant {
   user_id: string;
   email: string;
   first_name: string | null;
+}
+
+/**
+ * Why a reviewer may not decide on a registration (approve, reject, ask for changes), or null
+ * when they may: nobody reviews a registration they filed, or one of their own organisation
+ * (issue 26: staff could approve their own). The console leaves its buttons out with this
+ * sentence; the decision itself is refused with it (403).
+ */
+export function selfReviewRefusal(
+  registration: { userId: string; organizationId: string },
+  reviewer: { id: string; organizationId: string | null },
+): string | null {
+  if (registration.userId === reviewer.id) {
+    return 'You filed this registration, so you cannot decide on it: another reviewer must approve, reject or request changes.';
+  }
+  if (reviewer.organizationId && reviewer.organizationId === registration.organizationId) {
+    return 'This registration is of your own organisation, so you cannot decide on it: another reviewer must approve, reject or request changes.';
+  }
+  return null;
+}
+
+/** Refuses (403) a staff member's decision on their own registration or organisation's. */
+async function refuseSelfReview(
+  db: pg.PoolClient,
+  registrationId: string,
+  actor: Actor,
+): Promise<void> {
+  // The operator's command line acts for the firm, not as a reviewer with an organisation.
+  if (!actor.userId) return;
+  const parties = await findReviewParties(db, registrationId, actor.userId);
+  const refusal = parties && selfReviewRefusal(parties.registration, parties.reviewer);
+  if (refusal) throw forbidden(refusal);
 }
 
 /** Updates an open registration and answers its applicant; 404 unknown, 409 already decided. */
@@ -138,6 +171,7 @@ export async function decideRegistration(
   const reason = checkReason(decision.approved, decision.reason);
   const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
   const applicant = await withTransaction(deps.pool, async (db) => {
+    await refuseSelfReview(db, decision.registrationId, actor);
     const row = await updateOpenRegistration(db, decision.registrationId, OPEN_FOR_DECISION, {
       status,
       reviewedBy: actor.userId,
@@ -176,7 +210,7 @@ export async function decideRegistration(
 }
 
 /** One question staff ask the applicant to change, by JSON pointer into the answers. */
-export interface RequestedField {
+interface RequestedField {
   path: string;
   note: string;
 }
@@ -302,6 +336,7 @@ export async function requestChanges(
     throw badRequest('Please say what the applicant should change.');
   if (note.length > REASON_MAX) throw badRequest(`The note is too long (${REASON_MAX} max).`);
   const applicant = await withTransaction(deps.pool, async (db) => {
+    await refuseSelfReview(db, request.registrationId, actor);
     const requested = await checkedFields(deps, db, request.registrationId, fields);
     const row = await updateOpenRegistration(db, request.registrationId, AWAITING_REVIEW, {
       status: 'changes_requested',
@@ -340,12 +375,6 @@ export async function requestChanges(
     changesRequestedMessage(applicant.email, applicant.first_name, links.home(deps.publicUrl)),
   );
   return { status: 'changes_requested', userId: applicant.user_id };
-}
-
-/** A change request as `registrations.change_request` keeps it (prompts come from the form). */
-export interface StoredChangeRequest {
-  note: string | null;
-  fields: RequestedField[];
 }
 
 /**

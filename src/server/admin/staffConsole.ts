@@ -43,7 +43,7 @@ import {
   PREVIEWED_AS_JPEG,
   renderAnswers,
 } from './RegistrationAnswers';
-import { decideRegistration, requestChanges, type ReviewDeps } from './review';
+import { decideRegistration, requestChanges, selfReviewRefusal, type ReviewDeps } from './review';
 import { evidencePackage } from '../signatures/evidencePackage';
 import { listRegistrationVersions } from '../db/registrationVersions';
 import { formOfVersion } from '../forms';
@@ -76,6 +76,7 @@ const DECIDED_NOTICES: Record<string, string> = {
 interface Staff {
   id: string;
   email: string;
+  organizationId: string | null;
 }
 
 const staffOf = new WeakMap<FastifyRequest, Staff>();
@@ -171,7 +172,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         }),
       );
     }
-    staffOf.set(request, { id: user.id, email: user.email });
+    staffOf.set(request, { id: user.id, email: user.email, organizationId: user.organization_id });
   });
 
   // Form posts: same-origin and carrying the CSRF token of this browser's cookie.
@@ -341,8 +342,10 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const sections = typeof review === 'string' ? [] : review.sections;
     const titles = form ? documentTitles(form, sections) : new Map<string, string>();
     const names = standaloneNames(sections);
+    // Nobody decides on their own registration or their organisation's: no buttons, and why.
+    const selfReview = selfReviewRefusal(registration, staff(request));
     // Changes may be asked of a registration awaiting review, a resubmitted one too.
-    const marking = AWAITING_REVIEW.includes(registration.status);
+    const marking = AWAITING_REVIEW.includes(registration.status) && !selfReview;
     const answersHtml = renderAnswers({
       consoleBase: CONSOLE_BASE,
       registrationId: registration.registrationId,
@@ -368,6 +371,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         promptOf: (pointer) => names.get(pointer),
         documentTitleOf: (part) => titles.get(part),
         marking,
+        selfReview,
         csrfToken: request.cookies[CSRF_COOKIE] ?? '',
         signedInAs: staff(request).email,
         notice: options.notice,
@@ -404,7 +408,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       if (!registration) {
         return notFound(request, reply, 'No such registration.');
       }
-      if (!OPEN_FOR_DECISION.includes(registration.status)) {
+      if (
+        !OPEN_FOR_DECISION.includes(registration.status) ||
+        selfReviewRefusal(registration, staff(request))
+      ) {
+        // The registration's page says why it cannot be approved here.
         return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
       }
       return html(

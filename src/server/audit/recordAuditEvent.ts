@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import type { Queryable } from '../db/transaction';
+import { withTransaction, type Queryable } from '../db/transaction';
 import type { FieldKey, FieldKeyRing } from '../fieldEncryption/keyRing';
+import { auditAtText, auditCanonical, auditChainKeysOf, keyedLinkHash } from './auditChainKeys';
 
 /** The events the audit trail records. */
 export type AuditAction =
@@ -31,7 +32,10 @@ export type AuditAction =
   | 'registration.user'
   // The applicant's working copy on the server (issue 17).
   | 'application.created'
-  | 'application.submitted'
+  | 'application.saved'
+  | 'application.file-uploaded'
+  | 'application.file-removed'
+  | 'application.change-refused'
   | 'registration.submitted'
   | 'registration.resubmitted'
   | 'registration.changes-made'
@@ -48,7 +52,11 @@ export type AuditAction =
   | 'organization.participant-approved'
   | 'organization.participant-rejected'
   | 'statement.loaded'
-  | 'staff.created';
+  | 'staff.created'
+  // Operator commands that read the trail or look a person up (issue 27).
+  | 'audit.verified'
+  | 'audit.checkpoint'
+  | 'audit.looked-up';
 
 /** What one audit row says. */
 interface AuditEvent {
@@ -64,23 +72,66 @@ interface AuditEvent {
 }
 
 /**
- * Appends a row to the audit trail, a hash chain in PostgreSQL (migration 085): the database
- * numbers the row, links it to the one before and refuses any later change. Pass the client of
- * the event's transaction where there is one, so the row commits (or rolls back) with what it
- * records; appends from every instance are serialised on the chain's head row until then. Call
- * it last in a transaction: the head row stays locked until the commit, so a transaction that
- * audited and then waited for another row lock could deadlock with one holding that row.
+ * Appends a row to the audit trail, a hash chain in PostgreSQL (migrations 085, 112): the row
+ * takes the next number after the chain's head, links to the head's hash, and its own hash is an
+ * HMAC under the audit chain's key (auditChainKeys.ts), computed here so the database never holds
+ * the key; the database refuses any later change. Pass the client of the event's transaction
+ * where there is one, so the row commits (or rolls back) with what it records; given the pool,
+ * the append runs in a transaction of its own. Appends from every instance are serialised on the
+ * chain's head row, locked until the commit: call it last in a transaction, since a transaction
+ * that audited and then waited for another row lock could deadlock with one holding that row.
  */
 export async function recordAuditEvent(db: Queryable, event: AuditEvent): Promise<void> {
+  const { ring, pool } = auditChainKeysOf(db);
+  if (pool) {
+    await withTransaction(pool, (client) => appendKeyedRow(client, ring.current, event));
+  } else {
+    await appendKeyedRow(db, ring.current, event);
+  }
+}
+
+async function appendKeyedRow(db: Queryable, key: FieldKey, event: AuditEvent): Promise<void> {
+  // The head, locked; the row's values in the text forms PostgreSQL stores them as, so the text
+  // hashed here is the one verifyAuditChain reads back.
+  const head = await db.query<{
+    last_seq: string;
+    last_hash: string;
+    at: string;
+    actor: string | null;
+    registration: string | null;
+    detail: string;
+  }>(
+    `select last_seq::text, last_hash, ${auditAtText('now()')} as at,
+            $1::uuid::text as actor, $2::uuid::text as registration, $3::jsonb::text as detail
+       from audit_chain_head for update`,
+    [event.actorUserId, event.registrationId ?? null, event.detail ?? {}],
+  );
+  const { last_seq: lastSeq, last_hash: prevHash, at, actor, registration, detail } = head.rows[0]!;
+  const seq = (BigInt(lastSeq) + 1n).toString();
+  const parts = {
+    seq,
+    at,
+    actorUserId: actor,
+    action: event.action,
+    subject: event.subjectUserId ?? null,
+    registrationId: registration,
+    detailText: detail,
+  };
   await db.query(
-    `insert into audit_log (actor_user_id, action, subject, registration_id, detail)
-     values ($1, $2, $3, $4, $5)`,
+    `insert into audit_log (seq, at, actor_user_id, action, subject, registration_id, detail,
+                            prev_hash, hash, chain_version, chain_key)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, 2, $10)`,
     [
-      event.actorUserId,
-      event.action,
-      event.subjectUserId ?? null,
-      event.registrationId ?? null,
-      event.detail ?? {},
+      seq,
+      at,
+      parts.actorUserId,
+      parts.action,
+      parts.subject,
+      parts.registrationId,
+      detail,
+      prevHash,
+      keyedLinkHash(key, prevHash, auditCanonical(parts)),
+      key.id,
     ],
   );
 }

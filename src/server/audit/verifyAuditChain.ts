@@ -1,37 +1,81 @@
-import crypto from 'node:crypto';
 import type { Queryable } from '../db/transaction';
+import {
+  auditAtText,
+  auditCanonical,
+  auditChainKeysOf,
+  keyedLinkHash,
+  unkeyedLinkHash,
+} from './auditChainKeys';
+import type { AuditCheckpoint } from './auditCheckpoint';
 
 /** The hash the first row links to. */
 const GENESIS_HASH = '0'.repeat(64);
 
+/** The last row walked: what a checkpoint signs. */
+export interface AuditChainHead {
+  seq: number;
+  hash: string;
+  /** The row's time, UTC to the microsecond. */
+  at: string;
+}
+
 /** The outcome of walking the chain: intact, or the first row that no longer matches. */
-type AuditChainReport =
-  | { intact: true; rows: number }
+export type AuditChainReport =
+  | {
+      intact: true;
+      rows: number;
+      /** Rows written before the chain was keyed (version 1, plain SHA-256). */
+      unkeyed: number;
+      head: AuditChainHead | null;
+    }
   | { intact: false; rows: number; seq: number; id: string | null; problem: string };
 
 interface ChainRow {
   id: string;
   seq: string;
+  at: string;
+  actor_user_id: string | null;
+  action: string;
+  subject: string | null;
+  registration_id: string | null;
+  detail: string;
   prev_hash: string;
   hash: string;
-  canonical: string;
+  chain_version: number;
+  chain_key: string | null;
 }
 
 const BATCH = 5000;
 
 /**
  * Walks the audit trail in chain order and recomputes every link here, in Node, from the row's
- * canonical text: the first row whose content no longer gives its hash, whose `prev_hash` is not
- * the hash of the row before, or that is missing (a gap in `seq`, or rows cut from the end: the
- * head row remembers the last) is named. Reads in batches, so a long trail needs little memory.
+ * columns (never from a function the database's owner could redefine): the first row whose
+ * content no longer gives its hash, whose `prev_hash` is not the hash of the row before, that is
+ * missing (a gap in `seq`, or rows cut from the end: the head row remembers the last), or that is
+ * unkeyed after keyed rows (the chain rewritten without its key) is named. Keyed rows (version 2)
+ * are checked with the key their row names, from the keys bound to `db` (auditChainKeys.ts).
+ *
+ * With a checkpoint (auditCheckpoint.ts, its signature checked by the caller), the row it names
+ * must still have the hash it signed, and rows up to it must all be there: an owner who rewrites
+ * the whole chain, or cuts its tail and moves the head back, is caught by it.
  */
-export async function verifyAuditChain(db: Queryable): Promise<AuditChainReport> {
+export async function verifyAuditChain(
+  db: Queryable,
+  options: { checkpoint?: AuditCheckpoint } = {},
+): Promise<AuditChainReport> {
+  const { ring } = auditChainKeysOf(db);
+  const checkpoint = options.checkpoint;
   let expectedSeq = 1;
   let previousHash = GENESIS_HASH;
   let rows = 0;
+  let unkeyed = 0;
+  let keyedSeen = false;
+  let head: AuditChainHead | null = null;
   for (;;) {
     const batch = await db.query<ChainRow>(
-      `select id::text, seq::text, prev_hash, hash, audit_canonical(a) as canonical
+      `select id::text, seq::text, ${auditAtText('a.at')} as at, actor_user_id::text, action,
+              subject, registration_id::text, detail::text as detail, prev_hash, hash,
+              chain_version, chain_key
          from audit_log a where a.seq >= $1 order by a.seq limit $2`,
       [expectedSeq, BATCH],
     );
@@ -50,23 +94,60 @@ export async function verifyAuditChain(db: Queryable): Promise<AuditChainReport>
       if (row.prev_hash !== previousHash) {
         return broken('it does not link to the row before (its prev_hash differs)');
       }
-      const hash = crypto
-        .createHash('sha256')
-        .update(row.prev_hash + row.canonical, 'utf8')
-        .digest('hex');
+      const canonical = auditCanonical({
+        seq: row.seq,
+        at: row.at,
+        actorUserId: row.actor_user_id,
+        action: row.action,
+        subject: row.subject,
+        registrationId: row.registration_id,
+        detailText: row.detail,
+      });
+      let hash: string;
+      if (row.chain_version === 2) {
+        const key = row.chain_key === null ? undefined : ring.find(row.chain_key);
+        if (!key) {
+          return broken(
+            `its key ${row.chain_key ?? '(none)'} is not in AUDIT_CHAIN_KEYS, so it cannot be checked`,
+          );
+        }
+        hash = keyedLinkHash(key, row.prev_hash, canonical);
+        keyedSeen = true;
+      } else {
+        if (keyedSeen) {
+          return broken('it is unkeyed after keyed rows (the chain was rewritten without its key)');
+        }
+        hash = unkeyedLinkHash(row.prev_hash, canonical);
+        unkeyed++;
+      }
       if (hash !== row.hash) {
         return broken('its content no longer matches its hash (the row was changed)');
+      }
+      if (checkpoint && seq === checkpoint.seq && row.hash !== checkpoint.hash) {
+        return broken(
+          `its hash is not the one the checkpoint of ${checkpoint.takenAt} signed (the chain was rewritten up to here)`,
+        );
       }
       previousHash = row.hash;
       expectedSeq = seq + 1;
       rows++;
+      head = { seq, hash: row.hash, at: row.at };
     }
     if (batch.rows.length < BATCH) break;
   }
-  const head = await db.query<{ last_seq: string; last_hash: string }>(
+  if (checkpoint && expectedSeq - 1 < checkpoint.seq) {
+    return {
+      intact: false,
+      rows,
+      seq: expectedSeq,
+      id: null,
+      problem: `rows ${expectedSeq} to ${checkpoint.seq} are missing from the end (the checkpoint of ${checkpoint.takenAt} counted ${checkpoint.seq})`,
+    };
+  }
+  const headRow = await db.query<{ last_seq: string; last_hash: string }>(
     'select last_seq::text, last_hash from audit_chain_head',
   );
-  const last = head.rows[0];
+  const last = headRow.rows[0];
   if (!last) {
     return { intact: false, rows, seq: expectedSeq, id: null, problem: 'the head row is missing' };
   }
@@ -88,5 +169,5 @@ export async function verifyAuditChain(db: Queryable): Promise<AuditChainReport>
       problem: 'the chain head does not name the last row',
     };
   }
-  return { intact: true, rows };
+  return { intact: true, rows, unkeyed, head };
 }

@@ -5,8 +5,10 @@ import type { UserRow } from '../db/users';
 import { emailError } from '../../shared/rules/email';
 import {
   loadCommonPasswords,
+  madeOfOwnWords,
   newPasswordError,
   PASSWORD_MESSAGES,
+  type PasswordContext,
 } from '../../shared/rules/password';
 import { badRequest, ClientError } from '../errors';
 import { hashPassword, verifyPassword } from './passwords';
@@ -73,16 +75,39 @@ export function checkedEmail(value: string, field = 'email'): string {
 
 /**
  * The hash of a new password after the server-side checks (spec access §5 and DECISIONS
- * "Security": at least 8 characters, not a common password), whatever the browser checked.
+ * "Security": at least 8 characters, not a common password, not made of the account's own words
+ * as far as `context` names them), whatever the browser checked.
  */
 export async function newPasswordHash(
   password: string,
   cost: number,
   field = 'password',
+  context: PasswordContext = {},
 ): Promise<string> {
-  const error = newPasswordError(password, await loadCommonPasswords());
+  const error = newPasswordError(password, await loadCommonPasswords(), context);
   if (error) throw badRequest(error, { [field]: error });
   return hashPassword(password, cost);
+}
+
+/**
+ * Refuses a new password made of the account's own words (ASVS 6.2.11) once the account is
+ * known: where only a token names it (a reset), this runs after the token is taken, so the
+ * answer never tells whether a guessed address belongs to an account.
+ */
+export function refuseOwnWords(password: string, context: PasswordContext, field = 'password') {
+  if (madeOfOwnWords(password, context)) {
+    throw badRequest(PASSWORD_MESSAGES.ownWords, { [field]: PASSWORD_MESSAGES.ownWords });
+  }
+}
+
+/** The words of a stored account a new password must not be made of. */
+export function passwordContextOf(row: UserRow): PasswordContext {
+  return {
+    email: row.email,
+    firstName: row.details?.firstName,
+    lastName: row.details?.lastName,
+    organizationName: row.org_name ?? undefined,
+  };
 }
 
 /**

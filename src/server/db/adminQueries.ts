@@ -300,3 +300,34 @@ export async function findRegistrationDocument(
       }
     : null;
 }
+
+/**
+ * Who filed a registration and for which organisation, beside the reviewer's own organisation:
+ * what the self-review rule compares (admin/review.ts). Null for an unknown registration.
+ */
+export async function findReviewParties(
+  db: Queryable,
+  registrationId: string,
+  reviewerId: string,
+): Promise<{
+  registration: { userId: string; organizationId: string };
+  reviewer: { id: string; organizationId: string | null };
+} | null> {
+  const result = await db.query<{
+    user_id: string;
+    organization_id: string;
+    reviewer_organization_id: string | null;
+  }>(
+    `select r.user_id, r.organization_id,
+            (select u.organization_id from users u where u.id = $2) as reviewer_organization_id
+       from registrations r where r.id = $1`,
+    [registrationId, reviewerId],
+  );
+  const row = result.rows[0];
+  return row
+    ? {
+        registration: { userId: row.user_id, organizationId: row.organization_id },
+        reviewer: { id: reviewerId, organizationId: row.reviewer_organization_id },
+      }
+    : null;
+}

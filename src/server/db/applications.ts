@@ -32,6 +32,8 @@ export interface ApplicationRow {
   changeRequest: StoredChangeRequest | null;
   /** What the last carry-over to a newer form version changed, until the next save. */
   carriedOver: CarriedOver | null;
+  /** When each agreement was signed, by pointer (signatures/signingTimes.ts). */
+  agreementsSignedAt: Record<string, string>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -53,12 +55,13 @@ interface Row {
   status: ApplicationStatus;
   change_request: StoredChangeRequest | null;
   carried_over: CarriedOver | null;
+  agreements_signed_at: Record<string, string>;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, user_id, form_id, schema_hash, answers, revision, step, status, change_request, carried_over, created_at, updated_at';
+  'id, user_id, form_id, schema_hash, answers, revision, step, status, change_request, carried_over, agreements_signed_at, created_at, updated_at';
 
 const toApplication = (row: Row): ApplicationRow => ({
   id: row.id,
@@ -71,6 +74,7 @@ const toApplication = (row: Row): ApplicationRow => ({
   status: row.status,
   changeRequest: row.change_request,
   carriedOver: row.carried_over,
+  agreementsSignedAt: row.agreements_signed_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -138,12 +142,14 @@ export async function updateApplicationAnswers(
     schemaHash: string;
     step?: number | null;
     carriedOver?: CarriedOver | null;
+    agreementsSignedAt?: Record<string, string>;
   },
 ): Promise<ApplicationRow> {
   const result = await db.query<Row>(
     `update applications
         set answers = $2, schema_hash = $3, step = case when $5 then $4 else step end,
             carried_over = case when $7 then $6::jsonb else carried_over end,
+            agreements_signed_at = coalesce($8::jsonb, agreements_signed_at),
             revision = revision + 1, updated_at = now()
       where id = $1
       returning ${COLUMNS}`,
@@ -155,9 +161,31 @@ export async function updateApplicationAnswers(
       change.step !== undefined,
       change.carriedOver ? JSON.stringify(change.carriedOver) : null,
       change.carriedOver !== undefined,
+      change.agreementsSignedAt ? JSON.stringify(change.agreementsSignedAt) : null,
     ],
   );
   return toApplication(result.rows[0]!);
+}
+
+/**
+ * Saves are audited once per step or per minute, never per keystroke: whether this save (to
+ * `step`, when it names one) is one to write to the trail, claimed on the row so two saves in
+ * the same minute claim it once. An expression of an UPDATE's SET, where columns are the old row.
+ */
+const SAVE_AUDIT_DUE = `save_audited_at is null or save_audited_at < now() - interval '1 minute'`;
+
+/** Claims the audit of a save (see SAVE_AUDIT_DUE); true when the caller should write it. */
+export async function claimSaveAudit(
+  db: Queryable,
+  id: string,
+  stepChanged: boolean,
+): Promise<boolean> {
+  const result = await db.query(
+    `update applications set save_audited_at = now()
+      where id = $1 and ($2 or ${SAVE_AUDIT_DUE})`,
+    [id, stepChanged],
+  );
+  return (result.rowCount ?? 0) > 0;
 }
 
 /**
@@ -172,6 +200,7 @@ interface ApplicationForSave {
   revision: number;
   status: ApplicationStatus;
   changeRequest: StoredChangeRequest | null;
+  agreementsSignedAt: Record<string, string>;
   files: ApplicationFile[];
 }
 
@@ -187,10 +216,12 @@ export async function findApplicationForSave(
     revision: number;
     status: ApplicationStatus;
     change_request: StoredChangeRequest | null;
+    agreements_signed_at: Record<string, string>;
     files: ApplicationFile[];
   }>({
     name: 'application-for-save',
     text: `select a.id, a.schema_hash, a.revision, a.status, a.change_request,
+                  a.agreements_signed_at,
                   coalesce((select json_agg(json_build_object(
                                     'pointer', f.pointer, 'storageName', f.storage_name,
                                     'name', f.original_name, 'type', f.content_type,
@@ -208,6 +239,7 @@ export async function findApplicationForSave(
     revision: row.revision,
     status: row.status,
     changeRequest: row.change_request,
+    agreementsSignedAt: row.agreements_signed_at,
     files: row.files,
   };
 }
@@ -218,20 +250,29 @@ export async function findApplicationForSave(
  * an application (a file held or removed, a status, a carry-over) moves the revision, so a save
  * judged on an older state writes nothing and null is returned. `step` is left as it was when
  * not given; the carry-over notice is cleared (the applicant has seen the form as carried).
+ * `audit` says whether this save is one the audit trail records (SAVE_AUDIT_DUE, claimed here).
  */
 export async function saveAnswersAtRevision(
   db: Queryable,
   id: string,
   revision: number,
-  change: { answers: unknown; schemaHash: string; step?: number | null },
-): Promise<{ revision: number; updatedAt: Date } | null> {
-  const result = await db.query<{ revision: number; updated_at: Date }>({
+  change: {
+    answers: unknown;
+    schemaHash: string;
+    step?: number | null;
+    agreementsSignedAt: Record<string, string>;
+  },
+): Promise<{ revision: number; updatedAt: Date; audit: boolean } | null> {
+  const result = await db.query<{ revision: number; updated_at: Date; audit: boolean }>({
     name: 'application-save-at-revision',
     text: `update applications
               set answers = $3, step = case when $5 then $4 else step end, carried_over = null,
+                  agreements_signed_at = $7,
+                  save_audited_at = case when ($5 and step is distinct from $4) or ${SAVE_AUDIT_DUE}
+                                         then now() else save_audited_at end,
                   revision = revision + 1, updated_at = now()
             where id = $1 and revision = $2 and schema_hash = $6 and status <> 'submitted'
-            returning revision, updated_at`,
+            returning revision, updated_at, save_audited_at = now() as audit`,
     values: [
       id,
       revision,
@@ -239,10 +280,11 @@ export async function saveAnswersAtRevision(
       change.step ?? null,
       change.step !== undefined,
       change.schemaHash,
+      JSON.stringify(change.agreementsSignedAt),
     ],
   });
   const row = result.rows[0];
-  return row ? { revision: row.revision, updatedAt: row.updated_at } : null;
+  return row ? { revision: row.revision, updatedAt: row.updated_at, audit: row.audit } : null;
 }
 
 /** Sets an application's status (and its change request: null clears it). */

@@ -45,6 +45,108 @@ export async function insertRegistration(
   return result.rows[0]?.id ?? null;
 }
 
+/** A change request as `registrations.change_request` keeps it (prompts come from the form). */
+export interface StoredChangeRequest {
+  note: string | null;
+  fields: { path: string; note: string }[];
+}
+
+/** A new organisation of `kind` named `name`, with the next clearing id; its id. */
+export async function insertOrganization(
+  db: Queryable,
+  organization: { name: string; kind: string },
+): Promise<string> {
+  const result = await db.query<{ id: string }>(
+    `insert into organizations (name, clearing_org_id, kind)
+     values ($1, next_clearing_org_id(), $2)
+     returning id`,
+    [organization.name, organization.kind],
+  );
+  return result.rows[0]!.id;
+}
+
+/**
+ * A registration's new answers from a resubmission (sealed), waiting for review again; the
+ * change request answered is cleared.
+ */
+export async function updateResubmittedRegistration(
+  db: Queryable,
+  registration: {
+    id: string;
+    schemaHash: string;
+    answers: unknown;
+    payload: unknown;
+    submissionHash: string;
+  },
+): Promise<void> {
+  await db.query(
+    `update registrations
+        set answers = $2, payload = $3, schema_hash = $4, submission_hash = $5,
+            status = 'resubmitted', change_request = null
+      where id = $1`,
+    [
+      registration.id,
+      JSON.stringify(registration.answers),
+      JSON.stringify(registration.payload),
+      registration.schemaHash,
+      registration.submissionHash,
+    ],
+  );
+}
+
+/** A registration waiting for changes as a resubmission meets it: answers sealed, the request. */
+export async function findRegistrationForChanges(
+  db: Queryable,
+  registrationId: string,
+): Promise<{ answers: unknown; changeRequest: StoredChangeRequest | null } | null> {
+  const result = await db.query<{ answers: unknown; change_request: StoredChangeRequest | null }>(
+    'select answers, change_request from registrations where id = $1',
+    [registrationId],
+  );
+  const row = result.rows[0];
+  return row ? { answers: row.answers, changeRequest: row.change_request } : null;
+}
+
+/** The user's registration as its applicant reads where it stands (answers still sealed). */
+export async function findOwnRegistration(
+  db: Queryable,
+  userId: string,
+): Promise<{
+  id: string;
+  formId: string;
+  status: ExistingRegistration['status'];
+  answers: unknown;
+  changeRequest: StoredChangeRequest | null;
+} | null> {
+  const result = await db.query<{
+    id: string;
+    form_id: string;
+    status: ExistingRegistration['status'];
+    answers: unknown;
+    change_request: StoredChangeRequest | null;
+  }>('select id, form_id, status, answers, change_request from registrations where user_id = $1', [
+    userId,
+  ]);
+  const row = result.rows[0];
+  return row
+    ? {
+        id: row.id,
+        formId: row.form_id,
+        status: row.status,
+        answers: row.answers,
+        changeRequest: row.change_request,
+      }
+    : null;
+}
+
+/** Removes a registration's affiliated persons rows (a resubmission stores them again). */
+export async function deleteRegistrationPersons(
+  db: Queryable,
+  registrationId: string,
+): Promise<void> {
+  await db.query('delete from registration_persons where registration_id = $1', [registrationId]);
+}
+
 /** The user's registration as a new submission meets it. */
 export interface ExistingRegistration {
   id: string;

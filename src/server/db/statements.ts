@@ -74,8 +74,8 @@ export async function findOrganization(
   return row ? { id: row.id, name: row.name, clearingOrgId: row.clearing_org_id } : null;
 }
 
-/** What the statement route needs to decide and answer, read in one round trip. */
-interface StatementRead {
+/** What the statement route needs to decide who may read, read in one round trip. */
+interface StatementAccess {
   /** The signed-in user, or null when the session is unknown, expired or idle too long. */
   userId: string | null;
   /** The session's idle timer is due a refresh. */
@@ -85,25 +85,20 @@ interface StatementRead {
   callerOrganizationId: string | null;
   /** The organisation asked for (by id or clearing id), if it exists. */
   organizationId: string | null;
-  /**
-   * The newest statement with its `asOf`, as JSON text straight from PostgreSQL (validated
-   * against the statement schema when it was loaded): the route sends it without parsing and
-   * serialising ~6 KB on every request.
-   */
-  statementJson: string | null;
 }
 
 /**
- * The caller's session and user, the organisation asked for and its newest statement in one
- * query (the statement GET is the portal's busiest signed-in read: five round trips became one).
- * The session counts only when live by the same condition as every other request's
- * (LIVE_SESSION_SQL). A named prepared statement, so PostgreSQL plans it once per connection.
+ * The caller's session and user and the organisation asked for in one query (the statement GET
+ * is the portal's busiest signed-in read); the statement itself comes from the cache
+ * (statementCache.ts). The session counts only when live by the same condition as every other
+ * request's (LIVE_SESSION_SQL). A named prepared statement, so PostgreSQL plans it once per
+ * connection.
  */
-export async function readStatementFor(
+export async function readStatementAccess(
   db: Queryable,
   sessionIdHash: string,
   idOrClearingId: string,
-): Promise<StatementRead> {
+): Promise<StatementAccess> {
   const byId = isUuid(idOrClearingId);
   const result = await db.query<{
     user_id: string | null;
@@ -112,25 +107,17 @@ export async function readStatementFor(
     approved: boolean | null;
     caller_org: string | null;
     org_id: string | null;
-    statement_json: string | null;
   }>({
-    name: byId ? 'statement-read-by-id' : 'statement-read-by-clearing-id',
+    name: byId ? 'statement-access-by-id' : 'statement-access-by-clearing-id',
     text: `select u.id as user_id, ${STALE_SESSION_SQL} as stale, u.is_staff,
                   coalesce((u.details->>'approved')::boolean, false) as approved,
-                  u.organization_id as caller_org, o.id as org_id,
-                  (st.statement || jsonb_build_object('asOf', to_char(st.as_of, 'YYYY-MM-DD')))::text
-                    as statement_json
+                  u.organization_id as caller_org, o.id as org_id
              from (select 1) one
              left join sessions s on s.id_hash = $1 and ${LIVE_SESSION_SQL}
              left join users u on u.id = s.user_id
              left join organizations o on ${
                byId ? 'o.id = $2::uuid' : 'upper(o.clearing_org_id) = upper($2)'
-             }
-             left join lateral (
-               select statement, as_of from statements
-                where organization_id = o.id
-                order by as_of desc, loaded_at desc limit 1
-             ) st on true`,
+             }`,
     values: [sessionIdHash, idOrClearingId],
   });
   const row = result.rows[0]!;
@@ -141,6 +128,24 @@ export async function readStatementFor(
     approved: row.approved === true,
     callerOrganizationId: row.caller_org,
     organizationId: row.org_id,
-    statementJson: row.statement_json,
   };
+}
+
+/**
+ * The organisation's newest statement with its `asOf`, as JSON text straight from PostgreSQL
+ * (validated against the statement schema when it was loaded), or null: served as it is, never
+ * parsed and serialised again.
+ */
+export async function latestStatementJson(
+  db: Queryable,
+  organizationId: string,
+): Promise<string | null> {
+  const result = await db.query<{ statement_json: string }>(
+    `select (statement || jsonb_build_object('asOf', to_char(as_of, 'YYYY-MM-DD')))::text
+              as statement_json
+       from statements where organization_id = $1
+      order by as_of desc, loaded_at desc limit 1`,
+    [organizationId],
+  );
+  return result.rows[0]?.statement_json ?? null;
 }

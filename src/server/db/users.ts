@@ -193,3 +193,28 @@ export function lastTotpStep(row: UserRow): number | null {
 export async function endAllSessions(db: Queryable, userId: string): Promise<void> {
   await db.query('delete from sessions where user_id = $1', [userId]);
 }
+
+/**
+ * Locks the user's row until the transaction ends: one user's submissions are serialised on it
+ * (a double click must not create two organisations).
+ */
+export async function lockUser(db: Queryable, userId: string): Promise<void> {
+  await db.query('select 1 from users where id = $1 for update', [userId]);
+}
+
+/**
+ * The registrant's details from their first submission, the new organisation, and its
+ * Administrator role (spec §1: the person who registers holds it).
+ */
+export async function setRegistrantDetails(
+  db: Queryable,
+  userId: string,
+  details: UserDetails,
+  organizationId: string,
+): Promise<void> {
+  await db.query(
+    `update users set details = $2, organization_id = $3, roles = '{Administrator}'
+      where id = $1`,
+    [userId, details, organizationId],
+  );
+}

@@ -84,13 +84,33 @@ export function loadFieldKeys(options: {
   production: boolean;
   dataDir: string;
 }): FieldKeyRing {
-  if (options.fieldEncryptionKeys) return parseFieldKeys(options.fieldEncryptionKeys);
-  if (options.production) {
-    throw new FieldKeyError(
+  return loadKeyRing({
+    configured: options.fieldEncryptionKeys,
+    variable: 'FIELD_ENCRYPTION_KEYS',
+    production: options.production,
+    dataDir: options.dataDir,
+    devFile: DEV_KEY_FILE,
+    productionMissing:
       'FIELD_ENCRYPTION_KEYS is not set: production needs the key that encrypts SSNs, passport numbers and dates of birth (see "Encryption at rest" in README.md).',
-    );
-  }
-  const file = path.join(options.dataDir, DEV_KEY_FILE);
+  });
+}
+
+/**
+ * A ring of `<key-id>:<base64>` keys from its variable; without it, production refuses (in the
+ * sentence given) and development uses (or makes, mode 600) its key file in `DATA_DIR`. Shared by
+ * the field encryption keys and the audit chain's keys (audit/auditChainKeys.ts).
+ */
+export function loadKeyRing(options: {
+  configured: string | undefined;
+  variable: string;
+  production: boolean;
+  dataDir: string;
+  devFile: string;
+  productionMissing: string;
+}): FieldKeyRing {
+  if (options.configured) return parseFieldKeys(options.configured, options.variable);
+  if (options.production) throw new FieldKeyError(options.productionMissing);
+  const file = path.join(options.dataDir, options.devFile);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const id = `dev-${crypto.randomBytes(3).toString('hex')}`;

@@ -24,6 +24,7 @@ import {
   confirmPassword,
   INVALID_LINK,
   newPasswordHash,
+  passwordContextOf,
   perMinute,
   RATE_LIMITS,
 } from '../auth/routeHelpers';
@@ -175,6 +176,7 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
         newPassword,
         app.config.passwordCost,
         'newPassword',
+        passwordContextOf(row),
       );
       const endedSessions = await withTransaction(app.db, async (client) => {
         await setPasswordHash(client, row.id, passwordHash);

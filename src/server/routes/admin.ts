@@ -413,7 +413,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request): Promise<AdminStatement> => {
       const organization = await organizationOf(request.params.organizationId);
-      return loadStatement(
+      const stored = await loadStatement(
         app.db,
         {
           organizationId: organization.id,
@@ -422,6 +422,9 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
         },
         actor(request),
       );
+      // This instance serves it at once; the others on the trigger's notification.
+      app.statementCache.invalidate(organization.id);
+      return stored;
     },
   );
 }

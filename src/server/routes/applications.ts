@@ -29,8 +29,10 @@ import {
 } from '../../shared/forms/walk/changeScope';
 import { carryAnswers } from '../../shared/forms/walk/carryOver';
 import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
+import { auditingChangeRefusals } from '../audit/changeRefusals';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
+  claimSaveAudit,
   deleteApplicationFile,
   findApplication,
   findApplicationForSave,
@@ -46,13 +48,14 @@ import {
 import { findFormVersion, recordFormVersion } from '../db/formVersions';
 import type { Queryable } from '../db/transaction';
 import { withTransaction } from '../db/transaction';
-import { ClientError, notFound } from '../errors';
+import { ChangeRefusedError, ClientError, notFound } from '../errors';
 import {
   openApplicationAnswers,
   sealApplicationAnswers,
 } from '../fieldEncryption/applicationSealing';
 import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { UnreadableFieldError } from '../fieldEncryption/sealedJson';
+import { agreementsSignedAt } from '../signatures/signingTimes';
 import { readMultipartForm } from '../storage/multipartForm';
 import type { StoredFile, UploadKind } from '../storage/uploads';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
@@ -260,11 +263,12 @@ function checkRequested(
 ): void {
   if (!scope) return;
   const outside = unrequestedChange(form, scope.submitted, next, scope.marked, replaced);
-  if (outside) {
-    const message = unrequestedChangeMessage(outside);
-    throw new ClientError(409, message, { [outside.pointer]: message });
-  }
+  if (outside) throw new ChangeRefusedError(outside.pointer, unrequestedChangeMessage(outside));
 }
+
+/** The registration a change request reopened as this application, if any (audit rows name it). */
+const requestOf = (row: ApplicationRow): string | null =>
+  row.status === 'changes_requested' ? (row.changeRequest?.registrationId ?? null) : null;
 
 /** Whether the application takes changes at all: refused once submitted (outside a request). */
 function checkOpen(row: ApplicationRow | null): void {
@@ -319,7 +323,9 @@ function fileQuestion(form: CompiledForm, pointer: string | undefined): { prompt
 /**
  * A held file put or removed (`change`, in the caller's transaction): the application's answers
  * then name its files, judged by the change request's rule like a save, and saved. A removal of
- * a file not held (`change` answers false) changes nothing and is not judged.
+ * a file not held (`change` answers false) changes nothing and is not judged. The change is
+ * audited (`audit`: who, what; the file's pointer, type and size, never its name) in the same
+ * transaction.
  */
 async function changeHeldFile(
   app: FastifyInstance,
@@ -328,15 +334,27 @@ async function changeHeldFile(
   row: ApplicationRow,
   pointer: string,
   change: () => Promise<unknown>,
+  audit: {
+    userId: string;
+    action: 'application.file-uploaded' | 'application.file-removed';
+    detail?: Record<string, string | number>;
+  },
 ): Promise<ApplicationRow> {
   if ((await change()) === false) return row;
   const answers = openApplicationAnswers(app.fieldKeys, row.id, row.answers);
   const next = withHeldFiles(form, answers, await listApplicationFiles(db, row.id));
   checkRequested(form, await requestScope(app, db, row), next, [pointer]);
-  return updateApplicationAnswers(db, row.id, {
+  const updated = await updateApplicationAnswers(db, row.id, {
     answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
     schemaHash: row.schemaHash,
   });
+  await recordAuditEvent(db, {
+    action: audit.action,
+    actorUserId: audit.userId,
+    registrationId: requestOf(row),
+    detail: { formId: form.id, applicationId: row.id, field: pointer, ...audit.detail },
+  });
+  return updated;
 }
 
 /**
@@ -383,8 +401,37 @@ async function saveAtOnce(
     answers: sealApplicationAnswers(app.fieldKeys, form, current.id, next),
     schemaHash: form.hash,
     ...(body.step !== undefined ? { step: body.step } : {}),
+    agreementsSignedAt: agreementsSignedAt(form, next, current.agreementsSignedAt),
   });
-  return saved ? { saved } : null;
+  if (!saved) return null;
+  // Written after the save (this path holds no transaction); a save is audited once per step or
+  // per minute, which the save's own statement claimed.
+  if (saved.audit) {
+    await recordAuditEvent(app.db, savedEvent(userId, form, current.id, saved.revision, body.step));
+  }
+  return { saved };
+}
+
+/** The audit row of a save (`application.saved`): ids, the revision, the step. */
+function savedEvent(
+  userId: string,
+  form: CompiledForm,
+  applicationId: string,
+  revision: number,
+  step: number | null | undefined,
+  registrationId: string | null = null,
+): Parameters<typeof recordAuditEvent>[1] {
+  return {
+    action: 'application.saved',
+    actorUserId: userId,
+    registrationId,
+    detail: {
+      formId: form.id,
+      applicationId,
+      revision,
+      ...(typeof step === 'number' ? { step } : {}),
+    },
+  };
 }
 
 export async function registerApplicationRoutes(app: FastifyInstance): Promise<void> {
@@ -421,56 +468,66 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const step = request.body.step;
       const outcome =
         (await saveAtOnce(app, form, userId, request.body)) ??
-        (await withTransaction(app.db, async (db): Promise<SaveOutcome> => {
-          let row = await findApplication(db, userId, form.id, { forUpdate: true });
-          if (!row) {
-            const answers = checkShape(form, sent);
-            await recordFormVersion(db, form);
-            const id = crypto.randomUUID();
-            const created = await insertApplication(db, {
-              id,
-              userId,
-              formId: form.id,
-              schemaHash: form.hash,
-              answers: sealApplicationAnswers(
-                app.fieldKeys,
-                form,
+        (await auditingChangeRefusals(app.db, { userId, formId: form.id, via: 'save' }, () =>
+          withTransaction(app.db, async (db): Promise<SaveOutcome> => {
+            let row = await findApplication(db, userId, form.id, { forUpdate: true });
+            if (!row) {
+              const answers = checkShape(form, sent);
+              await recordFormVersion(db, form);
+              const id = crypto.randomUUID();
+              const created = await insertApplication(db, {
                 id,
-                withHeldFiles(form, answers, []),
-              ),
-              step: step ?? null,
-            });
-            if (created) {
-              await recordAuditEvent(db, {
-                action: 'application.created',
-                actorUserId: userId,
-                detail: { formId: form.id, applicationId: id },
+                userId,
+                formId: form.id,
+                schemaHash: form.hash,
+                answers: sealApplicationAnswers(
+                  app.fieldKeys,
+                  form,
+                  id,
+                  withHeldFiles(form, answers, []),
+                ),
+                step: step ?? null,
               });
-              return { saved: created };
+              if (created) {
+                await recordAuditEvent(db, {
+                  action: 'application.created',
+                  actorUserId: userId,
+                  detail: { formId: form.id, applicationId: id },
+                });
+                return { saved: created };
+              }
+              // A first save from another window won the race: this one is stale.
+              row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
             }
-            // A first save from another window won the race: this one is stale.
-            row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
-          }
-          checkOpen(row);
-          // Carried to the current version first: a save from before the carry is then stale.
-          row = await carriedApplication(app, db, form, row);
-          if (row.revision !== baseRevision) {
-            return { conflict: await applicationView(app, db, form, row) };
-          }
-          // Checked after the revision: a stale save from an older form gets the current answers.
-          const answers = checkShape(form, sent);
-          const files = await listApplicationFiles(db, row.id);
-          const next = withHeldFiles(form, answers, files);
-          checkRequested(form, await requestScope(app, db, row), next);
-          const saved = await updateApplicationAnswers(db, row.id, {
-            answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
-            schemaHash: form.hash,
-            // The applicant has seen the form as carried over: told once.
-            carriedOver: null,
-            ...(step !== undefined ? { step } : {}),
-          });
-          return { saved };
-        }));
+            checkOpen(row);
+            // Carried to the current version first: a save from before the carry is then stale.
+            row = await carriedApplication(app, db, form, row);
+            if (row.revision !== baseRevision) {
+              return { conflict: await applicationView(app, db, form, row) };
+            }
+            // Checked after the revision: a stale save from an older form gets the current answers.
+            const answers = checkShape(form, sent);
+            const files = await listApplicationFiles(db, row.id);
+            const next = withHeldFiles(form, answers, files);
+            checkRequested(form, await requestScope(app, db, row), next);
+            const saved = await updateApplicationAnswers(db, row.id, {
+              answers: sealApplicationAnswers(app.fieldKeys, form, row.id, next),
+              schemaHash: form.hash,
+              // The applicant has seen the form as carried over: told once.
+              carriedOver: null,
+              ...(step !== undefined ? { step } : {}),
+              agreementsSignedAt: agreementsSignedAt(form, next, row.agreementsSignedAt),
+            });
+            const stepChanged = step !== undefined && step !== row.step;
+            if (await claimSaveAudit(db, row.id, stepChanged)) {
+              await recordAuditEvent(
+                db,
+                savedEvent(userId, form, row.id, saved.revision, step, requestOf(row)),
+              );
+            }
+            return { saved };
+          }),
+        ));
       if ('conflict' in outcome) {
         return reply.code(409).send({
           errorMessage: STALE_REVISION_MESSAGE,
@@ -488,43 +545,58 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
     async (request): Promise<ApplicationFileResult> => {
       const userId = await userOf(request);
       const form = applicationForm(app, request.params.formId);
-      // Refused before a byte is read when it cannot be taken (the browser still gets it).
-      const before = await findApplication(app.db, userId, form.id);
-      checkOpen(before);
-      const scope = before && (await requestScope(app, app.db, before));
-      const held = scope && openApplicationAnswers(app.fieldKeys, before.id, before.answers);
-      let pointer: string | undefined;
-      const upload = await readMultipartForm(request, {
-        dataDir: app.config.dataDir,
-        files: (name, fields) => {
-          if (name !== 'file') return undefined;
-          pointer = fields.get('pointer')?.[0];
-          const question = fileQuestion(form, pointer);
-          if (held) checkRequested(form, scope, held, [pointer!]);
-          return { accept: fileKind(form, pointer!), label: question.prompt };
-        },
-      }).catch((error: unknown) => {
-        // The storage module's refusal names the question; the form shows it beside it too.
-        if (error instanceof ClientError && pointer && !error.errors && error.statusCode < 500) {
-          throw new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+      const refusals = { userId, formId: form.id, via: 'upload' } as const;
+      return auditingChangeRefusals(app.db, refusals, async () => {
+        // Refused before a byte is read when it cannot be taken (the browser still gets it).
+        const before = await findApplication(app.db, userId, form.id);
+        checkOpen(before);
+        const scope = before && (await requestScope(app, app.db, before));
+        const held = scope && openApplicationAnswers(app.fieldKeys, before.id, before.answers);
+        let pointer: string | undefined;
+        const upload = await readMultipartForm(request, {
+          dataDir: app.config.dataDir,
+          files: (name, fields) => {
+            if (name !== 'file') return undefined;
+            pointer = fields.get('pointer')?.[0];
+            const question = fileQuestion(form, pointer);
+            if (held) checkRequested(form, scope, held, [pointer!]);
+            return { accept: fileKind(form, pointer!), label: question.prompt };
+          },
+        }).catch((error: unknown) => {
+          // The storage module's refusal names the question; the form shows it beside it too.
+          if (error instanceof ClientError && pointer && !error.errors && error.statusCode < 500) {
+            throw new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+          }
+          throw error;
+        });
+        const file = upload.files.get('file');
+        if (!file || pointer === undefined) {
+          fileQuestion(form, upload.field('pointer'));
+          throw new ClientError(400, 'No file was sent.');
         }
-        throw error;
+        const at = pointer;
+        const reference = checkFileAnswer(form, at, file);
+        // The application row locked, as a submission locks it: an upload either lands before a
+        // (re)submission reads the application's files, or meets it submitted and is refused.
+        const saved = await withTransaction(app.db, async (db) => {
+          const row = await lockedApplication(app, db, form, userId);
+          checkOpen(row);
+          return changeHeldFile(
+            app,
+            db,
+            form,
+            row,
+            at,
+            () => putApplicationFile(db, row.id, at, file),
+            {
+              userId,
+              action: 'application.file-uploaded',
+              detail: { type: file.contentType, size: file.size },
+            },
+          );
+        });
+        return { pointer: at, ...reference, revision: saved.revision };
       });
-      const file = upload.files.get('file');
-      if (!file || pointer === undefined) {
-        fileQuestion(form, upload.field('pointer'));
-        throw new ClientError(400, 'No file was sent.');
-      }
-      const at = pointer;
-      const reference = checkFileAnswer(form, at, file);
-      const saved = await withTransaction(app.db, async (db) => {
-        const row = await lockedApplication(app, db, form, userId);
-        checkOpen(row);
-        return changeHeldFile(app, db, form, row, at, () =>
-          putApplicationFile(db, row.id, at, file),
-        );
-      });
-      return { pointer: at, ...reference, revision: saved.revision };
     },
   );
 
@@ -535,15 +607,24 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       const form = applicationForm(app, request.params.formId);
       const pointer = typeof request.query.pointer === 'string' ? request.query.pointer : undefined;
       fileQuestion(form, pointer);
-      await withTransaction(app.db, async (db) => {
-        const found = await findApplication(db, userId, form.id, { forUpdate: true });
-        if (!found) return;
-        checkOpen(found);
-        const row = await carriedApplication(app, db, form, found);
-        await changeHeldFile(app, db, form, row, pointer!, () =>
-          deleteApplicationFile(db, row.id, pointer!),
-        );
-      });
+      const refusals = { userId, formId: form.id, via: 'removal' } as const;
+      await auditingChangeRefusals(app.db, refusals, () =>
+        withTransaction(app.db, async (db) => {
+          const found = await findApplication(db, userId, form.id, { forUpdate: true });
+          if (!found) return;
+          checkOpen(found);
+          const row = await carriedApplication(app, db, form, found);
+          await changeHeldFile(
+            app,
+            db,
+            form,
+            row,
+            pointer!,
+            () => deleteApplicationFile(db, row.id, pointer!),
+            { userId, action: 'application.file-removed' },
+          );
+        }),
+      );
       return reply.code(204).send();
     },
   );

@@ -28,6 +28,8 @@ import {
   checkedEmail,
   INVALID_LINK,
   newPasswordHash,
+  passwordContextOf,
+  refuseOwnWords,
   perMinute,
   RATE_LIMITS,
   TOO_MANY_ATTEMPTS,
@@ -152,7 +154,10 @@ export async function registerAuthRoutes(
     { schema: { body: verifyEmailBody }, config: perMinute(RATE_LIMITS.verify) },
     async (request, reply) => {
       const { token, password, email } = request.body;
-      const passwordHash = await newPasswordHash(password, app.config.passwordCost);
+      // The address the link names, given back by the page: the password must not be made of it.
+      const passwordHash = await newPasswordHash(password, app.config.passwordCost, 'password', {
+        email,
+      });
       const userId = await withTransaction(app.db, async (client) => {
         const consumed = await consumeAuthToken(client, 'verify-email', token);
         const row = consumed ? await findUserRowById(client, consumed.userId) : null;
@@ -334,6 +339,9 @@ export async function registerAuthRoutes(
         if (!consumed || consumed.userId.toLowerCase() !== userId.toLowerCase()) {
           throw badRequest(INVALID_LINK);
         }
+        // Only now is the account known (throwing rolls back: the link stays usable).
+        const account = await findUserRowById(client, consumed.userId);
+        if (account) refuseOwnWords(password, passwordContextOf(account));
         await setPasswordHash(client, consumed.userId, passwordHash);
         // ASVS 7.4.3: the page offers to end every session (ticked unless the user unticks it);
         // the browsers that knew the old password are then no longer trusted to sign in first.
@@ -386,6 +394,7 @@ function registerInviteAccept(app: FastifyInstance): void {
           form.field('password_text') ?? '',
           app.config.passwordCost,
           'password_text',
+          { email, firstName: person.firstName, lastName: person.lastName },
         );
         userId = await withTransaction(app.db, async (client) => {
           const consumed = await consumeAuthToken(client, 'invite', token);

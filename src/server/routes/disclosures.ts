@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { matchesIfNoneMatch, strongEtag } from '../conditionalGet';
 import { notFound } from '../errors';
 import { listDisclosures, utcToday } from '../disclosures/listing';
 import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
@@ -98,7 +98,7 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
     const { body, etag } = await listing.current();
     // Public and the same for everyone; short caching spares the server a burst of readers.
     reply.header('cache-control', 'public, max-age=60').header('etag', etag);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
@@ -121,7 +121,7 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
         // latest.pdf moves on each publication; a period's document changes only on correction.
         .header('cache-control', latest ? 'no-cache' : 'public, max-age=300')
         .header('x-content-type-options', 'nosniff');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const bytes = await readDisclosureFile(app.db, app.config.dataDir, document.storageName);
       if (!bytes) throw notFound();
       return reply
@@ -159,8 +159,7 @@ class ListingCache {
     const version = this.version;
     const building = listDisclosures(this.app.db).then((listing) => {
       const body = JSON.stringify(listing);
-      const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-      return { day, version, body, etag };
+      return { day, version, body, etag: strongEtag(body) };
     });
     // Concurrent requests share one build; a failed build is not kept.
     this.cached = building;

@@ -182,6 +182,8 @@ async function seedRegistration(
       signerName: name,
       schemaHash: form.hash,
       consent,
+      // Signed as the submission is stored (the demo has no application's signing times).
+      signedAt: {},
     },
     signedDocuments(form),
   );

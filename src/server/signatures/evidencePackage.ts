@@ -3,7 +3,7 @@
  * (stored, not compressed: PDFs gain nothing and the bytes stay as signed) holding each document
  * as attached, `evidence.json` (every recorded fact per agreement) and `SHA256SUMS`, which
  * `sha256sum -c SHA256SUMS` checks with standard tools. The same registration gives the same
- * bytes every time: entries in a fixed order, each dated with its signing time, JSON with sorted
+ * bytes every time: entries in a fixed order, each dated with its submission time, JSON with sorted
  * keys.
  */
 import crypto from 'node:crypto';
@@ -110,7 +110,7 @@ export async function evidencePackage(
     const bytes = (await bytesOf(item.documentId)) ?? Buffer.alloc(0);
     const name = packagedName(index, item);
     const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-    entries.push({ name, bytes, modified: new Date(item.signedAt) });
+    entries.push({ name, bytes, modified: new Date(item.submittedAt) });
     sums.push(`${item.sha256}  ${name}`);
     agreements.push({
       file: name,
@@ -120,7 +120,9 @@ export async function evidencePackage(
       sha256OfBytesInThisPackage: sha256,
       publishedSha256: item.publishedSha256,
       matchesPublishedDocument: item.publishedSha256 === item.sha256,
+      // When the agreement was signed, and when the signature was submitted (issue 26).
       signedAt: item.signedAt,
+      submittedAt: item.submittedAt,
       ipAddress: item.ip,
       userAgent: item.userAgent,
       user: { id: item.userId, email: item.userEmail },
@@ -134,7 +136,7 @@ export async function evidencePackage(
       formWordingVersion: item.schemaHash,
     });
   }
-  const dated = evidence[0] ? new Date(evidence[0].signedAt) : new Date(0);
+  const dated = evidence[0] ? new Date(evidence[0].submittedAt) : new Date(0);
   const json = stableJson({
     registrationId: registration.registrationId,
     formId: registration.formId,

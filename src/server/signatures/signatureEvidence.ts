@@ -37,6 +37,8 @@ export function publishedSha256(url: string): string | null {
 /** A signed document of the form, as `signedDocuments` lists it. */
 interface SignedDocumentRef {
   part: string;
+  /** The agreement's answer ('' for a step's signature, signed by submitting). */
+  pointer: string;
   title: string;
   url: string;
 }
@@ -51,12 +53,16 @@ interface SigningContext {
   schemaHash: string;
   /** The e-sign consent row the signatures rely on (esign_consents), its document and version. */
   consent: { id: string; documentUrl: string; sha256: string };
+  /** When each agreement was signed, by pointer (signingTimes.ts); the others: now. */
+  signedAt: Readonly<Record<string, string>>;
 }
 
 /**
  * Records the evidence of each signed document the registration stored (call after its
  * documents are inserted, in the same transaction). The hash is PostgreSQL's of the stored
- * bytes: what is attached is what is hashed.
+ * bytes: what is attached is what is hashed. Two times: when the agreement was signed (the
+ * application's record of the Electronically Sign press; a step's signature, or an agreement
+ * the server never saw signed before, is signed by this submission) and when it was submitted.
  */
 export async function recordSignatureEvidence(
   db: Queryable,
@@ -68,9 +74,10 @@ export async function recordSignatureEvidence(
       `insert into signature_evidence
          (registration_id, registration_document_id, part, prompt, document_url, sha256,
           published_sha256, ip, user_agent, user_id, user_email, signer_name,
-          consent_document_url, consent_sha256, schema_hash, esign_consent_id)
+          consent_document_url, consent_sha256, schema_hash, esign_consent_id, agreed_at)
        select d.registration_id, d.id, d.part, $3, $4, encode(sha256(stored_file_bytes(f.storage_name)), 'hex'),
-              $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
+              $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+              least(coalesce($15::timestamptz, now()), now())
          from registration_documents d join stored_files f on f.storage_name = d.storage_name
         where d.registration_id = $1 and d.part = $2`,
       [
@@ -88,6 +95,7 @@ export async function recordSignatureEvidence(
         context.consent.sha256,
         context.schemaHash,
         context.consent.id,
+        context.signedAt[document.pointer] ?? null,
       ],
     );
   }
@@ -102,7 +110,10 @@ export interface SignatureEvidence {
   originalName: string;
   sha256: string;
   publishedSha256: string | null;
-  signedAt: string;
+  /** When the agreement was signed (null: recorded before signing times were kept). */
+  signedAt: string | null;
+  /** When the signature was submitted with the registration (server time). */
+  submittedAt: string;
   ip: string | null;
   userAgent: string | null;
   userId: string;
@@ -129,6 +140,7 @@ export async function listSignatureEvidence(
     sha256: string;
     published_sha256: string | null;
     signed_at: Date;
+    agreed_at: Date | null;
     ip: string | null;
     user_agent: string | null;
     user_id: string;
@@ -141,7 +153,7 @@ export async function listSignatureEvidence(
     consent_given_at: Date | null;
   }>(
     `select s.registration_document_id as document_id, s.part, s.prompt, s.document_url,
-            d.original_name, s.sha256, s.published_sha256, s.signed_at, s.ip, s.user_agent,
+            d.original_name, s.sha256, s.published_sha256, s.signed_at, s.agreed_at, s.ip, s.user_agent,
             s.user_id, s.user_email, s.signer_name, s.consent_document_url, s.consent_sha256,
             s.schema_hash, s.esign_consent_id, c.given_at as consent_given_at
        from signature_evidence s join registration_documents d on d.id = s.registration_document_id
@@ -157,7 +169,8 @@ export async function listSignatureEvidence(
     originalName: row.original_name,
     sha256: row.sha256,
     publishedSha256: row.published_sha256,
-    signedAt: row.signed_at.toISOString(),
+    signedAt: row.agreed_at?.toISOString() ?? null,
+    submittedAt: row.signed_at.toISOString(),
     ip: row.ip,
     userAgent: row.user_agent,
     userId: row.user_id,

@@ -51,10 +51,11 @@ type Trigger = 'automatic' | 'clicked';
 type Verdict = { active: string | null } | { unreadable: string };
 
 /**
- * Walks the document from its catalog and returns the first active content found. A plain web
- * link (`URI` with http, https or mailto) is accepted where the user clicks it, as in real PDFs;
- * a `URI` that fires by itself (open action, additional action) is refused, as is any other
- * scheme (`javascript:`, `file:`, a `\\server\share` path).
+ * Walks the document from its catalog and returns the first active content found. A link (`URI`
+ * with http, https, ftp or mailto) is accepted where the user clicks it, as every viewer opens
+ * it, in a browser or a mail program; a `URI` that fires by itself (open action, additional
+ * action) is refused, as is any other scheme (`javascript:`, `file:`, `smb:`, a `\\server\share`
+ * path, which would send the user's network credentials).
  */
 export function pdfActiveContent(
   engine: PdfEngine,
@@ -173,16 +174,16 @@ function walk(engine: PdfEngine, xref: PdfXRef, maxObjects: number): Verdict {
 }
 
 /**
- * A URI a browser opens as a web page or a mail: http, https or mailto, after removing what
- * browsers ignore inside a URL (whitespace, control characters), so `java\tscript:` is seen as
- * the `javascript:` it is.
+ * A URI a viewer hands to a browser or a mail program: http, https, ftp (software manuals link
+ * their downloads so, issue 26) or mailto, after removing what browsers ignore inside a URL
+ * (whitespace, control characters), so `java\tscript:` is seen as the `javascript:` it is.
  */
 function isPlainWebLink(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   const text = value.startsWith('\u00fe\u00ff') ? utf16be(value.slice(2)) : value;
   // eslint-disable-next-line no-control-regex
   const compact = text.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
-  return /^(https?|mailto):/i.test(compact);
+  return /^(https?|ftp|mailto):/i.test(compact);
 }
 
 /** A PDF text string in UTF-16BE (after its byte order mark), its bytes held one per char. */

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { imageFileTypes } from '../../shared/forms/validation/fileTypes';
 import { ClientError } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
+import { imageEnd } from './imageEnd';
 import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThreads';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
@@ -115,9 +116,11 @@ export async function saveUpload(
     if (part.file.truncated) {
       throw new ClientError(413, `The file for ${label} is too large.`);
     }
-    const { size } = await fs.promises.stat(target);
-    if (size === 0) throw new ClientError(400, `The file for ${label} is empty.`);
+    const { size: sent } = await fs.promises.stat(target);
+    if (sent === 0) throw new ClientError(400, `The file for ${label} is empty.`);
     const { contentType, preview } = await checkContent(target, options.accept, label);
+    const size =
+      contentType === 'application/pdf' ? sent : await cutAfterImageEnd(target, sent, contentType);
     return {
       storageName,
       size,
@@ -182,6 +185,19 @@ export async function checkContent(
     throw new ClientError(400, `The file for ${label} must be ${wanted}.`);
   }
   return image;
+}
+
+/**
+ * Stores an image without what follows its end marker (imageEnd.ts: a `<script>` after a PNG's
+ * IEND, a file after a JPEG's EOI): the picture's own bytes stay exactly as sent, so the stored
+ * file is still the person's photo, and nothing staff preview or download carries the rest.
+ * Returns the size kept.
+ */
+async function cutAfterImageEnd(file: string, size: number, contentType: string): Promise<number> {
+  const end = imageEnd(await fs.promises.readFile(file), contentType);
+  if (end === null || end >= size) return size;
+  await fs.promises.truncate(file, end);
+  return end;
 }
 
 async function startsWith(file: string, magic: string): Promise<boolean> {

@@ -46,6 +46,11 @@ export const firm = {
   /** The provider's brand, `{product}` in the specification. */
   product: 'Northstar',
   displayName: 'Northstar Clearing',
+  /**
+   * What this service is called. With the names above, its words are the ones a new password
+   * must not be made of (rules/password.ts, ASVS 6.2.11).
+   */
+  serviceName: 'Clearing member portal',
   supportEmail: 'support@northstar-clearing.example',
   supportPhone: '+1 312 555 0142',
   siteLinks,

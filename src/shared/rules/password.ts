@@ -1,8 +1,10 @@
 /**
  * Password rules of the new-password pages (spec access §5, §9), with what DECISIONS "Security"
- * adds: at least 8 characters (ASVS 6.2.1) and not one of the most common passwords (ASVS 6.2.4).
- * Every refusal reads the specification's 'Password is too weak'.
+ * adds: at least 8 characters (ASVS 6.2.1), not one of the most common passwords (ASVS 6.2.4),
+ * and not made of the account's own words (ASVS 6.2.11, issue 27). Every refusal reads the
+ * specification's 'Password is too weak'; the last one says why in one more sentence.
  */
+import { firm } from '../config/firm';
 
 export type PasswordStrength = 'weak' | 'medium' | 'strong';
 
@@ -34,8 +36,9 @@ export function passesWeakRule(password: string): boolean {
 export function passwordStrength(
   password: string,
   commonPasswords?: ReadonlySet<string>,
+  context: PasswordContext = {},
 ): PasswordStrength {
-  if (tooWeak(password, commonPasswords)) return 'weak';
+  if (tooWeak(password, commonPasswords) || madeOfOwnWords(password, context)) return 'weak';
   const { lower, upper, digit, special } = classes(password);
   return lower && upper && digit && special ? 'strong' : 'medium';
 }
@@ -44,6 +47,8 @@ export function passwordStrength(
 export const PASSWORD_MESSAGES = {
   required: 'Enter password',
   tooWeak: 'Password is too weak',
+  ownWords:
+    'Password is too weak. It is made mostly of your email address, your name, or the name of your firm or of this service.',
   confirmRequired: 'Confirm password',
   mismatch: 'Passwords must match',
   wrong: 'Password is wrong',
@@ -67,16 +72,67 @@ function tooWeak(password: string, commonPasswords: ReadonlySet<string> | undefi
   );
 }
 
+/** What the account is called, as far as the page or route setting the password knows it. */
+export interface PasswordContext {
+  email?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  /** The person's organisation, where they belong to one. */
+  organizationName?: string | undefined;
+}
+
+/** Fewer letters than this left once the account's words are taken out: "mostly" those words. */
+const OWN_LETTERS_NEEDED = 4;
+
+const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}]/gu, '');
+
+/** The words a password must not be made of: the account's, the firm's and the service's. */
+function ownWords(context: PasswordContext): string[] {
+  const email = context.email?.trim() ?? '';
+  const localPart = email.includes('@') ? email.slice(0, email.lastIndexOf('@')) : email;
+  const texts = [
+    email,
+    localPart,
+    ...localPart.split(/[^\p{L}]+/u),
+    context.firstName,
+    context.lastName,
+    context.organizationName,
+    ...(context.organizationName ?? '').split(/\s+/),
+    firm.product,
+    firm.displayName,
+    ...`${firm.displayName} ${firm.serviceName}`.split(/\s+/),
+  ];
+  const words = texts.map((text) => letters(text ?? '')).filter((word) => word.length >= 3);
+  // Longest first, so an email is taken out whole before its parts.
+  return [...new Set(words)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Whether a password is, or mostly is, the account's own words (ASVS 6.2.11): with case, digits
+ * and symbols set aside, and each of those words taken out, fewer than four letters remain. So
+ * `carol1@sec.example` for carol1@sec.example, `Northstar2026!` and `Carol-Smith-1` (for Carol
+ * Smith) are refused; `Carol-Lantern-48` keeps a word of its own.
+ */
+export function madeOfOwnWords(password: string, context: PasswordContext): boolean {
+  let rest = letters(password);
+  if (rest.length === 0) return false;
+  for (const word of ownWords(context)) rest = rest.split(word).join('');
+  return rest.length < OWN_LETTERS_NEEDED;
+}
+
 /**
  * The message for a new password, or null when acceptable. Without `commonPasswords` (the
- * browser before the list has loaded) the common-list check is left to the server.
+ * browser before the list has loaded) the common-list check is left to the server. `context`
+ * names the account, so a password made of its own words is refused with the reason.
  */
 export function newPasswordError(
   password: string,
   commonPasswords?: ReadonlySet<string>,
+  context: PasswordContext = {},
 ): string | null {
   if (!password) return PASSWORD_MESSAGES.required;
   if (tooWeak(password, commonPasswords)) return PASSWORD_MESSAGES.tooWeak;
+  if (madeOfOwnWords(password, context)) return PASSWORD_MESSAGES.ownWords;
   return null;
 }
 

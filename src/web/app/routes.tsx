@@ -61,11 +61,14 @@ const BusinessRegistrationPage = lazy(() => {
   }));
 });
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
-const ChangesRequestedPage = lazy(() =>
-  import('../pages/registration/ChangesRequestedPage').then((module) => ({
+const ChangesRequestedPage = lazy(() => {
+  // The application loads beside the page's code, as on the registration pages (issue 26 §1).
+  const formId = /\/registration\/([^/]+)\/changes/.exec(window.location.pathname)?.[1];
+  if (formId) loadApplicationEarly(decodeURIComponent(formId));
+  return import('../pages/registration/ChangesRequestedPage').then((module) => ({
     default: module.ChangesRequestedPage,
-  })),
-);
+  }));
+});
 const AcceptInvitePage = lazy(() =>
   import('../pages/auth/AcceptInvitePage').then((module) => ({
     default: module.AcceptInvitePage,

@@ -75,6 +75,57 @@ describe('home banners by approval and statement state', () => {
     expect(statementCalls(fetchMock)).toHaveLength(0);
   });
 
+  it('never shows the changes banner without its list and button: a loading line until they come', async () => {
+    const user = pendingUser();
+    user.review = { status: 'changes_requested', reason: 'Look again.' };
+    let answer: (response: Response) => void = () => undefined;
+    const overview = new Promise<Response>((resolve) => (answer = resolve));
+    mockApi({ 'GET user': currentUserHandler(user), 'GET registration': () => overview });
+    renderApp('/clearing/home');
+    expect(await screen.findByRole('heading', { name: 'Welcome Avery!' })).toBeInTheDocument();
+    expect(screen.getByText('Loading the changes we asked for…')).toBeInTheDocument();
+    expect(screen.queryByText('Your application needs changes')).not.toBeInTheDocument();
+    expect(screen.queryByText(/need these changes/)).not.toBeInTheDocument();
+    answer(
+      json(200, {
+        registration: {
+          registrationId: 'reg-1',
+          formId: 'business',
+          status: 'changes_requested',
+          history: [],
+          changeRequest: {
+            note: 'Look again.',
+            fields: [{ path: '/bizName', prompt: 'Business Name', note: 'As registered' }],
+          },
+        },
+      }),
+    );
+    // The banner arrives whole: its title, its list and its button in the same render.
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Your application needs changes');
+    expect(within(banner).getByRole('list', { name: 'Requested changes' })).toHaveTextContent(
+      'Business Name',
+    );
+    expect(within(banner).getByRole('link', { name: 'Make the changes' })).toHaveAttribute(
+      'href',
+      '/clearing/registration/business/changes',
+    );
+    expect(screen.queryByText('Loading the changes we asked for…')).not.toBeInTheDocument();
+  });
+
+  it('says so when the requested changes cannot be loaded, never a banner without them', async () => {
+    const user = pendingUser();
+    user.review = { status: 'changes_requested', reason: null };
+    mockApi({
+      'GET user': currentUserHandler(user),
+      'GET registration': () => json(503, { errorMessage: 'The service is busy.' }),
+    });
+    renderApp('/clearing/home');
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent('The changes we asked for could not be loaded.');
+    expect(screen.queryByText('Your application needs changes')).not.toBeInTheDocument();
+  });
+
   it('tells a rejected applicant it was not accepted, with the reason and the support contact', async () => {
     const user = pendingUser();
     const reason = 'We cannot verify your identity from the documents provided.';

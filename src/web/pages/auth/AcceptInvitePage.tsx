@@ -78,7 +78,7 @@ function AcceptInviteForm({
 }) {
   const navigate = useNavigate();
   const accept = useAcceptInvite();
-  const pair = usePasswordPair();
+  const pair = usePasswordPair({ email });
   // The page's one session: the person's answers and chosen photo. No browser draft: the page is
   // signed out and short, and a draft would outlive the single-use link.
   const [session] = useState(

@@ -10,6 +10,7 @@ import {
   loadCommonPasswords,
   newPasswordError,
   passwordStrength,
+  type PasswordContext,
   type PasswordStrength,
 } from '../../../shared/rules/password';
 
@@ -23,11 +24,13 @@ const METER: Record<PasswordStrength, { value: number; color: 'error' | 'warning
 function PasswordStrengthMeter({
   password,
   commonPasswords,
+  context,
 }: {
   password: string;
   commonPasswords?: ReadonlySet<string>;
+  context: PasswordContext;
 }) {
-  const strength = passwordStrength(password, commonPasswords);
+  const strength = passwordStrength(password, commonPasswords, context);
   const { value, color } = METER[strength];
   return (
     <Box sx={{ mt: 0.5 }}>
@@ -65,13 +68,17 @@ function useCommonPasswords(): ReadonlySet<string> | undefined {
   return list;
 }
 
-/** State of a new password and its confirmation, with the messages of access §5. */
-export function usePasswordPair() {
+/**
+ * State of a new password and its confirmation, with the messages of access §5. `context` names
+ * the account as far as the page knows it (its email, names), so the hint and the meter refuse
+ * a password made of those words as the server does (ASVS 6.2.11).
+ */
+export function usePasswordPair(context: PasswordContext = {}) {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const commonPasswords = useCommonPasswords();
   const errors = {
-    password: newPasswordError(password, commonPasswords),
+    password: newPasswordError(password, commonPasswords, context),
     confirm: confirmPasswordError(password, confirm),
   };
   return {
@@ -80,6 +87,7 @@ export function usePasswordPair() {
     setPassword,
     setConfirm,
     commonPasswords,
+    context,
     errors,
     valid: !errors.password && !errors.confirm,
   };
@@ -117,7 +125,11 @@ export function NewPasswordFields({
         required
       />
       {pair.password && (
-        <PasswordStrengthMeter password={pair.password} commonPasswords={pair.commonPasswords} />
+        <PasswordStrengthMeter
+          password={pair.password}
+          commonPasswords={pair.commonPasswords}
+          context={pair.context}
+        />
       )}
       <TextField
         label={labels.confirm}

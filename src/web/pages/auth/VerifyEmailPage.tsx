@@ -27,7 +27,7 @@ export function VerifyEmailPage() {
 function VerifyEmailForm({ email, token }: { email: string; token: string }) {
   const navigate = useNavigate();
   const verify = useVerifyEmail();
-  const pair = usePasswordPair();
+  const pair = usePasswordPair({ email });
   const [submitted, setSubmitted] = useState(false);
   const emailProblem = emailError(email, { strict: true });
 

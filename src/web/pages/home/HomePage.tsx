@@ -5,6 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ApplicationReview } from '../../../shared/api/auth';
 import { errorMessageOf } from '../../api/client';
 import { useCurrentUser } from '../../api/get-current-user';
@@ -22,6 +23,16 @@ const PENDING_REVIEW_MESSAGE =
 const APPROVED_MESSAGE = 'Your application has been approved.';
 const STATEMENT_LOADING_MESSAGE = 'Loading your statement…';
 const REJECTED_TITLE = 'Your application was not accepted';
+const CHANGES_LOADING_MESSAGE = 'Loading the changes we asked for…';
+
+function LoadingLine({ text }: { text: string }) {
+  return (
+    <Stack direction="row" spacing={1.5} role="status" sx={{ alignItems: 'center', py: 2 }}>
+      <CircularProgress size={20} aria-hidden="true" />
+      <Typography>{text}</Typography>
+    </Stack>
+  );
+}
 
 /**
  * The banner of an application that is not approved (DECISIONS "Applicants and reviewers"):
@@ -33,10 +44,22 @@ function ReviewBanner({
   overview,
 }: {
   review: ApplicationReview | null | undefined;
-  overview: RegistrationOverview['registration'] | undefined;
+  overview: UseQueryResult<RegistrationOverview>;
 }) {
   if (review?.status === 'changes_requested') {
-    return <ChangesRequested overview={overview} />;
+    // Never the banner without its list and its button (issue 26 §1): until the requested
+    // changes are here, the page says it is loading them.
+    if (overview.data?.registration) {
+      return <ChangesRequested overview={overview.data.registration} />;
+    }
+    if (overview.isError) {
+      return (
+        <Alert severity="error">
+          The changes we asked for could not be loaded. {errorMessageOf(overview.error)}
+        </Alert>
+      );
+    }
+    return <LoadingLine text={CHANGES_LOADING_MESSAGE} />;
   }
   if (review?.status === 'rejected') {
     return (
@@ -71,7 +94,7 @@ export function HomePage() {
 
   let body;
   if (!approved) {
-    body = <ReviewBanner review={user?.review} overview={overview.data?.registration} />;
+    body = <ReviewBanner review={user?.review} overview={overview} />;
   } else if (statement.data) {
     body = <StatementView statement={statement.data} />;
   } else if (statement.isError) {
@@ -81,12 +104,7 @@ export function HomePage() {
       </Alert>
     );
   } else if (statement.isPending && statement.fetchStatus !== 'idle') {
-    body = (
-      <Stack direction="row" spacing={1.5} role="status" sx={{ alignItems: 'center', py: 2 }}>
-        <CircularProgress size={20} aria-hidden="true" />
-        <Typography>{STATEMENT_LOADING_MESSAGE}</Typography>
-      </Stack>
-    );
+    body = <LoadingLine text={STATEMENT_LOADING_MESSAGE} />;
   } else {
     body = <Alert severity="success">{APPROVED_MESSAGE}</Alert>;
   }

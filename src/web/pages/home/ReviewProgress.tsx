@@ -58,9 +58,9 @@ export function StatusTimeline({ history }: { history: StatusEvent[] }) {
 export function ChangesRequested({
   overview,
 }: {
-  overview: RegistrationOverview['registration'] | undefined;
+  overview: NonNullable<RegistrationOverview['registration']>;
 }) {
-  const request = overview?.changeRequest;
+  const request = overview.changeRequest;
   return (
     <Alert severity="warning">
       <AlertTitle>{CHANGES_REQUESTED_TITLE}</AlertTitle>
@@ -86,17 +86,15 @@ export function ChangesRequested({
           ))}
         </Box>
       ) : null}
-      {overview ? (
-        <Button
-          component={RouterLink}
-          to={`/registration/${overview.formId}/changes`}
-          variant="contained"
-          color="warning"
-          sx={{ mt: 1 }}
-        >
-          {MAKE_CHANGES_LABEL}
-        </Button>
-      ) : null}
+      <Button
+        component={RouterLink}
+        to={`/registration/${overview.formId}/changes`}
+        variant="contained"
+        color="warning"
+        sx={{ mt: 1 }}
+      >
+        {MAKE_CHANGES_LABEL}
+      </Button>
       <Typography sx={{ mt: 1.5 }}>
         Questions? Contact support at <SupportContact />.
       </Typography>

@@ -6,7 +6,7 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
+import { PASSWORD_MESSAGES, type PasswordContext } from '../../../shared/rules/password';
 import { useChangePassword } from '../../api/account';
 import { ApiError, errorMessageOf } from '../../api/client';
 import { NewPasswordFields, usePasswordPair } from '../auth/NewPasswordFields';
@@ -14,10 +14,12 @@ import { NewPasswordFields, usePasswordPair } from '../auth/NewPasswordFields';
 /**
  * Change password: the current one, the new one with the same rules and meter as everywhere
  * (access §5, DECISIONS "Security"), and the offer to end the other sessions (ASVS 7.4.3).
+ * `account` names the signed-in person: a new password made of those words is refused here as
+ * the server refuses it.
  */
-export function PasswordSection() {
+export function PasswordSection({ account }: { account: PasswordContext }) {
   const change = useChangePassword();
-  const pair = usePasswordPair();
+  const pair = usePasswordPair(account);
   const [current, setCurrent] = useState('');
   const [endOthers, setEndOthers] = useState(true);
   const [submitted, setSubmitted] = useState(false);

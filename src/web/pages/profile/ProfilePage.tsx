@@ -129,7 +129,13 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
               <EmailSection />
             </Box>
             <Divider />
-            <PasswordSection />
+            <PasswordSection
+              account={{
+                email: profile.data.email,
+                firstName: profile.data.firstName ?? undefined,
+                lastName: profile.data.lastName ?? undefined,
+              }}
+            />
             <Divider />
             <TwoFactorSection profile={profile.data} />
             <Divider />
