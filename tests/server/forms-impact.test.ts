@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { REWORDED_HEADING } from '../../src/shared/forms/check/impact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
@@ -159,7 +160,7 @@ describe('npm run forms -- impact', () => {
   });
 
   it('lists a reworded question without failing anyone', () => {
-    expect(section('Reworded (the answers stand; shown under the new prompt):')).toContain(
+    expect(section(REWORDED_HEADING)).toContain(
       '/firstName: "First name" → "Given name" (answered in 3 records)',
     );
     expect(section('Would newly fail:')).not.toContain('/firstName');

@@ -6,7 +6,9 @@ import { checkFixture, checkForms, type Problem } from '../../shared/forms/check
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { compileForms } from '../../shared/forms/model/compileNode';
 import { checkEsignConsent, ESIGN_CONSENT_FILE } from '../../shared/forms/model/esignConsent';
-import { parse } from '../../shared/forms/model/formFiles';
+import { jsonSyntaxMessage, parse } from '../../shared/forms/model/formFiles';
+import { checkRoot, ROOT_NOT_OBJECT } from '../../shared/forms/check/checkBuild';
+import { unaskedAnswers, unaskedMessage } from '../../shared/forms/walk/answers';
 import { FixtureError, fixtureAnswers } from '../../shared/forms/check/fixtures';
 import { PayloadError, toPayloadJson } from '../../shared/forms/payload/payload';
 import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
@@ -39,7 +41,10 @@ function printProblems(problems: Problem[]) {
   }
   for (const [file, list] of byFile) {
     out(file);
-    for (const { pointer, message } of list) out(`  ${pointer || '(whole file)'}  ${message}`);
+    for (const { pointer, message } of list) {
+      // A message of several lines (a fixture's diff) keeps its lines under the pointer.
+      out(`  ${pointer || '(whole file)'}  ${message.split('\n').join('\n      ')}`);
+    }
   }
   const s = (n: number) => (n === 1 ? '' : 's');
   out(`\n${problems.length} problem${s(problems.length)} in ${byFile.size} file${s(byFile.size)}`);
@@ -63,11 +68,11 @@ export function runCheck(root: string): number {
   const assetFiles = fs.existsSync(pdfs)
     ? fs.readdirSync(pdfs).map((name) => `/assets/pdfs/${name}`)
     : undefined;
-  const { problems: checked, forms: compiled } = checkForms(
-    read.sources,
-    fixtures,
-    assetFiles ? { assetFiles } : {},
-  );
+  const unreadForms = read.problems.map((problem) => problem.file.split('/')[1] ?? '');
+  const { problems: checked, forms: compiled } = checkForms(read.sources, fixtures, {
+    unreadForms,
+    ...(assetFiles ? { assetFiles } : {}),
+  });
   // The e-sign consent shown before the first signature (ESIGN 7001(c)): every part present.
   const consentProblems: Problem[] = [];
   const consent = parse(tree, ESIGN_CONSENT_FILE, consentProblems);
@@ -114,6 +119,9 @@ function prepareForm(root: string, formId: string): CompiledForm {
     ...problems.filter((p) => p.file.startsWith('schemas/common/')),
     ...compiled.problems,
   ];
+  if (form && checkRoot(formId, form.schema).length > 0) {
+    throw new UsageError(`the ${formId} form cannot be used: ${ROOT_NOT_OBJECT}`);
+  }
   if (!form || own.length > 0) {
     throw new UsageError(
       `the ${formId} form's schema files do not load (run \`npm run forms -- check\`):\n` +
@@ -140,7 +148,7 @@ function readAnswers(file: string, form: CompiledForm): AnswersFile {
   try {
     content = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${file} is ${jsonSyntaxMessage(text, error)}`);
   }
   if (!isPlainObject(content)) {
     throw new UsageError(`${file} must hold a JSON object of answers ({"firstName": "Jane", …})`);
@@ -163,9 +171,12 @@ export function runValidate(root: string, formId: string, file: string, json: bo
   const form = prepareForm(root, formId);
   const { answers, fixture } = readAnswers(file, form);
   const result = validateAnswers(form, answers);
+  // A key no question asks (a typo) would pass unseen: the form drops it before sending.
+  const unasked = unaskedAnswers(form, answers);
+  const valid = result.valid && unasked.length === 0;
   if (json) {
-    out(JSON.stringify({ valid: result.valid, errors: result.errors }, null, 2));
-    return result.valid ? 0 : 1;
+    out(JSON.stringify({ valid, errors: result.errors, unasked }, null, 2));
+    return valid ? 0 : 1;
   }
   const prompts = new Map(
     fieldsInOrder(form.schema, form.uiSchema).map((f) => [f.pointer, f.schema.title]),
@@ -180,15 +191,18 @@ export function runValidate(root: string, formId: string, file: string, json: bo
       out(`  ${pointer || '(form)'}${prompt ? ` (${prompt})` : ''}\n    ${message}`);
     }
   }
+  if (unasked.length > 0) out(`${file}: ${unaskedMessage(unasked)}`);
   if (fixture) {
-    const mismatch = checkFixture(form, { file, content: fixture.content });
+    const mismatch = checkFixture(form, { file, content: fixture.content }).filter(
+      (problem) => problem.pointer === '/expectedErrors',
+    );
     out(
       mismatch.length === 0
         ? 'These are exactly the fixture\'s "expectedErrors".'
         : `These differ from the fixture's "expectedErrors": ${mismatch[0]!.message}`,
     );
   }
-  return result.valid ? 0 : 1;
+  return valid ? 0 : 1;
 }
 
 export function runPayload(root: string, formId: string, file: string): number {
@@ -202,6 +216,8 @@ export function runPayload(root: string, formId: string, file: string): number {
     console.error(`No payload: ${error.pointer}: ${error.message}`);
     return 1;
   }
+  const unasked = unaskedAnswers(form, answers);
+  if (unasked.length > 0) console.error(`Note: ${unaskedMessage(unasked)}; they are not sent.`);
   if (!valid) {
     console.error(
       `Note: these answers are not valid (${errors.length} problems; ` +

@@ -14,6 +14,7 @@ import {
   type FormImpact,
   type ImpactRecord,
   type QuestionImpact,
+  REWORDED_HEADING,
 } from '../../shared/forms/check/impact';
 import { readConfig } from '../../server/config';
 import {
@@ -151,7 +152,7 @@ function printImpacts(impacts: FormImpact[], label: string, unreadable: string[]
     printQuestions('Would newly fail:', impact.newlyFailing);
     printQuestions('Would be dropped (no longer kept, sent or stored):', impact.dropped);
     if (impact.reworded.length > 0) {
-      out('  Reworded (the answers stand; shown under the new prompt):');
+      out(`  ${REWORDED_HEADING}`);
       for (const change of impact.reworded) {
         out(
           `    ${change.pattern}: "${change.before}" → "${change.after}" (answered in ${plural(change.answeredBy, 'record')})`,

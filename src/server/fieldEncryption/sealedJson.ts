@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { FieldKeyRing } from './keyRing';
+import { escapePointerKey, fromPointer } from '../../shared/forms/model/pointer';
 
 /** Where a document is stored: `registrations.payload` of registration `row`. */
 export interface SealContext {
@@ -52,9 +53,6 @@ export const isSealed = (value: unknown): value is SealedValue =>
   !Array.isArray(value) &&
   typeof (value as Record<string, unknown>).$sealed === 'string' &&
   Object.keys(value).length === 1;
-
-const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const unescapeKey = (key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function associatedData(context: SealContext, pointer: string): Buffer {
   return Buffer.from(`northstar-field:${context.column}:${context.row}:${pointer}`, 'utf8');
@@ -123,7 +121,7 @@ function openValue(
 
 /** Splits a JSON pointer into its keys. */
 function keysOf(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeKey);
+  return fromPointer(pointer);
 }
 
 /**
@@ -178,7 +176,7 @@ function mapSealed(
       return Object.fromEntries(
         Object.entries(node).map(([key, child]) => [
           key,
-          walk(child, `${pointer}/${escapeKey(key)}`),
+          walk(child, `${pointer}/${escapePointerKey(key)}`),
         ]),
       );
     }

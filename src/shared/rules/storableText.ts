@@ -4,6 +4,8 @@
  * input carrying either is refused at the door rather than failing deep inside a query.
  */
 
+import { escapePointerKey } from '../forms/model/pointer';
+
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -25,15 +27,11 @@ export function unstorableTextPath(value: unknown): string | null {
       node.forEach((item, index) => stack.push([item, `${pointer}/${index}`]));
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) {
-        const child = `${pointer}/${escapePointer(key)}`;
+        const child = `${pointer}/${escapePointerKey(key)}`;
         if (!isStorableText(key)) return child;
         stack.push([item, child]);
       }
     }
   }
   return null;
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -1,6 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Registry } from '@rjsf/utils';
 import type { FileReference } from '../../shared/forms/model/types';
+import { fromPointer as parsePointer, toPointer } from '../../shared/forms/model/pointer';
 
 /**
  * Per-form state that lives beside rjsf's form data: the chosen `File`s (never inside the
@@ -198,17 +199,8 @@ export function useAnswerAt(engine: FormEngine | undefined, pointer: string): un
 
 const noopSubscribe = () => () => {};
 
-export function toPointer(path: ReadonlyArray<string | number>): string {
-  return path.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+/** The form model's pointers (shared/forms/model/pointer.ts), under the names the web layer uses. */
+export { toPointer, parsePointer };
 
 export function getByPointer(value: unknown, pointer: string): unknown {
   let current = value;

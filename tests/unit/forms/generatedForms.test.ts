@@ -20,6 +20,7 @@ import type { Answers, JsonSchema } from '../../../src/shared/forms/model/schema
 import { isPlainObject } from '../../../src/shared/forms/model/schemaTypes';
 import { toPointer } from '../../../src/shared/forms/walk/schemaWalk';
 import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
+import { unaskedAnswers } from '../../../src/shared/forms/walk/answers';
 
 /** Every keyword Ajv may report gets the form's default message (the check requires one). */
 const X_MESSAGES = Object.fromEntries(
@@ -39,16 +40,17 @@ const X_MESSAGES = Object.fromEntries(
   ].map((keyword) => [keyword, `Please check this answer (${keyword})`]),
 );
 
-type LeafType = 'string' | 'integer' | 'boolean' | 'enum';
+type LeafType = 'string' | 'integer' | 'boolean' | 'enum' | 'titledChoice';
 interface LeafPlan {
   type: LeafType;
-  where: 'inline' | '$defs' | 'definitions';
+  /** `$id`: a bundled definition, named by its `$id` and referred to by it (issue 25 §2.8). */
+  where: 'inline' | '$defs' | 'definitions' | '$id';
   seed: number;
 }
 
 const leafPlan = fc.record({
-  type: fc.constantFrom<LeafType>('string', 'integer', 'boolean', 'enum'),
-  where: fc.constantFrom<LeafPlan['where']>('inline', 'inline', '$defs', 'definitions'),
+  type: fc.constantFrom<LeafType>('string', 'integer', 'boolean', 'enum', 'titledChoice'),
+  where: fc.constantFrom<LeafPlan['where']>('inline', 'inline', '$defs', 'definitions', '$id'),
   seed: fc.nat(999),
 });
 
@@ -56,7 +58,8 @@ type Feature =
   | { k: 'leaf'; leaf: LeafPlan }
   | { k: 'object'; node: Feature[] }
   | { k: 'allOf'; a: LeafPlan; b: LeafPlan }
-  | { k: 'choice'; options: LeafPlan[]; pick: number; anyOf: boolean }
+  | { k: 'choice'; options: LeafPlan[]; pick: number; anyOf: boolean; inline: boolean }
+  | { k: 'optionalObject'; node: Feature[]; given: boolean }
   | { k: 'condition'; flag: boolean; then: LeafPlan; otherwise: LeafPlan }
   | {
       k: 'dependency';
@@ -65,7 +68,7 @@ type Feature =
       style: 'dependencies' | 'dependentSchemas';
     }
   | { k: 'dependentRequired'; a: LeafPlan; b: LeafPlan }
-  | { k: 'additional'; keys: string[]; pattern: boolean; seed: number }
+  | { k: 'additional'; keys: string[]; pattern: boolean; names: boolean; seed: number }
   | { k: 'list'; leaf: LeafPlan; count: number }
   | { k: 'records'; node: Feature[]; count: number }
   | { k: 'tuple'; items: LeafPlan[]; closed: boolean };
@@ -82,6 +85,13 @@ const { features } = fc.letrec<{ features: Feature[]; feature: Feature }>((tie) 
       options: fc.array(leafPlan, { minLength: 2, maxLength: 3 }),
       pick: fc.nat(2),
       anyOf: fc.boolean(),
+      // On the object itself (the form's root when at the top: issue 25 §2.3).
+      inline: fc.boolean(),
+    }),
+    fc.record({
+      k: fc.constant('optionalObject' as const),
+      node: tie('features'),
+      given: fc.boolean(),
     }),
     fc.record({
       k: fc.constant('condition' as const),
@@ -100,6 +110,8 @@ const { features } = fc.letrec<{ features: Feature[]; feature: Feature }>((tie) 
       k: fc.constant('additional' as const),
       keys: fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { maxLength: 3 }),
       pattern: fc.boolean(),
+      // propertyNames as a choice of keys (issue 25 §2.7) rather than a pattern.
+      names: fc.boolean(),
       seed: fc.nat(999),
     }),
     fc.record({ k: fc.constant('list' as const), leaf: leafPlan, count: fc.nat(3) }),
@@ -115,6 +127,8 @@ const { features } = fc.letrec<{ features: Feature[]; feature: Feature }>((tie) 
 interface Built {
   schema: JsonSchema;
   answers: Answers;
+  /** The uiSchema: list items styled (`items`, `additionalItems`: issue 25 §2.1). */
+  ui: Record<string, unknown>;
 }
 
 /** Builds a form (schema and satisfying answers) from a plan; names are unique per form. */
@@ -144,10 +158,27 @@ class FormBuilder {
         { type: 'string', title, enum: ['red', 'green', 'blue'], errorMessage: 'Pick a colour' },
         ['red', 'green', 'blue'][plan.seed % 3],
       ],
+      // Options with titles under anyOf (issue 25 §2.6: the title is sent, in lists too).
+      titledChoice: [
+        {
+          type: 'string',
+          title,
+          anyOf: [
+            { const: '#ff0000', title: 'Red' },
+            { const: '#00ff00', title: 'Green' },
+          ],
+        },
+        plan.seed % 2 === 0 ? '#ff0000' : '#00ff00',
+      ],
     };
     const [schema, value] = schemas[plan.type];
     if (plan.where === 'inline') return { schema, value };
     const name = this.name('def');
+    if (plan.where === '$id') {
+      const id = `https://forms.example/defs/${name}`;
+      this.$defs[id] = { $id: id, ...schema };
+      return { schema: { $ref: id }, value };
+    }
     (plan.where === '$defs' ? this.$defs : this.definitions)[name] = schema;
     return { schema: { $ref: `#/${plan.where}/${name}` }, value };
   }
@@ -161,15 +192,17 @@ class FormBuilder {
       required: [],
     };
     const answers: Answers = {};
-    for (const feature of plan) this.feature(feature, schema, answers);
+    const ui: Record<string, unknown> = {};
+    for (const feature of plan) this.feature(feature, schema, answers, ui);
     if (schema.required.length === 0) delete (schema as JsonSchema).required;
-    return { schema, answers };
+    return { schema, answers, ui };
   }
 
   private feature(
     feature: Feature,
     schema: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] },
     answers: Answers,
+    ui: Record<string, unknown>,
   ): void {
     const own = (key: string, leaf: { schema: JsonSchema; value: unknown }) => {
       schema.properties[key] = leaf.schema;
@@ -183,6 +216,7 @@ class FormBuilder {
         const key = this.name('group');
         const built = this.object(feature.node, `Group ${key}`);
         schema.properties[key] = built.schema;
+        ui[key] = built.ui;
         answers[key] = built.answers;
         break;
       }
@@ -212,13 +246,30 @@ class FormBuilder {
             required: [kind, key],
           };
         });
+        const combinator = feature.anyOf ? 'anyOf' : 'oneOf';
+        if (feature.inline && !schema.oneOf && !schema.anyOf) {
+          schema[combinator] = options;
+          Object.assign(answers, group);
+          break;
+        }
         const key = this.name('choice');
-        schema.properties[key] = {
-          type: 'object',
-          title: 'Choose',
-          [feature.anyOf ? 'anyOf' : 'oneOf']: options,
-        };
+        schema.properties[key] = { type: 'object', title: 'Choose', [combinator]: options };
         answers[key] = group;
+        break;
+      }
+      case 'optionalObject': {
+        // Not required: left out, it stays out and its own required questions do not apply.
+        const key = this.name('optional');
+        const built = this.object(feature.node, `Optional ${key}`);
+        const inner = this.name('inner');
+        built.schema.properties = {
+          ...built.schema.properties,
+          [inner]: { type: 'string', title: 'Inner' },
+        };
+        built.schema.required = [...(built.schema.required ?? []), inner];
+        schema.properties[key] = built.schema;
+        ui[key] = built.ui;
+        if (feature.given) answers[key] = { ...built.answers, [inner]: 'given' };
         break;
       }
       case 'condition': {
@@ -266,6 +317,11 @@ class FormBuilder {
           };
           bag.additionalProperties = false;
           for (const name of feature.keys) value[`p_${name}`] = `note ${feature.seed}`;
+        } else if (feature.names) {
+          const names = ['alpha', 'beta', 'gamma', ...feature.keys.map((name) => `k${name}`)];
+          bag.additionalProperties = { type: 'integer', title: 'Amount' };
+          bag.propertyNames = { enum: names, errorMessage: 'Choose a name' };
+          for (const name of names.slice(0, feature.seed % 4)) value[name] = feature.seed;
         } else {
           bag.additionalProperties = { type: 'integer', title: 'Amount' };
           bag.propertyNames = { pattern: '^[a-z]+$', errorMessage: 'Lower-case letters only' };
@@ -280,12 +336,14 @@ class FormBuilder {
         const leaf = this.leaf(feature.leaf);
         schema.properties[key] = { type: 'array', title: `List ${key}`, items: leaf.schema };
         answers[key] = Array.from({ length: feature.count }, () => leaf.value);
+        ui[key] = { items: { 'ui:description': 'One of the list' } };
         break;
       }
       case 'records': {
         const key = this.name('records');
         const built = this.object(feature.node, 'Record');
         schema.properties[key] = { type: 'array', title: `Records ${key}`, items: built.schema };
+        ui[key] = { items: built.ui };
         answers[key] = Array.from({ length: feature.count }, () => structuredClone(built.answers));
         break;
       }
@@ -299,6 +357,10 @@ class FormBuilder {
           ...(feature.closed ? { additionalItems: false } : {}),
         };
         answers[key] = leaves.map((leaf) => leaf.value);
+        ui[key] = {
+          items: leaves.map(() => ({ 'ui:description': 'An item of the tuple' })),
+          ...(feature.closed ? {} : { additionalItems: { 'ui:description': 'Later items' } }),
+        };
         break;
       }
     }
@@ -307,16 +369,16 @@ class FormBuilder {
 
 function buildForm(plan: Feature[]): Built {
   const builder = new FormBuilder();
-  const { schema, answers } = builder.object(plan, 'Generated form');
+  const { schema, answers, ui } = builder.object(plan, 'Generated form');
   schema['x-messages'] = X_MESSAGES;
   if (Object.keys(builder.$defs).length) schema.$defs = builder.$defs;
   if (Object.keys(builder.definitions).length) schema.definitions = builder.definitions;
-  return { schema, answers };
+  return { schema, answers, ui };
 }
 
 function compiled(built: Built): { form: CompiledForm | undefined; problems: string[] } {
   const { forms, problems } = checkForms({
-    forms: { generated: { schema: built.schema, uiSchema: {}, example: built.answers } },
+    forms: { generated: { schema: built.schema, uiSchema: built.ui, example: built.answers } },
     commons: {},
   });
   return {
@@ -357,6 +419,9 @@ describe('generated forms (fast-check)', () => {
         expect(validateAnswers(server, built.answers)).toEqual({ valid: true, errors: [] });
         expect(validateAnswers(browser, built.answers)).toEqual({ valid: true, errors: [] });
         expect(validateAnswers(browser, {})).toEqual(validateAnswers(server, {}));
+        // Every answer is one the form asks; a key no question asks is named (issue 25 §2.10).
+        expect(unaskedAnswers(server, built.answers)).toEqual([]);
+        expect(unaskedAnswers(server, { ...built.answers, zzUnasked: 1 })).toEqual(['/zzUnasked']);
         // Sent whole: the payload decodes to exactly the answers, each with its prompt.
         const payload = toPayloadJson(server, built.answers);
         const fields = Object.fromEntries(
@@ -382,13 +447,34 @@ describe('generated forms (fast-check)', () => {
 
   const UNSUPPORTED: { name: string; edit: (schema: JsonSchema) => void }[] = [
     {
-      name: '$id',
+      name: "a form's root must be an object of questions",
+      edit: (schema) => void (schema.type = 'array'),
+    },
+    {
+      name: 'format data-url',
       edit: (schema) => {
-        schema.$defs = {
-          ...(schema.$defs ?? {}),
-          named: { $id: 'named', type: 'string', title: 'N' },
+        (schema.properties as Record<string, JsonSchema>).scan = {
+          type: 'string',
+          title: 'Scan',
+          format: 'data-url',
         };
-        (schema.properties as Record<string, JsonSchema>).named = { $ref: 'named' };
+      },
+    },
+    {
+      name: 'additional answers need a title',
+      edit: (schema) => {
+        (schema.properties as Record<string, JsonSchema>).extras = {
+          type: 'object',
+          title: 'Extras',
+          additionalProperties: { type: 'string' },
+        };
+      },
+    },
+    {
+      name: 'did you mean',
+      edit: (schema) => {
+        schema.$defs = { ...(schema.$defs ?? {}), colour: { type: 'string', title: 'Colour' } };
+        (schema.properties as Record<string, JsonSchema>).paint = { $ref: '#/$defs/color' };
       },
     },
     {
@@ -465,7 +551,10 @@ describe('generated forms (fast-check)', () => {
         const broken = problems.filter((p) => p.file === 'schemas/broken/broken.schema.json');
         expect(broken.map((p) => p.message).join('\n')).toContain(construct.name);
         // No Ajv words: every sentence says what to write instead.
-        for (const problem of broken) expect(problem.message).not.toMatch(/strict mode|must /);
+        // (The issue's own words for a root say "must": "a form's root must be an object".)
+        for (const problem of broken) {
+          expect(problem.message).not.toMatch(/strict mode|(?<!root )must /);
+        }
         expect(problems.filter((p) => p.file.startsWith('schemas/sane/'))).toEqual([]);
         expect(forms.has('sane')).toBe(true);
       }),

@@ -11,7 +11,7 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import * as ruleAdapters from '../validation/ruleAdapters';
 import { RULES_MODULE_ID } from '../validation/ruleAdapters';
 import { isPlainObject, type JsonSchema } from '../model/schemaTypes';
-import { isChoice, toPointer } from '../walk/schemaWalk';
+import { deref, isChoice, toPointer } from '../walk/schemaWalk';
 import { standaloneValidatorCode } from '../validation/standalone';
 import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from '../model/compiledForm';
@@ -87,7 +87,6 @@ export function checkBrowserBuild(formId: string, form: CompiledForm): Problem[]
 
 /** Keywords the engine does not follow, each with what to write instead. */
 const UNSUPPORTED: Record<string, string> = {
-  $id: 'name the definition by its place instead (under $defs, referred to as #/$defs/<name>)',
   $anchor: 'refer to the definition by its place instead (#/$defs/<name>)',
   $dynamicRef: 'refer to the definition by its place instead (#/$defs/<name>)',
   $recursiveRef: 'refer to the definition by its place instead (#/$defs/<name>)',
@@ -122,6 +121,28 @@ export function checkUnsupported(formId: string, root: JsonSchema): Problem[] {
           message:
             `the reference ${value} points outside the form: refer to a definition of the form ` +
             '(#/$defs/<name>) or of a common file (../common/<file>.schema.json#/$defs/<name>)',
+        });
+      } else if (key === 'format' && value === 'data-url') {
+        problems.push({
+          file,
+          pointer,
+          message:
+            'a file inside the answers (format data-url) is not supported: a file is chosen with ' +
+            'the portal\'s file picker and sent beside the answers; write "$ref": ' +
+            '"../common/file.schema.json#/$defs/pdfFile" (or imageFile) instead',
+        });
+      } else if (
+        key === 'additionalProperties' &&
+        isPlainObject(value) &&
+        !isChoice(node) &&
+        !titleOf(value as JsonSchema, root)
+      ) {
+        problems.push({
+          file,
+          pointer,
+          message:
+            'additional answers need a title (the prompt each is sent with, beside its key): ' +
+            'write "additionalProperties": { "title": …, "type": … }',
         });
       } else if (key === 'additionalProperties' && value === true && !isChoice(node)) {
         problems.push({
@@ -176,4 +197,28 @@ export function buildProblem(error: unknown): string {
     return `a keyword's value is not what JSON Schema allows there (${keywordValue[1] ?? keywordValue[2]})`;
   }
   return `the schema cannot be compiled (${text.split('\n')[0]})`;
+}
+
+/** A schema's title, references followed (a reference that points nowhere has none). */
+function titleOf(schema: JsonSchema, root: JsonSchema): string | undefined {
+  try {
+    return deref(schema, root).title;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a form's root must be, said when it is not: an object of questions. */
+export const ROOT_NOT_OBJECT =
+  'a form\'s root must be an object of questions ("type": "object" with "properties"); ' +
+  'put a single answer, a list or a choice inside it as one of its properties';
+
+/** The form's root is an object holding questions, or the problem saying it is not. */
+export function checkRoot(formId: string, root: JsonSchema): Problem[] {
+  const type = root.type;
+  const isObject =
+    type === 'object' ||
+    (type === undefined && root.items === undefined && root['x-file'] === undefined);
+  if (isObject && !isChoice(root)) return [];
+  return [{ file: formFile(formId, 'schema'), pointer: '', message: ROOT_NOT_OBJECT }];
 }

@@ -3,7 +3,8 @@
  * files' contents, returns every problem with its file and JSON pointer.
  */
 import type { CompiledForm } from '../model/compiledForm';
-import { buildProblem, checkBrowserBuild, checkUnsupported } from './checkBuild';
+import { buildProblem, checkBrowserBuild, checkRoot, checkUnsupported } from './checkBuild';
+import { unaskedAnswers, unaskedMessage } from '../walk/answers';
 import { compileForms } from '../model/compileNode';
 import { FormSchemaError } from '../model/bundleForm';
 import type { FormSources, Problem } from '../model/formFiles';
@@ -81,6 +82,31 @@ function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
     const properties = allProperties(schema, root);
     for (const [key, value] of Object.entries(node)) {
       const pointer = toPointer([...keys, key]);
+      // A list's items (`items`, and a tuple's later ones, `additionalItems`) are styled by
+      // their own uiSchema, as rjsf reads it: checked against the item schema.
+      const items = !properties[key] ? listItemSchemas(schema, key, root) : undefined;
+      if (items) {
+        const nodes = Array.isArray(value) ? value : [value];
+        nodes.forEach((itemUi: unknown, index) => {
+          const itemSchema = items[Math.min(index, items.length - 1)];
+          const at = Array.isArray(value) ? [...keys, key, String(index)] : [...keys, key];
+          if (!itemSchema) {
+            problems.push({
+              file,
+              pointer: toPointer(at),
+              message: `the list has no item ${index + 1}`,
+            });
+          } else if (isPlainObject(itemUi)) walk(itemSchema, itemUi, at);
+          else {
+            problems.push({
+              file,
+              pointer: toPointer(at),
+              message: 'a uiSchema of list items is an object',
+            });
+          }
+        });
+        continue;
+      }
       if (key === 'ui:widget' && !(WIDGET_NAMES as readonly unknown[]).includes(value)) {
         problems.push({ file, pointer, message: `unknown widget ${JSON.stringify(value)}` });
       } else if (key === 'ui:widget' && keys.length > 0 && !isLeaf(schema)) {
@@ -106,6 +132,31 @@ function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
   };
   walk(root, ui, []);
   return problems;
+}
+
+/**
+ * The item schemas a list's uiSchema key styles: `items` (every item; a tuple's own, in order),
+ * `additionalItems` (a tuple's later items); undefined when `key` is neither for this schema.
+ */
+function listItemSchemas(
+  schema: JsonSchema,
+  key: string,
+  root: JsonSchema,
+): JsonSchema[] | undefined {
+  const list = deref(schema, root);
+  if (list.type !== 'array' && list.items === undefined) return undefined;
+  if (key === 'items') {
+    if (Array.isArray(list.items)) {
+      return list.items.filter(isPlainObject).map((item) => deref(item as JsonSchema, root));
+    }
+    return isPlainObject(list.items) ? [deref(list.items as JsonSchema, root)] : undefined;
+  }
+  // A tuple's later items: their schema, or any value when the tuple leaves them open.
+  if (key === 'additionalItems' && Array.isArray(list.items) && list.additionalItems !== false) {
+    const more = list.additionalItems;
+    return [isPlainObject(more) ? deref(more as JsonSchema, root) : {}];
+  }
+  return undefined;
 }
 
 /** A wizard's steps: titled, labelled, and every top-level question in exactly one step. */
@@ -185,6 +236,7 @@ const MESSAGE_KEYWORDS = [
  */
 function checkKeywordMessages(formId: string, root: JsonSchema): Problem[] {
   const problems: Problem[] = [];
+  const missing = new Map<string, string[]>();
   const defaults = root['x-messages'] ?? {};
   const visit = (node: unknown, keys: string[]) => {
     if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...keys, String(i)]));
@@ -205,11 +257,7 @@ function checkKeywordMessages(formId: string, root: JsonSchema): Problem[] {
     for (const keyword of reported) {
       if (typeof message === 'string' || (isPlainObject(message) && keyword in message)) continue;
       if (defaults[keyword]) continue;
-      problems.push({
-        file: schemaFile(formId),
-        pointer: toPointer([...keys, keyword]),
-        message: `no errorMessage for ${keyword} (give one here, or a default for the form in x-messages at its root)`,
-      });
+      missing.set(keyword, [...(missing.get(keyword) ?? []), toPointer([...keys, keyword])]);
     }
     for (const [key, value] of Object.entries(node)) {
       const skipped = ['if', 'errorMessage', 'default', 'examples', 'const', 'enum'].includes(key);
@@ -217,8 +265,33 @@ function checkKeywordMessages(formId: string, root: JsonSchema): Problem[] {
     }
   };
   visit(root, []);
+  // The same message missing at many places is one decision: a default for the whole form.
+  for (const [keyword, pointers] of missing) {
+    if (pointers.length < MANY_MISSING) {
+      for (const pointer of pointers) {
+        problems.push({
+          file: schemaFile(formId),
+          pointer,
+          message: `no errorMessage for ${keyword} (give one here, or a default for the form in x-messages at its root)`,
+        });
+      }
+      continue;
+    }
+    const shown = pointers.slice(0, 3).join(', ');
+    const more = pointers.length > 3 ? ` and ${pointers.length - 3} more` : '';
+    problems.push({
+      file: schemaFile(formId),
+      pointer: '/x-messages',
+      message:
+        `no errorMessage for ${keyword} at ${pointers.length} places (${shown}${more}): give the ` +
+        `form one in x-messages at its root ("x-messages": { "${keyword}": "…" }), or one at each`,
+    });
+  }
   return problems;
 }
+
+/** From this many places missing the same keyword's message, check says it once per form. */
+const MANY_MISSING = 3;
 
 /**
  * The document annotations say what they mean: `x-document` (the PDF an agreement signs, attached
@@ -316,8 +389,7 @@ function checkDocuments(formId: string, root: JsonSchema, assetFiles?: string[])
   return problems;
 }
 
-const formatErrors = (errors: AnswerError[]) =>
-  errors.map((error) => `${error.path || '(form)'}: ${error.message}`).join('; ') || 'none';
+const formatError = (error: AnswerError) => `${error.path || '(form)'}: ${error.message}`;
 
 const sortErrors = (errors: AnswerError[]) =>
   [...errors].sort((a, b) => `${a.path}\n${a.message}`.localeCompare(`${b.path}\n${b.message}`));
@@ -335,16 +407,30 @@ export function checkFixture(form: CompiledForm, fixture: Fixture): Problem[] {
     if (!(error instanceof FixtureError)) throw error;
     return [{ file, pointer: error.pointer, message: error.message }];
   }
+  const problems: Problem[] = [];
+  const unasked = unaskedAnswers(form, answers);
+  if (unasked.length > 0) {
+    const pointer =
+      isPlainObject(content) && isPlainObject(content.answers) ? '/answers' : '/patch';
+    problems.push({ file, pointer, message: unaskedMessage(unasked) });
+  }
   const expected = sortErrors(expectedErrorsOf(content));
   const actual = sortErrors(validateAnswers(form, answers).errors);
-  if (JSON.stringify(expected) === JSON.stringify(actual)) return [];
+  const key = (error: AnswerError) => `${error.path}\n${error.message}`;
+  const missing = expected.filter((error) => !actual.some((other) => key(other) === key(error)));
+  const unexpected = actual.filter((error) => !expected.some((other) => key(other) === key(error)));
+  if (missing.length === 0 && unexpected.length === 0) return problems;
+  problems.push({ file, pointer: '/expectedErrors', message: fixtureDiff(missing, unexpected) });
+  return problems;
+}
+
+/** A fixture's mismatch as a diff: the messages it expects and does not get, and the others. */
+function fixtureDiff(missing: AnswerError[], unexpected: AnswerError[]): string {
   return [
-    {
-      file,
-      pointer: '/expectedErrors',
-      message: `expected ${formatErrors(expected)} but got ${formatErrors(actual)}`,
-    },
-  ];
+    'the answers give other messages than expected:',
+    ...missing.map((error) => `- expected, not given: ${formatError(error)}`),
+    ...unexpected.map((error) => `+ given, not expected: ${formatError(error)}`),
+  ].join('\n');
 }
 
 /**
@@ -356,7 +442,7 @@ export function checkFixture(form: CompiledForm, fixture: Fixture): Problem[] {
 export function checkForms(
   sources: FormSources,
   fixtures: Fixture[] = [],
-  options: { assetFiles?: string[] } = {},
+  options: { assetFiles?: string[]; unreadForms?: readonly string[] } = {},
 ): { problems: Problem[]; forms: Map<string, CompiledForm> } {
   const compiled = compileForms(sources);
   const { forms } = compiled;
@@ -373,20 +459,36 @@ export function checkForms(
       problems.push({ file: schemaFile(formId), pointer: '', message: buildProblem(error) });
     }
   }
+  // A form that does not load is said once; its fixtures wait for it (no line for each).
+  const broken = new Set([...Object.keys(sources.forms), ...(options.unreadForms ?? [])]);
+  const waiting = new Map<string, number>();
   for (const fixture of fixtures) {
     const formId = fromPointer(`/${fixture.file}`).at(-2) ?? '';
     const form = forms.get(formId);
-    if (!form) {
-      problems.push({ file: fixture.file, pointer: '', message: `no form ${formId}` });
-    } else {
-      problems.push(...checkFixture(form, fixture));
+    if (form) problems.push(...checkFixture(form, fixture));
+    else if (broken.has(formId)) waiting.set(formId, (waiting.get(formId) ?? 0) + 1);
+    else {
+      problems.push({
+        file: fixture.file,
+        pointer: '',
+        message: `no form ${formId} (a fixture's folder under tests/fixtures/forms/ is its form's id)`,
+      });
     }
+  }
+  for (const [formId, count] of waiting) {
+    problems.push({
+      file: schemaFile(formId),
+      pointer: '',
+      message: `${count} fixture${count === 1 ? '' : 's'} not checked until the ${formId} form loads`,
+    });
   }
   return { problems, forms };
 }
 
 /** Every check of one compiled form. */
 function checkForm(formId: string, form: CompiledForm, assetFiles?: string[]): Problem[] {
+  const root = checkRoot(formId, form.schema);
+  if (root.length > 0) return root;
   const problems = checkUnsupported(formId, form.schema);
   // What the walker cannot follow is said once; the other checks would trip on it.
   if (problems.length > 0) return problems;
@@ -398,6 +500,10 @@ function checkForm(formId: string, form: CompiledForm, assetFiles?: string[]): P
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
     problems.push(...checkDocuments(formId, form.schema, assetFiles));
     problems.push(...checkSteps(formId, form.schema, form.uiSchema));
+    const unasked = unaskedAnswers(form, form.example);
+    if (unasked.length > 0) {
+      problems.push({ file: exampleFile(formId), pointer: '', message: unaskedMessage(unasked) });
+    }
     const example = validateAnswers(form, form.example);
     for (const error of example.errors) {
       problems.push({ file: exampleFile(formId), pointer: error.path, message: error.message });

@@ -42,9 +42,18 @@ export interface Reworded {
   pattern: string;
   before: string;
   after: string;
-  /** How many records answered the question (so would be shown under the new prompt). */
+  /**
+   * How many records answered the question. The console keeps showing each submitted answer under
+   * the prompt its applicant answered (sent with it); an application not yet submitted is asked
+   * with the new prompt.
+   */
   answeredBy: number;
 }
+
+/** What a rewording means for answers already given, as `forms impact` says it. */
+export const REWORDED_HEADING =
+  'Reworded (the answers stand; the console shows a submitted answer under the prompt its ' +
+  'applicant answered, and an application not yet submitted is asked with the new prompt):';
 
 export interface FormImpact {
   formId: string;

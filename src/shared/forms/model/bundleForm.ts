@@ -8,7 +8,9 @@ import { firm } from '../../config/firm';
 import { sha256 } from '../payload/sha256';
 import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
 import { findRecursiveReference, recursiveReferenceMessage } from '../walk/recursion';
-import { isChoice } from '../walk/schemaWalk';
+import { isChoice, pointerTarget } from '../walk/schemaWalk';
+import { resolveBundledIds } from './bundledIds';
+import { toPointer } from './pointer';
 
 /**
  * A form the engine refuses to bundle, said as `forms check` says it (what to write instead),
@@ -115,7 +117,8 @@ function keepObjectChoicesWhole(node: unknown): void {
 
 export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledForm {
   const needed = new Map<string, unknown>();
-  const { $schema: _draft, ...schema } = localise(files.schema, commons, needed) as JsonSchema;
+  const own = isPlainObject(files.schema) ? resolveBundledIds(files.schema) : files.schema;
+  const { $schema: _draft, ...schema } = localise(own, commons, needed) as JsonSchema;
   const ownDefs = (schema.$defs ?? {}) as Record<string, unknown>;
   for (const name of needed.keys()) {
     if (name in ownDefs) throw new Error(`Definition ${name} is both common and the form's own`);
@@ -125,6 +128,8 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
     $defs: { ...Object.fromEntries(needed), ...ownDefs },
   }) as JsonSchema;
   keepObjectChoicesWhole(bundled);
+  const unresolved = findUnresolvedReference(bundled);
+  if (unresolved) throw new FormSchemaError(unresolved.message, unresolved.pointer);
   // Refused here, so that check, the server's start and the browser build all say so rather
   // than expand a form that holds itself without end.
   const recursive = findRecursiveReference(bundled);
@@ -136,4 +141,69 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
     example: files.example as Record<string, unknown>,
     hash: sha256(canonicalJson({ schema: bundled, uiSchema })),
   };
+}
+
+/** The edit distance of two strings (how many letters to change, add or remove). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The first local reference that points to nothing (a typo: `#/$defs/adress`), at the pointer
+ * of its `$ref`, with the nearest definition the form has suggested.
+ */
+function findUnresolvedReference(
+  root: JsonSchema,
+): { pointer: string; message: string } | undefined {
+  const definitions = ['$defs', 'definitions'].flatMap((group) =>
+    isPlainObject(root[group])
+      ? Object.keys(root[group]).map((name) => `#${toPointer([group, name])}`)
+      : [],
+  );
+  const visit = (
+    node: unknown,
+    keys: string[],
+  ): { pointer: string; message: string } | undefined => {
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) {
+        const found = visit(item, [...keys, String(i)]);
+        if (found) return found;
+      }
+    }
+    if (!isPlainObject(node)) return undefined;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#')) {
+        if (pointerTarget(child, root)) continue;
+        const nearest = definitions
+          .map((name) => ({ name, distance: editDistance(child, name) }))
+          .sort((a, b) => a.distance - b.distance)[0];
+        const close = nearest && nearest.distance <= Math.max(3, Math.floor(child.length / 3));
+        return {
+          pointer: toPointer([...keys, key]),
+          message:
+            `the reference ${child} points to no definition of the form` +
+            (close
+              ? ` (did you mean ${nearest.name}?)`
+              : ' (write #/$defs/<name> of a definition the form has)'),
+        };
+      }
+      if (key.startsWith('x-') || ['enum', 'const', 'default', 'examples'].includes(key)) continue;
+      const found = visit(child, [...keys, key]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(root, []);
 }

@@ -47,9 +47,63 @@ export function parse(tree: FileTree, file: string, problems: Problem[]): unknow
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    problems.push({ file, pointer: '', message: `not valid JSON: ${(error as Error).message}` });
+    problems.push({ file, pointer: '', message: jsonSyntaxMessage(text, error) });
     return undefined;
   }
+}
+
+/** Whether a beginning of a JSON text holds no fault yet (it may only end early). */
+function soundPrefix(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/end of JSON input|Unterminated/.test(message)) return true;
+    const at = /at position (\d+)/.exec(message);
+    return !!at && Number(at[1]) >= prefix.length;
+  }
+}
+
+/**
+ * Where a JSON text goes wrong, for the messages that do not say (Node 20's 'Unexpected token
+ * }, "…" is not valid JSON'): the shortest beginning that holds the fault, found by halving.
+ */
+function faultOffset(text: string): number | undefined {
+  if (soundPrefix(text)) return undefined;
+  let [low, high] = [0, text.length];
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (soundPrefix(text.slice(0, middle + 1))) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * A JSON syntax error said by line and column, as an editor shows them ('not valid JSON at line
+ * 12, column 5: Unexpected token }'), not by character position.
+ */
+export function jsonSyntaxMessage(text: string, error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  const lineColumn = /\(line (\d+) column (\d+)\)/.exec(raw);
+  const position = /at position (\d+)/.exec(raw)?.[1] ?? faultOffset(text);
+  let place = '';
+  if (lineColumn) place = ` at line ${lineColumn[1]}, column ${lineColumn[2]}`;
+  else if (position !== undefined) {
+    const before = text.slice(0, Number(position));
+    const lines = before.split('\n');
+    place = ` at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+  } else if (/end of JSON input/.test(raw)) {
+    const lines = text.split('\n');
+    place = ` at line ${lines.length}, column ${lines.at(-1)!.length + 1} (the file ends early)`;
+  }
+  const reason = raw
+    .replace(/\s*\(line \d+ column \d+\)/, '')
+    .replace(/,\s*(\.\.\.)?"[\s\S]*is not valid JSON$/, '')
+    .replace(/\s*in JSON at position \d+.*$/, '')
+    .replace(/\s*at position \d+.*$/, '');
+  return `not valid JSON${place}: ${reason}`;
 }
 
 /** The schema files of the schemas/common folder. */

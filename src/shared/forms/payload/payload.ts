@@ -16,6 +16,7 @@ import { parseUsDate } from '../../rules/date';
 import { unstorableTextPath } from '../../rules/storableText';
 import { listItemName } from '../walk/answerPlaces';
 import { omitHiddenAnswers } from '../walk/answers';
+import { optionTitle, optionTitles, uiAtKeys } from '../model/optionTitle';
 import type { CompiledForm } from '../model/compiledForm';
 import {
   childSchema,
@@ -172,8 +173,11 @@ function entry(
   } else if (!isLeaf(schema) && isPlainObject(value)) {
     out.value = objectEntries(form, schema, value, keys, false);
   }
-  const option = deref(schema, root).oneOf?.find((choice) => choice.const === value);
-  if (option?.title) out.label = option.title;
+  const ui = uiAtKeys(form.uiSchema, keys);
+  const label = Array.isArray(value)
+    ? optionTitles(schema, value, ui, root)
+    : optionTitle(schema, value, ui, root);
+  if (label) out.label = label;
   const variant = schema['x-variants']?.[String(value)];
   if (variant) out.variant = variant;
   if (schema['x-file']) out.part = partName(keys);
@@ -295,6 +299,9 @@ export function toPayloadJson(
   // The schema in force for these answers: a `x-submission-required` inside a `then` counts only
   // when its condition holds.
   const parts = partsInForce(form.validator, form.schema, form.schema, shown);
+  // Every section is sent, empty ones too (only optional answers, none given): the server reads
+  // each part the form has.
+  for (const section of Object.values(sectionsOf(form.schema))) place(payload.parts, section);
   const inForce = propertiesInForce(form.validator, form.schema, form.schema, shown);
   const ordered = fieldsInOrder(form.schema, form.uiSchema)
     .filter((field) => field.keys.length === 1)

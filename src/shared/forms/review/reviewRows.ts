@@ -6,6 +6,7 @@
  * what the schema says of it (sensitive, a date, a file, a signed agreement). Sections come from
  * the uiSchema's steps. Renderers draw the rows and escape them; nothing here is markup.
  */
+import { optionTitle, optionTitles } from '../model/optionTitle';
 import { AsYouType } from 'libphonenumber-js';
 import type { FormValidator } from '../model/compiledForm';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
@@ -100,34 +101,6 @@ const uiOf = (ui: unknown, key: string | number): UiSchema | undefined => {
 const optionsOf = (ui: UiSchema | undefined): Record<string, unknown> =>
   isPlainObject(ui?.['ui:options']) ? ui['ui:options'] : {};
 
-/** Equal answers: the same value, or objects (a choice whose values are objects) alike. */
-const same = (a: unknown, b: unknown) =>
-  a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
-
-/**
- * The title of a choice's option: a `oneOf`/`anyOf` of `{const, title}`, or an `enum` named by
- * the uiSchema's `ui:enumNames`.
- */
-function optionTitle(
-  schema: JsonSchema,
-  value: unknown,
-  ui?: UiSchema | undefined,
-): string | undefined {
-  for (const options of [schema.oneOf, schema.anyOf]) {
-    if (!Array.isArray(options)) continue;
-    const option = (options as unknown[]).find(
-      (o): o is JsonSchema => isPlainObject(o) && same(o.const, value),
-    );
-    if (typeof option?.title === 'string') return option.title;
-  }
-  const names = ui?.['ui:enumNames'];
-  if (Array.isArray(schema.enum) && Array.isArray(names)) {
-    const name: unknown = names[schema.enum.findIndex((option: unknown) => same(option, value))];
-    if (typeof name === 'string') return name;
-  }
-  return undefined;
-}
-
 /** An E.164 number grouped for reading: '+12125550142' → '+1 212 555 0142'. */
 function phoneText(text: string): string {
   const digits = text.replace(/\D/g, '');
@@ -144,16 +117,16 @@ function answerText(
   ui: UiSchema | undefined,
   value: unknown,
   siblings: Answers = {},
+  root?: JsonSchema,
 ): string {
   if (isMissing(value)) return NOT_ANSWERED;
   if (schema.const === true) return value === true ? 'Signed' : 'Not signed';
-  const title = optionTitle(schema, value, ui);
+  const title = optionTitle(schema, value, ui, root);
   if (title) return title;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (isPlainObject(value) && typeof value.name === 'string') return value.name;
   if (Array.isArray(value)) {
-    const items = isPlainObject(schema.items) ? (schema.items as JsonSchema) : {};
-    return value.map((item: unknown) => optionTitle(items, item) ?? scalar(item)).join(', ');
+    return optionTitles(schema, value, ui, root) ?? value.map(scalar).join(', ');
   }
   const text = scalar(value);
   const widget = ui?.['ui:widget'];
@@ -251,7 +224,7 @@ function row(
   if (!isLeaf(schema) && isPlainObject(value)) {
     return { ...base, children: objectRows(ctx, schema, value, keys, ui) };
   }
-  const text = answerText(schema, ui, value, siblings);
+  const text = answerText(schema, ui, value, siblings, root);
   const signedPart = schema['x-document'] ? `document.${partName(keys)}` : undefined;
   return { ...base, text, ...(signedPart && value === true ? { signedPart } : {}) };
 }

@@ -20,6 +20,7 @@ import {
   isLeaf,
   itemsOf,
   objectItemsOf,
+  objectParts,
   toPointer,
 } from '../walk/schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
@@ -31,8 +32,10 @@ function isBlank(value: unknown): boolean {
 }
 
 /**
- * Answers as validation sees them: blank answers removed, and every object the form shows
- * (an address) present, so its own required messages appear rather than one for the object.
+ * Answers as validation sees them: blank answers removed, and every object the form requires
+ * (an address) present, so its own required messages appear rather than one for the object. An
+ * optional object left out stays out: JSON Schema accepts it absent, and its inner `required`
+ * applies only once the person adds it.
  */
 export function prepareAnswers(
   root: JsonSchema,
@@ -43,11 +46,12 @@ export function prepareAnswers(
   for (const [key, value] of Object.entries(answers)) {
     if (!isBlank(value)) out[key] = value;
   }
-  const { objects, lists } = nestedProperties(schema, root);
+  const { objects, lists, required } = nestedProperties(schema, root);
   // Every object the schema can show, conditions or not: an empty object where a condition
   // hides it is checked against nothing, and resolving conditions here (rjsf's retrieveSchema)
   // cost more than the whole validation.
   for (const [key, childSchema] of Object.entries(objects)) {
+    if (out[key] === undefined && !required.has(key)) continue;
     const value = out[key] ?? {};
     if (isPlainObject(value)) out[key] = prepareAnswers(root, value, childSchema);
   }
@@ -67,6 +71,8 @@ interface NestedProperties {
   objects: Record<string, JsonSchema>;
   /** Lists whose items are such objects, by property, with their item schema. */
   lists: Record<string, JsonSchema>;
+  /** The keys some part of the schema requires (its own, or a condition's, whichever holds). */
+  required: Set<string>;
 }
 
 const nestedCache = new WeakMap<JsonSchema, NestedProperties>();
@@ -74,7 +80,10 @@ const nestedCache = new WeakMap<JsonSchema, NestedProperties>();
 function nestedProperties(schema: JsonSchema, root: JsonSchema): NestedProperties {
   let found = nestedCache.get(schema);
   if (!found) {
-    found = { objects: {}, lists: {} };
+    found = { objects: {}, lists: {}, required: new Set() };
+    for (const part of objectParts(schema, root)) {
+      for (const key of Array.isArray(part.required) ? part.required : []) found.required.add(key);
+    }
     for (const [key, child] of Object.entries(allProperties(schema, root))) {
       const items = objectItemsOf(child, root);
       if (!isLeaf(child)) found.objects[key] = child;
@@ -98,6 +107,11 @@ function translate(error: ErrorObject, defaults: Record<string, string>): RawErr
     (error.keyword === 'errorMessage' ? error.message : defaults[error.keyword]) ??
     error.message ??
     '';
+  if (error.keyword === 'required') {
+    // The form's default (`x-messages`) lands on the missing answer, as its own message would.
+    const property = (error.params as { missingProperty: string }).missingProperty;
+    return [{ path: `${error.instancePath}/${property}`, message }];
+  }
   if (error.keyword === 'errorMessage') {
     const originals = (error.params as { errors?: ErrorObject[] }).errors ?? [];
     const missing = originals.find((original) => original.keyword === 'required');

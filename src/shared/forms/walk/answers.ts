@@ -7,10 +7,13 @@ import {
   itemSchemaAt,
   listItemsAnswered,
   objectItemsOf,
+  objectParts,
   partsInForce,
   resolveFor,
+  toPointer,
 } from './schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import { escapePointerKey } from '../model/pointer';
 
 function keepShown(
   validator: FormValidator,
@@ -113,7 +116,7 @@ export function answersDraftsCannotKeep(
     for (const [key, child] of Object.entries(resolved.properties ?? {})) {
       const answer = value[key];
       const childSchema = resolveFor(validator, child, root, answer);
-      const pointer = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const pointer = `${path}/${escapePointerKey(key)}`;
       if (isDraftExcluded(childSchema)) {
         const given = answer !== undefined && answer !== null && answer !== '';
         if (
@@ -158,3 +161,37 @@ function trimmed(value: unknown, ui: unknown): unknown {
     Object.entries(value).map(([key, child]) => [key, trimmed(child, node?.[key])]),
   );
 }
+
+/**
+ * The answers no question of the form asks (a typo in a fixture's key, an answer an example
+ * kept after its question went), by pointer: keys no property, pattern or additional schema of
+ * the object takes, whatever the conditions (a question a condition hides is still asked), inside
+ * objects and list items too.
+ */
+export function unaskedAnswers(form: CompiledForm, answers: Answers): string[] {
+  const root = form.schema;
+  const out: string[] = [];
+  const walk = (schema: JsonSchema, value: Answers, keys: string[]) => {
+    const parts = objectParts(schema, root);
+    for (const [key, answer] of Object.entries(value)) {
+      const child = childSchema(parts, key, root);
+      const path = [...keys, key];
+      if (!child) out.push(toPointer(path));
+      else if (!isLeaf(child) && isPlainObject(answer)) walk(child, answer, path);
+      else if (Array.isArray(answer) && listItemsAnswered(child, root)) {
+        answer.forEach((item: unknown, index) => {
+          const itemSchema = itemSchemaAt(child, index, root);
+          if (itemSchema && !isLeaf(itemSchema) && isPlainObject(item)) {
+            walk(itemSchema, item, [...path, String(index)]);
+          }
+        });
+      }
+    }
+  };
+  walk(root, answers, []);
+  return out;
+}
+
+/** The sentence naming answers no question asks: 'not asked by this form: age, bio'. */
+export const unaskedMessage = (pointers: readonly string[]): string =>
+  `not asked by this form: ${pointers.map((pointer) => pointer.slice(1)).join(', ')}`;

@@ -5,9 +5,10 @@
 import { retrieveSchema, type RJSFSchema } from '@rjsf/utils';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
 import type { FormValidator } from '../model/compiledForm';
+import { fromPointer, toPointer } from '../model/pointer';
 
 /** A JSON pointer inside the bundled schema (`#/$defs/address`, `#/definitions/x`), or undefined. */
-function pointerTarget(ref: string, root: JsonSchema): JsonSchema | undefined {
+export function pointerTarget(ref: string, root: JsonSchema): JsonSchema | undefined {
   if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
@@ -419,14 +420,5 @@ export function fieldsInOrder(
 
 const MAX_FIELD_DEPTH = 12;
 
-export function toPointer(keys: readonly string[]): string {
-  return keys.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-export function fromPointer(pointer: string): string[] {
-  if (!pointer) return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+/** Pointers are the form model's (model/pointer.ts); re-exported for the walker's callers. */
+export { fromPointer, toPointer };
