@@ -21,6 +21,7 @@ const app = await buildApp({
   pool,
   mailer: createOutboxMailer(() => {}),
   fieldKeys: parseFieldKeys(newFieldKey('openapi')),
+  auditChainKeys: parseFieldKeys(newFieldKey('openapi-audit')),
   logger: false,
 });
 await app.ready();

@@ -53,35 +53,38 @@ function killDatabase(): void {
   }
 }
 
-/** The real pool, whose checked-out clients (transactions) kill the database at `fault`. */
+/**
+ * The real pool, whose checked-out clients (transactions) kill the database at `fault`. Each
+ * client's `query` is wrapped in place, not behind a proxy: the portal keys what it knows about a
+ * client by the client itself (the audit chain's keys, audit/auditChainKeys.ts).
+ */
 function faultyPool(pool: pg.Pool): pg.Pool {
-  const wrapClient = (client: pg.PoolClient): pg.PoolClient =>
-    new Proxy(client, {
-      get(target, property) {
-        if (property !== 'query') {
-          const value = Reflect.get(target, property, target) as unknown;
-          return typeof value === 'function' ? value.bind(target) : value;
-        }
-        return async (...args: unknown[]) => {
-          const first = args[0];
-          const sql = typeof first === 'string' ? first : ((first as { text?: string }).text ?? '');
-          const run = () => (target.query as (...a: unknown[]) => Promise<unknown>)(...args);
-          if (
-            (fault === 'inside' && sql.includes('insert into stored_files')) ||
-            (fault === 'before-commit' && sql === 'commit')
-          ) {
-            fault = null;
-            killDatabase();
-          }
-          const result = await run();
-          if (fault === 'after-commit' && sql === 'commit') {
-            fault = null;
-            killDatabase();
-          }
-          return result;
-        };
-      },
-    });
+  const wrapped = new WeakSet<pg.PoolClient>();
+  const wrapClient = (client: pg.PoolClient): pg.PoolClient => {
+    if (wrapped.has(client)) return client;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...a: unknown[]) => Promise<unknown>;
+    const faultyQuery = async (...args: unknown[]) => {
+      const first = args[0];
+      const sql = typeof first === 'string' ? first : ((first as { text?: string }).text ?? '');
+      if (
+        (fault === 'inside' && sql.includes('insert into stored_files')) ||
+        (fault === 'before-commit' && sql === 'commit')
+      ) {
+        fault = null;
+        killDatabase();
+      }
+      const result = await query(...args);
+      if (fault === 'after-commit' && sql === 'commit') {
+        fault = null;
+        killDatabase();
+      }
+      return result;
+    };
+    // pg's overloaded query type cannot be named for a wrapper that passes every form through.
+    client.query = faultyQuery as unknown as pg.PoolClient['query'];
+    return client;
+  };
   return new Proxy(pool, {
     get(target, property) {
       if (property === 'connect') return async () => wrapClient(await target.connect());

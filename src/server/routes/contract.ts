@@ -334,6 +334,12 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     summary: 'Options for making a passkey (the password again)',
     response: { 200: passkeyCreationOptionsSchema },
   },
+  [`POST ${web}/user/reauth/passkey-options`]: {
+    ...access.signedIn,
+    summary: 'A passkey challenge confirming a sensitive change (two-factor on)',
+    // The WebAuthn library's request options, passed through whole.
+    response: { 200: { type: 'object', additionalProperties: true } },
+  },
   [`POST ${web}/user/passkeys`]: {
     ...access.signedIn,
     summary: 'Adds the passkey the browser made',
