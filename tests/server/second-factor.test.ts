@@ -8,10 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { totpCode } from '../../src/server/auth/totp';
 import {
+  SECOND_FACTOR_CAPPED,
   SECOND_FACTOR_NEEDED,
   WAIT_AFTER_FAILURE_SECONDS,
 } from '../../src/server/auth/secondFactor';
-import { enableTwoFactor, freshClient, PASSWORD, signedIn } from './authHelpers';
+import { enableTwoFactor, freshClient, lastLink, PASSWORD, signedIn } from './authHelpers';
 import { SoftAuthenticator } from './softAuthenticator';
 import { createTestApp, TestClient, type TestApp } from './testApp';
 
@@ -226,6 +227,61 @@ describe('second-factor guessing is limited per account, whatever the address (Â
     expect(await secondFactorState(id)).toEqual({ failures: 0, wait: null });
     expect((await guess()).statusCode).toBe(401);
     expect((await guess()).statusCode).toBe(401);
+  });
+
+  it('the 100th failure in a row locks the second factor until the password is reset (NIST cap), which starts the count again', async () => {
+    const { email, password, secret, id } = await withApp();
+    const guess = (withPassword = password) =>
+      browserAt().post(`${API}/auth/signin`, {
+        email,
+        password: withPassword,
+        totpCode: wrongCode(secret),
+      });
+    // As if 98 failures had come over the months the growing waits make them take.
+    await t.pool.query(`update users set second_factor_failures = 98 where id = $1`, [id]);
+    await waitRunsOut(id);
+    expect((await guess()).statusCode).toBe(401);
+    await waitRunsOut(id);
+    expect((await guess()).statusCode).toBe(401);
+    expect((await secondFactorState(id)).failures).toBe(100);
+
+    // No wait ends it: even the right code is refused, and the answer says what does.
+    await waitRunsOut(id);
+    const capped = await browserAt().post(`${API}/auth/signin`, {
+      email,
+      password,
+      totpCode: totpCode(secret),
+    });
+    expect(capped.statusCode).toBe(403);
+    expect(capped.json().errorMessage).toBe(SECOND_FACTOR_CAPPED);
+    expect((await guess()).statusCode).toBe(403);
+    expect((await secondFactorState(id)).failures).toBe(100);
+    const audit = await t.pool.query(
+      `select 1 from audit_log where action = '2fa.locked' and actor_user_id = $1
+          and detail->>'untilPasswordReset' = 'true'`,
+      [id],
+    );
+    expect(audit.rowCount).toBe(1);
+
+    // The owner resets the password: the count starts again, and the right code signs in.
+    const anon = browserAt();
+    await anon.post(`${API}/auth/password/reset/request`, { email, authOrigin: 'Clearing' });
+    const link = lastLink(t, email, 'reset-password');
+    const newPassword = 'Brand-New-Pass-9';
+    const reset = await anon.post(`${API}/auth/password/reset`, {
+      token: link.searchParams.get('access_token'),
+      userId: link.searchParams.get('user_id'),
+      password: newPassword,
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(await secondFactorState(id)).toEqual({ failures: 0, wait: null });
+    const owner = await browserAt().post(`${API}/auth/signin`, {
+      email,
+      password: newPassword,
+      totpCode: totpCode(secret),
+    });
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect(owner.json().authStatus).toBe('AuthComplete');
   });
 
   it('failed passkey assertions count the same way, and a right one after the wait resets them', async () => {

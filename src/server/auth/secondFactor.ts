@@ -20,15 +20,22 @@ import { matchTotp } from './totp';
  * The tenth locks the second factor for an hour and mails the owner; each further failure locks it
  * again, twice as long, up to a day. A real owner meets the wait only after several slips and is
  * back within the hour; a guesser who knows the password gets 14 guesses in the first day and one
- * a day after that (each guess at a 6-digit code with one step of drift is 3 in a million), so
- * NIST's cap of 100 consecutive failures lies months away.
+ * a day after that (each guess at a 6-digit code with one step of drift is 3 in a million).
+ * NIST's cap holds as a cap: the 100th failure in a row locks the second factor until the password
+ * is reset (whoever guesses that long holds the password; a reset takes it away and starts the
+ * count again), so no account ever takes a 101st consecutive guess.
  */
 const SECOND_FACTOR_LIMITS = {
   /** Failures in a row answered at once. */
   freeFailures: 4,
   /** The failure that locks the second factor and mails the owner. */
   lockAt: 10,
+  /** The failure that locks it until the password is reset (NIST SP 800-63B-4: at most 100). */
+  capAt: 100,
 } as const;
+
+export const SECOND_FACTOR_CAPPED =
+  'Two-factor sign-in is locked after too many failed attempts. Reset your password to unlock it.';
 
 /** Seconds before the next attempt after the nth failure in a row (1-based); the last beyond. */
 export const WAIT_AFTER_FAILURE_SECONDS = [
@@ -62,14 +69,21 @@ function waitError(failures: number, blockedUntil: Date): ClientError {
   return new ClientError(429, message, undefined, seconds);
 }
 
-/** Refuses with 429 while the account's second factor waits or is locked. */
+/**
+ * Refuses with 429 while the account's second factor waits or is locked, and with 403 once its
+ * failures reached the cap (no wait ends that: a password reset does).
+ */
 export async function assertSecondFactorOpen(db: Queryable, userId: string): Promise<void> {
   const result = await db.query<{ failures: number; blocked_until: Date }>(
     `select second_factor_failures as failures, second_factor_blocked_until as blocked_until
-       from users where id = $1 and second_factor_blocked_until > now()`,
-    [userId],
+       from users where id = $1
+        and (second_factor_blocked_until > now() or second_factor_failures >= $2)`,
+    [userId, SECOND_FACTOR_LIMITS.capAt],
   );
   const row = result.rows[0];
+  if (row && row.failures >= SECOND_FACTOR_LIMITS.capAt) {
+    throw new ClientError(403, SECOND_FACTOR_CAPPED);
+  }
   if (row) throw waitError(row.failures, row.blocked_until);
 }
 
@@ -85,8 +99,9 @@ async function claimAttempt(db: Queryable, userId: string): Promise<number> {
        second_factor_blocked_until = now() + ($2::int[])[least(second_factor_failures + 1,
          cardinality($2::int[]))] * interval '1 second'
      where id = $1 and (second_factor_blocked_until is null or second_factor_blocked_until <= now())
+       and second_factor_failures < $3
      returning second_factor_failures as failures`,
-    [userId, WAIT_AFTER_FAILURE_SECONDS],
+    [userId, WAIT_AFTER_FAILURE_SECONDS, SECOND_FACTOR_LIMITS.capAt],
   );
   if (claimed.rows[0]) return claimed.rows[0].failures;
   await assertSecondFactorOpen(db, userId);
@@ -130,6 +145,13 @@ async function checkedAttempt(
         secondFactorLockedMessage(row.email, until, links.signIn(app.config.publicUrl)),
       ),
     );
+  }
+  if (failures === SECOND_FACTOR_LIMITS.capAt) {
+    await recordAuditEvent(app.db, {
+      action: '2fa.locked',
+      actorUserId: row.id,
+      detail: { untilPasswordReset: true },
+    });
   }
   throw failure;
 }

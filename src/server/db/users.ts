@@ -79,7 +79,11 @@ export async function createUnverifiedUser(
   return result.rows[0]!.id;
 }
 
-/** Sets a new password hash; `verify` also marks the email verified (first password). */
+/**
+ * Sets a new password hash; `verify` also marks the email verified (first password). A new
+ * password starts the second factor's failure count again: it ends the lock at NIST's cap
+ * (auth/secondFactor.ts), which only someone holding the old password could have reached.
+ */
 export async function setPasswordHash(
   db: Queryable,
   userId: string,
@@ -88,6 +92,7 @@ export async function setPasswordHash(
 ): Promise<void> {
   await db.query(
     `update users set password_hash = $2,
+            second_factor_failures = 0, second_factor_blocked_until = null,
             email_verified_at = case when $3 then coalesce(email_verified_at, now()) else email_verified_at end
       where id = $1`,
     [userId, passwordHash, options.verify === true],
