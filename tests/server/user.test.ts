@@ -1,3 +1,4 @@
+import { PASSWORD_MESSAGES } from '../../src/shared/rules/password';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -356,6 +357,19 @@ describe('user calls', () => {
       ]);
       expect(common.statusCode).toBe(400);
       expect(common.json().errorMessage).toBe('Password is too weak');
+
+      // Nor one made of the firm's name (ASVS 6.2.11, issue 27 §3), known once the link is taken.
+      const firm = await t.pool.query<{ name: string }>(
+        'select name from organizations where id = $1',
+        [admin.organizationId],
+      );
+      const firmsWords = `${firm.rows[0]!.name.replace(/[^A-Za-z]/g, '')}-2026!`;
+      const ownWords = await postForm(invitee, `${API}/auth/invite/accept`, [
+        ...acceptParts(['Trader'], [photo()]).filter((part) => part.name !== 'password_text'),
+        { name: 'password_text', value: firmsWords },
+      ]);
+      expect(ownWords.statusCode, firmsWords).toBe(400);
+      expect(ownWords.json().errors).toEqual({ password_text: PASSWORD_MESSAGES.ownWords });
 
       const accepted = await postForm(
         invitee,

@@ -72,6 +72,7 @@ import {
   SNAKE_CASE_PARTS,
 } from '../auth/personFields';
 import { insertUserDocument } from '../db/documents';
+import { findOrganization } from '../db/statements';
 import { badRequest, ClientError } from '../errors';
 import { discardForm, readMultipartForm } from '../storage/multipartForm';
 import {
@@ -421,6 +422,18 @@ function registerInviteAccept(app: FastifyInstance): void {
               'This account already belongs to an organisation. Please contact support to join another.',
             );
           }
+          // Only now is the organisation known to be the link's: the password must not be its name.
+          const organization = await findOrganization(client, organizationId);
+          refuseOwnWords(
+            form.field('password_text') ?? '',
+            {
+              email,
+              firstName: person.firstName,
+              lastName: person.lastName,
+              organizationName: organization?.name,
+            },
+            'password_text',
+          );
           const offered = invitedRoles(consumed.data.roles);
           if (chosen.some((role) => !offered.includes(role))) {
             throw badRequest('The invitation does not include that role.', { role: 'Not offered' });
