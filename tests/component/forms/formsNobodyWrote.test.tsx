@@ -19,9 +19,9 @@ const MESSAGES = {
   anyOf: 'Choose one',
 };
 
-function draw(schema: JsonSchema, example: Answers) {
+function draw(schema: JsonSchema, example: Answers, uiSchema: Record<string, unknown> = {}) {
   const { problems, forms } = checkForms({
-    forms: { sample: { schema: { 'x-messages': MESSAGES, ...schema }, uiSchema: {}, example } },
+    forms: { sample: { schema: { 'x-messages': MESSAGES, ...schema }, uiSchema, example } },
     commons: {},
   });
   expect(problems).toEqual([]);
@@ -95,5 +95,50 @@ describe('forms nobody here wrote, on the page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
     expect(onSubmit.mock.calls[0]![0]).toEqual({ name: 'Ann' });
+  });
+
+  const EMPLOYER: JsonSchema = {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { type: 'string', title: 'Name' },
+      employer: {
+        type: 'object',
+        title: 'Employer',
+        required: ['company'],
+        properties: { company: { type: 'string', title: 'Company' } },
+      },
+    },
+  };
+  const CONTROLS = { 'ui:globalOptions': { enableOptionalDataFieldForType: ['object'] } };
+
+  it('2: the person adds an optional object, answers it, and it is sent', async () => {
+    const onSubmit = draw(EMPLOYER, { name: 'Ann' }, CONTROLS);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Ann');
+    expect(screen.queryByRole('textbox', { name: /Company/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add Employer' }));
+    await user.type(screen.getByRole('textbox', { name: /Company/ }), 'Acme');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]![0]).toStrictEqual({
+      name: 'Ann',
+      employer: { company: 'Acme' },
+    });
+  });
+
+  it('2: the person removes an optional object again, and it is sent absent', async () => {
+    const onSubmit = draw(EMPLOYER, { name: 'Ann' }, CONTROLS);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Ann');
+    await user.click(screen.getByRole('button', { name: 'Add Employer' }));
+    await user.type(screen.getByRole('textbox', { name: /Company/ }), 'Acme');
+    await user.click(screen.getByRole('button', { name: 'Remove Employer' }));
+    expect(screen.queryByRole('textbox', { name: /Company/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    const sent = onSubmit.mock.calls[0]![0];
+    expect(sent).toStrictEqual({ name: 'Ann' });
+    expect('employer' in sent).toBe(false);
   });
 });

@@ -1,6 +1,12 @@
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { getDefaultRegistry } from '@rjsf/core';
-import { getUiOptions, type FieldProps } from '@rjsf/utils';
+import {
+  getUiOptions,
+  isFormDataAvailable,
+  shouldRenderOptionalField,
+  type FieldProps,
+} from '@rjsf/utils';
+import { engineOf, toPointer } from '../engine';
 
 const StockObjectField = getDefaultRegistry().fields.ObjectField!;
 
@@ -24,8 +30,32 @@ export function ObjectField(props: FieldProps) {
   if (fileReference && typeof widget === 'string' && widget in props.registry.widgets) {
     return <ObjectAsWidget {...props} />;
   }
-  return <StockObjectField {...props} />;
+  return <PossiblyOptionalObject {...props} />;
 }
+
+/**
+ * An optional object the person added (its add button, see OptionalDataControlsField) stays drawn
+ * before any answer in it: rjsf counts an empty object as absent (and its live omit drops `{}`
+ * from the answers). Drawn with one declared key named (its value still `undefined`, so nothing
+ * else changes), rjsf counts it present and draws its questions and its remove button.
+ */
+function PossiblyOptionalObject(props: FieldProps) {
+  const { formData, schema, required = false, uiSchema, registry, fieldPathId } = props;
+  const store = engineOf(registry)?.added;
+  const pointer = toPointer(fieldPathId.path);
+  const added = useSyncExternalStore(store?.subscribe ?? noSubscription, () =>
+    store ? store.has(pointer) : false,
+  );
+  const first = Object.keys(schema.properties ?? {})[0];
+  const present =
+    added &&
+    first !== undefined &&
+    !isFormDataAvailable(formData) &&
+    shouldRenderOptionalField(registry, schema, required, uiSchema);
+  return <StockObjectField {...props} formData={present ? { [first]: undefined } : formData} />;
+}
+
+const noSubscription = () => () => {};
 
 function ObjectAsWidget(props: FieldProps) {
   const {
