@@ -205,6 +205,16 @@ describe('forms nobody here wrote (issue 25 §2)', () => {
     expect(errors.filter((e) => e.path === '/tags' || e.path === '/colours')).toEqual([]);
   });
 
+  it("a project keyword's value is checked in every form, not only the first compiled", () => {
+    const withFile = (value: unknown): JsonSchema => ({
+      type: 'object',
+      properties: { scan: { type: 'string', title: 'Scan', 'x-file': value } },
+    });
+    for (let round = 0; round < 2; round++) {
+      expect(check(withFile('doc'), {}).problems.join('\n')).toContain('"x-file"');
+    }
+  });
+
   it('5: format data-url is refused by check, saying what to write', () => {
     const { problems } = check(
       {
