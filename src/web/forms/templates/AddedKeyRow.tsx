@@ -9,7 +9,7 @@ import { escapePointerKey } from '../../../shared/forms/model/pointer';
 import { engineOf } from '../engine';
 
 /** The object whose added answers are drawn below (ObjectField provides it). */
-export interface AddedKeysScope {
+interface AddedKeysScope {
   /** The object's schema, references and combinators resolved. */
   schema: RJSFSchema;
   /** The keys it holds now. */
