@@ -18,6 +18,8 @@ export interface FormEngine {
   uploads: UploadsStore;
   /** Sends a chosen file to the server at once; absent where files travel with the submission. */
   uploader?: FileUploader;
+  /** The optional objects the person added and has not answered in yet (see AddedObjects). */
+  added: AddedObjects;
 }
 
 /** Where files go when chosen (the applicant's application on the server). */
@@ -134,6 +136,26 @@ export class ValueStore<T> {
   }
 }
 
+/**
+ * The optional objects (rjsf's optional data controls) the person added, by pointer. An object
+ * added but not yet answered in is `{}`, which rjsf's live omit drops from the answers at once
+ * (an optional object with nothing in it is absent, and is sent so): this keeps its questions on
+ * screen until the person removes it again.
+ */
+export class AddedObjects extends ValueStore<ReadonlySet<string>> {
+  constructor() {
+    super(new Set());
+  }
+  has = (pointer: string): boolean => this.get().has(pointer);
+  add(pointer: string): void {
+    this.set(new Set([...this.get(), pointer]));
+  }
+  /** Forgets `pointer` and the optional objects inside it. */
+  remove(pointer: string): void {
+    this.set(new Set([...this.get()].filter((p) => p !== pointer && !p.startsWith(`${pointer}/`))));
+  }
+}
+
 /** The answers as last committed by rjsf. */
 export class AnswersStore extends ValueStore<unknown> {
   constructor() {
@@ -170,6 +192,7 @@ export function createFormEngine(): FormEngine {
     answers: new AnswersStore(),
     writer: new AnswerWriter(),
     uploads: new UploadsStore(),
+    added: new AddedObjects(),
   };
 }
 

@@ -17,11 +17,17 @@ const MESSAGES = {
   required: 'Please answer',
   oneOf: 'Choose one',
   anyOf: 'Choose one',
+  enum: 'Choose one of the list',
 };
 
-function draw(schema: JsonSchema, example: Answers) {
+function draw(
+  schema: JsonSchema,
+  example: Answers,
+  uiSchema: Record<string, unknown> = {},
+  formData?: Answers,
+) {
   const { problems, forms } = checkForms({
-    forms: { sample: { schema: { 'x-messages': MESSAGES, ...schema }, uiSchema: {}, example } },
+    forms: { sample: { schema: { 'x-messages': MESSAGES, ...schema }, uiSchema, example } },
     commons: {},
   });
   expect(problems).toEqual([]);
@@ -35,6 +41,7 @@ function draw(schema: JsonSchema, example: Answers) {
       schema={form.schema as RJSFSchema}
       uiSchema={form.uiSchema as UiSchema}
       validator={createRjsfValidator(form)}
+      formData={formData}
       onSubmit={onSubmit}
     >
       <button type="submit">Send</button>
@@ -95,5 +102,136 @@ describe('forms nobody here wrote, on the page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
     expect(onSubmit.mock.calls[0]![0]).toEqual({ name: 'Ann' });
+  });
+
+  const EMPLOYER: JsonSchema = {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { type: 'string', title: 'Name' },
+      employer: {
+        type: 'object',
+        title: 'Employer',
+        required: ['company'],
+        properties: { company: { type: 'string', title: 'Company' } },
+      },
+    },
+  };
+  const CONTROLS = { 'ui:globalOptions': { enableOptionalDataFieldForType: ['object'] } };
+
+  it('2: the person adds an optional object, answers it, and it is sent', async () => {
+    const onSubmit = draw(EMPLOYER, { name: 'Ann' }, CONTROLS);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Ann');
+    expect(screen.queryByRole('textbox', { name: /Company/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add Employer' }));
+    await user.type(screen.getByRole('textbox', { name: /Company/ }), 'Acme');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]![0]).toStrictEqual({
+      name: 'Ann',
+      employer: { company: 'Acme' },
+    });
+  });
+
+  it('2: the person removes an optional object again, and it is sent absent', async () => {
+    const onSubmit = draw(EMPLOYER, { name: 'Ann' }, CONTROLS);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Ann');
+    await user.click(screen.getByRole('button', { name: 'Add Employer' }));
+    await user.type(screen.getByRole('textbox', { name: /Company/ }), 'Acme');
+    await user.click(screen.getByRole('button', { name: 'Remove Employer' }));
+    expect(screen.queryByRole('textbox', { name: /Company/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    const sent = onSubmit.mock.calls[0]![0];
+    expect(sent).toStrictEqual({ name: 'Ann' });
+    expect('employer' in sent).toBe(false);
+  });
+
+  const TAGS: JsonSchema = {
+    type: 'object',
+    properties: {
+      tags: {
+        type: 'object',
+        title: 'Tags',
+        properties: { main: { type: 'string', title: 'Main tag' } },
+        patternProperties: { '^x-[a-z]+$': { type: 'string', title: 'Extra tag' } },
+        additionalProperties: false,
+        errorMessage: { additionalProperties: 'A key is x- and small letters' },
+      },
+    },
+  };
+
+  it('4: declared questions keep their names; an added key is checked at its row, renamed with its answer, and sent', async () => {
+    const onSubmit = draw(TAGS, { tags: { main: 'm', 'x-a': 'b' } });
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /Main tag/ }), 'Blue');
+    // The declared question: no key box, no remove button.
+    expect(screen.queryByRole('textbox', { name: 'Key for Main tag' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove main' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add Item' }));
+    // rjsf's 'newKey' breaks the pattern: the engine names it by the pattern.
+    const key = await screen.findByRole('textbox', { name: 'Key for Extra tag' });
+    expect(key).toHaveValue('x-new');
+    await user.type(document.getElementById('root_tags_x-new')!, 'Teal');
+    // A key that breaks the pattern is not taken: the form's message at the row.
+    await user.clear(key);
+    await user.type(key, 'Bad Key');
+    await user.tab();
+    expect(await screen.findByText('A key is x- and small letters')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Key for Extra tag' })).toHaveValue('x-new');
+    // Renamed, the answer goes with it.
+    const again = screen.getByRole('textbox', { name: 'Key for Extra tag' });
+    await user.clear(again);
+    await user.type(again, 'x-colour');
+    await user.tab();
+    await waitFor(() => expect(document.getElementById('root_tags_x-colour')).toHaveValue('Teal'));
+    expect(screen.queryByText('A key is x- and small letters')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]![0]).toStrictEqual({
+      tags: { main: 'Blue', 'x-colour': 'Teal' },
+    });
+  });
+
+  const COLOURS: JsonSchema = {
+    type: 'object',
+    properties: {
+      colours: {
+        type: 'object',
+        title: 'Colours',
+        propertyNames: { enum: ['red', 'green'] },
+        additionalProperties: { type: 'string', title: 'Shade' },
+        errorMessage: { propertyNames: 'Choose red or green' },
+      },
+    },
+  };
+
+  it('7: propertyNames with an enum: the key is a choice among them', async () => {
+    const onSubmit = draw(COLOURS, { colours: { red: 'dark' } });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add Item' }));
+    const key = await screen.findByRole('combobox', { name: 'Key for Shade' });
+    expect(key).toHaveTextContent('red');
+    await user.click(key);
+    await user.click(screen.getByRole('option', { name: 'green' }));
+    await waitFor(() => expect(document.getElementById('root_colours_green')).not.toBeNull());
+    await user.type(document.getElementById('root_colours_green')!, 'light');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0]![0]).toStrictEqual({ colours: { green: 'light' } });
+  });
+
+  it('7: a key propertyNames does not list is refused at its row, not at the form', async () => {
+    const onSubmit = draw(COLOURS, { colours: { red: 'dark' } }, {}, { colours: { blue: 'x' } });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    // The key's own failure (the enum of propertyNames: the form's message for it).
+    const message = await screen.findByText('Choose one of the list');
+    // At the row of 'blue': the same field as its answer's input.
+    const row = document.getElementById('root_colours_blue')!.closest('.MuiFormControl-root')!;
+    expect(row.parentElement!.parentElement!.contains(message)).toBe(true);
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 });

@@ -171,6 +171,50 @@ describe('forms nobody here wrote (issue 25 §2)', () => {
     }
   });
 
+  it('4, 7: a key a pattern or propertyNames refuses is named at its row, not at the object', () => {
+    const form = accepted(
+      {
+        type: 'object',
+        properties: {
+          tags: {
+            type: 'object',
+            title: 'Tags',
+            patternProperties: { '^x-[a-z]+$': { type: 'string', title: 'Extra tag' } },
+            additionalProperties: false,
+          },
+          colours: {
+            type: 'object',
+            title: 'Colours',
+            propertyNames: { enum: ['red', 'green'] },
+            additionalProperties: { type: 'string', title: 'Shade' },
+          },
+        },
+      },
+      { tags: { 'x-a': 'b' }, colours: { red: 'dark' } },
+    );
+    const { errors } = validateAnswers(form, {
+      tags: { 'x-a': 'b', 'Bad/Key': 'c' },
+      colours: { blue: 'x' },
+    });
+    expect(errors.map((e) => [e.path, e.message])).toEqual(
+      expect.arrayContaining([
+        ['/tags/Bad~1Key', 'Not asked'],
+        ['/colours/blue', 'Choose one of the options'],
+      ]),
+    );
+    expect(errors.filter((e) => e.path === '/tags' || e.path === '/colours')).toEqual([]);
+  });
+
+  it("a project keyword's value is checked in every form, not only the first compiled", () => {
+    const withFile = (value: string): JsonSchema => ({
+      type: 'object',
+      properties: { scan: { type: 'string', title: 'Scan', 'x-file': value as 'pdf' } },
+    });
+    for (let round = 0; round < 2; round++) {
+      expect(check(withFile('doc'), {}).problems.join('\n')).toContain('"x-file"');
+    }
+  });
+
   it('5: format data-url is refused by check, saying what to write', () => {
     const { problems } = check(
       {

@@ -268,7 +268,8 @@ class FormBuilder {
         };
         built.schema.required = [...(built.schema.required ?? []), inner];
         schema.properties[key] = built.schema;
-        ui[key] = built.ui;
+        // The page's add and remove buttons for it (rjsf's optional data controls).
+        ui[key] = { ...built.ui, 'ui:enableOptionalDataFieldForType': ['object'] };
         if (feature.given) answers[key] = { ...built.answers, [inner]: 'given' };
         break;
       }

@@ -36,15 +36,23 @@ function browserValidator(schema: JsonSchema): FormValidator {
   ) as unknown as FormValidator;
 }
 
+/** Built once per compiled form: check builds it, and the preview and tests ask again. */
+const browserForms = new WeakMap<CompiledForm, CompiledForm>();
+
 /** A compiled form as the browser has it: the same files, the browser's validator. */
 export function browserForm(form: CompiledForm): CompiledForm {
-  const bundled = { schema: form.schema, uiSchema: form.uiSchema, example: form.example };
-  return assembleForm(
-    form.id,
-    { ...bundled, hash: form.hash },
-    browserValidator(form.schema),
-    form.nested,
-  );
+  let browser = browserForms.get(form);
+  if (!browser) {
+    const bundled = { schema: form.schema, uiSchema: form.uiSchema, example: form.example };
+    browser = assembleForm(
+      form.id,
+      { ...bundled, hash: form.hash },
+      browserValidator(form.schema),
+      form.nested,
+    );
+    browserForms.set(form, browser);
+  }
+  return browser;
 }
 
 /** The browser's validator builds, and gives the example the messages the server gives it. */

@@ -192,8 +192,31 @@ function ruleKeyword(keyword: `x-${RuleName}`): KeywordDefinition {
 /** Registers every `x-…` keyword on `ajv` and returns it. */
 export function addProjectKeywords(ajv: Ajv): Ajv {
   for (const keyword of Object.keys(RULE_KEYWORDS) as `x-${RuleName}`[]) {
-    ajv.addKeyword(ruleKeyword(keyword));
+    addOnce(ajv, ruleKeyword(keyword));
   }
-  for (const definition of ANNOTATION_KEYWORDS) ajv.addKeyword(definition);
+  for (const definition of ANNOTATION_KEYWORDS) addOnce(ajv, definition);
   return ajv;
+}
+
+/**
+ * What each keyword's `metaSchema` compiled to, by keyword. Ajv compiles a keyword's metaSchema
+ * in every instance it is added to, and the engine makes one instance per form (the server's
+ * validator, the browser's build): half the time `forms check` spent on a small form. The
+ * function checks the keyword's value the same way in any instance.
+ */
+const metaValidators = new Map<string, KeywordDefinition['validateSchema']>();
+
+function addOnce(ajv: Ajv, definition: KeywordDefinition): void {
+  const keyword = definition.keyword as string;
+  const compiled = metaValidators.get(keyword);
+  if (compiled) {
+    const { metaSchema: _compiledAlready, ...rest } = definition;
+    ajv.addKeyword({ ...rest, validateSchema: compiled });
+    return;
+  }
+  ajv.addKeyword(definition);
+  const added = ajv.getKeyword(keyword);
+  if (added && typeof added === 'object' && added.validateSchema) {
+    metaValidators.set(keyword, added.validateSchema);
+  }
 }

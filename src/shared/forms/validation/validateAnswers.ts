@@ -13,6 +13,7 @@
 import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
 import type { CompiledForm } from '../model/compiledForm';
+import { escapePointerKey } from '../model/pointer';
 import {
   allProperties,
   fieldsInOrder,
@@ -119,8 +120,28 @@ function translate(error: ErrorObject, defaults: Record<string, string>): RawErr
       const property = (missing.params as { missingProperty: string }).missingProperty;
       return [{ path: `${error.instancePath}/${property}`, message }];
     }
+    const key = originals.map(refusedKey).find((found) => found !== undefined);
+    if (key !== undefined)
+      return [{ path: `${error.instancePath}/${escapePointerKey(key)}`, message }];
   }
+  const key = refusedKey(error);
+  if (key !== undefined)
+    return [{ path: `${error.instancePath}/${escapePointerKey(key)}`, message }];
   return [{ path: error.instancePath, message }];
+}
+
+/** The key an object refuses (a pattern or `propertyNames` broken): its message goes to its row. */
+function refusedKey(error: ErrorObject): string | undefined {
+  // A key's own failure inside `propertyNames` (its enum, its pattern) names the key too.
+  if (typeof error.propertyName === 'string') return error.propertyName;
+  const params = error.params as { additionalProperty?: unknown; propertyName?: unknown };
+  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+    return params.additionalProperty;
+  }
+  if (error.keyword === 'propertyNames' && typeof params.propertyName === 'string') {
+    return params.propertyName;
+  }
+  return undefined;
 }
 
 /** Where a form's (or a list item's) answers are, in form order. */

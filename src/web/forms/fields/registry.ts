@@ -11,6 +11,7 @@ import { ChangeModeSchemaField } from '../changeMode';
 import { DialogListField } from './DialogListField';
 import { InlineArrayField } from './InlineArrayField';
 import { ObjectField } from './ObjectField';
+import { OptionalDataControlsField } from './OptionalDataControlsField';
 
 const FIELDS: Record<FieldName, Field> = {
   dialogList: DialogListField,
@@ -21,5 +22,7 @@ export const REGISTRY_FIELDS: RegistryFieldsType = {
   SchemaField: ChangeModeSchemaField,
   ObjectField,
   ArrayField: InlineArrayField,
+  // An optional object's add and remove buttons, worded by its prompt.
+  OptionalDataControlsField,
   ...FIELDS,
 };

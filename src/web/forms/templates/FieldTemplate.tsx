@@ -1,13 +1,11 @@
-import { memo, type CSSProperties } from 'react';
+import { memo, useContext, type CSSProperties } from 'react';
 import FormControl from '@mui/material/FormControl';
 import Typography from '@mui/material/Typography';
-import { Templates } from '@rjsf/mui';
-import { ADDITIONAL_PROPERTY_FLAG, getUiOptions, type FieldTemplateProps } from '@rjsf/utils';
+import { getUiOptions, type FieldTemplateProps } from '@rjsf/utils';
 import { FieldPointerContext, toPointer } from '../engine';
 import { changeModeOf, RequestedChangeNote } from '../changeMode';
 import { sessionOf } from '../session';
-
-const MuiFieldTemplate = Templates.FieldTemplate!;
+import { AddedKeyRow, AddedKeysContext } from './AddedKeyRow';
 
 /**
  * One field: its widget (which draws its own label), description, errors under `errorId(id)` and
@@ -17,8 +15,9 @@ const MuiFieldTemplate = Templates.FieldTemplate!;
  *
  * rjsf-mui's template nests the same content three deep (its ObjectFieldTemplate's Grid item, a
  * classNames div, the FormControl); one element per field keeps the DOM every keystroke's frame
- * walks shallower. A key of an `additionalProperties` map still gets rjsf-mui's template (its
- * rename and remove controls).
+ * walks shallower. An answer added to an object (`additionalProperties`, `patternProperties`)
+ * is drawn in a row with its key box and remove button (AddedKeyRow); a declared question keeps
+ * its name, even where rjsf flags it as added.
  */
 export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplateProps) {
   const {
@@ -39,41 +38,64 @@ export const FieldTemplate = memo(function FieldTemplate(props: FieldTemplatePro
     registry,
   } = props;
   const pointer = toPointer(fieldPathId.path);
+  const scope = useContext(AddedKeysContext);
   // Change mode: a question staff asked to change is outlined with the reviewer's note.
   const request = hidden ? undefined : changeModeOf(registry)?.requestAt(pointer);
   const refused =
     !!rawErrors?.length &&
     schema['x-file'] !== undefined &&
     !!sessionOf(registry)?.isRefused(pointer);
+  const control = (
+    <FormControl
+      fullWidth
+      error={!!rawErrors && rawErrors.length > 0}
+      required={required}
+      className={classNames}
+      style={{
+        ...style,
+        ...(fieldPathId.path.length === 1 ? FAR_OFF_SCREEN_SKIPPED : undefined),
+        ...inputWidth(uiSchema),
+      }}
+    >
+      {children}
+      {displayLabel && getUiOptions(uiSchema).widget !== 'checkbox' && rawDescription ? (
+        <Typography variant="caption" color="textSecondary">
+          {description}
+        </Typography>
+      ) : null}
+      {/* A file the server refused: its reason is said at once (it comes while the user may
+          be on another question), once: the field's own message is the alert. */}
+      {refused ? <div role="alert">{errors}</div> : errors}
+      {help}
+    </FormControl>
+  );
+  // An answer added to an object under a key of the person's choosing (not a declared question).
+  const key = fieldPathId.path.at(-1);
+  const added =
+    scope !== undefined &&
+    typeof key === 'string' &&
+    fieldPathId.path.length === scope.depth + 1 &&
+    !Object.hasOwn(scope.schema.properties ?? {}, key);
   const field = (
     <FieldPointerContext.Provider value={pointer}>
       {hidden ? (
         <div style={HIDDEN}>{children}</div>
-      ) : ADDITIONAL_PROPERTY_FLAG in schema ? (
-        <MuiFieldTemplate {...props} />
-      ) : (
-        <FormControl
-          fullWidth
-          error={!!rawErrors && rawErrors.length > 0}
-          required={required}
-          className={classNames}
-          style={{
-            ...style,
-            ...(fieldPathId.path.length === 1 ? FAR_OFF_SCREEN_SKIPPED : undefined),
-            ...inputWidth(uiSchema),
-          }}
+      ) : added ? (
+        <AddedKeyRow
+          id={fieldPathId.$id}
+          fieldKey={key}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+          disabled={props.disabled}
+          readonly={props.readonly}
+          onKeyRename={props.onKeyRename}
+          onRemoveProperty={props.onRemoveProperty}
         >
-          {children}
-          {displayLabel && getUiOptions(uiSchema).widget !== 'checkbox' && rawDescription ? (
-            <Typography variant="caption" color="textSecondary">
-              {description}
-            </Typography>
-          ) : null}
-          {/* A file the server refused: its reason is said at once (it comes while the user may
-              be on another question), once: the field's own message is the alert. */}
-          {refused ? <div role="alert">{errors}</div> : errors}
-          {help}
-        </FormControl>
+          {control}
+        </AddedKeyRow>
+      ) : (
+        control
       )}
     </FieldPointerContext.Provider>
   );

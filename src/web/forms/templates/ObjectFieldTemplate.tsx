@@ -36,7 +36,8 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   // Looked up in the registry (components defined once, at module level), not created here.
   const TitleFieldTemplate = getTemplate('TitleFieldTemplate', registry, uiOptions);
   const DescriptionFieldTemplate = getTemplate('DescriptionFieldTemplate', registry, uiOptions);
-  const optionalControlInTitle = !readonly && !disabled;
+  // Beside the title when there is one (a title-less object's control heads its fields).
+  const optionalControlInTitle = !readonly && !disabled && !!title;
   return (
     <>
       {title && (
