@@ -46,18 +46,13 @@ const RegistrationChoicePage = lazy(() =>
   })),
 );
 
-const IndividualRegistrationPage = lazy(() => {
+/** Every registration form (`registration/<form-id>`): one page, the form's files decide. */
+const RegistrationFormPage = lazy(() => {
   // The saved application loads beside the page's code, not after it.
-  loadApplicationEarly('individual');
-  return import('../pages/registration/IndividualRegistrationPage').then((module) => ({
-    default: module.IndividualRegistrationPage,
-  }));
-});
-const BusinessRegistrationPage = lazy(() => {
-  // The saved application loads beside the page's code, not after it.
-  loadApplicationEarly('business');
-  return import('../pages/registration/BusinessRegistrationPage').then((module) => ({
-    default: module.BusinessRegistrationPage,
+  const formId = /\/registration\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
+  if (formId) loadApplicationEarly(decodeURIComponent(formId));
+  return import('../pages/registration/RegistrationPage').then((module) => ({
+    default: module.RegistrationFormPage,
   }));
 });
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
@@ -142,8 +137,7 @@ export const routes: RouteObject[] = [
                 handle: dark,
                 children: [
                   { index: true, element: <RegistrationChoicePage /> },
-                  { path: 'individual', element: <IndividualRegistrationPage /> },
-                  { path: 'business', element: <BusinessRegistrationPage /> },
+                  { path: ':formId', element: <RegistrationFormPage /> },
                 ],
               },
             ],

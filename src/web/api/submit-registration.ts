@@ -6,9 +6,15 @@ export interface RegistrationResult {
   user: User;
 }
 
-/** POST registration/individual: the multipart prompt+value payload built by `toPayload`. */
-export function submitIndividualRegistration(payload: FormData): Promise<RegistrationResult> {
-  return apiFetch<RegistrationResult>('registration/individual', { method: 'POST', body: payload });
+/**
+ * POST registration/<form-id>, for every registration form: the multipart prompt+value payload
+ * built by `toPayload`.
+ */
+export function submitRegistration(formId: string, payload: FormData): Promise<RegistrationResult> {
+  return apiFetch<RegistrationResult>(`registration/${encodeURIComponent(formId)}`, {
+    method: 'POST',
+    body: payload,
+  });
 }
 
 /** The signed documents attached to a submission, fetched from /assets/pdfs by URL. */
