@@ -37,7 +37,7 @@ const formsDir = path.join(projectRoot, 'src/shared/forms');
 
 /** The form files on disk now under `root`/schemas; a file that does not read is the module's error. */
 function readSources(root: string): { sources: FormSources; problems: string[] } {
-  const { sources, problems } = readFormSources(diskTree(root));
+  const { sources, problems } = readFormSources(diskTree(root, process.env.FORMS_DIR));
   return { sources, problems: problems.map((p) => `${p.file}: ${p.message}`) };
 }
 

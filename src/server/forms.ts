@@ -24,7 +24,7 @@ let compiled: FormCatalog | undefined;
  * on files that do not change while it runs (a schema change is a deployment).
  */
 export function portalForms(): FormCatalog {
-  compiled ??= compileFormsOnDisk(PROJECT_ROOT);
+  compiled ??= compileFormsOnDisk(PROJECT_ROOT, undefined, process.env.FORMS_DIR);
   return compiled;
 }
 
