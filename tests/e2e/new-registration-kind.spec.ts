@@ -65,7 +65,7 @@ test('a registration kind from a folder alone: chosen, answered, saved, resumed,
   await page.locator('#root_brokerName').fill(brokerName);
   await page.locator('#root_nfaRegistration').setInputFiles(PLAIN_PDF);
   await expect(page.getByText('w2-sample.pdf')).toBeVisible();
-  await expect(page.locator('#root_guarantorName')).toHaveCount(0);
+  await expect(page.locator('#root_guarantorName')).toBeDisabled();
   await page.locator('#root_isGuaranteed').check();
   await page.locator('#root_guarantorName').fill('Northstar Futures LLC');
   await page.getByRole('button', { name: ui.branchOffices['ui:options'].addLabel }).click();
