@@ -15,7 +15,7 @@ import { ChangeMode } from '../../forms/changeMode';
 import { registrationKind, type RegistrationKind } from '../../forms/registrationForms';
 import { PageTitle } from '../../app/PageTitle';
 import { loadRegistration, type ChangesStart, type RegistrationForm } from './registrationSession';
-import { RegistrationPage } from './RegistrationPage';
+import { RegistrationPage, UnavailableForm } from './RegistrationPage';
 import { firstInFormOrder, stepOf } from './ChangesRequestedIntro';
 
 /**
@@ -32,7 +32,7 @@ export function ChangesRequestedPage() {
 
 function ChangesOf({ kind }: { kind: RegistrationKind }) {
   const form = use(loadRegistration(kind.id));
-  if (!form) return <Navigate to="/home" replace />;
+  if (!form) return <UnavailableForm title={kind.page.title} />;
   return <ChangesRequested kind={kind} form={form} />;
 }
 

@@ -68,7 +68,7 @@ export function RegistrationFormPage() {
 function KnownRegistration({ kind }: { kind: RegistrationKind }) {
   const form = use(loadRegistration(kind.id));
   const onDone = useAfterSubmission(kind.submitted.then);
-  if (!form) return <Navigate to="/home" replace />;
+  if (!form) return <UnavailableForm title={kind.page.title} />;
   return (
     <RegistrationPage
       registration={{
@@ -85,6 +85,23 @@ function KnownRegistration({ kind }: { kind: RegistrationKind }) {
         },
       }}
     />
+  );
+}
+
+/** A registration form whose files do not load (a broken folder): said plainly, nothing else. */
+export function UnavailableForm({ title }: { title: string }) {
+  return (
+    <Container maxWidth="md" sx={{ py: 5 }}>
+      <PageTitle title={title} />
+      <Alert severity="error">
+        <AlertTitle>This form is not available</AlertTitle>
+        {title} cannot be filled in right now. Please try again later, or choose{' '}
+        <Link component={RouterLink} to="/registration?returned=1">
+          another kind of registration
+        </Link>
+        .
+      </Alert>
+    </Container>
   );
 }
 
