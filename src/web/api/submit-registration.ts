@@ -1,7 +1,7 @@
 import type { User } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
-export interface RegistrationResult {
+interface RegistrationResult {
   registrationId: string;
   user: User;
 }

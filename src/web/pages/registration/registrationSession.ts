@@ -36,7 +36,7 @@ export interface RegistrationForm {
  * A registration form's stable pieces (rjsf re-renders less when schema and uiSchema never
  * change identity). The page shows the form's title as its heading, so rjsf does not repeat it.
  */
-export function registrationForm(form: CompiledForm): RegistrationForm {
+function registrationForm(form: CompiledForm): RegistrationForm {
   return {
     formId: form.id,
     compiled: form,
