@@ -5,6 +5,7 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { loadApplicationEarly } from '../api/get-application';
+import { loadRegistrationForm } from '../forms/registrationForms';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -50,7 +51,11 @@ const RegistrationChoicePage = lazy(() =>
 const RegistrationFormPage = lazy(() => {
   // The saved application loads beside the page's code, not after it.
   const formId = /\/registration\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
-  if (formId) loadApplicationEarly(decodeURIComponent(formId));
+  if (formId) {
+    loadApplicationEarly(decodeURIComponent(formId));
+    // The form's own module too, beside the page's code (no waterfall of chunks).
+    void loadRegistrationForm(decodeURIComponent(formId));
+  }
   return import('../pages/registration/RegistrationPage').then((module) => ({
     default: module.RegistrationFormPage,
   }));
@@ -59,7 +64,10 @@ const RegistrationFormPage = lazy(() => {
 const ChangesRequestedPage = lazy(() => {
   // The application loads beside the page's code, as on the registration pages (issue 26 §1).
   const formId = /\/registration\/([^/]+)\/changes/.exec(window.location.pathname)?.[1];
-  if (formId) loadApplicationEarly(decodeURIComponent(formId));
+  if (formId) {
+    loadApplicationEarly(decodeURIComponent(formId));
+    void loadRegistrationForm(decodeURIComponent(formId));
+  }
   return import('../pages/registration/ChangesRequestedPage').then((module) => ({
     default: module.ChangesRequestedPage,
   }));
