@@ -54,6 +54,8 @@ export default defineConfig({
         LEI_API_URL: `http://127.0.0.1:${leiPort}/api/v1`,
         // Each test's pages say which visitor they are (tests/e2e/support.ts).
         TRUST_PROXY: '127.0.0.1',
+        // A registration form that lives only in a test folder (new-registration-kind.spec.ts).
+        FORMS_DIR: 'tests/fixtures/forms-dir',
       },
     },
   ],

@@ -17,8 +17,14 @@ import { bundleForm } from '../src/shared/forms/model/bundleForm';
 import { nestedFormIds } from '../src/shared/forms/model/compiledForm';
 import { diskTree } from '../src/shared/forms/model/compileNode';
 import { readFormSources, type FormSources } from '../src/shared/forms/model/formFiles';
+import type { RegistrationAnnotation } from '../src/shared/forms/model/schemaTypes';
 import { RULES_MODULE_ID } from '../src/shared/forms/validation/ruleAdapters';
 import { precompiledFormModule } from '../src/shared/forms/validation/standalone';
+
+type RegistrationEntry = { id: string } & Pick<
+  RegistrationAnnotation,
+  'choice' | 'page' | 'submitted'
+>;
 
 const INDEX = 'virtual:forms';
 const PREFIX = `${INDEX}/`;
@@ -31,7 +37,7 @@ const formsDir = path.join(projectRoot, 'src/shared/forms');
 
 /** The form files on disk now under `root`/schemas; a file that does not read is the module's error. */
 function readSources(root: string): { sources: FormSources; problems: string[] } {
-  const { sources, problems } = readFormSources(diskTree(root));
+  const { sources, problems } = readFormSources(diskTree(root, process.env.FORMS_DIR));
   return { sources, problems: problems.map((p) => `${p.file}: ${p.message}`) };
 }
 
@@ -69,6 +75,24 @@ export function formIndex(root = projectRoot): { ids: string[]; titles: Record<s
   return { ids, titles };
 }
 
+/**
+ * The registration forms (a root `x-registration`) in the choice page's order: each one's id and
+ * what the choice page, its page and its confirmation show, read from the schema.
+ */
+export function registrationIndex(root = projectRoot): RegistrationEntry[] {
+  const { sources } = readSources(root);
+  return Object.entries(sources.forms)
+    .flatMap(([id, files]) => {
+      const registration = (files.schema as { 'x-registration'?: RegistrationAnnotation })[
+        'x-registration'
+      ];
+      if (!registration?.choice) return [];
+      const { choice, page, submitted } = registration;
+      return [{ id, choice, page, submitted }];
+    })
+    .sort((a, b) => a.choice.order - b.choice.order || a.id.localeCompare(b.id));
+}
+
 /** The index module: every form's id and title, and a loader importing its module on demand. */
 export function formIndexModule(root = projectRoot): string {
   const { ids, titles } = formIndex(root);
@@ -78,6 +102,7 @@ export function formIndexModule(root = projectRoot): string {
   return [
     `export const formIds = ${JSON.stringify(ids)};`,
     `export const formTitles = ${JSON.stringify(titles)};`,
+    `export const registrationForms = ${JSON.stringify(registrationIndex(root))};`,
     `const loaders = {\n${loaders}\n};`,
     'export function importForm(id) {',
     '  const load = Object.prototype.hasOwnProperty.call(loaders, id) ? loaders[id] : undefined;',
@@ -86,10 +111,22 @@ export function formIndexModule(root = projectRoot): string {
   ].join('\n');
 }
 
+/** The form modules made again from the files on disk, and the pages reloaded. */
+function reloadForms(server: ViteDevServer): void {
+  for (const module of server.moduleGraph.idToModuleMap.values()) {
+    if (module.id === RESOLVED_INDEX || module.id?.startsWith(RESOLVED_PREFIX)) {
+      server.moduleGraph.invalidateModule(module);
+    }
+  }
+  server.ws.send({ type: 'full-reload' });
+}
+
 /** `root`: the project folder holding schemas/ (this repository's by default). */
 export function formValidatorsPlugin({ root = projectRoot }: { root?: string } = {}): Plugin {
   const schemasDir = path.join(root, 'schemas');
   let server: ViteDevServer | undefined;
+  const isFormFile = (file: string) =>
+    file.startsWith(schemasDir + path.sep) && (file.endsWith('.json') || !path.extname(file));
   return {
     name: 'forms',
     config: () => ({
@@ -105,7 +142,16 @@ export function formValidatorsPlugin({ root = projectRoot }: { root?: string } =
     }),
     configureServer(devServer) {
       server = devServer;
+      // The folder is watched through the dev server's watcher (a directory given to
+      // addWatchFile becomes an import Vite cannot resolve): a new, edited or removed form file
+      // regenerates the modules and reloads the page.
       devServer.watcher.add(schemasDir);
+      const onChange = (file: string) => {
+        if (isFormFile(file)) reloadForms(devServer);
+      };
+      devServer.watcher.on('add', onChange);
+      devServer.watcher.on('unlink', onChange);
+      devServer.watcher.on('unlinkDir', onChange);
     },
     resolveId(id) {
       if (id === INDEX || id.startsWith(PREFIX)) return '\0' + id;
@@ -119,23 +165,22 @@ export function formValidatorsPlugin({ root = projectRoot }: { root?: string } =
         const rules = JSON.stringify(path.join(formsDir, 'validation', 'ruleAdapters.ts'));
         return `export * from ${rules};\nimport * as rules from ${rules};\nexport default rules;`;
       }
-      if (id === RESOLVED_INDEX) {
-        this.addWatchFile(schemasDir);
-        return formIndexModule(root);
-      }
+      if (id === RESOLVED_INDEX) return formIndexModule(root);
       if (!id.startsWith(RESOLVED_PREFIX)) return null;
       const formId = id.slice(RESOLVED_PREFIX.length);
       this.addWatchFile(path.join(schemasDir, formId, `${formId}.schema.json`));
-      return formModule(formId, root);
+      try {
+        return formModule(formId, root);
+      } catch (error) {
+        // One broken folder leaves the others working: its page says the form is not
+        // available (CI's `forms check` stops it before release).
+        this.warn(`The form ${formId} is not available: ${String(error)}`);
+        return 'export default undefined;';
+      }
     },
     handleHotUpdate({ file }) {
-      if (!server || !file.startsWith(schemasDir) || !file.endsWith('.json')) return;
-      for (const module of server.moduleGraph.idToModuleMap.values()) {
-        if (module.id === RESOLVED_INDEX || module.id?.startsWith(RESOLVED_PREFIX)) {
-          server.moduleGraph.invalidateModule(module);
-        }
-      }
-      server.ws.send({ type: 'full-reload' });
+      if (!server || !isFormFile(file)) return;
+      reloadForms(server);
       return [];
     },
   };

@@ -39,7 +39,7 @@ import { registerApiRoutes } from './routes';
 import { registerSpoolCleanup } from './storage/documentStore';
 import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './storage/uploadLimits';
 import { registerWeb } from './web';
-import { portalForms } from './forms';
+import { portalForms, unavailablePortalForms } from './forms';
 import type { FormCatalog } from '../shared/forms/model/compileNode';
 
 declare module 'fastify' {
@@ -109,6 +109,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
   app.decorate('forms', deps.forms ?? portalForms());
+  if (!deps.forms) {
+    // A broken form folder is left out, the others serve; CI's `forms check` stops it first.
+    for (const [formId, reasons] of unavailablePortalForms()) {
+      app.log.error(
+        `The form ${formId} is not available (run \`npm run forms -- check\`):\n${reasons.join('\n')}`,
+      );
+    }
+  }
   app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
   // Every audit row appended through this pool is keyed (audit/auditChainKeys.ts).
   bindAuditChainKeys(deps.pool, deps.auditChainKeys ?? loadAuditChainKeys(deps.config));

@@ -123,6 +123,23 @@ describe('routing guards (access §2)', () => {
     await expectAt(router, '/home');
   });
 
+  it('sends an unknown registration form id where any unknown address goes (home, then registration)', async () => {
+    signedIn(unregisteredUser());
+    const { router } = renderApp('/clearing/registration/no-such-form');
+    await expectAt(router, '/registration');
+    expect(await screen.findByRole('button', { name: 'Get Started' })).toBeInTheDocument();
+  });
+
+  it('offers every registration form of the catalog, as its schema says, in its order', async () => {
+    signedIn(unregisteredUser());
+    renderApp('/clearing/registration?returned=1');
+    await screen.findByRole('button', { name: 'Get Started' });
+    const kinds = ['individual', 'business'].map((id) => testForm(id).registration!.choice);
+    expect(
+      screen.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent),
+    ).toEqual(kinds.map((choice) => `${choice.label}${choice.description}`));
+  });
+
   it('redirects unknown /clearing paths to /clearing/home', async () => {
     signedIn(makeUser());
     const { router } = renderApp('/clearing/no/such/page');

@@ -61,7 +61,7 @@ export function runCheck(root: string): number {
   if (!fs.existsSync(path.join(root, 'schemas'))) {
     throw new UsageError(`no schemas/ folder in ${root}`);
   }
-  const tree = diskTree(root);
+  const tree = diskTree(root, process.env.FORMS_DIR);
   const read = readFormSources(tree);
   const { fixtures, problems: fixtureProblems } = readFixtures(tree);
   const pdfs = path.join(root, 'assets', 'pdfs');
@@ -98,7 +98,7 @@ export function runCheck(root: string): number {
 
 /** Reads the schema files from disk and compiles the one form (and those it draws); exit 2 when unusable. */
 function prepareForm(root: string, formId: string): CompiledForm {
-  const { sources, problems } = readFormSources(diskTree(root));
+  const { sources, problems } = readFormSources(diskTree(root, process.env.FORMS_DIR));
   const available = Object.keys(sources.forms).sort();
   if (!sources.forms[formId]) {
     const own = problems.filter((p) => p.file.startsWith(`schemas/${formId}/`));

@@ -21,6 +21,16 @@ type WordingKind =
   /** A widget's or field's own words (`ui:options`): a button label, a status line, a column. */
   | 'control';
 
+/** `x-registration`'s words users read (`choice`, `page`, `submitted`): labels, titles, texts. */
+const REGISTRATION_WORDS = new Set([
+  'label',
+  'description',
+  'title',
+  'otherChoice',
+  'text',
+  'button',
+]);
+
 /** `ui:options` keys whose strings users read: `addLabel`, `foundText`, a column's `title`. */
 const isControlWording = (key: string, keys: string[]) =>
   keys.includes('ui:options') &&
@@ -99,6 +109,11 @@ export function wordingOf(file: string, content: unknown): WordingEntry[] {
         collectMessages(value, at, id, push);
       } else if (key === 'prompt' && keys.at(-2) === 'x-signatures' && typeof value === 'string') {
         push('prompt', value, at, id); // a step's signature prompt (the business wizard's)
+      } else if (keys[0] === 'x-registration' && keys.length === 2) {
+        // The registration's own words: its choice, its page, its confirmation.
+        if (typeof value === 'string' && REGISTRATION_WORDS.has(key)) {
+          push('control', value, at, id);
+        }
       } else if (key === 'title' && typeof value === 'string') {
         push(keys.length === 0 ? 'form' : inChoice ? 'option' : 'prompt', value, at, id);
       } else if (key === 'description' && typeof value === 'string') {

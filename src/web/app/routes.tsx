@@ -5,6 +5,7 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { loadApplicationEarly } from '../api/get-application';
+import { loadRegistrationForm } from '../forms/registrationForms';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -46,25 +47,27 @@ const RegistrationChoicePage = lazy(() =>
   })),
 );
 
-const IndividualRegistrationPage = lazy(() => {
+/** Every registration form (`registration/<form-id>`): one page, the form's files decide. */
+const RegistrationFormPage = lazy(() => {
   // The saved application loads beside the page's code, not after it.
-  loadApplicationEarly('individual');
-  return import('../pages/registration/IndividualRegistrationPage').then((module) => ({
-    default: module.IndividualRegistrationPage,
-  }));
-});
-const BusinessRegistrationPage = lazy(() => {
-  // The saved application loads beside the page's code, not after it.
-  loadApplicationEarly('business');
-  return import('../pages/registration/BusinessRegistrationPage').then((module) => ({
-    default: module.BusinessRegistrationPage,
+  const formId = /\/registration\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
+  if (formId) {
+    loadApplicationEarly(decodeURIComponent(formId));
+    // The form's own module too, beside the page's code (no waterfall of chunks).
+    void loadRegistrationForm(decodeURIComponent(formId));
+  }
+  return import('../pages/registration/RegistrationPage').then((module) => ({
+    default: module.RegistrationFormPage,
   }));
 });
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
 const ChangesRequestedPage = lazy(() => {
   // The application loads beside the page's code, as on the registration pages (issue 26 §1).
   const formId = /\/registration\/([^/]+)\/changes/.exec(window.location.pathname)?.[1];
-  if (formId) loadApplicationEarly(decodeURIComponent(formId));
+  if (formId) {
+    loadApplicationEarly(decodeURIComponent(formId));
+    void loadRegistrationForm(decodeURIComponent(formId));
+  }
   return import('../pages/registration/ChangesRequestedPage').then((module) => ({
     default: module.ChangesRequestedPage,
   }));
@@ -142,8 +145,7 @@ export const routes: RouteObject[] = [
                 handle: dark,
                 children: [
                   { index: true, element: <RegistrationChoicePage /> },
-                  { path: 'individual', element: <IndividualRegistrationPage /> },
-                  { path: 'business', element: <BusinessRegistrationPage /> },
+                  { path: ':formId', element: <RegistrationFormPage /> },
                 ],
               },
             ],

@@ -21,8 +21,12 @@ import {
   type ValidatorType,
 } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../shared/forms/walk/answers';
-import type { CompiledForm } from '../../shared/forms/model/compiledForm';
-import { draftSafe } from './drafts';
+import {
+  assembleForm,
+  type CompiledForm,
+  type FormValidator,
+} from '../../shared/forms/model/compiledForm';
+import type { JsonSchema } from '../../shared/forms/model/schemaTypes';
 import { parsePointer, ValueStore } from './engine';
 import { errorIds, mergeErrorSchemas } from './errors';
 import { REGISTRY_FIELDS as FIELDS } from './fields/registry';
@@ -74,8 +78,8 @@ export interface SchemaFormProps {
   /** Keep a draft in localStorage (default: unless readonly). */
   keepDraft?: boolean;
   /**
-   * What of the answers a draft may hold. Defaults to the engine's `draftSafeAnswers` for a
-   * known form id, else to the schema-driven `draftSafe`.
+   * What of the answers a draft may hold. Defaults to the engine's `draftSafeAnswers` (files,
+   * agreements and `x-sensitive` answers left out).
    */
   draftFilter?: (answers: Answers) => Answers;
   onStatusChange?: (status: FormStatus) => void;
@@ -136,7 +140,10 @@ export function SchemaForm(props: SchemaFormProps) {
         // Without a page's session there is no wizard around it: every question on one page.
         onePage: true,
         persistence: keepDraft
-          ? browserDrafts(formId, draftFilter ?? defaultDraftFilter(compiled, schema, uiSchema))
+          ? browserDrafts(
+              formId,
+              draftFilter ?? defaultDraftFilter(formId, compiled, schema, uiSchema, validator),
+            )
           : undefined,
       }),
   );
@@ -287,13 +294,25 @@ export function SchemaForm(props: SchemaFormProps) {
   );
 }
 
+/**
+ * The draft filter of the one walker (`draftSafeAnswers`): the compiled form's, or for a schema
+ * drawn without one (a test's), the schema assembled as a form.
+ */
 function defaultDraftFilter(
+  formId: string,
   form: CompiledForm | undefined,
   schema: RJSFSchema,
   uiSchema: UiSchema | undefined,
+  validator: ValidatorType<Answers>,
 ): (answers: Answers) => Answers {
-  if (form) return (answers) => draftSafeAnswers(form, answers);
-  return (answers) => draftSafe(schema, uiSchema, answers);
+  const judged =
+    form ??
+    assembleForm(
+      formId,
+      { schema: schema as JsonSchema, uiSchema: uiSchema ?? {}, example: {}, hash: '' },
+      validator as FormValidator,
+    );
+  return (answers) => draftSafeAnswers(judged, answers);
 }
 
 function StatusArea({

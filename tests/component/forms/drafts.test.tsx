@@ -2,22 +2,10 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
-import {
-  clearDrafts,
-  DRAFT_DELAY_MS,
-  DRAFT_PREFIX,
-  draftSafe,
-} from '../../../src/web/forms/drafts';
+import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
+import { clearDrafts, DRAFT_DELAY_MS, DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { field, renderForm } from './helpers';
-import {
-  exampleAnswers,
-  exampleWithout,
-  FILE_STARTS,
-  FORM_ID,
-  schema,
-  title,
-  uiSchema,
-} from './testForm';
+import { exampleAnswers, exampleWithout, FILE_STARTS, form, FORM_ID, title } from './testForm';
 import { testForm } from '../../forms';
 
 /** The draft the real form keeps (key by the real form id, so the real filter runs). */
@@ -149,7 +137,7 @@ describe('drafts', { timeout: 30_000 }, () => {
     expect(localStorage.getItem('clearing.accountType')).toBe('individual');
   });
 
-  it('draftSafe follows x-sensitive, file and agreement annotations and widgets', () => {
+  it('the one walker (draftSafeAnswers) leaves out x-sensitive, file and agreement answers', () => {
     const answers = {
       firstName: 'Ada',
       socialSecurityNumber: '123-45-6789',
@@ -158,7 +146,7 @@ describe('drafts', { timeout: 30_000 }, () => {
       agreeTermsOfService: true,
       mailingAddress: { line1: '1 Main St', country: 'US' },
     };
-    expect(draftSafe(schema, uiSchema, answers)).toEqual({
+    expect(draftSafeAnswers(form, answers)).toEqual({
       firstName: 'Ada',
       mailingAddress: { line1: '1 Main St', country: 'US' },
     });

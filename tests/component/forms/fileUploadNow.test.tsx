@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Application } from '../../../src/web/api/applications';
 import { NETWORK_FAILURE_MESSAGE } from '../../../src/web/api/client';
-import { submitIndividualRegistration } from '../../../src/web/api/submit-individual-registration';
+import { submitRegistration } from '../../../src/web/api/submit-registration';
 import { SchemaForm } from '../../../src/web/forms/SchemaForm';
 import { ServerApplication } from '../../../src/web/forms/serverApplication';
 import { FormSession } from '../../../src/web/forms/session';
@@ -108,7 +108,9 @@ function Registration({ application }: { application: Application | null }) {
     session.engine.uploader = saver.uploader();
     return session;
   });
-  const { submitted, onSubmit } = useRegistrationSubmit(form, submitIndividualRegistration);
+  const { submitted, onSubmit } = useRegistrationSubmit(form, (payload: FormData) =>
+    submitRegistration('individual', payload),
+  );
   return (
     <SchemaForm
       formId={FORM_ID}

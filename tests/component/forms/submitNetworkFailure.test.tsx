@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NETWORK_FAILURE_MESSAGE } from '../../../src/web/api/client';
-import { submitIndividualRegistration } from '../../../src/web/api/submit-individual-registration';
+import { submitRegistration } from '../../../src/web/api/submit-registration';
 import { SchemaForm } from '../../../src/web/forms/SchemaForm';
 import { FormSession } from '../../../src/web/forms/session';
 import {
@@ -42,9 +42,8 @@ function RegistrationLike() {
         onePage: true,
       }),
   );
-  const { failure, submitted, onSubmit } = useRegistrationSubmit(
-    form,
-    submitIndividualRegistration,
+  const { failure, submitted, onSubmit } = useRegistrationSubmit(form, (payload: FormData) =>
+    submitRegistration('individual', payload),
   );
   return (
     <SchemaForm

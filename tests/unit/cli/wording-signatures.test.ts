@@ -10,6 +10,18 @@ describe('forms wording: the business wizard’s signature prompts', () => {
     expect(entries.map((entry) => [entry.pointer, entry.kind, entry.text])).toEqual([
       ['/x-signatures/userInfo/prompt', 'prompt', schema['x-signatures'].userInfo.prompt],
       ['/x-signatures/businessInfo/prompt', 'prompt', schema['x-signatures'].businessInfo.prompt],
+      ...[
+        'choice/label',
+        'choice/description',
+        'page/title',
+        'page/otherChoice',
+        'submitted/title',
+        'submitted/text',
+        'submitted/button',
+      ].map((where) => {
+        const [part, key] = where.split('/') as [string, string];
+        return [`/x-registration/${where}`, 'control', schema['x-registration'][part][key]];
+      }),
     ]);
   });
 });

@@ -70,18 +70,33 @@ export function compileForms(
   return { forms, problems, errors };
 }
 
-/** The files under `root` (a project folder holding schemas/), read from disk. */
-export function diskTree(root: string): FileTree {
+/**
+ * The files under `root` (a project folder holding schemas/), read from disk. `formsDir` (the
+ * `FORMS_DIR` setting) is an extra forms folder: each of its folders is a form as if it sat under
+ * schemas/ (one of the same name there is replaced); schemas/common stays the common schemas.
+ */
+export function diskTree(root: string, formsDir?: string): FileTree {
+  const extra = formsDir ? path.resolve(root, formsDir) : undefined;
+  const listDir = (full: string) =>
+    fs.existsSync(full) && fs.statSync(full).isDirectory() ? fs.readdirSync(full).sort() : [];
+  const extraForms = () => (extra ? listDir(extra).filter((name) => name !== 'common') : []);
+  /** Where a path of the tree is on disk: an extra form's files come from `formsDir`. */
+  const onDisk = (file: string) => {
+    const [top, form, ...rest] = file.split('/');
+    if (extra && top === 'schemas' && form && extraForms().includes(form)) {
+      return path.join(extra, form, ...rest);
+    }
+    return path.join(root, file);
+  };
   return {
     read: (file) => {
-      const full = path.join(root, file);
+      const full = onDisk(file);
       return fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : undefined;
     },
     list: (folder) => {
-      const full = path.join(root, folder);
-      return fs.existsSync(full) && fs.statSync(full).isDirectory()
-        ? fs.readdirSync(full).sort()
-        : [];
+      const names = listDir(onDisk(folder));
+      const trimmed = folder.replace(/\/+$/, '');
+      return trimmed === 'schemas' ? [...new Set([...names, ...extraForms()])].sort() : names;
     },
   };
 }
@@ -90,8 +105,12 @@ export function diskTree(root: string): FileTree {
  * Every form under `root`/schemas compiled; throws one message naming each broken form (the
  * server refuses to start with a form it cannot validate: `npm run forms -- check` says why).
  */
-export function compileFormsOnDisk(root: string, only?: readonly string[]): FormCatalog {
-  const { sources, problems: read } = readFormSources(diskTree(root));
+export function compileFormsOnDisk(
+  root: string,
+  only?: readonly string[],
+  formsDir?: string,
+): FormCatalog {
+  const { sources, problems: read } = readFormSources(diskTree(root, formsDir));
   const { forms, problems } = compileForms(sources, only);
   const all = [...read, ...problems];
   if (all.length > 0) {

@@ -43,6 +43,19 @@ export interface RegistrationAnnotation {
   userDetails: { firstName: string; lastName: string; phoneNumber: string };
   /** The list of affiliated persons, stored one row each. */
   persons?: string;
+  /** How the registration is offered on the choice page (lowest `order` first). */
+  choice: { label: string; description: string; order: number };
+  /**
+   * The registration page: its document title, the link back to the choice, and how long to
+   * wait after a change before validating again (business spec §4: 400 ms).
+   */
+  page: { title: string; otherChoice: string; validationDelayMs?: number };
+  /**
+   * The confirmation after a successful submission, and what its button does: `home` (the user's
+   * details fetched afresh, then home), `start-afresh` (drafts and the cached sign-in forgotten,
+   * then home, or /trade from a page whose path says 'botanical': business spec §2.1).
+   */
+  submitted: { title: string; text: string; button: string; then: 'home' | 'start-afresh' };
 }
 
 export type UiSchema = { [key: string]: unknown };

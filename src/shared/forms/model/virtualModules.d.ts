@@ -12,6 +12,11 @@ declare module 'virtual:forms' {
   export const formIds: string[];
   /** Each form's schema title (its id when untitled). */
   export const formTitles: Record<string, string>;
+  /** The registration forms (root `x-registration`), in the choice page's order. */
+  export const registrationForms: ({ id: string } & Pick<
+    import('./schemaTypes').RegistrationAnnotation,
+    'choice' | 'page' | 'submitted'
+  >)[];
   /** The form's module, loaded on demand; undefined for an unknown id. */
   export function importForm(id: string): Promise<CompiledForm | undefined>;
 }

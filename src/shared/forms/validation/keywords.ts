@@ -55,7 +55,9 @@ export const RULE_KEYWORDS: Record<
  *   it signs (`document`) attached like an agreement's.
  * - `x-registration` (form root): what a stored registration makes of the answers: the new
  *   organisation's kind and name (answer keys joined by a space), which answers become the
- *   user's details, and the list of affiliated persons stored one row each.
+ *   user's details, and the list of affiliated persons stored one row each; how the choice page
+ *   offers it (`choice`: label, description, order), its page (`page`: title, the link back to the
+ *   choice, the validation delay) and the confirmation after submitting (`submitted`).
  * - `x-submission-required`: the message thrown when building the payload without this answer.
  * - `x-also-in`: further payload sections repeating this answer (`["userInfo"]`).
  * - `x-prefill`: where the browser prefills a value from (`user.email`).
@@ -121,8 +123,46 @@ const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
           additionalProperties: false,
         },
         persons: { type: 'string' },
+        choice: {
+          type: 'object',
+          properties: {
+            label: { type: 'string', minLength: 1 },
+            description: { type: 'string', minLength: 1 },
+            order: { type: 'number' },
+          },
+          required: ['label', 'description', 'order'],
+          additionalProperties: false,
+        },
+        page: {
+          type: 'object',
+          properties: {
+            title: { type: 'string', minLength: 1 },
+            otherChoice: { type: 'string', minLength: 1 },
+            validationDelayMs: { type: 'integer', minimum: 0, maximum: 5000 },
+          },
+          required: ['title', 'otherChoice'],
+          additionalProperties: false,
+        },
+        submitted: {
+          type: 'object',
+          properties: {
+            title: { type: 'string', minLength: 1 },
+            text: { type: 'string', minLength: 1 },
+            button: { type: 'string', minLength: 1 },
+            then: { enum: ['home', 'start-afresh'] },
+          },
+          required: ['title', 'text', 'button', 'then'],
+          additionalProperties: false,
+        },
       },
-      required: ['organizationKind', 'organizationName', 'userDetails'],
+      required: [
+        'organizationKind',
+        'organizationName',
+        'userDetails',
+        'choice',
+        'page',
+        'submitted',
+      ],
       additionalProperties: false,
     },
   },

@@ -1,7 +1,4 @@
-// The compiled forms with their precompiled validators (generated at build time).
-import businessForm from 'virtual:forms/business';
-import individualForm from 'virtual:forms/individual';
-import { useEffect, useMemo, useState } from 'react';
+import { use, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -13,28 +10,13 @@ import { errorMessageOf } from '../../api/client';
 import { currentUserQueryKey } from '../../api/get-current-user';
 import { useApplication } from '../../api/applications';
 import { registrationOverviewQueryKey } from '../../api/get-registration';
-import { submitBusinessRegistration } from '../../api/submit-business-registration';
-import { submitIndividualRegistration } from '../../api/submit-individual-registration';
+import { submitRegistration } from '../../api/submit-registration';
 import { ChangeMode } from '../../forms/changeMode';
+import { registrationKind, type RegistrationKind } from '../../forms/registrationForms';
 import { PageTitle } from '../../app/PageTitle';
-import { registrationForm, type ChangesStart } from './registrationSession';
-import { RegistrationPage } from './RegistrationPage';
+import { loadRegistration, type ChangesStart, type RegistrationForm } from './registrationSession';
+import { RegistrationPage, UnavailableForm } from './RegistrationPage';
 import { firstInFormOrder, stepOf } from './ChangesRequestedIntro';
-
-/** The registration forms a change request may reopen, by form id. */
-const FORMS = {
-  individual: {
-    form: registrationForm(individualForm),
-    pageTitle: 'Individual Registration',
-    send: submitIndividualRegistration,
-  },
-  business: {
-    form: registrationForm(businessForm),
-    pageTitle: 'Business Registration',
-    send: submitBusinessRegistration,
-    validationDelayMs: 400,
-  },
-} as const;
 
 /**
  * /clearing/registration/<formId>/changes (issue 17): the submitted registration reopened from
@@ -43,14 +25,27 @@ const FORMS = {
  */
 export function ChangesRequestedPage() {
   const { formId = '' } = useParams();
-  const entry = formId in FORMS ? FORMS[formId as keyof typeof FORMS] : undefined;
+  const kind = registrationKind(formId);
+  if (!kind) return <Navigate to="/home" replace />;
+  return <ChangesOf key={kind.id} kind={kind} />;
+}
+
+function ChangesOf({ kind }: { kind: RegistrationKind }) {
+  const form = use(loadRegistration(kind.id));
+  if (!form) return <UnavailableForm title={kind.page.title} />;
+  return <ChangesRequested kind={kind} form={form} />;
+}
+
+function ChangesRequested({ kind, form }: { kind: RegistrationKind; form: RegistrationForm }) {
+  const formId = kind.id;
+  const entry = { form, pageTitle: kind.page.title };
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   // Asked once for this visit: the page the form opens in is handed the answer.
-  const application = useApplication(formId, !!entry);
-  const view = entry ? application.data : undefined;
+  const application = useApplication(formId);
+  const view = application.data;
   const changes = useMemo<ChangesStart | undefined>(() => {
-    if (!entry || view?.status !== 'changes_requested' || !view.changeRequest) return undefined;
+    if (view?.status !== 'changes_requested' || !view.changeRequest) return undefined;
     return {
       answers: view.answers,
       changeMode: new ChangeMode(
@@ -67,12 +62,12 @@ export function ChangesRequestedPage() {
         ) ?? '',
       ),
     };
-  }, [entry, view]);
+  }, [entry.form.compiled, view]);
   const [search] = useSearchParams();
   // The wizard opens at the step the address names: first the first requested change's (once;
   // afterwards the wizard keeps the step in the address as the applicant moves).
   const [opened, setOpened] = useState(false);
-  const startId = changes && entry?.form.compiled.steps?.[changes.startStep]?.id;
+  const startId = changes && entry.form.compiled.steps?.[changes.startStep]?.id;
   const wantedSearch = startId && changes.startStep > 0 ? startId : null;
   const atStart = !!changes && (!wantedSearch || search.get('step') === wantedSearch);
   // Adjusted while rendering (React's pattern for state derived from a change): once at the
@@ -84,7 +79,6 @@ export function ChangesRequestedPage() {
     }
   }, [changes, opened, atStart, wantedSearch, navigate]);
 
-  if (!entry) return <Navigate to="/home" replace />;
   if (application.isError) {
     return (
       <Container maxWidth="md" sx={{ py: 5 }}>
@@ -114,10 +108,10 @@ export function ChangesRequestedPage() {
       registration={{
         form: entry.form,
         pageTitle: entry.pageTitle,
-        send: entry.send,
+        send: (payload) => submitRegistration(formId, payload),
         changes,
         application: view ?? null,
-        ...('validationDelayMs' in entry ? { validationDelayMs: entry.validationDelayMs } : {}),
+        validationDelayMs: kind.page.validationDelayMs,
         submitted: {
           title: 'Changes Sent',
           text: 'Thank you. We have your changes and will review your application again. We will let you know once it has been reviewed.',

@@ -13,14 +13,16 @@ import { useQueries } from '@tanstack/react-query';
 import { PageTitle } from '../../app/PageTitle';
 import { Loading } from '../../app/guards';
 import { applicationQueryOptions } from '../../api/applications';
+import { registrationKind, registrationKinds } from '../../forms/registrationForms';
 
-type AccountType = 'individual' | 'business';
+/** A registration kind's form id (`individual`, `business`, or any folder's that declares one). */
+type AccountType = string;
 /** Where the account-type choice is remembered (not a draft: logout keeps it). */
 export const ACCOUNT_TYPE_STORAGE_KEY = 'clearing.registration.accountType';
 
 function rememberedAccountType(): AccountType | null {
   const value = localStorage.getItem(ACCOUNT_TYPE_STORAGE_KEY);
-  return value === 'individual' || value === 'business' ? value : null;
+  return value && registrationKind(value) ? value : null;
 }
 
 function rememberAccountType(type: AccountType): void {
@@ -32,21 +34,16 @@ export function forgetAccountType(): void {
   localStorage.removeItem(ACCOUNT_TYPE_STORAGE_KEY);
 }
 
-const OPTIONS: { value: AccountType; label: string; description: string }[] = [
-  {
-    value: 'individual',
-    label: 'Individual',
-    description: 'Open a clearing account in your own name.',
-  },
-  {
-    value: 'business',
-    label: 'Business',
-    description: 'Register a legal entity; you become the Administrator of its account.',
-  },
-];
+/** The choices: every registration form of the catalog, as its schema offers it. */
+const OPTIONS = registrationKinds.map((kind) => ({
+  value: kind.id,
+  label: kind.choice.label,
+  description: kind.choice.description,
+}));
 
 /**
- * /clearing/registration: Individual or Business. A remembered choice goes straight to its form
+ * /clearing/registration: which registration (Individual, Business, and any other registration
+ * form of the catalog, in its schema's order). A remembered choice goes straight to its form
  * unless the user came back on purpose (?returned).
  */
 export function RegistrationChoicePage() {
@@ -101,7 +98,7 @@ export function RegistrationChoicePage() {
             aria-labelledby="account-type-label"
             name="accountType"
             value={choice ?? ''}
-            onChange={(event) => setChoice(event.target.value as AccountType)}
+            onChange={(event) => setChoice(event.target.value)}
           >
             {OPTIONS.map((option) => (
               <FormControlLabel

@@ -1,5 +1,6 @@
-import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { use, useState } from 'react';
+import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
@@ -17,10 +18,17 @@ import { PageTitle } from '../../app/PageTitle';
 import { Loading } from '../../app/guards';
 import { useApplication, type Application } from '../../api/applications';
 import { errorMessageOf } from '../../api/client';
+import { authCheckQueryOptions } from '../../api/get-auth-check';
+import { currentUserQueryKey } from '../../api/get-current-user';
+import { submitRegistration } from '../../api/submit-registration';
+import { clearDrafts } from '../../forms/draftStorage';
 import { FormWizard } from '../../forms/FormWizard';
+import { registrationKind, type RegistrationKind } from '../../forms/registrationForms';
+import { afterSubmissionTarget } from './afterSubmission';
 import { ChangesRequestedIntro } from './ChangesRequestedIntro';
 import {
   type ChangesStart,
+  loadRegistration,
   type RegistrationForm,
   useRegistrationSession,
 } from './registrationSession';
@@ -39,16 +47,92 @@ interface Registration {
   application?: Application | null;
   send: (payload: FormData) => Promise<unknown>;
   /** Wait this long after a change before validating again (business spec §4: 400 ms). */
-  validationDelayMs?: number;
+  validationDelayMs?: number | undefined;
   /** The confirmation shown after a successful submission, and where its button leads. */
   submitted: { title: string; text: string; button: string; onDone: () => Promise<void> };
 }
 
 /**
+ * /clearing/registration/<form-id>: every registration form of the catalog (a folder whose schema
+ * declares `x-registration`), its page title, link back to the choice and confirmation read from
+ * the schema. An id no registration form has goes where any unknown address goes (home).
+ */
+export function RegistrationFormPage() {
+  const { formId = '' } = useParams();
+  const kind = registrationKind(formId);
+  if (!kind) return <Navigate to="/home" replace />;
+  // A page per form: moving to another form's address starts that form's page afresh.
+  return <KnownRegistration key={kind.id} kind={kind} />;
+}
+
+function KnownRegistration({ kind }: { kind: RegistrationKind }) {
+  const form = use(loadRegistration(kind.id));
+  const onDone = useAfterSubmission(kind.submitted.then);
+  if (!form) return <UnavailableForm title={kind.page.title} />;
+  return (
+    <RegistrationPage
+      registration={{
+        form,
+        pageTitle: kind.page.title,
+        otherChoice: kind.page.otherChoice,
+        send: (payload) => submitRegistration(kind.id, payload),
+        validationDelayMs: kind.page.validationDelayMs,
+        submitted: {
+          title: kind.submitted.title,
+          text: kind.submitted.text,
+          button: kind.submitted.button,
+          onDone,
+        },
+      }}
+    />
+  );
+}
+
+/** A registration form whose files do not load (a broken folder): said plainly, nothing else. */
+export function UnavailableForm({ title }: { title: string }) {
+  return (
+    <Container maxWidth="md" sx={{ py: 5 }}>
+      <PageTitle title={title} />
+      <Alert severity="error">
+        <AlertTitle>This form is not available</AlertTitle>
+        {title} cannot be filled in right now. Please try again later, or choose{' '}
+        <Link component={RouterLink} to="/registration?returned=1">
+          another kind of registration
+        </Link>
+        .
+      </Alert>
+    </Container>
+  );
+}
+
+/** What the confirmation's button does (`x-registration.submitted.then`). */
+function useAfterSubmission(then: RegistrationKind['submitted']['then']): () => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  if (then === 'home') {
+    return async () => {
+      // Only now learn the new details: the guards then send the user home, not back here.
+      await queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
+      await navigate('/home', { replace: true });
+    };
+  }
+  return async () => {
+    // Drafts, the cached sign-in and the user are forgotten; home fetches them afresh.
+    clearDrafts();
+    queryClient.removeQueries({ queryKey: authCheckQueryOptions().queryKey });
+    queryClient.removeQueries({ queryKey: currentUserQueryKey });
+    // The whole path (the app's basename included) decides.
+    const target = afterSubmissionTarget(window.location.pathname);
+    if (target.kind === 'outside') window.location.assign(target.href);
+    else await navigate(target.to, { replace: true });
+  };
+}
+
+/**
  * A registration: the form's title, its steps as its uiSchema names them (FormWizard: the
  * questions with their sections' progress, the review, Submit), the confirmation after a
- * successful submission, and the warning before leaving with answers a draft cannot keep. The
- * individual and business registrations are both this page, each with its own form.
+ * successful submission, and the warning before leaving with answers a draft cannot keep. Every
+ * registration form is this page, each with its own form.
  */
 export function RegistrationPage({ registration }: { registration: Registration }) {
   const { form } = registration;

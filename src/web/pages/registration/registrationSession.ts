@@ -8,6 +8,7 @@ import type { Application } from '../../api/applications';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
 import { ServerApplication } from '../../forms/serverApplication';
+import { loadRegistrationForm } from '../../forms/registrationForms';
 import { FormSession } from '../../forms/session';
 import type { ChangeMode } from '../../forms/changeMode';
 
@@ -35,7 +36,7 @@ export interface RegistrationForm {
  * A registration form's stable pieces (rjsf re-renders less when schema and uiSchema never
  * change identity). The page shows the form's title as its heading, so rjsf does not repeat it.
  */
-export function registrationForm(form: CompiledForm): RegistrationForm {
+function registrationForm(form: CompiledForm): RegistrationForm {
   return {
     formId: form.id,
     compiled: form,
@@ -47,6 +48,21 @@ export function registrationForm(form: CompiledForm): RegistrationForm {
     validator: createRjsfValidator(form),
     keptInDraft: (answers) => draftSafeAnswers(form, answers),
   };
+}
+
+const prepared = new Map<string, Promise<RegistrationForm | undefined>>();
+
+/**
+ * The registration form of a form id with its stable pieces, made once (the same promise every
+ * time, so a page can `use` it); undefined when the catalog has no registration form of that id.
+ */
+export function loadRegistration(formId: string): Promise<RegistrationForm | undefined> {
+  let promise = prepared.get(formId);
+  if (!promise) {
+    promise = loadRegistrationForm(formId).then((form) => form && registrationForm(form));
+    prepared.set(formId, promise);
+  }
+  return promise;
 }
 
 /**

@@ -7,7 +7,7 @@ import { signedDocuments, toPayload } from '../../../shared/forms/payload/payloa
 import { toRjsfErrors } from '../../../shared/forms/validation/rjsfErrors';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { ApiError } from '../../api/client';
-import { fetchSignedDocuments } from '../../api/submit-individual-registration';
+import { fetchSignedDocuments } from '../../api/submit-registration';
 import { useEsignConsentGate } from '../../forms/esignConsent/EsignConsentProvider';
 import type { Answers, FilesByPointer } from '../../forms/SchemaForm';
 import { SupportHint } from '../auth/SupportHint';

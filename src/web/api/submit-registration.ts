@@ -1,14 +1,20 @@
 import type { User } from '../../shared/api/auth';
 import { apiFetch } from './client';
 
-export interface RegistrationResult {
+interface RegistrationResult {
   registrationId: string;
   user: User;
 }
 
-/** POST registration/individual: the multipart prompt+value payload built by `toPayload`. */
-export function submitIndividualRegistration(payload: FormData): Promise<RegistrationResult> {
-  return apiFetch<RegistrationResult>('registration/individual', { method: 'POST', body: payload });
+/**
+ * POST registration/<form-id>, for every registration form: the multipart prompt+value payload
+ * built by `toPayload`.
+ */
+export function submitRegistration(formId: string, payload: FormData): Promise<RegistrationResult> {
+  return apiFetch<RegistrationResult>(`registration/${encodeURIComponent(formId)}`, {
+    method: 'POST',
+    body: payload,
+  });
 }
 
 /** The signed documents attached to a submission, fetched from /assets/pdfs by URL. */
