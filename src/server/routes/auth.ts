@@ -1,24 +1,24 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PasskeySigninBody } from '../../shared/api/account';
-import type {
-  AuthCheck,
-  ResetBody,
-  ResetRequestBody,
-  SigninRequest,
-  SecondFactor,
-  SigninResult,
-  SignupRequest,
-  VerifyEmailBody,
+import {
+  authCheckSchema,
+  signinResultSchema,
+  type AuthCheck,
+  type ResetBody,
+  type ResetRequestBody,
+  type SigninRequest,
+  type SecondFactor,
+  type SigninResult,
+  type SignupRequest,
+  type VerifyEmailBody,
 } from '../../shared/api/auth';
 import { emailError } from '../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../shared/rules/password';
 import {
-  authCheck,
   passkeySigninBody,
   resetBody,
   resetRequestBody,
   signinBody,
-  signinResult,
   signupBody,
   verifyEmailBody,
 } from '../auth/apiSchemas';
@@ -93,7 +93,7 @@ export async function registerAuthRoutes(
   options: { checkOnly?: boolean },
 ): Promise<void> {
   const rp = relyingParty(app.config.publicUrl);
-  app.get('/auth/signin', { schema: { response: { 200: authCheck } } }, async (request) => {
+  app.get('/auth/signin', { schema: { response: { 200: authCheckSchema } } }, async (request) => {
     const userId = await request.sessionUserId();
     const row = userId ? await findUserRowById(app.db, userId) : null;
     const answer: AuthCheck = row
@@ -181,7 +181,7 @@ export async function registerAuthRoutes(
   app.post<{ Body: SigninRequest }>(
     '/auth/signin',
     {
-      schema: { body: signinBody, response: { 200: signinResult } },
+      schema: { body: signinBody, response: { 200: signinResultSchema } },
       config: perMinute(RATE_LIMITS.signin, { perAccount: true }),
       // Besides per IP+email (the route's config, once the body is parsed): per IP, so a sweep of
       // unknown emails is limited. Checked first, before the body is read: an address over its
@@ -256,7 +256,7 @@ export async function registerAuthRoutes(
   app.post<{ Body: PasskeySigninBody }>(
     '/auth/signin/passkey',
     {
-      schema: { body: passkeySigninBody, response: { 200: signinResult } },
+      schema: { body: passkeySigninBody, response: { 200: signinResultSchema } },
       config: perMinute(RATE_LIMITS.signin),
     },
     async (request, reply): Promise<SigninResult> => {

@@ -47,59 +47,156 @@ export interface SigninRequest {
   totpCode?: string;
 }
 
-export interface UserDetails {
-  firstName: string;
-  lastName: string;
-  phoneNumber: string;
-  approved: boolean;
-}
+const nullableString = { type: ['string', 'null'] } as const;
+const rolesSchema = { type: 'array', items: { type: 'string', enum: ROLES } } as const;
 
-export interface OrgDetails {
-  clearingOrgId: string;
-  name: string;
-}
+/** The person's own details (the person form's answers but the photo ID). */
+export const userDetailsSchema = {
+  type: 'object',
+  properties: {
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    phoneNumber: { type: 'string' },
+    approved: { type: 'boolean' },
+  },
+  required: ['firstName', 'lastName', 'phoneNumber', 'approved'],
+  additionalProperties: false,
+} as const;
+export type UserDetails = FromSchema<typeof userDetailsSchema>;
+
+const orgDetailsSchema = {
+  type: 'object',
+  properties: { clearingOrgId: { type: 'string' }, name: { type: 'string' } },
+  required: ['clearingOrgId', 'name'],
+  additionalProperties: false,
+} as const;
 
 /**
  * Where the user's registration stands (DECISIONS "Applicants and reviewers"): submitted
  * (awaiting review), changes requested, approved, rejected.
  */
-export type ApplicationStatus =
-  'submitted' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
-
-export interface ApplicationReview {
-  status: ApplicationStatus;
-  /** What staff asked to change, or why the application was rejected; null otherwise. */
-  reason: string | null;
-}
+const applicationReviewSchema = {
+  type: 'object',
+  properties: {
+    status: {
+      type: 'string',
+      enum: ['submitted', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
+    },
+    reason: {
+      ...nullableString,
+      description:
+        'What staff asked to change, or why the application was rejected; null otherwise.',
+    },
+  },
+  required: ['status', 'reason'],
+  additionalProperties: false,
+} as const;
+export type ApplicationReview = FromSchema<typeof applicationReviewSchema>;
 
 /** The signed-in user (spec access §3; `isNorthstarClearingStaff` is `is{product}ClearingStaff`). */
-export interface User {
-  id: string;
-  email: string;
-  isNorthstarClearingStaff: boolean;
-  details: UserDetails | null;
-  orgDetails: OrgDetails | null;
-  organizationId: string | null;
-  roles: Role[];
-  /** The review of the user's registration form; null without one (seeded or invited users). */
-  review?: ApplicationReview | null;
-}
+export const userSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    isNorthstarClearingStaff: { type: 'boolean' },
+    details: { ...userDetailsSchema, type: ['object', 'null'] },
+    orgDetails: { ...orgDetailsSchema, type: ['object', 'null'] },
+    organizationId: nullableString,
+    roles: rolesSchema,
+    review: {
+      ...applicationReviewSchema,
+      type: ['object', 'null'],
+      description:
+        "The review of the user's registration form; null without one (seeded or invited users).",
+    },
+  },
+  required: [
+    'id',
+    'email',
+    'isNorthstarClearingStaff',
+    'details',
+    'orgDetails',
+    'organizationId',
+    'roles',
+  ],
+  additionalProperties: false,
+} as const;
+export type User = FromSchema<typeof userSchema>;
 
 /** The second factors a TwoFactorRequired sign-in accepts. */
-export type SecondFactor = 'totp' | 'passkey';
+const secondFactorSchema = { type: 'string', enum: ['totp', 'passkey'] } as const;
+export type SecondFactor = FromSchema<typeof secondFactorSchema>;
 
+/**
+ * POST auth/signin (and auth/signin/passkey): a second step, or the user signed in. The branches
+ * name only what tells them apart, so choosing one (fast-json-stringify validates each) never
+ * trips on the user's own fields; the properties above them say what each field is.
+ */
+export const signinResultSchema = {
+  type: 'object',
+  properties: {
+    authStatus: { type: 'string', enum: ['TwoFactorRequired', 'AuthComplete'] },
+    methods: {
+      type: 'array',
+      items: secondFactorSchema,
+      description:
+        'TwoFactorRequired: what this account can answer with (absent from older servers: a code).',
+    },
+    passkeyOptions: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'TwoFactorRequired, when the account has passkeys: for `navigator.credentials.get`, ' +
+        'PublicKeyCredentialRequestOptionsJSON (WebAuthn) as @simplewebauthn makes it.',
+    },
+    user: userSchema,
+  },
+  required: ['authStatus'],
+  additionalProperties: false,
+  anyOf: [
+    {
+      type: 'object',
+      properties: { authStatus: { const: 'TwoFactorRequired' } },
+      required: ['authStatus'],
+      not: { type: 'object', required: ['user'] },
+    },
+    {
+      type: 'object',
+      properties: { authStatus: { const: 'AuthComplete' } },
+      required: ['authStatus', 'user'],
+    },
+  ],
+} as const;
+type SigninAnswer = FromSchema<typeof signinResultSchema>;
+/** The passkey options are the WebAuthn library's, passed through whole (typed as it types them). */
 export type SigninResult =
-  | {
-      authStatus: 'TwoFactorRequired';
-      /** What this account can answer with (absent from older servers: a code). */
-      methods?: SecondFactor[];
-      /** For `navigator.credentials.get`, when the account has passkeys. */
+  | (Omit<Extract<SigninAnswer, { authStatus: 'TwoFactorRequired' }>, 'passkeyOptions' | 'user'> & {
       passkeyOptions?: PublicKeyCredentialRequestOptionsJSON;
-    }
-  | { authStatus: 'AuthComplete'; user: User };
+    })
+  | Omit<Extract<SigninAnswer, { authStatus: 'AuthComplete' }>, 'methods' | 'passkeyOptions'>;
 
-export type AuthCheck =
-  { status: 'Authenticated'; isNorthstarClearingStaff: boolean } | { status: 'NotAuthenticated' };
+/** GET auth/signin: whether this browser is signed in. */
+export const authCheckSchema = {
+  anyOf: [
+    {
+      type: 'object',
+      properties: {
+        status: { const: 'Authenticated' },
+        isNorthstarClearingStaff: { type: 'boolean' },
+      },
+      required: ['status', 'isNorthstarClearingStaff'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { status: { const: 'NotAuthenticated' } },
+      required: ['status'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+export type AuthCheck = FromSchema<typeof authCheckSchema>;
 
 export const twoFactorEnrolmentSchema = {
   type: 'object',
@@ -117,14 +214,29 @@ export const twoFactorStateSchema = {
 } as const;
 export type TwoFactorState = FromSchema<typeof twoFactorStateSchema>;
 
-export interface UserSettings {
-  tutorialComplete: boolean;
-  twoFactorEnabled: boolean;
-  details: UserDetails | null;
-  organizationId: string | null;
-  roles: Role[];
-  members?: { userId: string; email: string; roles: Role[] }[];
-}
+/** GET and POST user/settings: the user's settings (members: an Administrator's organisation). */
+export const userSettingsSchema = {
+  type: 'object',
+  properties: {
+    tutorialComplete: { type: 'boolean' },
+    twoFactorEnabled: { type: 'boolean' },
+    details: { ...userDetailsSchema, type: ['object', 'null'] },
+    organizationId: nullableString,
+    roles: rolesSchema,
+    members: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { userId: { type: 'string' }, email: { type: 'string' }, roles: rolesSchema },
+        required: ['userId', 'email', 'roles'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['tutorialComplete', 'twoFactorEnabled', 'details', 'organizationId', 'roles'],
+  additionalProperties: false,
+} as const;
+export type UserSettings = FromSchema<typeof userSettingsSchema>;
 
 /** Tags of `POST user/settings` (spec access §3). */
 export const SETTINGS_TAGS = [
