@@ -20,37 +20,8 @@ const body = (properties: Record<string, object>, required: string[]) => ({
   additionalProperties: false,
 });
 
-export const signupBody = body(
-  {
-    email,
-    recaptchaToken: { type: 'string', maxLength: 4096 },
-    authOrigin: { type: 'string', enum: ['Clearing'] },
-  },
-  ['email', 'authOrigin'],
-);
-
-export const resetRequestBody = body(
-  { email, authOrigin: { type: 'string', enum: ['Clearing'] } },
-  ['email', 'authOrigin'],
-);
-
-export const resetBody = body(
-  {
-    token,
-    password,
-    userId: { type: 'string', pattern: UUID_PATTERN },
-    // ASVS 7.4.3: end every session of the account (the default) or keep them.
-    endOtherSessions: { type: 'boolean' },
-  },
-  ['token', 'password', 'userId'],
-);
-
-export const verifyEmailBody = body({ token, password, email }, ['token', 'password', 'email']);
-
 /** Spec access §9: the 2FA code has at most 6 characters. */
 const totpCode = { type: 'string', maxLength: 6 } as const;
-
-export const signinBody = body({ email, password, totpCode }, ['email', 'password']);
 
 export const totpConfirmBody = body({ totpCode }, ['totpCode']);
 

@@ -2,6 +2,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PasskeySigninBody } from '../../shared/api/account';
 import {
   authCheckSchema,
+  resetBodySchema,
+  resetRequestBodySchema,
+  signinRequestSchema,
+  signupRequestSchema,
+  verifyEmailBodySchema,
   signinResultSchema,
   type AuthCheck,
   type ResetBody,
@@ -14,14 +19,7 @@ import {
 } from '../../shared/api/auth';
 import { emailError } from '../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../shared/rules/password';
-import {
-  passkeySigninBody,
-  resetBody,
-  resetRequestBody,
-  signinBody,
-  signupBody,
-  verifyEmailBody,
-} from '../auth/apiSchemas';
+import { passkeySigninBody } from '../auth/apiSchemas';
 import { verifyCaptcha } from '../auth/captcha';
 import { decoyHash, verifyPassword } from '../auth/passwords';
 import {
@@ -106,7 +104,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: SignupRequest }>(
     '/auth/signup',
-    { schema: { body: signupBody }, config: perMinute(RATE_LIMITS.signup) },
+    { schema: { body: signupRequestSchema }, config: perMinute(RATE_LIMITS.signup) },
     async (request) => {
       const email = checkedEmail(request.body.email);
       if (app.config.recaptchaSecret) {
@@ -154,7 +152,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: VerifyEmailBody }>(
     '/auth/verify-email',
-    { schema: { body: verifyEmailBody }, config: perMinute(RATE_LIMITS.verify) },
+    { schema: { body: verifyEmailBodySchema }, config: perMinute(RATE_LIMITS.verify) },
     async (request, reply) => {
       const { token, password, email } = request.body;
       // The address the link names, given back by the page: the password must not be made of it.
@@ -181,7 +179,7 @@ export async function registerAuthRoutes(
   app.post<{ Body: SigninRequest }>(
     '/auth/signin',
     {
-      schema: { body: signinBody, response: { 200: signinResultSchema } },
+      schema: { body: signinRequestSchema, response: { 200: signinResultSchema } },
       config: perMinute(RATE_LIMITS.signin, { perAccount: true }),
       // Besides per IP+email (the route's config, once the body is parsed): per IP, so a sweep of
       // unknown emails is limited. Checked first, before the body is read: an address over its
@@ -317,7 +315,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: ResetRequestBody }>(
     '/auth/password/reset/request',
-    { schema: { body: resetRequestBody }, config: perMinute(RATE_LIMITS.resetRequest) },
+    { schema: { body: resetRequestBodySchema }, config: perMinute(RATE_LIMITS.resetRequest) },
     async (request) => {
       const email = checkedEmail(request.body.email);
       // Same answer, and the same work before it, for every email: only a verified account
@@ -336,7 +334,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: ResetBody }>(
     '/auth/password/reset',
-    { schema: { body: resetBody }, config: perMinute(RATE_LIMITS.reset) },
+    { schema: { body: resetBodySchema }, config: perMinute(RATE_LIMITS.reset) },
     async (request) => {
       const { token, password, userId, endOtherSessions = true } = request.body;
       const passwordHash = await newPasswordHash(password, app.config.passwordCost);

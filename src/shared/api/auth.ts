@@ -1,16 +1,69 @@
 /** Request and response shapes of the auth and user calls (spec: access §3, §7). */
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { FromSchema } from 'json-schema-to-ts';
+import { PASSWORD_MAX_LENGTH } from '../rules/password';
+import { UUID_PATTERN } from './http';
 
-export type AuthOrigin = 'Clearing';
 export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-export interface SignupRequest {
-  email: string;
-  recaptchaToken?: string;
-  authOrigin: AuthOrigin;
-}
+const email = { type: 'string', maxLength: 254 } as const;
+const password = { type: 'string', maxLength: PASSWORD_MAX_LENGTH } as const;
+const token = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const authOrigin = { type: 'string', enum: ['Clearing'] } as const;
+
+/** POST auth/signup. */
+export const signupRequestSchema = {
+  type: 'object',
+  properties: { email, recaptchaToken: { type: 'string', maxLength: 4096 }, authOrigin },
+  required: ['email', 'authOrigin'],
+  additionalProperties: false,
+} as const;
+export type SignupRequest = FromSchema<typeof signupRequestSchema>;
+
+/** POST auth/password/reset/request. */
+export const resetRequestBodySchema = {
+  type: 'object',
+  properties: { email, authOrigin },
+  required: ['email', 'authOrigin'],
+  additionalProperties: false,
+} as const;
+export type ResetRequestBody = FromSchema<typeof resetRequestBodySchema>;
+
+/** POST auth/password/reset. */
+export const resetBodySchema = {
+  type: 'object',
+  properties: {
+    token,
+    password,
+    userId: { type: 'string', pattern: UUID_PATTERN },
+    endOtherSessions: {
+      type: 'boolean',
+      description: 'End every session of the account (ASVS 7.4.3); true when absent.',
+    },
+  },
+  required: ['token', 'password', 'userId'],
+  additionalProperties: false,
+} as const;
+export type ResetBody = FromSchema<typeof resetBodySchema>;
+
+/** POST auth/verify-email. */
+export const verifyEmailBodySchema = {
+  type: 'object',
+  properties: { token, password, email },
+  required: ['token', 'password', 'email'],
+  additionalProperties: false,
+} as const;
+export type VerifyEmailBody = FromSchema<typeof verifyEmailBodySchema>;
+
+/** POST auth/signin. Spec access §9: the 2FA code has at most 6 characters. */
+export const signinRequestSchema = {
+  type: 'object',
+  properties: { email, password, totpCode: { type: 'string', maxLength: 6 } },
+  required: ['email', 'password'],
+  additionalProperties: false,
+} as const;
+export type SigninRequest = FromSchema<typeof signinRequestSchema>;
 
 export const configResponseSchema = {
   type: 'object',
@@ -21,31 +74,6 @@ export const configResponseSchema = {
   additionalProperties: false,
 } as const;
 export type ConfigResponse = FromSchema<typeof configResponseSchema>;
-
-export interface ResetRequestBody {
-  email: string;
-  authOrigin: AuthOrigin;
-}
-
-export interface ResetBody {
-  token: string;
-  password: string;
-  userId: string;
-  /** End every session of the account (ASVS 7.4.3); true when absent. */
-  endOtherSessions?: boolean;
-}
-
-export interface VerifyEmailBody {
-  token: string;
-  password: string;
-  email: string;
-}
-
-export interface SigninRequest {
-  email: string;
-  password: string;
-  totpCode?: string;
-}
 
 const nullableString = { type: ['string', 'null'] } as const;
 const rolesSchema = { type: 'array', items: { type: 'string', enum: ROLES } } as const;
