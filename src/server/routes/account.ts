@@ -19,8 +19,8 @@ import {
   identityConfirmationBody,
   passkeyRegistrationBody,
   passwordConfirmationBody,
-  UUID_PATTERN,
 } from '../auth/apiSchemas';
+import { UUID_PATTERN } from '../../shared/api/http';
 import {
   passkeyReauthOptions,
   passkeyRegistrationOptions,

@@ -1,15 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  AdminClearingFirm,
-  AdminDecisionResult,
-  AdminStatement,
-  KycApprovalRequest,
-  KycChangesRequest,
-  LoadStatementRequest,
-  ParticipantApprovalRequest,
-  ReviewStatus,
-  VerificationEmailRequest,
+import {
+  adminClearingFirmSchema,
+  adminDecisionResultSchema,
+  adminOrganizationSchema,
+  adminRegistrationSummarySchema,
+  adminStatementSchema,
+  adminUserDetailSchema,
+  adminUserSummarySchema,
+  kycApprovalRequestSchema,
+  kycChangesRequestSchema,
+  loadStatementRequestSchema,
+  participantApprovalRequestSchema,
+  reviewStatusSchema,
+  verificationEmailRequestSchema,
+  type AdminClearingFirm,
+  type AdminDecisionResult,
+  type AdminStatement,
+  type KycApprovalRequest,
+  type KycChangesRequest,
+  type LoadStatementRequest,
+  type ParticipantApprovalRequest,
+  type ReviewStatus,
+  type VerificationEmailRequest,
 } from '../../shared/api/admin';
+import { UUID_PATTERN, emptyObjectSchema } from '../../shared/api/http';
 import { firm } from '../../shared/config/firm';
 import {
   decideParticipant,
@@ -20,13 +34,11 @@ import {
   type Actor,
   type ReviewDeps,
 } from '../admin/review';
-import { UUID_PATTERN } from '../auth/apiSchemas';
 import { getUserDetail, listOrganizations, listRegistrations, listUsers } from '../db/adminQueries';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { findOrganization, latestStatement } from '../db/statements';
 import { findUserRowById } from '../db/users';
 import { forbidden, notFound, unauthorized } from '../errors';
-import { statementSchema } from '../statements/validateStatement';
 
 /** The clearing id prefix of this firm's organisations (`NCF-100001`). */
 const CLEARING_FIRM_ID = 'NCF';
@@ -34,57 +46,12 @@ const CLEARING_FIRM_ID = 'NCF';
 const staffOf = new WeakMap<FastifyRequest, string>();
 
 const uuid = { type: 'string', pattern: UUID_PATTERN } as const;
-const reason = { type: 'string', maxLength: 2000 } as const;
-const nullableString = { type: ['string', 'null'] } as const;
-const status = {
-  type: 'string',
-  enum: ['pending', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
-} as const;
 const body = (properties: Record<string, object>, required: string[]) => ({
   type: 'object',
   properties,
   required,
   additionalProperties: false,
 });
-
-const userSummary = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    isNorthstarClearingStaff: { type: 'boolean' },
-    emailVerified: { type: 'boolean' },
-    approved: { type: 'boolean' },
-    firstName: nullableString,
-    lastName: nullableString,
-    organizationId: nullableString,
-    clearingOrgId: nullableString,
-    createdAt: { type: 'string' },
-  },
-} as const;
-
-const registrationSummary = {
-  type: 'object',
-  properties: {
-    registrationId: { type: 'string' },
-    userId: { type: 'string' },
-    email: { type: 'string' },
-    firstName: nullableString,
-    lastName: nullableString,
-    organizationId: { type: 'string' },
-    organizationName: { type: 'string' },
-    clearingOrgId: { type: 'string' },
-    formId: { type: 'string' },
-    schemaHash: { type: 'string' },
-    status: { type: 'string' },
-    submittedAt: { type: 'string' },
-    reviewedAt: nullableString,
-    reviewedBy: nullableString,
-    reason: nullableString,
-  },
-} as const;
-
-const decisionResult = { type: 'object', properties: { status: { type: 'string' } } } as const;
 
 /**
  * The staff calls under /exchange/api/admin (spec §7.4). Every call is for staff only (401 signed
@@ -146,7 +113,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
           },
           additionalProperties: false,
         },
-        response: { 200: { type: 'array', items: userSummary } },
+        response: { 200: { type: 'array', items: adminUserSummarySchema } },
       },
     },
     async (request) =>
@@ -162,27 +129,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         params: body({ userId: uuid }, ['userId']),
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              ...userSummary.properties,
-              details: {
-                type: ['object', 'null'],
-                properties: {
-                  firstName: { type: 'string' },
-                  lastName: { type: 'string' },
-                  phoneNumber: { type: 'string' },
-                  approved: { type: 'boolean' },
-                },
-              },
-              roles: { type: 'array', items: { type: 'string' } },
-              twoFactorEnabled: { type: 'boolean' },
-              organizationName: nullableString,
-              registration: { anyOf: [{ type: 'null' }, registrationSummary] },
-            },
-          },
-        },
+        response: { 200: adminUserDetailSchema },
       },
     },
     async (request) => {
@@ -196,25 +143,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/organizations',
     {
       schema: {
-        response: {
-          200: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                name: { type: 'string' },
-                clearingOrgId: { type: 'string' },
-                kind: { type: 'string' },
-                createdAt: { type: 'string' },
-                memberCount: { type: 'integer' },
-                registrationStatus: nullableString,
-                participantStatus: { type: 'string' },
-                latestStatementAsOf: nullableString,
-              },
-            },
-          },
-        },
+        response: { 200: { type: 'array', items: adminOrganizationSchema } },
       },
     },
     async () => listOrganizations(app.db),
@@ -226,10 +155,10 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         querystring: {
           type: 'object',
-          properties: { status },
+          properties: { status: reviewStatusSchema },
           additionalProperties: false,
         },
-        response: { 200: { type: 'array', items: registrationSummary } },
+        response: { 200: { type: 'array', items: adminRegistrationSummarySchema } },
       },
     },
     async (request) => listRegistrations(app.db, { status: request.query.status }),
@@ -239,11 +168,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/onboarding/kyc-approval',
     {
       schema: {
-        body: body({ registrationId: uuid, approved: { type: 'boolean' }, reason }, [
-          'registrationId',
-          'approved',
-        ]),
-        response: { 200: decisionResult },
+        body: kycApprovalRequestSchema,
+        response: { 200: adminDecisionResultSchema },
       },
     },
     async (request): Promise<AdminDecisionResult> => {
@@ -260,22 +186,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/onboarding/kyc-changes-request',
     {
       schema: {
-        body: body(
-          {
-            registrationId: uuid,
-            note: reason,
-            fields: {
-              type: 'array',
-              maxItems: 200,
-              items: body({ path: { type: 'string', maxLength: 1000 }, note: reason }, [
-                'path',
-                'note',
-              ]),
-            },
-          },
-          ['registrationId'],
-        ),
-        response: { 200: decisionResult },
+        body: kycChangesRequestSchema,
+        response: { 200: adminDecisionResultSchema },
       },
     },
     async (request): Promise<AdminDecisionResult> => {
@@ -292,11 +204,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/onboarding/participant-approval',
     {
       schema: {
-        body: body({ organizationId: uuid, approved: { type: 'boolean' }, reason }, [
-          'organizationId',
-          'approved',
-        ]),
-        response: { 200: decisionResult },
+        body: participantApprovalRequestSchema,
+        response: { 200: adminDecisionResultSchema },
       },
     },
     async (request): Promise<AdminDecisionResult> =>
@@ -307,8 +216,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/onboarding/verification-email',
     {
       schema: {
-        body: body({ userId: uuid }, ['userId']),
-        response: { 200: { type: 'object', properties: {} } },
+        body: verificationEmailRequestSchema,
+        response: { 200: emptyObjectSchema },
       },
     },
     async (request) => {
@@ -325,21 +234,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     '/clearing-firms',
     {
       schema: {
-        response: {
-          200: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                clearingFirmId: { type: 'string' },
-                name: { type: 'string' },
-                supportEmail: { type: 'string' },
-                supportPhone: { type: 'string' },
-                organizationCount: { type: 'integer' },
-              },
-            },
-          },
-        },
+        response: { 200: { type: 'array', items: adminClearingFirmSchema } },
       },
     },
     async (): Promise<AdminClearingFirm[]> => {
@@ -363,17 +258,6 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     { organizationId: { type: 'string', minLength: 1, maxLength: 64 } },
     ['organizationId'],
   );
-  const adminStatement = {
-    type: 'object',
-    properties: {
-      organizationId: { type: 'string' },
-      asOf: { type: 'string' },
-      loadedAt: { type: 'string' },
-      loadedBy: nullableString,
-      statement: statementSchema,
-    },
-  } as const;
-
   const organizationOf = async (idOrClearingId: string) => {
     const organization = await findOrganization(app.db, idOrClearingId);
     if (!organization) throw notFound('No such organization.');
@@ -382,7 +266,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { organizationId: string } }>(
     '/statements/:organizationId',
-    { schema: { params: organizationParams, response: { 200: adminStatement } } },
+    { schema: { params: organizationParams, response: { 200: adminStatementSchema } } },
     async (request): Promise<AdminStatement> => {
       const organization = await organizationOf(request.params.organizationId);
       const stored = await latestStatement(app.db, organization.id);
@@ -398,17 +282,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
       bodyLimit: 20 * 1024 * 1024,
       schema: {
         params: organizationParams,
-        body: {
-          type: 'object',
-          properties: {
-            asOf: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
-            // Checked by validateStatement, whose messages name each wrong field.
-            statement: { type: 'object' },
-          },
-          required: ['statement'],
-          additionalProperties: false,
-        },
-        response: { 200: adminStatement },
+        body: loadStatementRequestSchema,
+        response: { 200: adminStatementSchema },
       },
     },
     async (request): Promise<AdminStatement> => {

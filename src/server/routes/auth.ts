@@ -1,27 +1,25 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { PasskeySigninBody } from '../../shared/api/account';
-import type {
-  AuthCheck,
-  ResetBody,
-  ResetRequestBody,
-  SigninRequest,
-  SecondFactor,
-  SigninResult,
-  SignupRequest,
-  VerifyEmailBody,
+import {
+  authCheckSchema,
+  resetBodySchema,
+  resetRequestBodySchema,
+  signinRequestSchema,
+  signupRequestSchema,
+  verifyEmailBodySchema,
+  signinResultSchema,
+  type AuthCheck,
+  type ResetBody,
+  type ResetRequestBody,
+  type SigninRequest,
+  type SecondFactor,
+  type SigninResult,
+  type SignupRequest,
+  type VerifyEmailBody,
 } from '../../shared/api/auth';
 import { emailError } from '../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../shared/rules/password';
-import {
-  authCheck,
-  passkeySigninBody,
-  resetBody,
-  resetRequestBody,
-  signinBody,
-  signinResult,
-  signupBody,
-  verifyEmailBody,
-} from '../auth/apiSchemas';
+import { passkeySigninBody } from '../auth/apiSchemas';
 import { verifyCaptcha } from '../auth/captcha';
 import { decoyHash, verifyPassword } from '../auth/passwords';
 import {
@@ -94,7 +92,7 @@ export async function registerAuthRoutes(
   options: { checkOnly?: boolean },
 ): Promise<void> {
   const rp = relyingParty(app.config.publicUrl);
-  app.get('/auth/signin', { schema: { response: { 200: authCheck } } }, async (request) => {
+  app.get('/auth/signin', { schema: { response: { 200: authCheckSchema } } }, async (request) => {
     const userId = await request.sessionUserId();
     const row = userId ? await findUserRowById(app.db, userId) : null;
     const answer: AuthCheck = row
@@ -107,7 +105,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: SignupRequest }>(
     '/auth/signup',
-    { schema: { body: signupBody }, config: perMinute(RATE_LIMITS.signup) },
+    { schema: { body: signupRequestSchema }, config: perMinute(RATE_LIMITS.signup) },
     async (request) => {
       const email = checkedEmail(request.body.email);
       if (app.config.recaptchaSecret) {
@@ -155,7 +153,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: VerifyEmailBody }>(
     '/auth/verify-email',
-    { schema: { body: verifyEmailBody }, config: perMinute(RATE_LIMITS.verify) },
+    { schema: { body: verifyEmailBodySchema }, config: perMinute(RATE_LIMITS.verify) },
     async (request, reply) => {
       const { token, password, email } = request.body;
       // The address the link names, given back by the page: the password must not be made of it.
@@ -182,7 +180,7 @@ export async function registerAuthRoutes(
   app.post<{ Body: SigninRequest }>(
     '/auth/signin',
     {
-      schema: { body: signinBody, response: { 200: signinResult } },
+      schema: { body: signinRequestSchema, response: { 200: signinResultSchema } },
       config: perMinute(RATE_LIMITS.signin, { perAccount: true }),
       // Besides per IP+email (the route's config, once the body is parsed): per IP, so a sweep of
       // unknown emails is limited. Checked first, before the body is read: an address over its
@@ -257,7 +255,7 @@ export async function registerAuthRoutes(
   app.post<{ Body: PasskeySigninBody }>(
     '/auth/signin/passkey',
     {
-      schema: { body: passkeySigninBody, response: { 200: signinResult } },
+      schema: { body: passkeySigninBody, response: { 200: signinResultSchema } },
       config: perMinute(RATE_LIMITS.signin),
     },
     async (request, reply): Promise<SigninResult> => {
@@ -318,7 +316,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: ResetRequestBody }>(
     '/auth/password/reset/request',
-    { schema: { body: resetRequestBody }, config: perMinute(RATE_LIMITS.resetRequest) },
+    { schema: { body: resetRequestBodySchema }, config: perMinute(RATE_LIMITS.resetRequest) },
     async (request) => {
       const email = checkedEmail(request.body.email);
       // Same answer, and the same work before it, for every email: only a verified account
@@ -337,7 +335,7 @@ export async function registerAuthRoutes(
 
   app.post<{ Body: ResetBody }>(
     '/auth/password/reset',
-    { schema: { body: resetBody }, config: perMinute(RATE_LIMITS.reset) },
+    { schema: { body: resetBodySchema }, config: perMinute(RATE_LIMITS.reset) },
     async (request) => {
       const { token, password, userId, endOtherSessions = true } = request.body;
       const passwordHash = await newPasswordHash(password, app.config.passwordCost);

@@ -6,81 +6,17 @@ import { findDisclosure, findLatestDisclosure } from '../disclosures/repository'
 import { readDisclosureFile } from '../disclosures/storage';
 import {
   DISCLOSURES_API_PATH,
+  disclosuresResponseSchema,
+  type DisclosuresResponse,
   LATEST_NAME,
   isDisclosureCategory,
   isDisclosurePeriod,
 } from '../../shared/api/disclosures';
 
-const path = (description: string) => ({ type: 'string', description });
-const monthlyList = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['monthlyDisclosureMonth', 'monthlyDisclosurePath'],
-    properties: {
-      monthlyDisclosureMonth: path('yyyy-MM'),
-      monthlyDisclosurePath: path('document URL path'),
-    },
-  },
-} as const;
-
 /** The response schema: Fastify serializes exactly these fields (STYLE: a schema per route). */
 const listingSchema = {
   304: { type: 'null', description: 'not modified (If-None-Match matched the ETag)' },
-  200: {
-    type: 'object',
-    required: [
-      'firmDisclosure',
-      'dailySegregation',
-      'capitalSummary',
-      'monthlySegregation',
-      'auditedFinancial',
-    ],
-    properties: {
-      firmDisclosure: {
-        type: ['object', 'null'],
-        properties: {
-          firmDisclosureDate: path('yyyy-MM-dd'),
-          firmDisclosurePath: path('document URL path'),
-          firmDisclosureLatestPath: path('latest.pdf URL path'),
-        },
-      },
-      dailySegregation: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['month', 'days'],
-          properties: {
-            month: path('yyyy-MM'),
-            days: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['dailyDisclosureDay', 'dailyDisclosurePath'],
-                properties: {
-                  dailyDisclosureDay: path('yyyy-MM-dd'),
-                  dailyDisclosurePath: path('document URL path'),
-                },
-              },
-            },
-          },
-        },
-      },
-      capitalSummary: monthlyList,
-      monthlySegregation: monthlyList,
-      auditedFinancial: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['yearlyDisclosureYear', 'yearlyDisclosurePath'],
-          properties: {
-            yearlyDisclosureYear: path('yyyy'),
-            yearlyDisclosurePath: path('document URL path'),
-          },
-        },
-      },
-    },
-  },
+  200: disclosuresResponseSchema,
 } as const;
 
 /**
@@ -95,7 +31,9 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
   app.notifications.onReconnect(() => listing.invalidate());
 
   app.get(DISCLOSURES_API_PATH, { schema: { response: listingSchema } }, async (request, reply) => {
-    const { body, etag } = await listing.current();
+    // Serialised by the route's response schema: nothing outside it reaches the body.
+    const serialize = reply.getSerializationFunction('200')!;
+    const { body, etag } = await listing.current(serialize);
     // Public and the same for everyone; short caching spares the server a burst of readers.
     reply.header('cache-control', 'public, max-age=60').header('etag', etag);
     if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -139,7 +77,7 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
 /**
  * The listing, built once and served from memory until a document is published (a trigger
  * notifies every instance) or the UTC day turns (it is a rolling window). The body is serialized
- * once; its hash is the ETag.
+ * once, by the route's response schema; its hash is the ETag.
  */
 class ListingCache {
   private cached: Promise<{ day: string; version: number; body: string; etag: string }> | undefined;
@@ -152,13 +90,15 @@ class ListingCache {
     this.cached = undefined;
   }
 
-  async current(): Promise<{ body: string; etag: string }> {
+  async current(
+    serialize: (listing: DisclosuresResponse) => string,
+  ): Promise<{ body: string; etag: string }> {
     const day = utcToday();
     const cached = await this.cached?.catch(() => undefined);
     if (cached && cached.day === day && cached.version === this.version) return cached;
     const version = this.version;
     const building = listDisclosures(this.app.db).then((listing) => {
-      const body = JSON.stringify(listing);
+      const body = serialize(listing);
       return { day, version, body, etag: strongEtag(body) };
     });
     // Concurrent requests share one build; a failed build is not kept.

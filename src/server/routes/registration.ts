@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../shared/api/auth';
+import { userSchema, type User } from '../../shared/api/auth';
 import { access } from './contract';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
-import { userSchema } from '../auth/apiSchemas';
 import { findOwnRegistration, type StoredChangeRequest } from '../db/registrations';
 import { listStatusChanges } from '../db/registrationVersions';
 import { questionAt } from '../../shared/forms/walk/changeScope';

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { User } from '../../shared/api/auth';
-import { userSchema } from '../auth/apiSchemas';
+import { userSchema, type User } from '../../shared/api/auth';
 import {
   ANSWER_PARTS,
   personFileRules,

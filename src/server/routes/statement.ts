@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { matchesIfNoneMatch } from '../conditionalGet';
 import { readStatementAccess } from '../db/statements';
 import { forbidden, notFound, unauthorized } from '../errors';
-import { statementResponseSchema } from '../statements/validateStatement';
+import { statementResponseSchema } from '../../shared/api/statement';
 
 /** Answered when an organisation has no statement yet: the home page then shows its banner. */
 const NO_STATEMENT_MESSAGE = 'No statement is available yet.';

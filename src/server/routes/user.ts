@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   SETTINGS_TAGS,
+  userSchema,
+  userSettingsSchema,
   type SettingsTag,
   type TwoFactorEnrolment,
   type TwoFactorState,
@@ -9,13 +11,7 @@ import {
 } from '../../shared/api/auth';
 import { firm } from '../../shared/config/firm';
 import type { IdentityConfirmation } from '../../shared/api/account';
-import {
-  identityConfirmationBody,
-  isUuid,
-  totpConfirmBody,
-  userSchema,
-  userSettingsSchema,
-} from '../auth/apiSchemas';
+import { identityConfirmationBody, isUuid, totpConfirmBody } from '../auth/apiSchemas';
 import {
   personFileRules,
   withPhotoFieldError,

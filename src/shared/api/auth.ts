@@ -1,16 +1,69 @@
 /** Request and response shapes of the auth and user calls (spec: access §3, §7). */
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { FromSchema } from 'json-schema-to-ts';
+import { PASSWORD_MAX_LENGTH } from '../rules/password';
+import { UUID_PATTERN } from './http';
 
-export type AuthOrigin = 'Clearing';
 export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-export interface SignupRequest {
-  email: string;
-  recaptchaToken?: string;
-  authOrigin: AuthOrigin;
-}
+const email = { type: 'string', maxLength: 254 } as const;
+const password = { type: 'string', maxLength: PASSWORD_MAX_LENGTH } as const;
+const token = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const authOrigin = { type: 'string', enum: ['Clearing'] } as const;
+
+/** POST auth/signup. */
+export const signupRequestSchema = {
+  type: 'object',
+  properties: { email, recaptchaToken: { type: 'string', maxLength: 4096 }, authOrigin },
+  required: ['email', 'authOrigin'],
+  additionalProperties: false,
+} as const;
+export type SignupRequest = FromSchema<typeof signupRequestSchema>;
+
+/** POST auth/password/reset/request. */
+export const resetRequestBodySchema = {
+  type: 'object',
+  properties: { email, authOrigin },
+  required: ['email', 'authOrigin'],
+  additionalProperties: false,
+} as const;
+export type ResetRequestBody = FromSchema<typeof resetRequestBodySchema>;
+
+/** POST auth/password/reset. */
+export const resetBodySchema = {
+  type: 'object',
+  properties: {
+    token,
+    password,
+    userId: { type: 'string', pattern: UUID_PATTERN },
+    endOtherSessions: {
+      type: 'boolean',
+      description: 'End every session of the account (ASVS 7.4.3); true when absent.',
+    },
+  },
+  required: ['token', 'password', 'userId'],
+  additionalProperties: false,
+} as const;
+export type ResetBody = FromSchema<typeof resetBodySchema>;
+
+/** POST auth/verify-email. */
+export const verifyEmailBodySchema = {
+  type: 'object',
+  properties: { token, password, email },
+  required: ['token', 'password', 'email'],
+  additionalProperties: false,
+} as const;
+export type VerifyEmailBody = FromSchema<typeof verifyEmailBodySchema>;
+
+/** POST auth/signin. Spec access §9: the 2FA code has at most 6 characters. */
+export const signinRequestSchema = {
+  type: 'object',
+  properties: { email, password, totpCode: { type: 'string', maxLength: 6 } },
+  required: ['email', 'password'],
+  additionalProperties: false,
+} as const;
+export type SigninRequest = FromSchema<typeof signinRequestSchema>;
 
 export const configResponseSchema = {
   type: 'object',
@@ -22,84 +75,156 @@ export const configResponseSchema = {
 } as const;
 export type ConfigResponse = FromSchema<typeof configResponseSchema>;
 
-export interface ResetRequestBody {
-  email: string;
-  authOrigin: AuthOrigin;
-}
+const nullableString = { type: ['string', 'null'] } as const;
+const rolesSchema = { type: 'array', items: { type: 'string', enum: ROLES } } as const;
 
-export interface ResetBody {
-  token: string;
-  password: string;
-  userId: string;
-  /** End every session of the account (ASVS 7.4.3); true when absent. */
-  endOtherSessions?: boolean;
-}
+/** The person's own details (the person form's answers but the photo ID). */
+export const userDetailsSchema = {
+  type: 'object',
+  properties: {
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    phoneNumber: { type: 'string' },
+    approved: { type: 'boolean' },
+  },
+  required: ['firstName', 'lastName', 'phoneNumber', 'approved'],
+  additionalProperties: false,
+} as const;
+export type UserDetails = FromSchema<typeof userDetailsSchema>;
 
-export interface VerifyEmailBody {
-  token: string;
-  password: string;
-  email: string;
-}
-
-export interface SigninRequest {
-  email: string;
-  password: string;
-  totpCode?: string;
-}
-
-export interface UserDetails {
-  firstName: string;
-  lastName: string;
-  phoneNumber: string;
-  approved: boolean;
-}
-
-export interface OrgDetails {
-  clearingOrgId: string;
-  name: string;
-}
+const orgDetailsSchema = {
+  type: 'object',
+  properties: { clearingOrgId: { type: 'string' }, name: { type: 'string' } },
+  required: ['clearingOrgId', 'name'],
+  additionalProperties: false,
+} as const;
 
 /**
  * Where the user's registration stands (DECISIONS "Applicants and reviewers"): submitted
  * (awaiting review), changes requested, approved, rejected.
  */
-export type ApplicationStatus =
-  'submitted' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
-
-export interface ApplicationReview {
-  status: ApplicationStatus;
-  /** What staff asked to change, or why the application was rejected; null otherwise. */
-  reason: string | null;
-}
+const applicationReviewSchema = {
+  type: 'object',
+  properties: {
+    status: {
+      type: 'string',
+      enum: ['submitted', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
+    },
+    reason: {
+      ...nullableString,
+      description:
+        'What staff asked to change, or why the application was rejected; null otherwise.',
+    },
+  },
+  required: ['status', 'reason'],
+  additionalProperties: false,
+} as const;
+export type ApplicationReview = FromSchema<typeof applicationReviewSchema>;
 
 /** The signed-in user (spec access §3; `isNorthstarClearingStaff` is `is{product}ClearingStaff`). */
-export interface User {
-  id: string;
-  email: string;
-  isNorthstarClearingStaff: boolean;
-  details: UserDetails | null;
-  orgDetails: OrgDetails | null;
-  organizationId: string | null;
-  roles: Role[];
-  /** The review of the user's registration form; null without one (seeded or invited users). */
-  review?: ApplicationReview | null;
-}
+export const userSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    isNorthstarClearingStaff: { type: 'boolean' },
+    details: { ...userDetailsSchema, type: ['object', 'null'] },
+    orgDetails: { ...orgDetailsSchema, type: ['object', 'null'] },
+    organizationId: nullableString,
+    roles: rolesSchema,
+    review: {
+      ...applicationReviewSchema,
+      type: ['object', 'null'],
+      description:
+        "The review of the user's registration form; null without one (seeded or invited users).",
+    },
+  },
+  required: [
+    'id',
+    'email',
+    'isNorthstarClearingStaff',
+    'details',
+    'orgDetails',
+    'organizationId',
+    'roles',
+  ],
+  additionalProperties: false,
+} as const;
+export type User = FromSchema<typeof userSchema>;
 
 /** The second factors a TwoFactorRequired sign-in accepts. */
-export type SecondFactor = 'totp' | 'passkey';
+const secondFactorSchema = { type: 'string', enum: ['totp', 'passkey'] } as const;
+export type SecondFactor = FromSchema<typeof secondFactorSchema>;
 
+/**
+ * POST auth/signin (and auth/signin/passkey): a second step, or the user signed in. The branches
+ * name only what tells them apart, so choosing one (fast-json-stringify validates each) never
+ * trips on the user's own fields; the properties above them say what each field is.
+ */
+export const signinResultSchema = {
+  type: 'object',
+  properties: {
+    authStatus: { type: 'string', enum: ['TwoFactorRequired', 'AuthComplete'] },
+    methods: {
+      type: 'array',
+      items: secondFactorSchema,
+      description:
+        'TwoFactorRequired: what this account can answer with (absent from older servers: a code).',
+    },
+    passkeyOptions: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'TwoFactorRequired, when the account has passkeys: for `navigator.credentials.get`, ' +
+        'PublicKeyCredentialRequestOptionsJSON (WebAuthn) as @simplewebauthn makes it.',
+    },
+    user: userSchema,
+  },
+  required: ['authStatus'],
+  additionalProperties: false,
+  anyOf: [
+    {
+      type: 'object',
+      properties: { authStatus: { const: 'TwoFactorRequired' } },
+      required: ['authStatus'],
+      not: { type: 'object', required: ['user'] },
+    },
+    {
+      type: 'object',
+      properties: { authStatus: { const: 'AuthComplete' } },
+      required: ['authStatus', 'user'],
+    },
+  ],
+} as const;
+type SigninAnswer = FromSchema<typeof signinResultSchema>;
+/** The passkey options are the WebAuthn library's, passed through whole (typed as it types them). */
 export type SigninResult =
-  | {
-      authStatus: 'TwoFactorRequired';
-      /** What this account can answer with (absent from older servers: a code). */
-      methods?: SecondFactor[];
-      /** For `navigator.credentials.get`, when the account has passkeys. */
+  | (Omit<Extract<SigninAnswer, { authStatus: 'TwoFactorRequired' }>, 'passkeyOptions' | 'user'> & {
       passkeyOptions?: PublicKeyCredentialRequestOptionsJSON;
-    }
-  | { authStatus: 'AuthComplete'; user: User };
+    })
+  | Omit<Extract<SigninAnswer, { authStatus: 'AuthComplete' }>, 'methods' | 'passkeyOptions'>;
 
-export type AuthCheck =
-  { status: 'Authenticated'; isNorthstarClearingStaff: boolean } | { status: 'NotAuthenticated' };
+/** GET auth/signin: whether this browser is signed in. */
+export const authCheckSchema = {
+  anyOf: [
+    {
+      type: 'object',
+      properties: {
+        status: { const: 'Authenticated' },
+        isNorthstarClearingStaff: { type: 'boolean' },
+      },
+      required: ['status', 'isNorthstarClearingStaff'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { status: { const: 'NotAuthenticated' } },
+      required: ['status'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+export type AuthCheck = FromSchema<typeof authCheckSchema>;
 
 export const twoFactorEnrolmentSchema = {
   type: 'object',
@@ -117,14 +242,29 @@ export const twoFactorStateSchema = {
 } as const;
 export type TwoFactorState = FromSchema<typeof twoFactorStateSchema>;
 
-export interface UserSettings {
-  tutorialComplete: boolean;
-  twoFactorEnabled: boolean;
-  details: UserDetails | null;
-  organizationId: string | null;
-  roles: Role[];
-  members?: { userId: string; email: string; roles: Role[] }[];
-}
+/** GET and POST user/settings: the user's settings (members: an Administrator's organisation). */
+export const userSettingsSchema = {
+  type: 'object',
+  properties: {
+    tutorialComplete: { type: 'boolean' },
+    twoFactorEnabled: { type: 'boolean' },
+    details: { ...userDetailsSchema, type: ['object', 'null'] },
+    organizationId: nullableString,
+    roles: rolesSchema,
+    members: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { userId: { type: 'string' }, email: { type: 'string' }, roles: rolesSchema },
+        required: ['userId', 'email', 'roles'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['tutorialComplete', 'twoFactorEnabled', 'details', 'organizationId', 'roles'],
+  additionalProperties: false,
+} as const;
+export type UserSettings = FromSchema<typeof userSettingsSchema>;
 
 /** Tags of `POST user/settings` (spec access §3). */
 export const SETTINGS_TAGS = [

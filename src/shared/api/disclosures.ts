@@ -3,6 +3,7 @@
  * categories, the shape of `GET /clearing/api/web/disclosures`, and the document URLs.
  * Every date here is a calendar date in UTC, written as ISO 8601 text.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 
 export const DISCLOSURE_CATEGORIES = [
   'firm-disclosure',
@@ -71,54 +72,92 @@ export function latestDisclosurePath(category: DisclosureCategory): string {
   return disclosurePath(category, LATEST_NAME);
 }
 
+const path = (description: string) => ({ type: 'string', description }) as const;
+
 /** One daily segregation statement. */
-export interface DailyDisclosure {
-  /** The business day, `yyyy-MM-dd` (UTC). */
-  dailyDisclosureDay: string;
-  dailyDisclosurePath: string;
-}
+const dailyDisclosureSchema = {
+  type: 'object',
+  properties: {
+    dailyDisclosureDay: path('The business day, `yyyy-MM-dd` (UTC).'),
+    dailyDisclosurePath: path('The document’s URL path.'),
+  },
+  required: ['dailyDisclosureDay', 'dailyDisclosurePath'],
+  additionalProperties: false,
+} as const;
+export type DailyDisclosure = FromSchema<typeof dailyDisclosureSchema>;
 
 /** The daily statements of one month, newest day first. */
-export interface DailyDisclosureMonth {
-  /** `yyyy-MM` (UTC). */
-  month: string;
-  days: DailyDisclosure[];
-}
+const dailyDisclosureMonthSchema = {
+  type: 'object',
+  properties: {
+    month: path('`yyyy-MM` (UTC).'),
+    days: { type: 'array', items: dailyDisclosureSchema },
+  },
+  required: ['month', 'days'],
+  additionalProperties: false,
+} as const;
+export type DailyDisclosureMonth = FromSchema<typeof dailyDisclosureMonthSchema>;
 
 /** One month-end document (segregation statement or net capital summary). */
-export interface MonthlyDisclosure {
-  /** `yyyy-MM` (UTC). */
-  monthlyDisclosureMonth: string;
-  monthlyDisclosurePath: string;
-}
+const monthlyDisclosureSchema = {
+  type: 'object',
+  properties: {
+    monthlyDisclosureMonth: path('`yyyy-MM` (UTC).'),
+    monthlyDisclosurePath: path('The document’s URL path.'),
+  },
+  required: ['monthlyDisclosureMonth', 'monthlyDisclosurePath'],
+  additionalProperties: false,
+} as const;
+export type MonthlyDisclosure = FromSchema<typeof monthlyDisclosureSchema>;
 
 /** One year's certified annual financial statement. */
-export interface YearlyDisclosure {
-  /** `yyyy`. */
-  yearlyDisclosureYear: string;
-  yearlyDisclosurePath: string;
-}
+const yearlyDisclosureSchema = {
+  type: 'object',
+  properties: {
+    yearlyDisclosureYear: path('`yyyy`.'),
+    yearlyDisclosurePath: path('The document’s URL path.'),
+  },
+  required: ['yearlyDisclosureYear', 'yearlyDisclosurePath'],
+  additionalProperties: false,
+} as const;
 
 /** The firm disclosure document in force (Rule 1.55(k)). */
-export interface FirmDisclosure {
-  /** Its effective date, `yyyy-MM-dd`. */
-  firmDisclosureDate: string;
-  firmDisclosurePath: string;
-  /** Always `latestDisclosurePath('firm-disclosure')`: the link the index page shows. */
-  firmDisclosureLatestPath: string;
-}
+const firmDisclosureSchema = {
+  type: ['object', 'null'],
+  properties: {
+    firmDisclosureDate: path('Its effective date, `yyyy-MM-dd`.'),
+    firmDisclosurePath: path('The document’s URL path.'),
+    firmDisclosureLatestPath: path(
+      'Always `/clearing/disclosures/firm-disclosure/latest.pdf`: the link the index page shows.',
+    ),
+  },
+  required: ['firmDisclosureDate', 'firmDisclosurePath', 'firmDisclosureLatestPath'],
+  additionalProperties: false,
+} as const;
 
 /**
  * `GET /clearing/api/web/disclosures` (public). Every list is newest first and holds what the
  * rules ask to be published: daily statements of the current 12 months (grouped by month),
  * the 12 latest month-ends, the latest audited year.
  */
-export interface DisclosuresResponse {
-  firmDisclosure: FirmDisclosure | null;
-  dailySegregation: DailyDisclosureMonth[];
-  capitalSummary: MonthlyDisclosure[];
-  monthlySegregation: MonthlyDisclosure[];
-  auditedFinancial: YearlyDisclosure[];
-}
+export const disclosuresResponseSchema = {
+  type: 'object',
+  properties: {
+    firmDisclosure: firmDisclosureSchema,
+    dailySegregation: { type: 'array', items: dailyDisclosureMonthSchema },
+    capitalSummary: { type: 'array', items: monthlyDisclosureSchema },
+    monthlySegregation: { type: 'array', items: monthlyDisclosureSchema },
+    auditedFinancial: { type: 'array', items: yearlyDisclosureSchema },
+  },
+  required: [
+    'firmDisclosure',
+    'dailySegregation',
+    'capitalSummary',
+    'monthlySegregation',
+    'auditedFinancial',
+  ],
+  additionalProperties: false,
+} as const;
+export type DisclosuresResponse = FromSchema<typeof disclosuresResponseSchema>;
 
 export const DISCLOSURES_API_PATH = '/clearing/api/web/disclosures';

@@ -22,6 +22,10 @@ export const apiErrorBodySchema = {
 
 export type ApiErrorBody = FromSchema<typeof apiErrorBodySchema>;
 
+/** A UUID, any case (ids in paths and bodies). */
+export const UUID_PATTERN =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 /** The header carrying the CSRF token, which must equal the `csrf_token` cookie. */
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_COOKIE = 'csrf_token';

@@ -11,111 +11,219 @@
  * funding paid) negative. Times are ISO 8601 in UTC (`2026-05-14T14:03:22.118Z`).
  */
 
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** A decimal number as a string: an optional minus, digits, an optional fraction. */
 export type Decimal = string;
 
 /** The shape every `Decimal` has (no exponent, no thousands separators, no plus sign). */
 export const DECIMAL_PATTERN = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$';
 
+/** ISO 8601 in UTC with an optional fraction: what every statement time must be. */
+export const UTC_TIME_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$';
+
+const decimal = { type: 'string', pattern: DECIMAL_PATTERN } as const;
+const time = { type: 'string', pattern: UTC_TIME_PATTERN } as const;
+const text = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const contracts = { type: 'integer', minimum: 0, maximum: 1_000_000_000 } as const;
+
 /**
  * Cash of one origin. An *origin* is the segregation class the funds are held under, e.g.
  * `CustomerSegregated` (CFTC 4d futures customer funds) or `CustomerSecured` (30.7); amounts in USD.
  */
-export interface CashBalance {
-  origin: string;
-  beginningBalance: Decimal;
-  depositsAndWithdrawals: Decimal;
-  endingBalance: Decimal;
-}
+const cashBalanceSchema = {
+  type: 'object',
+  properties: {
+    origin: text,
+    beginningBalance: decimal,
+    depositsAndWithdrawals: decimal,
+    endingBalance: decimal,
+  },
+  required: ['origin', 'beginningBalance', 'depositsAndWithdrawals', 'endingBalance'],
+  additionalProperties: false,
+} as const;
 
 /** One clearing account's summary. */
-export interface AccountSummary {
-  externalAccountId: string;
-  clearingAccountId: string;
-  /** Cash by origin; each key equals its entry's `origin`. */
-  cash: Record<string, CashBalance>;
-  purchasesAndSales: Decimal;
-  longOptionValue: Decimal;
-  shortOptionValue: Decimal;
-  openTradeEquity: Decimal;
-  netLiquidatingValue: Decimal;
-  initialMargin: Decimal;
-  maintenanceMargin: Decimal;
-  marginExcess: Decimal;
-  /** Fees by fee type (`Exchange`, `Clearing`, `NFA`), as charged (negative). */
-  fees: Record<string, Decimal>;
-}
-
-type PositionSide = 'Long' | 'Short';
+const accountSummarySchema = {
+  type: 'object',
+  properties: {
+    externalAccountId: text,
+    clearingAccountId: text,
+    cash: {
+      type: 'object',
+      additionalProperties: cashBalanceSchema,
+      description: "Cash by origin; each key equals its entry's `origin`.",
+    },
+    purchasesAndSales: decimal,
+    longOptionValue: decimal,
+    shortOptionValue: decimal,
+    openTradeEquity: decimal,
+    netLiquidatingValue: decimal,
+    initialMargin: decimal,
+    maintenanceMargin: decimal,
+    marginExcess: decimal,
+    fees: {
+      type: 'object',
+      additionalProperties: decimal,
+      description: 'Fees by fee type (`Exchange`, `Clearing`, `NFA`), as charged (negative).',
+    },
+  },
+  required: [
+    'externalAccountId',
+    'clearingAccountId',
+    'cash',
+    'purchasesAndSales',
+    'longOptionValue',
+    'shortOptionValue',
+    'openTradeEquity',
+    'netLiquidatingValue',
+    'initialMargin',
+    'maintenanceMargin',
+    'marginExcess',
+    'fees',
+  ],
+  additionalProperties: false,
+} as const;
+export type AccountSummary = FromSchema<typeof accountSummarySchema>;
 
 /** A net position: the side as `tag`, the number of contracts (always positive) as `contents`. */
-export interface NetPosition {
-  tag: PositionSide;
-  contents: number;
-}
+const netPositionSchema = {
+  type: 'object',
+  properties: { tag: { type: 'string', enum: ['Long', 'Short'] }, contents: contracts },
+  required: ['tag', 'contents'],
+  additionalProperties: false,
+} as const;
 
-export interface OpenPosition {
-  symbol: string;
-  /** The settlement price. */
-  marketPrice: Decimal;
-  netPosition: NetPosition;
-  /** The volume-weighted average price the position was opened at. */
-  vwaPrice: Decimal;
-  openTradeEquity: Decimal;
-}
-
-export type TradeSide = 'Buy' | 'Sell';
+const openPositionSchema = {
+  type: 'object',
+  properties: {
+    symbol: text,
+    marketPrice: { ...decimal, description: 'The settlement price.' },
+    netPosition: netPositionSchema,
+    vwaPrice: {
+      ...decimal,
+      description: 'The volume-weighted average price the position was opened at.',
+    },
+    openTradeEquity: decimal,
+  },
+  required: ['symbol', 'marketPrice', 'netPosition', 'vwaPrice', 'openTradeEquity'],
+  additionalProperties: false,
+} as const;
+export type OpenPosition = FromSchema<typeof openPositionSchema>;
 
 /** A trade confirmation. */
-export interface Trade {
-  time: string;
-  symbol: string;
-  side: TradeSide;
-  /** Contracts. */
-  quantity: number;
-  price: Decimal;
-  notionalValue: Decimal;
-  fillId: string;
-  executionId: string;
-}
+const tradeSchema = {
+  type: 'object',
+  properties: {
+    time,
+    symbol: text,
+    side: { type: 'string', enum: ['Buy', 'Sell'] },
+    quantity: { ...contracts, description: 'Contracts.' },
+    price: decimal,
+    notionalValue: decimal,
+    fillId: text,
+    executionId: text,
+  },
+  required: [
+    'time',
+    'symbol',
+    'side',
+    'quantity',
+    'price',
+    'notionalValue',
+    'fillId',
+    'executionId',
+  ],
+  additionalProperties: false,
+} as const;
+export type Trade = FromSchema<typeof tradeSchema>;
 
 /**
  * A collateral (cash) transaction: a deposit, withdrawal, fee or funding settlement.
  * `transactionOrigin` uses the origins of `CashBalance`; `amount` is in `currency`.
  */
-export interface CollateralTransaction {
-  transactionOrigin: string;
-  transactionTime: string;
-  transactionType: string;
-  currency: string;
-  amount: Decimal;
-  transactionId: string;
-}
+const collateralTransactionSchema = {
+  type: 'object',
+  properties: {
+    transactionOrigin: text,
+    transactionTime: time,
+    transactionType: text,
+    currency: { type: 'string', pattern: '^[A-Z]{3,5}$' },
+    amount: decimal,
+    transactionId: text,
+  },
+  required: [
+    'transactionOrigin',
+    'transactionTime',
+    'transactionType',
+    'currency',
+    'amount',
+    'transactionId',
+  ],
+  additionalProperties: false,
+} as const;
+export type CollateralTransaction = FromSchema<typeof collateralTransactionSchema>;
 
 /** A perpetual future's funding payment for one interval (received positive, paid negative). */
-export interface FundingPayment {
-  externalAccountId: string;
-  intervalOpenTime: string;
-  intervalCloseTime: string;
-  amount: Decimal;
-}
+const fundingPaymentSchema = {
+  type: 'object',
+  properties: {
+    externalAccountId: text,
+    intervalOpenTime: time,
+    intervalCloseTime: time,
+    amount: decimal,
+  },
+  required: ['externalAccountId', 'intervalOpenTime', 'intervalCloseTime', 'amount'],
+  additionalProperties: false,
+} as const;
+export type FundingPayment = FromSchema<typeof fundingPaymentSchema>;
 
-/** The statement, exactly the fields of §3.5. */
-export interface Statement {
-  organizationName: string;
-  accountSummaries: AccountSummary[];
-  openPositions: OpenPosition[];
-  trades: Trade[];
-  cashTransactions: CollateralTransaction[];
-  /** Funding payments by perpetual product symbol; `{}` when there are none. */
-  perpsFundingPayments: Record<string, FundingPayment[]>;
-}
+const statementProperties = {
+  organizationName: text,
+  accountSummaries: { type: 'array', maxItems: 100, items: accountSummarySchema },
+  openPositions: { type: 'array', maxItems: 10_000, items: openPositionSchema },
+  trades: { type: 'array', maxItems: 100_000, items: tradeSchema },
+  cashTransactions: { type: 'array', maxItems: 100_000, items: collateralTransactionSchema },
+  perpsFundingPayments: {
+    type: 'object',
+    additionalProperties: { type: 'array', maxItems: 100_000, items: fundingPaymentSchema },
+    description: 'Funding payments by perpetual product symbol; `{}` when there are none.',
+  },
+} as const;
+
+const statementRequired = [
+  'organizationName',
+  'accountSummaries',
+  'openPositions',
+  'trades',
+  'cashTransactions',
+  'perpsFundingPayments',
+] as const;
+
+/**
+ * The statement, exactly the fields of §3.5: validates a statement before it is stored
+ * (src/server/statements/validateStatement.ts) and describes the calls that answer one.
+ */
+export const statementSchema = {
+  type: 'object',
+  properties: statementProperties,
+  required: statementRequired,
+  additionalProperties: false,
+} as const;
+export type Statement = FromSchema<typeof statementSchema>;
 
 /** What the statement call answers: the statement and the business day it is as of. */
-export interface StatementResponse extends Statement {
-  /** `yyyy-MM-dd`. */
-  asOf: string;
-}
+export const statementResponseSchema = {
+  type: 'object',
+  properties: {
+    ...statementProperties,
+    asOf: { type: 'string', description: '`yyyy-MM-dd`.' },
+  },
+  required: [...statementRequired, 'asOf'],
+  additionalProperties: false,
+} as const;
+export type StatementResponse = FromSchema<typeof statementResponseSchema>;
 
 /**
  * One row of the Collateral section. The specification lists the section but no fields of its
