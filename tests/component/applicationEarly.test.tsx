@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useApplication } from '../../src/web/api/applications';
 import { loadApplicationEarly } from '../../src/web/api/get-application';
@@ -56,5 +56,36 @@ describe('the saved application, loaded beside the page’s code', () => {
     const again = renderHook(() => useApplication('business'), { wrapper });
     await waitFor(() => expect(again.result.current.isError).toBe(true));
     expect(applicationGets(fetchMock)).toBe(2);
+  });
+
+  it('no ordering of the early answer, the mount and the query cache leaves the page waiting', async () => {
+    // Issue 26 §6: the page stayed on its loading line although the GET answered 200. The page's
+    // load lived in the query cache, and a cache entry removed while its GET was on its way
+    // (removeQueries, a cleared cache) was never answered: its observer waited on it forever.
+    for (const order of ['answered first', 'mounted first', 'cache cleared in between']) {
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      mockApi({
+        'GET applications/business': async () => {
+          await answered;
+          return json(200, { application: saved });
+        },
+      });
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      const withClient = ({ children }: { children: ReactNode }) => (
+        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      );
+      loadApplicationEarly('business');
+      if (order === 'answered first') answer();
+      const { result, unmount } = renderHook(() => useApplication('business'), {
+        wrapper: withClient,
+      });
+      if (order === 'cache cleared in between') act(() => client.getQueryCache().clear());
+      answer();
+      await waitFor(() => expect(result.current.isSuccess, order).toBe(true));
+      expect(result.current.data?.answers).toEqual({ businessName: 'Acme' });
+      unmount();
+      vi.unstubAllGlobals();
+    }
   });
 });

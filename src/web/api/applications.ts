@@ -2,7 +2,8 @@
  * The applicant's application on the server (issue 17): answers saved as they are given, files
  * uploaded when chosen, opened on any device. One function per call of the applications API.
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { queryOptions } from '@tanstack/react-query';
 import type {
   ApplicationFileResult,
   ApplicationView,
@@ -21,6 +22,7 @@ const path = (formId: string) => `applications/${encodeURIComponent(formId)}`;
 
 const applicationQueryKey = (formId: string) => ['application', formId] as const;
 
+/** The application as a query: the account-type choice asks it to know where to go. */
 export function applicationQueryOptions(formId: string) {
   return queryOptions({
     queryKey: applicationQueryKey(formId),
@@ -49,27 +51,61 @@ type ApplicationLoad = {
   | { data: undefined; isSuccess: false; isPending: boolean; isError: boolean }
 );
 
+type Load =
+  | { status: 'pending' }
+  | { status: 'success'; data: Application | null }
+  | { status: 'error'; error: Error };
+
 /**
- * The application as the server holds it now, for a page that opens a form on it. A copy an
- * earlier visit left in the cache is never taken: gcTime 0 removes it only on a timer after that
- * visit's page unmounted, and leaving the form and coming straight back (a link out, then Back)
- * can mount the page before the timer ran. The form would open on that visit's answers and step
- * (saves made since missing), and its session is made once, so the fresh answer came too late.
+ * The application as the server holds it now, for a page that opens a form on it: asked once
+ * per visit (taking the GET the route started beside the page's code), held in the page's own
+ * state, never in the query cache. A copy an earlier visit left in the cache is never taken (the
+ * form would open on that visit's answers and step, and its session is made once), and nothing
+ * the cache does can leave the page waiting: its answer reaches the page whatever happened to
+ * the cache's entry in between (issue 26 §6: a cache entry removed while its GET was on its way
+ * was never answered, and the page stayed on its loading line although the GET answered 200).
  */
 export function useApplication(formId: string, enabled = true): ApplicationLoad {
-  const query = useQuery({
-    ...applicationQueryOptions(formId),
-    enabled,
-    refetchOnMount: 'always',
-  });
-  // Fetched (or failed) since this page mounted; a failed refetch leaves the old copy as data.
-  const current = query.isFetchedAfterMount;
-  const failed = query.isError || (current && query.isRefetchError);
-  const loaded = current && query.isSuccess && !failed;
-  const { error, refetch } = query;
-  if (loaded) {
-    return { data: query.data, isSuccess: true, isPending: false, isError: false, error, refetch };
+  const [attempt, setAttempt] = useState(0);
+  const [load, setLoad] = useState<{ key: string; load: Load } | undefined>(undefined);
+  // One request per attempt, even where effects run twice (StrictMode in development).
+  const asked = useRef<{ key: string; request: Promise<Application | null> } | undefined>(
+    undefined,
+  );
+  const key = `${formId}#${attempt}`;
+  useEffect(() => {
+    if (!enabled) return;
+    let current = true;
+    if (asked.current?.key !== key) {
+      asked.current = { key, request: takeEarly(formId) ?? getApplication(formId) };
+    }
+    const { request } = asked.current;
+    request.then(
+      (data) => current && setLoad({ key, load: { status: 'success', data } }),
+      (error: unknown) =>
+        current &&
+        setLoad({
+          key,
+          load: {
+            status: 'error',
+            error: error instanceof Error ? error : new Error(String(error)),
+          },
+        }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [enabled, formId, key]);
+  const refetch = useCallback(() => setAttempt((n) => n + 1), []);
+  // Only the answer to this form's latest request counts (another form's, or a failed one
+  // before Try again, is not this visit's).
+  const state: Load = load?.key === key ? load.load : { status: 'pending' };
+  if (state.status === 'success') {
+    const { data } = state;
+    return { data, isSuccess: true, isPending: false, isError: false, error: null, refetch };
   }
+  const error = state.status === 'error' ? state.error : null;
+  const failed = state.status === 'error';
   return { data: undefined, isSuccess: false, isPending: !failed, isError: failed, error, refetch };
 }
 
