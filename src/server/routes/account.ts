@@ -19,7 +19,7 @@ import {
   identityConfirmationBody,
   passkeyRegistrationBody,
   passwordConfirmationBody,
-} from '../auth/apiSchemas';
+} from '../../shared/api/account';
 import { UUID_PATTERN } from '../../shared/api/http';
 import {
   passkeyReauthOptions,

@@ -19,7 +19,7 @@ import {
 } from '../../shared/api/auth';
 import { emailError } from '../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../shared/rules/password';
-import { passkeySigninBody } from '../auth/apiSchemas';
+import { passkeySigninBody } from '../../shared/api/account';
 import { verifyCaptcha } from '../auth/captcha';
 import { decoyHash, verifyPassword } from '../auth/passwords';
 import {

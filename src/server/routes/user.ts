@@ -11,7 +11,8 @@ import {
 } from '../../shared/api/auth';
 import { firm } from '../../shared/config/firm';
 import type { IdentityConfirmation } from '../../shared/api/account';
-import { identityConfirmationBody, isUuid, totpConfirmBody } from '../auth/apiSchemas';
+import { identityConfirmationBody, totpConfirmBody } from '../../shared/api/account';
+import { isUuid } from '../auth/apiSchemas';
 import {
   personFileRules,
   withPhotoFieldError,

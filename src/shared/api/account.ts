@@ -1,5 +1,6 @@
 /** Request and response shapes of the profile page's calls (DECISIONS "Security"). */
 import type { FromSchema } from 'json-schema-to-ts';
+import { PASSWORD_MAX_LENGTH } from '../rules/password';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -71,24 +72,6 @@ export const sessionListSchema = {
 } as const;
 export type SessionList = FromSchema<typeof sessionListSchema>;
 
-/**
- * A current second factor, sent beside the password with a sensitive change when the account has
- * one (issue 27 §2): a code from the authenticator app, or a passkey's answer to the challenge of
- * POST user/reauth/passkey-options. Without it such a change answers 403 with
- * `errors.secondFactor` naming the account's factors (`totp`, `passkey`, or both).
- */
-interface SecondFactorProof {
-  totpCode?: string;
-  passkey?: AuthenticationResponseJSON;
-}
-
-/** POST user/password: the current password, the new one, and whether to end other sessions. */
-export interface ChangePasswordBody extends SecondFactorProof {
-  currentPassword: string;
-  newPassword: string;
-  endOtherSessions: boolean;
-}
-
 /** How many other sessions a change ended. */
 export const sessionsEndedSchema = {
   type: 'object',
@@ -113,31 +96,119 @@ export const passkeyCreationOptionsSchema = {
   description: 'PublicKeyCredentialCreationOptionsJSON (WebAuthn), as @simplewebauthn makes it.',
 } as const;
 
-/** Calls that change how the user signs in ask for the password again (ASVS 7.5.1). */
-export interface PasswordConfirmation {
-  password: string;
-}
-
-/** The password again and, when the account has one, a current second factor (issue 27 §2). */
-export interface IdentityConfirmation extends PasswordConfirmation, SecondFactorProof {}
-
-export interface PasskeyRegistrationBody {
-  name: string;
-  response: RegistrationResponseJSON;
-}
-
 export type PasskeyCreationOptions = PublicKeyCredentialCreationOptionsJSON;
 
-/** POST auth/signin/passkey: the answer of the passkey the sign-in's second step asked for. */
-export interface PasskeySigninBody {
-  response: AuthenticationResponseJSON;
-}
+// Request bodies: the routes validate with these schemas and both sides type with what they give.
+// A WebAuthn answer is checked by the schema only on its outside (the library checks its inside),
+// so its fields are typed as @simplewebauthn types them.
+
+const passwordText = { type: 'string', maxLength: PASSWORD_MAX_LENGTH } as const;
+const emailText = { type: 'string', maxLength: 254 } as const;
+const tokenText = { type: 'string', minLength: 1, maxLength: 256 } as const;
+
+/** Spec access §9: the 2FA code has at most 6 characters. */
+const totpCodeText = { type: 'string', maxLength: 6 } as const;
+
+/** A WebAuthn answer as @simplewebauthn/browser hands it over; the library checks its inside. */
+const webauthnResponse = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', maxLength: 1024 },
+    rawId: { type: 'string', maxLength: 1024 },
+    type: { type: 'string', maxLength: 32 },
+    response: { type: 'object' },
+  },
+  required: ['id', 'rawId', 'type', 'response'],
+} as const;
+
+/**
+ * A current second factor, sent beside the password with a sensitive change when the account has
+ * one (issue 27 §2): a code from the authenticator app, or a passkey's answer to the challenge of
+ * POST user/reauth/passkey-options. Without it such a change answers 403 with
+ * `errors.secondFactor` naming the account's factors (`totp`, `passkey`, or both).
+ */
+const secondFactorProof = { totpCode: totpCodeText, passkey: webauthnResponse } as const;
+
+/** The passkey's answer in a body typed as the WebAuthn library types it. */
+type WithPasskeyAnswer<Body> = Omit<Body, 'passkey'> & { passkey?: AuthenticationResponseJSON };
+
+/** POST user/2fa/confirm: the code the new authenticator app shows. */
+export const totpConfirmBody = {
+  type: 'object',
+  properties: { totpCode: totpCodeText },
+  required: ['totpCode'],
+  additionalProperties: false,
+} as const;
+
+/** Calls that change how the user signs in ask for the password again (ASVS 7.5.1). */
+export const passwordConfirmationBody = {
+  type: 'object',
+  properties: { password: passwordText },
+  required: ['password'],
+  additionalProperties: false,
+} as const;
+export type PasswordConfirmation = FromSchema<typeof passwordConfirmationBody>;
+
+/** The password again and, when the account has one, a current second factor (issue 27 §2). */
+export const identityConfirmationBody = {
+  type: 'object',
+  properties: { password: passwordText, ...secondFactorProof },
+  required: ['password'],
+  additionalProperties: false,
+} as const;
+export type IdentityConfirmation = WithPasskeyAnswer<FromSchema<typeof identityConfirmationBody>>;
 
 /** POST user/email: a new address, confirmed from a link mailed there. */
-export interface ChangeEmailBody extends IdentityConfirmation {
-  newEmail: string;
-}
+export const changeEmailBody = {
+  type: 'object',
+  properties: { password: passwordText, newEmail: emailText, ...secondFactorProof },
+  required: ['password', 'newEmail'],
+  additionalProperties: false,
+} as const;
+export type ChangeEmailBody = WithPasskeyAnswer<FromSchema<typeof changeEmailBody>>;
 
-export interface ConfirmEmailBody {
-  token: string;
-}
+/** POST auth/email/confirm: the token of the link mailed to the new address. */
+export const confirmEmailBody = {
+  type: 'object',
+  properties: { token: tokenText },
+  required: ['token'],
+  additionalProperties: false,
+} as const;
+export type ConfirmEmailBody = FromSchema<typeof confirmEmailBody>;
+
+/** POST user/password: the current password, the new one, and whether to end other sessions. */
+export const changePasswordBody = {
+  type: 'object',
+  properties: {
+    currentPassword: passwordText,
+    newPassword: passwordText,
+    endOtherSessions: { type: 'boolean' },
+    ...secondFactorProof,
+  },
+  required: ['currentPassword', 'newPassword', 'endOtherSessions'],
+  additionalProperties: false,
+} as const;
+export type ChangePasswordBody = WithPasskeyAnswer<FromSchema<typeof changePasswordBody>>;
+
+/** POST user/passkeys: the new passkey's name and the browser's answer. */
+export const passkeyRegistrationBody = {
+  type: 'object',
+  properties: { name: { type: 'string', maxLength: 64 }, response: webauthnResponse },
+  required: ['name', 'response'],
+  additionalProperties: false,
+} as const;
+export type PasskeyRegistrationBody = Omit<
+  FromSchema<typeof passkeyRegistrationBody>,
+  'response'
+> & { response: RegistrationResponseJSON };
+
+/** POST auth/signin/passkey: the answer of the passkey the sign-in's second step asked for. */
+export const passkeySigninBody = {
+  type: 'object',
+  properties: { response: webauthnResponse },
+  required: ['response'],
+  additionalProperties: false,
+} as const;
+export type PasskeySigninBody = Omit<FromSchema<typeof passkeySigninBody>, 'response'> & {
+  response: AuthenticationResponseJSON;
+};
