@@ -24,6 +24,7 @@ import {
 import { bundleFigures } from './lib/bundle';
 import { applicationRows } from './lib/applications';
 import { fieldEncryptionRows } from './lib/fieldEncryption';
+import { formsCheckFigures, formsCheckRows } from './lib/formsCheck';
 import { makeBenchFiles, type BenchFile } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
 import { resumeFigures, resumeRows } from './lib/resume';
@@ -177,6 +178,13 @@ function businessRows(business: Awaited<ReturnType<typeof businessFigures>>) {
 async function main() {
   if (ONLY === 'encryption') {
     console.log('\n' + printTable(fieldEncryptionRows()) + '\n');
+    return;
+  }
+  if (ONLY === 'forms') {
+    tempDir = makeTempDir('portal-bench');
+    log(`forms check over schemas/, then schemas/ plus generated forms`);
+    console.log('\n' + printTable(formsCheckRows(formsCheckFigures(projectRoot, tempDir))) + '\n');
+    log('done');
     return;
   }
   if (ONLY === 'applications') {
@@ -564,7 +572,9 @@ async function main() {
   ];
 
   const { rows: businessTable, biz } = businessRows(business);
-  rows.push(...businessTable, ...encryption, ...applications);
+  log('forms check over schemas/ and generated forms');
+  const formsCheck = formsCheckRows(formsCheckFigures(projectRoot, tempDir!));
+  rows.push(...businessTable, ...encryption, ...applications, ...formsCheck);
 
   console.log('\n' + printTable(rows) + '\n');
   console.log('Details');
