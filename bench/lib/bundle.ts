@@ -38,7 +38,9 @@ interface BundleFigures {
   topModules: { name: string; bytes: number }[];
 }
 
-const REGISTRATION_SRC = 'pages/registration/IndividualRegistrationPage.tsx';
+/** The one registration page, and the individual form's compiled module it loads beside it. */
+const REGISTRATION_SRC = 'pages/registration/RegistrationPage.tsx';
+const INDIVIDUAL_FORM = 'virtual:forms/individual';
 
 function staticClosure(manifest: Manifest, keys: string[], seen = new Set<string>()): Set<string> {
   for (const key of keys) {
@@ -77,9 +79,11 @@ export async function bundleFigures(projectRoot: string, outDir: string): Promis
   if (!entryKey) throw new Error('no entry chunk in the manifest');
   const registrationKey = Object.keys(manifest).find((key) => key.endsWith(REGISTRATION_SRC));
   if (!registrationKey) throw new Error(`no ${REGISTRATION_SRC} chunk in the manifest`);
+  const formKey = Object.keys(manifest).find((key) => key.endsWith(INDIVIDUAL_FORM));
+  if (!formKey) throw new Error(`no ${INDIVIDUAL_FORM} chunk in the manifest`);
 
   const signin = staticClosure(manifest, [entryKey]);
-  const registration = [...staticClosure(manifest, [registrationKey])].filter(
+  const registration = [...staticClosure(manifest, [registrationKey, formKey])].filter(
     (key) => !signin.has(key),
   );
   const files = (keys: Iterable<string>) =>

@@ -1,5 +1,5 @@
 /**
- * OURS: the engine's SchemaForm exactly as IndividualRegistrationPage sets it up (stable schema
+ * OURS: the engine's SchemaForm exactly as the registration page sets it up (stable schema
  * and uiSchema, the precompiled validator, the files store), prefilled with the example answers.
  */
 import type { RJSFSchema } from '@rjsf/utils';
