@@ -6,6 +6,7 @@
  */
 import type { JsonSchema } from '../model/schemaTypes';
 import { isPlainObject } from '../model/schemaTypes';
+import { safeRegExp } from './schemaWalk';
 
 /** Why a key is refused: the keyword whose message the person reads, or a declared question's. */
 export type KeyRefusal = 'declared' | 'additionalProperties' | 'propertyNames';
@@ -19,7 +20,7 @@ export function keyRefusal(schema: JsonSchema, key: string): KeyRefusal | undefi
   const patterns = isPlainObject(schema.patternProperties)
     ? Object.keys(schema.patternProperties)
     : [];
-  if (patterns.some((pattern) => regExp(pattern)?.test(key))) return undefined;
+  if (patterns.some((pattern) => safeRegExp(pattern)?.test(key))) return undefined;
   // rjsf keeps no answer under a key that neither a pattern nor an additional schema covers.
   return isPlainObject(schema.additionalProperties) ? undefined : 'additionalProperties';
 }
@@ -41,7 +42,7 @@ function namesAllow(names: unknown, key: string): boolean {
   if (!isPlainObject(names)) return true;
   const listed = namedKeys({ propertyNames: names } as JsonSchema);
   if (listed && !listed.includes(key)) return false;
-  if (typeof names.pattern === 'string' && !regExp(names.pattern)?.test(key)) return false;
+  if (typeof names.pattern === 'string' && !safeRegExp(names.pattern)?.test(key)) return false;
   if (typeof names.maxLength === 'number' && [...key].length > names.maxLength) return false;
   if (typeof names.minLength === 'number' && [...key].length < names.minLength) return false;
   return true;
@@ -75,18 +76,4 @@ function patternStems(pattern: string): string[] {
   const literal = /^\^?((?:\\.|[^\\^$.|?*+()[\]{}])*)/.exec(pattern)?.[1] ?? '';
   const start = literal.replace(/\\(.)/g, '$1');
   return ['new', 'a', '1', 'A', ''].map((tail) => `${start}${tail}`).filter(Boolean);
-}
-
-const regExps = new Map<string, RegExp | undefined>();
-function regExp(pattern: string): RegExp | undefined {
-  if (!regExps.has(pattern)) {
-    let compiled: RegExp | undefined;
-    try {
-      compiled = new RegExp(pattern, 'u');
-    } catch {
-      compiled = undefined;
-    }
-    regExps.set(pattern, compiled);
-  }
-  return regExps.get(pattern);
 }

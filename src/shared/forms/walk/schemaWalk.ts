@@ -293,7 +293,8 @@ const patternPropertiesOf = (schema: JsonSchema): Record<string, JsonSchema> =>
     : {};
 
 const regExps = new Map<string, RegExp | undefined>();
-function safeRegExp(pattern: string): RegExp | undefined {
+/** A form's pattern compiled once (Unicode, as Ajv does); undefined when it does not compile. */
+export function safeRegExp(pattern: string): RegExp | undefined {
   if (!regExps.has(pattern)) {
     let compiled: RegExp | undefined;
     try {
