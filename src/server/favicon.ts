@@ -12,6 +12,6 @@ const FAVICON_PATH = '/favicon.svg';
 export function registerFavicon(app: FastifyInstance): void {
   const send = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG);
-  app.get(FAVICON_PATH, send);
-  app.get('/favicon.ico', send);
+  app.get(FAVICON_PATH, { config: { sharedCache: true } }, send);
+  app.get('/favicon.ico', { config: { sharedCache: true } }, send);
 }

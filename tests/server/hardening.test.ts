@@ -106,6 +106,29 @@ describe('CSRF on every state-changing route, decided on the matched route', () 
     // Each exemption is a staff-console form route, which checks its own form token.
     for (const route of CSRF_EXEMPT_ROUTES) expect(route.url).toMatch(/^\/clearing\/admin\//);
   });
+
+  it('sets no CSRF cookie on answers shared caches may keep, and still sets it on the pages and the API', async () => {
+    const fresh = (url: string) => t.app.inject({ method: 'GET', url });
+    const setsToken = (response: Awaited<ReturnType<typeof fresh>>) =>
+      [response.headers['set-cookie'] ?? []].flat().some((c) => c.startsWith(`${CSRF_COOKIE}=`));
+    for (const url of ['/clearing/api/web/disclosures', '/favicon.svg']) {
+      const response = await fresh(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toMatch(/public/);
+      expect(setsToken(response), url).toBe(false);
+    }
+    // A visitor's first page and first API call still get the token the app echoes back.
+    expect(setsToken(await fresh('/exchange/api/web/config'))).toBe(true);
+    // Only a safe method may be marked: a marked POST would skip the check.
+    const app = (await import('fastify')).default();
+    const { csrfPlugin } = await import('../../src/server/plugins/csrf');
+    await app.register((await import('@fastify/cookie')).default);
+    await app.register(csrfPlugin, { secureCookies: false });
+    expect(() => app.post('/x', { config: { sharedCache: true } }, async () => ({}))).toThrow(
+      /only GET\/HEAD routes may be marked sharedCache/,
+    );
+    await app.close();
+  });
 });
 
 describe('proxy trust', () => {

@@ -128,13 +128,13 @@ const wantsJson = (request: FastifyRequest) =>
 
 export async function registerStaffConsole(app: FastifyInstance): Promise<void> {
   // Public: the stylesheet and the script hold nothing but styles and code.
-  app.get(CONSOLE_CSS_PATH, async (_request, reply) =>
+  app.get(CONSOLE_CSS_PATH, { config: { sharedCache: true } }, async (_request, reply) =>
     reply
       .type('text/css; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
       .send(CONSOLE_CSS),
   );
-  app.get(CONSOLE_JS_PATH, async (_request, reply) =>
+  app.get(CONSOLE_JS_PATH, { config: { sharedCache: true } }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')

@@ -5,6 +5,17 @@ import { newToken, safeEqual } from '../auth/tokens';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The answer is the same for everyone and may be kept by shared caches (`cache-control:
+     * public`): it carries no `csrf_token` cookie, which a proxy or CDN could store with it and
+     * hand to every later visitor, and minting one per request halved the route's throughput.
+     */
+    sharedCache?: boolean;
+  }
+}
+
 /**
  * The only state-changing routes the header check leaves alone, each with its reason. The
  * decision is made on the route Fastify matched (its pattern), never on the raw request line,
@@ -35,8 +46,16 @@ export function csrfProtected(method: string, routeUrl: string | undefined): boo
  * refused outright. Exemptions are the explicit list above.
  */
 export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) => {
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (route.config?.sharedCache && methods.some((method) => !SAFE_METHODS.has(method))) {
+      throw new Error(`${route.url}: only GET/HEAD routes may be marked sharedCache`);
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
     let cookieToken = request.cookies[CSRF_COOKIE];
+    // Only safe methods may be marked (checked at registration below), so nothing is skipped.
+    if (!cookieToken && request.routeOptions.config.sharedCache === true) return;
     if (!cookieToken) {
       cookieToken = newToken();
       request.cookies[CSRF_COOKIE] = cookieToken;

@@ -30,18 +30,23 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
   // Notifications missed while the database was away: rebuild on the next request.
   app.notifications.onReconnect(() => listing.invalidate());
 
-  app.get(DISCLOSURES_API_PATH, { schema: { response: listingSchema } }, async (request, reply) => {
-    // Serialised by the route's response schema: nothing outside it reaches the body.
-    const serialize = reply.getSerializationFunction('200')!;
-    const { body, etag } = await listing.current(serialize);
-    // Public and the same for everyone; short caching spares the server a burst of readers.
-    reply.header('cache-control', 'public, max-age=60').header('etag', etag);
-    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+  app.get(
+    DISCLOSURES_API_PATH,
+    { schema: { response: listingSchema }, config: { sharedCache: true } },
+    async (request, reply) => {
+      // Serialised by the route's response schema: nothing outside it reaches the body.
+      const serialize = reply.getSerializationFunction('200')!;
+      const { body, etag } = await listing.current(serialize);
+      // Public and the same for everyone; short caching spares the server a burst of readers.
+      reply.header('cache-control', 'public, max-age=60').header('etag', etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
 
   app.get<{ Params: { category: string; file: string } }>(
     '/clearing/disclosures/:category/:file',
+    { config: { sharedCache: true } },
     async (request, reply) => {
       const { category, file } = request.params;
       const name = file.endsWith('.pdf') ? file.slice(0, -'.pdf'.length) : null;
