@@ -27,11 +27,6 @@ export function RestoredDraftNotice({
   const [dismissed, setDismissed] = useState(false);
   // Said once: leaving its step dismisses it for good.
   if (stepIndex !== openedAt && !dismissed) setDismissed(true);
-  const stillMissing = useCallback(
-    () => missingOnStep(session, openedAt).join('\n'),
-    [session, openedAt],
-  );
-  const missing = useSyncExternalStore(session.engine.answers.subscribe, stillMissing);
   // Change mode has its own notice (what staff asked for); the answers are the submitted ones.
   if (!session.restored || session.changeMode || dismissed || stepIndex !== openedAt) return null;
   if (session.restoredFrom === 'server' && application) {
@@ -43,10 +38,28 @@ export function RestoredDraftNotice({
       </Alert>
     );
   }
-  const prompts = missing ? missing.split('\n') : [];
   return (
     <Alert severity="info" sx={{ mb: 2 }} onClose={() => setDismissed(true)}>
       <AlertTitle>Your saved answers were restored</AlertTitle>
+      <MissingFromDraft session={session} stepIndex={openedAt} />
+    </Alert>
+  );
+}
+
+/**
+ * What a device's draft could not keep and the step still asks for, kept current as answers are
+ * given. Its own component, so the walk over every answer runs only under this notice, never
+ * for an application restored from the server (a 50-person one spent about 60 ms in it on open).
+ */
+function MissingFromDraft({ session, stepIndex }: { session: FormSession; stepIndex: number }) {
+  const stillMissing = useCallback(
+    () => missingOnStep(session, stepIndex).join('\n'),
+    [session, stepIndex],
+  );
+  const missing = useSyncExternalStore(session.engine.answers.subscribe, stillMissing);
+  const prompts = missing ? missing.split('\n') : [];
+  return (
+    <>
       {prompts.length > 0 ? (
         <>
           For your security, these are never saved on this device and must be given again:
@@ -59,7 +72,7 @@ export function RestoredDraftNotice({
       ) : (
         'Check them before you continue.'
       )}
-    </Alert>
+    </>
   );
 }
 

@@ -179,6 +179,8 @@ export class FormSession {
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
   /** Files the server refused, by pointer: the refused answer and the server's reason. */
   private readonly refusedFiles = new Map<string, { answer: string; message: string }>();
+  private lastVerdict:
+    { data: Answers; collapse: boolean; valid: boolean; shaped: ErrorSchema<Answers> } | undefined;
 
   constructor(options: FormSessionOptions) {
     this.formId = options.formId;
@@ -269,6 +271,30 @@ export class FormSession {
     /** Errors inside a field drawn as one widget (a dialog's list) stay on their own fields. */
     options: { collapse?: boolean } = {},
   ): { valid: boolean; errorSchema: ErrorSchema<Answers> } {
+    const collapse = options.collapse !== false;
+    const { valid, shaped } = this.validated(data, collapse);
+    const refused = this.refusalsIn(data);
+    if (refused.size === 0) return { valid, errorSchema: shaped };
+    // A refused file's reason stands in place of the form's own messages on it.
+    let withRefusals: unknown = shaped;
+    for (const [pointer, message] of refused) {
+      withRefusals = setIn(withRefusals, parsePointer(pointer), { __errors: [message] });
+    }
+    return { valid: false, errorSchema: withRefusals as ErrorSchema<Answers> };
+  }
+
+  /**
+   * The form's own verdict on `data`, kept for the last answers asked: answers are never changed
+   * in place (each change is a new object), so the same object has the same verdict. Opening a
+   * 50-person application asked it three times for the same answers (the status, the step the
+   * wizard may show, rjsf's first change), each a walk of every person.
+   */
+  private validated(
+    data: Answers,
+    collapse: boolean,
+  ): { valid: boolean; shaped: ErrorSchema<Answers> } {
+    const last = this.lastVerdict;
+    if (last && last.data === data && last.collapse === collapse) return last;
     const visible = (this.schemaUtils.omitExtraData(this.schema, data) ?? {}) as Answers;
     const { errors, errorSchema } = this.validator.validateFormData(
       visible,
@@ -278,16 +304,10 @@ export class FormSession {
       this.uiSchema,
     );
     const shaped = (
-      options.collapse === false ? errorSchema : collapseWidgetErrors(errorSchema, this.uiSchema)
+      collapse ? collapseWidgetErrors(errorSchema, this.uiSchema) : errorSchema
     ) as ErrorSchema<Answers>;
-    const refused = this.refusalsIn(data);
-    if (refused.size === 0) return { valid: errors.length === 0, errorSchema: shaped };
-    // A refused file's reason stands in place of the form's own messages on it.
-    let withRefusals: unknown = shaped;
-    for (const [pointer, message] of refused) {
-      withRefusals = setIn(withRefusals, parsePointer(pointer), { __errors: [message] });
-    }
-    return { valid: false, errorSchema: withRefusals as ErrorSchema<Answers> };
+    this.lastVerdict = { data, collapse, valid: errors.length === 0, shaped };
+    return this.lastVerdict;
   }
 
   /**

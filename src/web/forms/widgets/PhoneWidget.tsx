@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import type { WidgetProps } from '@rjsf/utils';
 import type { CountryCode } from 'libphonenumber-js';
 import { internationalSuggestion } from '../../../shared/rules/phone';
+import { COUNTRY_CHOICES } from '../countries';
 import { formatInternational, formatPhone, type FormattedPhone } from '../format';
 import type { Parsed } from '../useBufferedText';
 import { stringOption } from './a11y';
@@ -19,10 +20,15 @@ const parsePhone = (raw: string): FormattedPhone => formatPhone(raw);
 const phoneText = (value: unknown): string =>
   typeof value === 'string' ? formatInternational(value) : '';
 
-let regionNames: Intl.DisplayNames | undefined;
+let namesByCode: Map<string, string> | undefined;
+/**
+ * The country's name as the form's country questions name it (one list for the whole form).
+ * Not Intl.DisplayNames: its first use loads the browser's region data, about 20 ms on a slow
+ * machine, paid by every restored application with a phone number as it opens.
+ */
 function countryName(code: string): string {
-  regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
-  return regionNames.of(code) ?? code;
+  namesByCode ??= new Map(COUNTRY_CHOICES.map((choice) => [choice.value, choice.label]));
+  return namesByCode.get(code) ?? code;
 }
 
 /** The schema's wording of the fix ('Did you mean {number}?'), when it has one. */
