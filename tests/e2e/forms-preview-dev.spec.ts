@@ -22,6 +22,9 @@ type FormFile = { [key: string]: any }; // eslint-disable-line @typescript-eslin
 const readFixture = (kind: string) =>
   JSON.parse(fs.readFileSync(`${FIXTURE}/introducing-broker.${kind}.json`, 'utf8')) as FormFile;
 const fixtureSchema = readFixture('schema');
+const individualTitle = (
+  JSON.parse(fs.readFileSync('schemas/individual/individual.schema.json', 'utf8')) as FormFile
+).title as string;
 
 /** The added form's schema: its own title and choice, so no page shows two of the same. */
 function addedSchema(emailPrompt: string): FormFile {
@@ -163,7 +166,7 @@ test('the preview in dev mode: a folder added while it runs is listed and drawn,
 
   // The forms there already: schemas/ and the FORMS_DIR folder's.
   const list = page.getByRole('main');
-  await expect(list.getByRole('link', { name: 'Individual registration' })).toBeVisible();
+  await expect(list.getByRole('link', { name: individualTitle })).toBeVisible();
   await expect(list.getByRole('link', { name: fixtureSchema.title })).toBeVisible();
   const original = readFixture('schema').properties.email.title as string;
   const schema = addedSchema(original);
