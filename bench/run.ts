@@ -7,6 +7,8 @@
  * load part, BENCH_ONLY=encryption (`npm run bench -- encryption`) only the encryption of
  * sensitive answers, BENCH_ONLY=applications (`npm run bench -- applications`) only the
  * applications' saves and uploads, BENCH_LOAD_SECONDS (default 10) is the length of each load run.
+ * `npm run bench -- firstdraw` runs only the registration page's first draw of a generated
+ * 200-question form against the individual form's (FIRSTDRAW_RUNS runs, default 5).
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -24,6 +26,7 @@ import {
 import { bundleFigures } from './lib/bundle';
 import { applicationRows } from './lib/applications';
 import { fieldEncryptionRows } from './lib/fieldEncryption';
+import { firstDrawFigures, firstDrawRows } from './lib/firstDraw';
 import { formsCheckFigures, formsCheckRows } from './lib/formsCheck';
 import { makeBenchFiles, type BenchFile } from './lib/files';
 import { loadFigures, loadRows } from './lib/load';
@@ -187,6 +190,15 @@ async function main() {
     log('done');
     return;
   }
+  if (ONLY === 'firstdraw') {
+    // Its own build (with the generated form's FORMS_DIR): the app's main build is not needed.
+    tempDir = makeTempDir('portal-bench');
+    browser = await launchChromium();
+    const figures = await firstDrawFigures({ projectRoot, tempDir, browser, log });
+    console.log('\n' + printTable(firstDrawRows(figures)) + '\n');
+    log('done');
+    return;
+  }
   if (ONLY === 'applications') {
     tempDir = makeTempDir('portal-bench');
     const rows = await applicationRows({ tempDir, log });
@@ -337,6 +349,8 @@ async function main() {
 
   log('loading: home with changes requested, the changes page, the console detail of 50 persons');
   const loading = await pageLoadFigures({ projectRoot, tempDir, webDir, browser, log });
+
+  const firstDraw = await firstDrawFigures({ projectRoot, tempDir, browser, log });
 
   // ---- the table ----
   const stats = Object.fromEntries(
@@ -569,6 +583,7 @@ async function main() {
     ...resumeRows(resume),
     ...uploadRows(upload),
     ...pageLoadRows(loading),
+    ...firstDrawRows(firstDraw),
   ];
 
   const { rows: businessTable, biz } = businessRows(business);

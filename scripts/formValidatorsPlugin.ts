@@ -7,8 +7,9 @@
  * A form's module carries its bundled files and Ajv standalone code generated from them
  * (src/shared/forms/validation/standalone.ts), its `require(…)` calls turned into ES imports; the rule
  * keywords' code imports `virtual:form-rules` (src/shared/forms/validation/ruleAdapters.ts). Forms are
- * discovered from the folders under schemas/ (src/shared/forms/model/formFiles.ts): a new folder
- * is a new module with no code change. Saving a schema file regenerates the modules and reloads.
+ * discovered from the folders under schemas/ and FORMS_DIR's folder
+ * (src/shared/forms/model/formFiles.ts): a new folder is a new module with no code change. Saving
+ * a schema file regenerates the modules and reloads.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,10 +124,15 @@ function reloadForms(server: ViteDevServer): void {
 
 /** `root`: the project folder holding schemas/ (this repository's by default). */
 export function formValidatorsPlugin({ root = projectRoot }: { root?: string } = {}): Plugin {
-  const schemasDir = path.join(root, 'schemas');
+  // The folders forms are read from: schemas/, and FORMS_DIR's folder as diskTree reads it.
+  const folders = [
+    path.join(root, 'schemas'),
+    ...(process.env.FORMS_DIR ? [path.resolve(root, process.env.FORMS_DIR)] : []),
+  ];
   let server: ViteDevServer | undefined;
   const isFormFile = (file: string) =>
-    file.startsWith(schemasDir + path.sep) && (file.endsWith('.json') || !path.extname(file));
+    folders.some((folder) => file.startsWith(folder + path.sep)) &&
+    (file.endsWith('.json') || !path.extname(file));
   return {
     name: 'forms',
     config: () => ({
@@ -142,10 +148,11 @@ export function formValidatorsPlugin({ root = projectRoot }: { root?: string } =
     }),
     configureServer(devServer) {
       server = devServer;
-      // The folder is watched through the dev server's watcher (a directory given to
-      // addWatchFile becomes an import Vite cannot resolve): a new, edited or removed form file
-      // regenerates the modules and reloads the page.
-      devServer.watcher.add(schemasDir);
+      // The folders are watched through the dev server's watcher, not addWatchFile: Vite makes
+      // each watch file an import of the module, which fails for a directory and for a form
+      // outside schemas/. A new, edited or removed form file regenerates the modules and
+      // reloads the page.
+      devServer.watcher.add(folders);
       const onChange = (file: string) => {
         if (isFormFile(file)) reloadForms(devServer);
       };
@@ -168,7 +175,6 @@ export function formValidatorsPlugin({ root = projectRoot }: { root?: string } =
       if (id === RESOLVED_INDEX) return formIndexModule(root);
       if (!id.startsWith(RESOLVED_PREFIX)) return null;
       const formId = id.slice(RESOLVED_PREFIX.length);
-      this.addWatchFile(path.join(schemasDir, formId, `${formId}.schema.json`));
       try {
         return formModule(formId, root);
       } catch (error) {

@@ -11,21 +11,31 @@ import path from 'node:path';
 import { ms, ratio, type Row } from './util';
 
 const FORMS = 40;
-const QUESTIONS_PER_SECTION = 6;
-const SECTIONS = 5;
 
-/** One generated form's three files, valid by construction. */
-function generatedForm(n: number): { schema: object; ui: object; example: object } {
+/** A generated form's three files. */
+export interface GeneratedForm {
+  schema: { properties: Record<string, object>; required: string[] } & Record<string, unknown>;
+  ui: Record<string, unknown>;
+  example: Record<string, unknown>;
+}
+
+/**
+ * One generated form's three files, valid by construction: `sections` sections of
+ * `questionsPerSection` questions each (by default this file's 5 of 6), then the condition's two.
+ */
+export function generatedForm(
+  n: number,
+  { sections, questionsPerSection } = { sections: 5, questionsPerSection: 6 },
+): GeneratedForm {
   const properties: Record<string, object> = {};
   const example: Record<string, unknown> = {};
-  const sections: Record<string, string> = {};
   const order: string[] = [];
   const allOf: object[] = [];
-  for (let s = 0; s < SECTIONS; s++) {
+  for (let s = 0; s < sections; s++) {
     const section = `section${s}`;
     const members: Record<string, object> = {};
     const answers: Record<string, unknown> = {};
-    for (let q = 0; q < QUESTIONS_PER_SECTION; q++) {
+    for (let q = 0; q < questionsPerSection; q++) {
       const key = `q${s}_${q}`;
       switch ((n + q) % 4) {
         case 0:
@@ -75,7 +85,6 @@ function generatedForm(n: number): { schema: object; ui: object; example: object
       required: Object.keys(members).filter((key) => !key.startsWith('details')),
     };
     example[section] = answers;
-    sections[section] = `/${section}`;
     order.push(section);
   }
   properties.hasAgent = { type: 'boolean', title: 'An agent acts for you' };

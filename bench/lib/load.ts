@@ -82,14 +82,17 @@ async function startBareFastify(
   return { port, child };
 }
 
+/** The portal as `npm start` runs it, on a free port; `env` adds to its environment (FORMS_DIR). */
 export async function startPortal(
   projectRoot: string,
   tempDir: string,
   webDir: string | undefined,
+  env: NodeJS.ProcessEnv = {},
 ) {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
+  const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
+    ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: path.join(tempDir, 'load-data'),
@@ -97,14 +100,14 @@ export async function startPortal(
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
   };
-  delete env.NODE_ENV;
-  delete env.DATABASE_URL;
-  delete env.SMTP_URL;
-  delete env.PASSWORD_COST;
+  delete childEnv.NODE_ENV;
+  delete childEnv.DATABASE_URL;
+  delete childEnv.SMTP_URL;
+  delete childEnv.PASSWORD_COST;
   let output = '';
   const child = spawn(process.execPath, [await compiledServer(projectRoot)], {
     cwd: projectRoot,
-    env,
+    env: childEnv,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

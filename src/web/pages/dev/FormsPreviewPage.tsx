@@ -3,7 +3,8 @@
  * for compliance staff. `/clearing/dev/forms` lists the forms; `/clearing/dev/forms/<form-id>`
  * renders one with its example answers, the validation messages of the current answers and the
  * payload they would send. Saving a schema file reloads the page with the new wording. The forms
- * are the folders of schemas/ (`virtual:forms`): a new folder is listed with no code change.
+ * are the folders of schemas/ and FORMS_DIR's (`virtual:forms`): a new folder is listed with no
+ * code change (tests/e2e/forms-preview-dev.spec.ts).
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
