@@ -123,6 +123,12 @@ interface FormSessionOptions {
   persistence?: SessionPersistence;
   /** Wait this long after the last change before validating again (spec §4: 400 ms). */
   validationDelayMs?: number;
+  /**
+   * The step to open at when the page decides it (change mode: the first requested change's)
+   * rather than where the answers were left. Opening is not a move: nothing is saved for it (a
+   * 50-person application was sent back whole on every visit to the changes page).
+   */
+  openAt?: number;
   /** The prefix of the fields' ids ('root'); a form drawn inside another (a dialog) has its own. */
   idPrefix?: string;
   /** Draw the form as one page even if its uiSchema names steps (a form on its own, in a test). */
@@ -211,7 +217,7 @@ export class FormSession {
     this.status.set({ dirty: !!this.changeMode || canonicalJson(this.current) !== this.baseline });
     for (const pointer of this.persistence?.heldFiles?.() ?? []) this.engine.files.hold(pointer);
     // Where it was left (the wizard still shows no step whose earlier steps do not pass).
-    const step = this.restored ? this.persistence?.loadStep?.() : undefined;
+    const step = options.openAt ?? (this.restored ? this.persistence?.loadStep?.() : undefined);
     if (this.steps && step !== undefined && step > 0 && step < this.steps.length) {
       this.stepIndex.set(step);
     }

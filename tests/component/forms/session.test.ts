@@ -139,6 +139,24 @@ describe('a form session with steps', () => {
     expect(session.generation.get()).toBe(1);
   });
 
+  it('opens at the step the page names without saving (the changes page), and a move still saves', async () => {
+    const { store, persistence } = memoryPersistence({ firstName: 'Daniel' });
+    const session = new FormSession({
+      formId: 'business',
+      schema: form.schema as RJSFSchema,
+      uiSchema: form.uiSchema,
+      validator: createRjsfValidator(testForm('business')),
+      initial: { email: 'daniel@example.com' },
+      persistence,
+      openAt: 1,
+    });
+    await settle();
+    expect(session.stepIndex.get()).toBe(1);
+    expect(store.saved).toEqual([]);
+    session.goTo(0);
+    expect(store.saved).toHaveLength(1);
+  });
+
   it('saves a draft only after the user interacted, and knows when leaving would lose answers', async () => {
     const { session, store } = openSession();
     session.commit({ email: 'daniel@example.com' });

@@ -98,12 +98,11 @@ export function useRegistrationSession(
       validator: form.validator,
       // Change mode opens the answers as submitted (the application made of them).
       ...(changes
-        ? { initial: changes.answers, changeMode: changes.changeMode }
+        ? { initial: changes.answers, changeMode: changes.changeMode, openAt: changes.startStep }
         : { initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {} }),
       persistence: saver,
       validationDelayMs: options.validationDelayMs,
     });
-    if (changes) session.goTo(changes.startStep);
     session.engine.uploader = saver.uploader();
     saver.onMerged = (answers) => session.applyExternal(answers);
     return { session, saver };
