@@ -6,6 +6,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import { isAgreement, type JsonSchema } from '../../shared/forms/model/schemaTypes';
 import { getByPointer } from './engine';
 import type { Answers, FormSession } from './session';
 
@@ -48,7 +49,7 @@ function whatResetLoses(session: FormSession): string[] {
     ([name, property]) =>
       answers[name] === true &&
       typeof property === 'object' &&
-      session.schemaUtils.retrieveSchema(property).const === true,
+      isAgreement(session.schemaUtils.retrieveSchema(property) as JsonSchema),
   ).length;
   if (signatures > 0) lost.push(signatures === 1 ? '1 signature' : `${signatures} signatures`);
   return lost;

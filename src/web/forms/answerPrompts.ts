@@ -1,4 +1,5 @@
 import type { RJSFSchema, SchemaUtilsType } from '@rjsf/utils';
+import { isFileReference } from '../../shared/forms/model/types';
 import { parsePointer, toPointer } from './engine';
 
 type Answers = Record<string, unknown>;
@@ -61,7 +62,7 @@ export function droppedPointers(answers: unknown, kept: unknown, path: string[] 
       ]),
     );
   }
-  if (isObject(answers) && !('name' in answers && 'size' in answers)) {
+  if (isObject(answers) && !isFileReference(answers)) {
     return Object.entries(answers).flatMap(([key, value]) =>
       droppedPointers(value, isObject(kept) ? kept[key] : undefined, [...path, key]),
     );

@@ -6,6 +6,7 @@
 import type { CompiledForm } from '../model/compiledForm';
 import { listItemName } from './answerPlaces';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import { isFileReference } from '../model/types';
 import {
   childSchema,
   deref,
@@ -70,10 +71,6 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
 export const isWithin = (pointer: string, marked: string): boolean =>
   pointer === marked || pointer.startsWith(`${marked}/`);
 
-/** A file reference (`{name, type, size}`) is one answer, compared whole. */
-const isFileReference = (value: unknown): boolean =>
-  isPlainObject(value) && typeof value.name === 'string' && 'size' in value;
-
 const isBlank = (value: unknown) =>
   value === undefined ||
   value === null ||
@@ -83,6 +80,7 @@ const isBlank = (value: unknown) =>
 /** The pointers where two answer trees differ, outermost where one side has nothing. */
 function differences(before: unknown, after: unknown, keys: string[], out: string[][]): void {
   if (isBlank(before) && isBlank(after)) return;
+  // A file reference (`{name, type, size}`) is one answer, compared whole.
   const bothObjects =
     isPlainObject(before) &&
     isPlainObject(after) &&
