@@ -5,11 +5,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { checkForms } from '../../../src/shared/forms/check/checkForms';
 import { browserForm } from '../../../src/shared/forms/check/checkBuild';
 import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 
 const MESSAGES = {
@@ -34,16 +32,7 @@ function draw(
   const form = browserForm(forms.get('sample')!);
   const onSubmit = vi.fn(async (_answers: Answers) => {});
   render(
-    <SchemaForm
-      formId="sample"
-      form={form}
-      keepDraft={false}
-      schema={form.schema as RJSFSchema}
-      uiSchema={form.uiSchema as UiSchema}
-      validator={createRjsfValidator(form)}
-      formData={formData}
-      onSubmit={onSubmit}
-    >
+    <SchemaForm form={form} keepDraft={false} formData={formData} onSubmit={onSubmit}>
       <button type="submit">Send</button>
     </SchemaForm>,
   );

@@ -23,6 +23,8 @@ interface Question {
   schema: JsonSchema;
   /** As the form shows it; inside a list item the item is named: 'Affiliated person 2: SSN'. */
   prompt: string;
+  /** Its own prompt, the item around it not named ('SSN'), as a dialog drawing the item shows it. */
+  title: string;
 }
 
 const isListSchema = (schema: JsonSchema) => schema.type === 'array' || schema.items !== undefined;
@@ -50,7 +52,7 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
       const item = itemSchemaAt(resolved, position, root);
       if (!item) return null;
       const itemName = listItemName(item, resolved, keys[index - 1] ?? '', position);
-      if (last) return { pointer, schema: item, prompt: `${prefix}${itemName}` };
+      if (last) return { pointer, schema: item, prompt: `${prefix}${itemName}`, title: itemName };
       prefix = `${prefix}${itemName}: `;
       schema = item;
       value = value[position];
@@ -60,7 +62,10 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
     const parts = partsInForce(form.validator, resolved, root, value);
     const child = childSchema(parts, key, root);
     if (!child) return null;
-    if (last) return { pointer, schema: child, prompt: `${prefix}${child.title ?? key}` };
+    if (last) {
+      const title = child.title ?? key;
+      return { pointer, schema: child, prompt: `${prefix}${title}`, title };
+    }
     schema = child;
     value = isPlainObject(value) ? value[key] : undefined;
   }
@@ -151,7 +156,9 @@ export function unrequestedChange(
         parent !== '' && isListSchema(questionAt(form, submitted, parent)?.schema ?? {});
       if (!listChanged) continue;
     }
-    return wasAsked ?? isAsked ?? { pointer, schema: {}, prompt: keys.join(' ') };
+    return (
+      wasAsked ?? isAsked ?? { pointer, schema: {}, prompt: keys.join(' '), title: keys.join(' ') }
+    );
   }
   return null;
 }

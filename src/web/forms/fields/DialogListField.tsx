@@ -44,7 +44,7 @@ type Row = Record<string, unknown>;
  * (`nested`, compiled with it: scripts/formValidatorsPlugin.ts).
  */
 function nestedForm(session: FormSession | undefined, formId: string): CompiledForm | undefined {
-  return formId ? session?.form?.nested[formId] : undefined;
+  return formId ? session?.form.nested[formId] : undefined;
 }
 
 /** The page's session (SchemaForm puts it in rjsf's formContext). */
