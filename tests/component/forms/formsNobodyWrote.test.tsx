@@ -184,6 +184,48 @@ describe('forms nobody here wrote, on the page', { timeout: 60_000 }, () => {
     });
   });
 
+  const CODES: JsonSchema = {
+    type: 'object',
+    properties: {
+      codes: {
+        type: 'object',
+        title: 'Codes',
+        patternProperties: { '^[A-Z]{3}$': { type: 'string', title: 'Code' } },
+        additionalProperties: false,
+        errorMessage: { additionalProperties: 'A code is three capital letters' },
+      },
+    },
+  };
+
+  it('4: a pattern no key can be made from: Add draws a row whose key the person names, nothing sent before', async () => {
+    const onSubmit = draw(CODES, { codes: { USD: 'a' } });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add Item' }));
+    // An empty key box, with the form's message for a key it refuses, until the key is valid.
+    const key = await screen.findByRole('textbox', { name: 'Key' });
+    expect(key).toHaveValue('');
+    expect(screen.getByText('A code is three capital letters')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    // The row without a key is not sent.
+    expect(Object.keys((onSubmit.mock.calls[0]![0].codes ?? {}) as object)).toEqual([]);
+    await user.type(screen.getByRole('textbox', { name: 'Key' }), 'eu');
+    await user.tab();
+    expect(await screen.findByText('A code is three capital letters')).toBeInTheDocument();
+    const again = screen.getByRole('textbox', { name: 'Key' });
+    await user.clear(again);
+    await user.type(again, 'EUR');
+    await user.tab();
+    await waitFor(() => expect(document.getElementById('root_codes_EUR')).not.toBeNull());
+    expect(screen.queryByText('A code is three capital letters')).toBeNull();
+    await user.type(document.getElementById('root_codes_EUR')!, 'Teal');
+    await user.tab();
+    expect(document.getElementById('root_codes_EUR')).toHaveValue('Teal');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(2));
+    expect(onSubmit.mock.calls[1]![0]).toStrictEqual({ codes: { EUR: 'Teal' } });
+  });
+
   const COLOURS: JsonSchema = {
     type: 'object',
     properties: {
