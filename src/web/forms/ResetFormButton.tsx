@@ -7,12 +7,13 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import { isAgreement, type JsonSchema } from '../../shared/forms/model/schemaTypes';
+import { isFileReference } from '../../shared/forms/model/types';
 import { getByPointer } from './engine';
 import type { Answers, FormSession } from './session';
 
 function heldName(answers: unknown, pointer: string): string {
-  const reference = getByPointer(answers, pointer) as { name?: unknown } | undefined;
-  return typeof reference?.name === 'string' ? reference.name : pointer;
+  const reference = getByPointer(answers, pointer);
+  return isFileReference(reference) ? reference.name : pointer;
 }
 
 /** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */

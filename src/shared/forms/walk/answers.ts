@@ -20,6 +20,7 @@ import {
   type JsonSchema,
 } from '../model/schemaTypes';
 import { escapePointerKey } from '../model/pointer';
+import { listItemName } from './answerPlaces';
 
 function keepShown(
   validator: FormValidator,
@@ -130,7 +131,8 @@ export function answersDraftsCannotKeep(
       else if (items && Array.isArray(answer)) {
         answer.forEach((item: unknown, index) => {
           if (isPlainObject(item)) {
-            walk(items, item, `${items.title ?? key} ${index + 1}: `, `${pointer}/${index}`);
+            const name = listItemName(items, childSchema, key, index);
+            walk(items, item, `${name}: `, `${pointer}/${index}`);
           }
         });
       }
