@@ -4,10 +4,12 @@
  */
 import type { CompiledForm } from '../src/shared/forms/model/compiledForm';
 import {
+  compileForms,
   compileFormsOnDisk,
   diskTree,
   type FormCatalog,
 } from '../src/shared/forms/model/compileNode';
+import type { FormFiles } from '../src/shared/forms/model/bundleForm';
 import { readFormSources, type FormSources } from '../src/shared/forms/model/formFiles';
 
 let catalog: FormCatalog | undefined;
@@ -28,4 +30,22 @@ export function testForm(id: string): CompiledForm {
 /** The files of schemas/ as read from disk (each call a fresh copy, for tests to edit). */
 export function projectSources(): FormSources {
   return readFormSources(diskTree(process.cwd())).sources;
+}
+
+/**
+ * A small form of a test's own, compiled as a folder `id` of schemas/ holding these files would
+ * be (the common definitions not included): what SchemaForm and FormSession take.
+ */
+export function formOf(
+  files: Pick<FormFiles, 'schema'> & Partial<FormFiles>,
+  id = 'test-form',
+): CompiledForm {
+  const { uiSchema = {}, example = {} } = files;
+  const { forms, problems } = compileForms({
+    forms: { [id]: { ...files, uiSchema, example } },
+    commons: {},
+  });
+  const form = forms.get(id);
+  if (!form) throw new Error(problems.map((problem) => problem.message).join('\n'));
+  return form;
 }

@@ -5,7 +5,6 @@
  * the affiliated-person form's too).
  */
 import businessForm from 'virtual:forms/business';
-import type { RJSFSchema } from '@rjsf/utils';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -13,14 +12,11 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { createRjsfValidator } from '../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm } from '../../src/web/forms/SchemaForm';
 import { FormSession } from '../../src/web/forms/session';
 import { mount } from './probe';
 import { Frame } from './shared';
-import { businessAnswers, businessSchema, oursUiSchema } from './business';
-
-const schema = businessSchema as RJSFSchema;
+import { businessAnswers } from './business';
 
 /**
  * Click → first paint with the dialog: a capture-phase click listener notes the event's
@@ -51,15 +47,11 @@ document.addEventListener(
   },
   { capture: true },
 );
-const validator = createRjsfValidator(businessForm);
-const initialAnswers = businessAnswers();
 const session = new FormSession({
-  formId: 'bench-business',
   form: businessForm,
-  schema,
-  uiSchema: oursUiSchema,
-  validator,
-  initial: initialAnswers,
+  // As the registration page: the page shows the form's title.
+  ownHeading: true,
+  initial: businessAnswers(),
   // The wizard's delay (spec §4): validation 400 ms after the last change.
   validationDelayMs: 400,
 });
@@ -99,15 +91,6 @@ function PlainDialog() {
 mount(
   <Frame>
     <PlainDialog />
-    <SchemaForm
-      formId="bench-business"
-      keepDraft={false}
-      session={session}
-      schema={schema}
-      uiSchema={oursUiSchema}
-      validator={validator}
-      formData={initialAnswers}
-      onSubmit={() => undefined}
-    />
+    <SchemaForm session={session} onSubmit={() => undefined} />
   </Frame>,
 );

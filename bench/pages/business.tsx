@@ -6,6 +6,7 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import businessForm from 'virtual:forms/business';
 import type { Answers, JsonSchema } from '../../src/shared/forms/model/schemaTypes';
+import { isFileReference } from '../../src/shared/forms/model/types';
 
 export const BUSINESS_FORM_ID = 'business';
 const form = businessForm;
@@ -34,24 +35,13 @@ export const stepUiSchema = (() => {
   return copy as UiSchema;
 })();
 
-/**
- * OURS: the whole business form with its steps (the precompiled validator belongs to that
- * schema); the page draws the Business Details step through a session, as the wizard does.
- */
-export const oursUiSchema = (() => {
-  const copy = structuredClone(form.uiSchema) as Record<string, unknown>;
-  copy['ui:options'] = { ...(copy['ui:options'] as object | undefined), label: false };
-  return copy as UiSchema;
-})();
-export const businessSchema = form.schema;
-
 /** The example answers of the step, with 50 affiliated persons (the example's, renamed). */
 export function businessAnswers(): Answers {
   const answers = structuredClone(form.example) as Answers;
   for (const key of USER_FIELDS) delete answers[key];
   // Files are not part of this figure: file answers ({name, type, size}) are left out.
   for (const [key, value] of Object.entries(answers)) {
-    if (value && typeof value === 'object' && 'size' in value) delete answers[key];
+    if (isFileReference(value)) delete answers[key];
   }
   const examples = answers.affiliatedPersons as Answers[];
   answers.affiliatedPersons = Array.from({ length: PERSONS }, (_, i) => ({

@@ -9,7 +9,6 @@ import individualForm from 'virtual:forms/individual';
 import { deref, fieldsInOrder } from '../../src/shared/forms/walk/schemaWalk';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 
-export const FORM_ID = 'individual';
 export const form = individualForm;
 
 /** Pointers of the file answers ('/photoId'); their bytes are attached by the driver. */

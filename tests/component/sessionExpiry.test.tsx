@@ -13,7 +13,6 @@ import type { LeiRecord } from '../../src/shared/api/lei';
 import type { User } from '../../src/shared/api/auth';
 import type { JsonSchema } from '../../src/shared/forms/model/schemaTypes';
 import { stepsOf } from '../../src/shared/forms/model/steps';
-import { createRjsfValidator } from '../../src/shared/forms/validation/rjsfErrors';
 import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import { browserLocation } from '../../src/web/api/client';
 import { currentUserQueryKey } from '../../src/web/api/get-current-user';
@@ -67,25 +66,16 @@ function renderBusinessStep() {
   const queryClient = new QueryClient();
   queryClient.setQueryData(currentUserQueryKey, USER);
   const committed: { current: Answers } = { current: {} };
-  const validator = createRjsfValidator(form);
   const session = new FormSession({
-    formId: 'business',
     form,
-    schema,
-    uiSchema,
-    validator,
     initial: {},
   });
   session.goTo(stepsOf(uiSchema)!.findIndex((step) => step.id === 'business'));
   render(
     <AppProviders queryClient={queryClient}>
       <SchemaForm
-        formId="business"
         keepDraft={false}
         session={session}
-        schema={schema}
-        uiSchema={uiSchema}
-        validator={validator}
         formData={{}}
         onAnswersChange={(answers) => (committed.current = answers)}
         onSubmit={vi.fn()}

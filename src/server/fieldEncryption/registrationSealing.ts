@@ -17,7 +17,12 @@ import {
   objectParts,
   toPointer,
 } from '../../shared/forms/walk/schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema } from '../../shared/forms/model/schemaTypes';
+import {
+  isPlainObject,
+  isSensitive,
+  type Answers,
+  type JsonSchema,
+} from '../../shared/forms/model/schemaTypes';
 import type { FieldKeyRing } from './keyRing';
 import { openSealed, sealAt, type SealContext } from './sealedJson';
 
@@ -88,7 +93,7 @@ export function sensitiveAnswerPointers(form: CompiledForm, answers: Answers): s
       value.forEach((item: unknown, index) => {
         const found = place(at, tuple ? String(index) : '[]', () => {
           const itemSchema = itemSchemaAt(schema, index, root);
-          return itemSchema ? { schema: itemSchema, sensitive: isSensitive([itemSchema]) } : null;
+          return itemSchema ? { schema: itemSchema, sensitive: anySensitive([itemSchema]) } : null;
         });
         if (found) visit(found, item, `${pointer}/${index}`);
       });
@@ -112,7 +117,7 @@ export function sensitiveAnswerPointers(form: CompiledForm, answers: Answers): s
           .map((part) => part.properties?.[key])
           .filter((property): property is JsonSchema => property !== undefined)
           .map((property) => deref(property, root));
-        return { schema: child, sensitive: isSensitive([child, ...declared]) };
+        return { schema: child, sensitive: anySensitive([child, ...declared]) };
       });
       if (found) visit(found, answer, `${pointer}${toPointer([key])}`);
     }
@@ -121,8 +126,8 @@ export function sensitiveAnswerPointers(form: CompiledForm, answers: Answers): s
   return out;
 }
 
-const isSensitive = (schemas: JsonSchema[]) =>
-  schemas.some((schema) => schema['x-sensitive'] === true);
+/** Whether any of the schemas that may show an answer marks it sensitive (the model's rule). */
+const anySensitive = (schemas: JsonSchema[]) => schemas.some(isSensitive);
 
 const MARKER = (index: number) => `@@sensitive-answer-${index}@@`;
 

@@ -103,7 +103,7 @@ export function formParts(form: CompiledForm, registration: RegistrationAnnotati
     fileRules[document.part] = { accept: 'pdf', label: document.title };
   }
   const sections = form.schema['x-sections'] ?? {};
-  const sectionParts = new Set(Object.values(sections).map((pointer) => pointer.split('/')[1]!));
+  const sectionParts = new Set(Object.values(sections).map((pointer) => fromPointer(pointer)[0]!));
   const kind = registration.organizationKind;
   return {
     compiled: form,

@@ -102,17 +102,7 @@ export function FormWizard({
 
   if (!step) {
     // A form without steps (the preview of a dialog's form): its questions and a submit button.
-    return (
-      <SchemaForm
-        formId={session.formId}
-        schema={session.schema}
-        uiSchema={session.uiSchema}
-        validator={session.validator}
-        session={session}
-        extraErrors={fieldErrors}
-        onSubmit={onSubmit}
-      />
-    );
+    return <SchemaForm session={session} extraErrors={fieldErrors} onSubmit={onSubmit} />;
   }
 
   const editSection = (index: number, sectionId: string | null) => {
@@ -172,15 +162,7 @@ export function FormWizard({
           ) : (
             <Box sx={{ display: 'flex', gap: 4, alignItems: 'flex-start' }}>
               <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
-                <SchemaForm
-                  formId={session.formId}
-                  schema={session.schema}
-                  uiSchema={session.uiSchema}
-                  validator={session.validator}
-                  session={session}
-                  extraErrors={fieldErrors}
-                  onSubmit={onSubmit}
-                >
+                <SchemaForm session={session} extraErrors={fieldErrors} onSubmit={onSubmit}>
                   <WizardButtons
                     session={session}
                     saver={saver}

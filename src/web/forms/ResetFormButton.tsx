@@ -6,12 +6,14 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
+import { isAgreement, type JsonSchema } from '../../shared/forms/model/schemaTypes';
+import { isFileReference } from '../../shared/forms/model/types';
 import { getByPointer } from './engine';
 import type { Answers, FormSession } from './session';
 
 function heldName(answers: unknown, pointer: string): string {
-  const reference = getByPointer(answers, pointer) as { name?: unknown } | undefined;
-  return typeof reference?.name === 'string' ? reference.name : pointer;
+  const reference = getByPointer(answers, pointer);
+  return isFileReference(reference) ? reference.name : pointer;
 }
 
 /** What Reset Form would clear, in the user's words: sections, chosen documents, signatures. */
@@ -48,7 +50,7 @@ function whatResetLoses(session: FormSession): string[] {
     ([name, property]) =>
       answers[name] === true &&
       typeof property === 'object' &&
-      session.schemaUtils.retrieveSchema(property).const === true,
+      isAgreement(session.schemaUtils.retrieveSchema(property) as JsonSchema),
   ).length;
   if (signatures > 0) lost.push(signatures === 1 ? '1 signature' : `${signatures} signatures`);
   return lost;

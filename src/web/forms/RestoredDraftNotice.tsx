@@ -112,7 +112,6 @@ function CarriedOver({ changes }: { changes: Application['carriedOver'] }) {
  */
 function missingOnStep(session: FormSession, stepIndex: number): string[] {
   const form = session.form;
-  if (!form) return [];
   const answers = session.answers();
   const step = session.steps?.[stepIndex];
   const onStep = step ? new Set(stepFields(step)) : undefined;

@@ -13,20 +13,9 @@ import Button from '@mui/material/Button';
 import type Form from '@rjsf/core';
 import { withTheme, type IChangeEvent } from '@rjsf/core';
 import { Theme } from '@rjsf/mui';
-import {
-  type ErrorSchema,
-  type ErrorTransformer,
-  type RJSFSchema,
-  type UiSchema,
-  type ValidatorType,
-} from '@rjsf/utils';
+import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../shared/forms/walk/answers';
-import {
-  assembleForm,
-  type CompiledForm,
-  type FormValidator,
-} from '../../shared/forms/model/compiledForm';
-import type { JsonSchema } from '../../shared/forms/model/schemaTypes';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { parsePointer, ValueStore } from './engine';
 import { errorIds, mergeErrorSchemas } from './errors';
 import { REGISTRY_FIELDS as FIELDS } from './fields/registry';
@@ -44,21 +33,25 @@ export type FilesByPointer = Record<string, File>;
 
 const ThemedForm = withTheme<Answers>(Theme);
 const TEMPLATES = { BaseInputTemplate, FieldTemplate, ObjectFieldTemplate, TitleFieldTemplate };
-export interface SchemaFormProps {
-  /** Names the form: the draft key is 'clearing.draft.<formId>'. */
-  formId: string;
-  /** The compiled form drawn (its drafts, the forms its dialogs draw), when it is one. */
-  form?: CompiledForm;
-  /** Keep the same object between renders (a new one rebuilds the form). */
-  schema: RJSFSchema;
-  /** Keep the same object between renders. */
-  uiSchema?: UiSchema;
-  /** The engine's precompiled validator (tests may pass @rjsf/validator-ajv8's). */
-  validator: ValidatorType<Answers>;
-  /** Moves and rewords Ajv errors for rjsf (the engine's error translation). */
-  transformErrors?: ErrorTransformer<Answers>;
-  /** Initial answers; a saved draft is laid over them. */
+/**
+ * What a SchemaForm draws: the compiled form (the form opens its own session of it), or the
+ * session that holds the answers (a wizard's, shared by its steps).
+ */
+export type SchemaFormSource =
+  | {
+      /** The compiled form drawn; the draft key is 'clearing.draft.<form id>'. */
+      form: CompiledForm;
+      session?: undefined;
+    }
+  | { session: FormSession; form?: undefined };
+
+export type SchemaFormProps = SchemaFormSource & SchemaFormOptions;
+
+interface SchemaFormOptions {
+  /** Initial answers; a saved draft is laid over them (with `form`). */
   formData?: Answers;
+  /** The page shows the form's title as its heading: the form does not repeat it (with `form`). */
+  ownHeading?: boolean;
   /**
    * Called with the answers (those hidden by a condition left out) and the chosen files. Return a
    * promise: the form counts as submitting until it settles, and a rejection keeps the draft (the
@@ -88,11 +81,6 @@ export interface SchemaFormProps {
   /** The submit area inside the <form>; by default a submit button enabled by `canSubmit`. */
   children?: ReactNode | ((status: FormStatus) => ReactNode);
   className?: string;
-  /**
-   * The session that holds the answers (a wizard's, shared by its steps). Without one the form
-   * opens its own from the props above.
-   */
-  session?: FormSession;
   /** The prefix of the fields' ids ('root'); a form drawn inside another (a dialog) needs its own. */
   idPrefix?: string;
 }
@@ -107,12 +95,6 @@ export interface SchemaFormProps {
  */
 export function SchemaForm(props: SchemaFormProps) {
   const {
-    formId,
-    form: compiled,
-    schema,
-    uiSchema,
-    validator,
-    transformErrors,
     formData,
     readonly = false,
     disabled = false,
@@ -129,25 +111,21 @@ export function SchemaForm(props: SchemaFormProps) {
     () =>
       props.session ??
       new FormSession({
-        formId,
-        form: compiled,
-        schema,
-        uiSchema,
-        validator,
-        transformErrors,
+        form: props.form,
+        ownHeading: props.ownHeading,
         initial: formData,
         idPrefix,
         // Without a page's session there is no wizard around it: every question on one page.
         onePage: true,
         persistence: keepDraft
           ? browserDrafts(
-              formId,
-              draftFilter ?? defaultDraftFilter(formId, compiled, schema, uiSchema, validator),
+              props.form.id,
+              draftFilter ?? ((answers) => draftSafeAnswers(props.form, answers)),
             )
           : undefined,
       }),
   );
-  const { engine, status: statusStore } = session;
+  const { engine, status: statusStore, schema, uiSchema, validator } = session;
   const [initial] = useState<Answers>(() => session.answers());
   // The page's submit area reaches StatusArea through a store, never through rjsf's props: rjsf's
   // Form skips re-rendering when only functions changed (its deepEquals counts any two functions
@@ -292,27 +270,6 @@ export function SchemaForm(props: SchemaFormProps) {
       {form}
     </Box>
   );
-}
-
-/**
- * The draft filter of the one walker (`draftSafeAnswers`): the compiled form's, or for a schema
- * drawn without one (a test's), the schema assembled as a form.
- */
-function defaultDraftFilter(
-  formId: string,
-  form: CompiledForm | undefined,
-  schema: RJSFSchema,
-  uiSchema: UiSchema | undefined,
-  validator: ValidatorType<Answers>,
-): (answers: Answers) => Answers {
-  const judged =
-    form ??
-    assembleForm(
-      formId,
-      { schema: schema as JsonSchema, uiSchema: uiSchema ?? {}, example: {}, hash: '' },
-      validator as FormValidator,
-    );
-  return (answers) => draftSafeAnswers(judged, answers);
 }
 
 function StatusArea({

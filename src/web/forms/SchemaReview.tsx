@@ -2,8 +2,6 @@ import { Fragment, useSyncExternalStore, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { FormValidator } from '../../shared/forms/model/compiledForm';
-import type { JsonSchema } from '../../shared/forms/model/schemaTypes';
 import type { FormStep } from '../../shared/forms/model/steps';
 import {
   allRows,
@@ -75,15 +73,9 @@ export function SchemaReview({
   );
 }
 
-/** What the review rows need of a session: its compiled form, or its schema and validator. */
+/** What the review rows need of a session: its compiled form, with the steps the session shows. */
 function reviewFormOf(session: FormSession): ReviewForm {
-  const form: ReviewForm = session.form ?? {
-    schema: session.schema as JsonSchema,
-    uiSchema: session.uiSchema,
-    validator: session.validator as FormValidator,
-    steps: session.steps,
-  };
-  return { ...form, steps: session.steps };
+  return { ...session.form, steps: session.steps };
 }
 
 /** The review's rows of `answers` by pointer, walked once per answers object. */

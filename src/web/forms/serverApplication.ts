@@ -7,7 +7,7 @@
  * merged question by question and saved again.
  */
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
-import type { FileReference } from '../../shared/forms/model/types';
+import { isFileReference } from '../../shared/forms/model/types';
 import { ApiError, NetworkError, NETWORK_FAILURE_MESSAGE } from '../api/client';
 import {
   isUnauthenticated,
@@ -100,12 +100,6 @@ function withHeldFilesOnly(application: Application): Answers {
   drop(out, []);
   return out;
 }
-
-const isFileReference = (value: unknown): value is FileReference =>
-  isObject(value) &&
-  typeof value.name === 'string' &&
-  typeof value.size === 'number' &&
-  typeof value.type === 'string';
 
 /** `answers` with `value` at `pointer` (`undefined` removes it). */
 function setAt(answers: Answers, pointer: string, value: unknown): Answers {

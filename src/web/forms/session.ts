@@ -2,15 +2,15 @@ import {
   type Registry,
   createSchemaUtils,
   type ErrorSchema,
-  type ErrorTransformer,
   type RJSFSchema,
   type SchemaUtilsType,
   type UiSchema,
-  type ValidatorType,
 } from '@rjsf/utils';
-import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import type { CompiledForm, FormValidator } from '../../shared/forms/model/compiledForm';
+import { createRjsfValidator } from '../../shared/forms/validation/rjsfErrors';
+import { questionAt } from '../../shared/forms/walk/changeScope';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
-import { stepFields, stepsOf, type FormStep } from '../../shared/forms/model/steps';
+import { stepFields, type FormStep } from '../../shared/forms/model/steps';
 import { clearDraft, createDraftSaver, loadDraft } from './drafts';
 import {
   createFormEngine,
@@ -20,7 +20,7 @@ import {
   ValueStore,
   type FormEngine,
 } from './engine';
-import { droppedPointers, promptAt } from './answerPrompts';
+import { droppedPointers } from './droppedPointers';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
 import type { ChangeMode } from './changeMode';
@@ -111,13 +111,10 @@ export interface ErrorEntry {
 }
 
 interface FormSessionOptions {
-  formId: string;
-  /** The compiled form the session answers (drafts, review and dialogs read it), when it has one. */
-  form?: CompiledForm;
-  schema: RJSFSchema;
-  uiSchema?: UiSchema;
-  validator: ValidatorType<Answers>;
-  transformErrors?: ErrorTransformer<Answers>;
+  /** The compiled form the session answers: what it asks, how, its rules and its nested forms. */
+  form: CompiledForm;
+  /** The page shows the form's title as its own heading: the form does not draw it again. */
+  ownHeading?: boolean;
   /** Answers the form opens with (prefilled ones); kept answers are laid over them. */
   initial?: Answers;
   persistence?: SessionPersistence;
@@ -145,10 +142,11 @@ interface FormSessionOptions {
  */
 export class FormSession {
   readonly formId: string;
-  readonly form: CompiledForm | undefined;
+  readonly form: CompiledForm;
+  /** The form's schema, uiSchema and validator as rjsf takes them (made of `form`). */
   readonly schema: RJSFSchema;
-  readonly uiSchema: UiSchema | undefined;
-  readonly validator: ValidatorType<Answers>;
+  readonly uiSchema: UiSchema;
+  readonly validator: FormValidator;
   readonly engine: FormEngine = createFormEngine();
   readonly status = new FormStatusStore();
   /** The errors fields show: touched fields of the current step, all of it after a Next or submit attempt. */
@@ -171,7 +169,6 @@ export class FormSession {
   /** Set when the form reopened for the changes staff asked for. */
   readonly changeMode: ChangeMode | undefined;
 
-  private readonly transformErrors: ErrorTransformer<Answers> | undefined;
   private readonly persistence: SessionPersistence | undefined;
   private readonly prefilled: Answers;
   private readonly validationDelayMs: number;
@@ -189,18 +186,18 @@ export class FormSession {
     { data: Answers; collapse: boolean; valid: boolean; shaped: ErrorSchema<Answers> } | undefined;
 
   constructor(options: FormSessionOptions) {
-    this.formId = options.formId;
-    this.form = options.form;
-    this.schema = options.schema;
-    this.uiSchema = options.uiSchema;
-    this.validator = options.validator;
-    this.transformErrors = options.transformErrors;
+    const { form } = options;
+    this.formId = form.id;
+    this.form = form;
+    this.schema = form.schema as RJSFSchema;
+    this.uiSchema = options.ownHeading ? withoutTitle(form.uiSchema) : (form.uiSchema as UiSchema);
+    this.validator = createRjsfValidator(form);
     this.persistence = options.persistence;
     this.validationDelayMs = options.validationDelayMs ?? 0;
     this.idPrefix = options.idPrefix ?? 'root';
     this.changeMode = options.changeMode;
-    this.steps = options.onePage ? undefined : stepsOf(options.uiSchema, options.schema);
-    this.schemaUtils = createSchemaUtils(options.validator, options.schema, DEFAULTS_BEHAVIOUR);
+    this.steps = options.onePage ? undefined : form.steps;
+    this.schemaUtils = createSchemaUtils(this.validator, this.schema, DEFAULTS_BEHAVIOUR);
     this.prefilled = { ...options.initial };
     const kept = this.persistence?.load();
     this.restored = !!kept && Object.keys(kept).length > 0;
@@ -306,7 +303,7 @@ export class FormSession {
       visible,
       this.schema,
       undefined,
-      this.transformErrors,
+      undefined,
       this.uiSchema,
     );
     const shaped = (
@@ -429,7 +426,8 @@ export class FormSession {
   unkeptAnswers(kept: (answers: Answers) => Answers): string[] {
     if (!this.status.get().dirty) return [];
     const answers = this.current;
-    const prompt = (pointer: string) => promptAt(this.schemaUtils, this.schema, answers, pointer);
+    const prompt = (pointer: string) =>
+      questionAt(this.form, answers, pointer)?.prompt ?? parsePointer(pointer).at(-1) ?? '';
     const files = this.engine.files.forAnswers(answers);
     // Prefilled answers (the signed-in email) come back with the page: nothing to lose.
     const prefilled = new Set(Object.keys(this.prefilled));
@@ -708,10 +706,12 @@ export class ListItemEdit {
     const same = (a: unknown, b: unknown) =>
       canonicalJson(givenOrNothing(a)) === canonicalJson(givenOrNothing(b));
     const names = [...new Set([...Object.keys(before), ...Object.keys(this.working)])];
+    const view = this.view();
+    const item = parsePointer(this.pointer);
     return names
       .filter((name) => !same(before[name], this.working[name]))
-      .map((name) =>
-        promptAt(this.session.schemaUtils, this.itemSchema, this.working, toPointer([name])),
+      .map(
+        (name) => questionAt(this.session.form, view, toPointer([...item, name]))?.title ?? name,
       );
   }
 
@@ -731,7 +731,7 @@ export class ListItemEdit {
       node = node && typeof node === 'object' ? (node as Answers)[key] : undefined;
     }
     // Inside the dialog the item is evident: 'SSN required', not 'Affiliated person 1: SSN required'.
-    const prefix = `${promptAt(this.session.schemaUtils, this.session.schema, view, this.pointer)}: `;
+    const prefix = `${questionAt(this.session.form, view, this.pointer)?.prompt ?? ''}: `;
     return withoutPrefix(node ?? {}, prefix) as ErrorSchema<Answers>;
   }
 
@@ -768,6 +768,12 @@ export class ListItemEdit {
     rows[this.index] = this.working;
     return rows;
   }
+}
+
+/** The uiSchema without the root's title (the page shows it as its heading). */
+function withoutTitle(uiSchema: CompiledForm['uiSchema']): UiSchema {
+  const options = uiSchema['ui:options'] as object | undefined;
+  return { ...uiSchema, 'ui:options': { ...options, label: false } } as UiSchema;
 }
 
 /** An empty text, or the empty object rjsf puts for an unanswered file or group, is no answer. */

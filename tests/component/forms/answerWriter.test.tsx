@@ -2,10 +2,10 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, WidgetProps } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
 import { engineOf } from '../../../src/web/forms/engine';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { REGISTRY_WIDGETS } from '../../../src/web/forms/widgets/registry';
+import { formOf } from '../../forms';
 
 /** A widget that, like the LEI lookup, writes its siblings' answers through the engine. */
 function FillingWidget({ registry }: WidgetProps) {
@@ -35,11 +35,8 @@ describe('answers written by a widget to other fields', () => {
     const user = userEvent.setup();
     render(
       <SchemaForm
-        formId="writer-test"
+        form={formOf({ schema, uiSchema: { lookup: { 'ui:widget': 'filling' } } })}
         keepDraft={false}
-        schema={schema}
-        uiSchema={{ lookup: { 'ui:widget': 'filling' } }}
-        validator={customizeValidator()}
         formData={{ city: 'Paris' }}
         onAnswersChange={onAnswersChange}
         onSubmit={() => {}}

@@ -10,7 +10,6 @@ import type { RJSFSchema } from '@rjsf/utils';
 import type { LeiRecord } from '../../../src/shared/api/lei';
 import { deref } from '../../../src/shared/forms/walk/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 import { stepsOf } from '../../../src/shared/forms/model/steps';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
@@ -55,24 +54,15 @@ const uiOptions = (key: string) =>
 function renderBusiness(formData: Answers = {}) {
   const committed: { current: Answers } = { current: {} };
   const user = userEvent.setup();
-  const validator = createRjsfValidator(testForm('business'));
   const session = new FormSession({
-    formId: 'business',
     form: testForm('business'),
-    schema,
-    uiSchema,
-    validator,
     initial: formData,
   });
   session.goTo(stepsOf(uiSchema)!.findIndex((step) => step.id === 'business'));
   const view = render(
     <SchemaForm
-      formId="business"
       keepDraft={false}
       session={session}
-      schema={schema}
-      uiSchema={uiSchema}
-      validator={validator}
       formData={formData}
       onAnswersChange={(answers) => (committed.current = answers)}
       onSubmit={vi.fn()}

@@ -8,9 +8,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema } from '@rjsf/utils';
 import { stepsOf } from '../../../src/shared/forms/model/steps';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { ChangeMode, type RequestedChangeView } from '../../../src/web/forms/changeMode';
 import { FormWizard } from '../../../src/web/forms/FormWizard';
 import { SchemaForm } from '../../../src/web/forms/SchemaForm';
@@ -41,30 +39,15 @@ function submitted(): Answers {
 /** The Business Details step in change mode. */
 function renderChangeMode(fields: RequestedChangeView[], note: string | null = null) {
   const form = testForm('business');
-  const schema = form.schema as RJSFSchema;
-  const validator = createRjsfValidator(form);
   const answers = submitted();
   const session = new FormSession({
-    formId: 'business',
     form,
-    schema,
-    uiSchema: form.uiSchema,
-    validator,
     initial: answers,
     changeMode: new ChangeMode(form, answers, note, fields),
   });
   session.goTo(stepsOf(form.uiSchema)!.findIndex((step) => step.id === 'business'));
   render(
-    <SchemaForm
-      formId="business"
-      keepDraft={false}
-      session={session}
-      schema={schema}
-      uiSchema={form.uiSchema}
-      validator={validator}
-      formData={answers}
-      onSubmit={vi.fn()}
-    >
+    <SchemaForm keepDraft={false} session={session} formData={answers} onSubmit={vi.fn()}>
       <button type="submit">Send</button>
     </SchemaForm>,
   );
@@ -177,11 +160,7 @@ function renderChangeModeWizard(fields: RequestedChangeView[]) {
   const form = testForm('business');
   const answers = submitted();
   const session = new FormSession({
-    formId: 'business',
     form,
-    schema: form.schema as RJSFSchema,
-    uiSchema: form.uiSchema,
-    validator: createRjsfValidator(form),
     initial: answers,
     changeMode: new ChangeMode(form, answers, null, fields),
   });

@@ -1,7 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
 import { clearDrafts, DRAFT_DELAY_MS, DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { field, renderForm } from './helpers';
@@ -72,11 +70,7 @@ describe('drafts', { timeout: 30_000 }, () => {
     const business = testForm('business');
     const answers = exampleAnswers('business');
     const { user } = renderForm({
-      formId: 'business',
       form: business,
-      schema: business.schema as RJSFSchema,
-      uiSchema: business.uiSchema as UiSchema,
-      validator: createRjsfValidator(testForm('business')),
       formData: answers,
     });
     await user.type(screen.getAllByRole('textbox', { name: /^First name/ })[0]!, 'x');

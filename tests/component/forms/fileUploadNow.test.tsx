@@ -11,17 +11,7 @@ import { FormSession } from '../../../src/web/forms/session';
 import { useRegistrationSubmit } from '../../../src/web/pages/registration/useRegistrationSubmit';
 import { json } from '../renderApp';
 import { field } from './helpers';
-import {
-  exampleAnswers,
-  exampleWithout,
-  FILE_STARTS,
-  form,
-  FORM_ID,
-  schema,
-  title,
-  uiSchema,
-  validator,
-} from './testForm';
+import { exampleAnswers, exampleWithout, FILE_STARTS, form, FORM_ID, title } from './testForm';
 
 /**
  * Files upload when chosen (issue 17): the real widget, session, ServerApplication and API
@@ -96,11 +86,7 @@ function Registration({ application }: { application: Application | null }) {
       draftFilter: (answers) => answers,
     });
     const session = new FormSession({
-      formId: FORM_ID,
       form,
-      schema,
-      uiSchema,
-      validator,
       initial: application ? {} : exampleWithout('photoId', 'photoIdBack', 'irsFormW2'),
       persistence: saver,
       onePage: true,
@@ -112,14 +98,7 @@ function Registration({ application }: { application: Application | null }) {
     submitRegistration('individual', payload),
   );
   return (
-    <SchemaForm
-      formId={FORM_ID}
-      schema={schema}
-      uiSchema={uiSchema}
-      validator={validator}
-      session={session}
-      onSubmit={onSubmit}
-    >
+    <SchemaForm session={session} onSubmit={onSubmit}>
       {submitted ? <p>Registration Submitted</p> : null}
       <button type="submit">Submit Registration</button>
     </SchemaForm>

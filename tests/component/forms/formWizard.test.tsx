@@ -11,7 +11,6 @@ import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { stepsOf } from '../../../src/shared/forms/model/steps';
 import { FormWizard } from '../../../src/web/forms/FormWizard';
 import { FormSession, type Answers, type SessionPersistence } from '../../../src/web/forms/session';
@@ -33,11 +32,7 @@ const prompt = (key: string) => (schema.properties![key] as { title: string }).t
 function Page({ onSession }: { onSession: (session: FormSession) => void }) {
   const [session] = useState(() => {
     const created = new FormSession({
-      formId: 'individual',
       form: testForm('individual'),
-      schema,
-      uiSchema,
-      validator: createRjsfValidator(testForm('individual')),
       initial: { primaryEmailAddress: 'jane@example.com' },
     });
     onSession(created);
@@ -108,11 +103,7 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     function Business() {
       const [session] = useState(() => {
         const created = new FormSession({
-          formId: 'business',
           form,
-          schema: form.schema as RJSFSchema,
-          uiSchema: form.uiSchema as UiSchema,
-          validator: createRjsfValidator(form),
           initial: { email: 'daniel@example.com' },
         });
         made.push(created);
@@ -247,11 +238,7 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
       const [session] = useState(
         () =>
           new FormSession({
-            formId: 'individual',
             form: testForm('individual'),
-            schema,
-            uiSchema,
-            validator: createRjsfValidator(testForm('individual')),
             persistence: application,
           }),
       );
@@ -294,11 +281,7 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
       const [session] = useState(
         () =>
           new FormSession({
-            formId: 'individual',
             form: testForm('individual'),
-            schema,
-            uiSchema,
-            validator: createRjsfValidator(testForm('individual')),
             initial: { primaryEmailAddress: 'jane@example.com' },
             persistence: application,
           }),

@@ -5,11 +5,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { checkForms } from '../../../src/shared/forms/check/checkForms';
 import { browserForm } from '../../../src/shared/forms/check/checkBuild';
 import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 
 const MESSAGES = {
@@ -34,16 +32,7 @@ function draw(
   const form = browserForm(forms.get('sample')!);
   const onSubmit = vi.fn(async (_answers: Answers) => {});
   render(
-    <SchemaForm
-      formId="sample"
-      form={form}
-      keepDraft={false}
-      schema={form.schema as RJSFSchema}
-      uiSchema={form.uiSchema as UiSchema}
-      validator={createRjsfValidator(form)}
-      formData={formData}
-      onSubmit={onSubmit}
-    >
+    <SchemaForm form={form} keepDraft={false} formData={formData} onSubmit={onSubmit}>
       <button type="submit">Send</button>
     </SchemaForm>,
   );
@@ -193,6 +182,48 @@ describe('forms nobody here wrote, on the page', { timeout: 60_000 }, () => {
     expect(onSubmit.mock.calls[0]![0]).toStrictEqual({
       tags: { main: 'Blue', 'x-colour': 'Teal' },
     });
+  });
+
+  const CODES: JsonSchema = {
+    type: 'object',
+    properties: {
+      codes: {
+        type: 'object',
+        title: 'Codes',
+        patternProperties: { '^[A-Z]{3}$': { type: 'string', title: 'Code' } },
+        additionalProperties: false,
+        errorMessage: { additionalProperties: 'A code is three capital letters' },
+      },
+    },
+  };
+
+  it('4: a pattern no key can be made from: Add draws a row whose key the person names, nothing sent before', async () => {
+    const onSubmit = draw(CODES, { codes: { USD: 'a' } });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add Item' }));
+    // An empty key box, with the form's message for a key it refuses, until the key is valid.
+    const key = await screen.findByRole('textbox', { name: 'Key' });
+    expect(key).toHaveValue('');
+    expect(screen.getByText('A code is three capital letters')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    // The row without a key is not sent.
+    expect(Object.keys((onSubmit.mock.calls[0]![0].codes ?? {}) as object)).toEqual([]);
+    await user.type(screen.getByRole('textbox', { name: 'Key' }), 'eu');
+    await user.tab();
+    expect(await screen.findByText('A code is three capital letters')).toBeInTheDocument();
+    const again = screen.getByRole('textbox', { name: 'Key' });
+    await user.clear(again);
+    await user.type(again, 'EUR');
+    await user.tab();
+    await waitFor(() => expect(document.getElementById('root_codes_EUR')).not.toBeNull());
+    expect(screen.queryByText('A code is three capital letters')).toBeNull();
+    await user.type(document.getElementById('root_codes_EUR')!, 'Teal');
+    await user.tab();
+    expect(document.getElementById('root_codes_EUR')).toHaveValue('Teal');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(2));
+    expect(onSubmit.mock.calls[1]![0]).toStrictEqual({ codes: { EUR: 'Teal' } });
   });
 
   const COLOURS: JsonSchema = {

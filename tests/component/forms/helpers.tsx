@@ -3,14 +3,14 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import { SchemaForm, type Answers, type SchemaFormProps } from '../../../src/web/forms/SchemaForm';
-import { form, FORM_ID, schema, uiSchema, validator } from './testForm';
+import { form } from './testForm';
 
 /**
  * Renders the engine's individual form (see testForm.ts) with an always-enabled submit button
  * ('Send'), recording the committed answers; every prop can be overridden.
  */
 export function renderForm(
-  overrides: Partial<SchemaFormProps> = {},
+  overrides: Partial<Omit<SchemaFormProps, 'session'>> = {},
   userOptions = {},
   wrap: (element: ReactElement) => ReactElement = (element) => element,
 ) {
@@ -19,11 +19,7 @@ export function renderForm(
   const user = userEvent.setup(userOptions);
   const element = (
     <SchemaForm
-      formId={FORM_ID}
       form={form}
-      schema={schema}
-      uiSchema={uiSchema}
-      validator={validator}
       onSubmit={onSubmit}
       onAnswersChange={(a) => (answers.current = a)}
       {...overrides}

@@ -1,10 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema } from '@rjsf/utils';
 import { deref } from '../../../src/shared/forms/walk/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
@@ -12,33 +10,22 @@ import { field } from './helpers';
 import { testForm } from '../../forms';
 
 /** The engine's individual form rendered by SchemaForm: prompts and messages come from it. */
-let props: {
-  schema: RJSFSchema;
-  uiSchema: Record<string, unknown>;
-  validator: ReturnType<typeof createRjsfValidator>;
-};
+let form: ReturnType<typeof testForm>;
 
 beforeAll(() => {
-  const form = testForm('individual');
-  props = {
-    schema: form.schema as RJSFSchema,
-    uiSchema: form.uiSchema,
-    validator: createRjsfValidator(testForm('individual')),
-  };
+  form = testForm('individual');
 });
 
 const prompt = (key: string) => {
-  const property = props.schema.properties![key] as JsonSchema | undefined;
-  return (property && deref(property, props.schema as JsonSchema).title) ?? key;
+  const property = form.schema.properties![key] as JsonSchema | undefined;
+  return (property && deref(property, form.schema).title) ?? key;
 };
 const messageFor = (answers: Answers, pointer: string) =>
   validateAnswers(testForm('individual'), answers).errors.find((e) => e.path === pointer)!.message;
 
 function renderIndividual() {
   const user = userEvent.setup();
-  render(
-    <SchemaForm formId="individual" form={testForm('individual')} {...props} onSubmit={vi.fn()} />,
-  );
+  render(<SchemaForm form={form} onSubmit={vi.fn()} />);
   return { user };
 }
 
@@ -72,7 +59,7 @@ describe('the individual form in SchemaForm', { timeout: 30_000 }, () => {
   it('starts every yes/no question and choice unanswered, and asks for them on submit', async () => {
     const user = userEvent.setup();
     render(
-      <SchemaForm formId="individual" form={testForm('individual')} {...props} onSubmit={vi.fn()}>
+      <SchemaForm form={form} onSubmit={vi.fn()}>
         <button type="submit">Send</button>
       </SchemaForm>,
     );

@@ -6,30 +6,28 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { UiSchema } from '@rjsf/utils';
 import { compileForms } from '../../../src/shared/forms/model/compileNode';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { objectChoiceForm } from '../../unit/forms/objectChoiceForm';
 
 describe('choices of objects on the page', { timeout: 30_000 }, () => {
   it('keep the chosen objects in the answers, submitted whole', async () => {
-    const form = compileForms(objectChoiceForm()).forms.get('plans')!;
+    const sources = objectChoiceForm();
+    const plans = sources.forms.plans!;
+    plans.uiSchema = {
+      ...(plans.uiSchema as UiSchema),
+      plan: { 'ui:widget': 'select', 'ui:enumNames': ['Basic', 'Full with support'] },
+      region: { 'ui:widget': 'radio' },
+    };
+    const form = compileForms(sources).forms.get('plans')!;
     const onAnswersChange = vi.fn<(answers: Answers) => void>();
     const onSubmit = vi.fn(async (_answers: Answers) => {});
     const user = userEvent.setup();
     render(
       <SchemaForm
-        formId="plans"
         form={form}
         keepDraft={false}
-        schema={form.schema as RJSFSchema}
-        uiSchema={{
-          ...(form.uiSchema as UiSchema),
-          plan: { 'ui:widget': 'select', 'ui:enumNames': ['Basic', 'Full with support'] },
-          region: { 'ui:widget': 'radio' },
-        }}
-        validator={createRjsfValidator(form)}
         onAnswersChange={onAnswersChange}
         onSubmit={onSubmit}
       >

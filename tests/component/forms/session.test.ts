@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import { FormSession, type SessionPersistence } from '../../../src/web/forms/session';
 import { testForm } from '../../forms';
@@ -27,10 +25,7 @@ function memoryPersistence(kept?: Answers) {
 function openSession(kept?: Answers) {
   const { store, persistence } = memoryPersistence(kept);
   const session = new FormSession({
-    formId: 'business',
-    schema: form.schema as RJSFSchema,
-    uiSchema: form.uiSchema,
-    validator: createRjsfValidator(testForm('business')),
+    form,
     initial: { email: 'daniel@example.com' },
     persistence,
   });
@@ -184,10 +179,7 @@ describe('a form session with steps', () => {
     try {
       const { persistence } = memoryPersistence();
       const session = new FormSession({
-        formId: 'business',
-        schema: form.schema as RJSFSchema,
-        uiSchema: form.uiSchema,
-        validator: createRjsfValidator(testForm('business')),
+        form,
         persistence,
         validationDelayMs: 400,
       });

@@ -1,36 +1,30 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RJSFSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
 import { allProperties, deref } from '../../../src/shared/forms/walk/schemaWalk';
 import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
+import type { CompiledForm } from '../../../src/shared/forms/model/compiledForm';
 import { DRAFT_PREFIX } from '../../../src/web/forms/drafts';
 import { MissingAnswers } from '../../../src/web/forms/MissingAnswers';
 import { RestoredDraftNotice } from '../../../src/web/forms/RestoredDraftNotice';
-import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { SchemaForm } from '../../../src/web/forms/SchemaForm';
 import { formatInternational } from '../../../src/web/forms/format';
 import { SchemaReview } from '../../../src/web/forms/SchemaReview';
 import { browserDrafts, FormSession } from '../../../src/web/forms/session';
 import { testForm } from '../../forms';
 
-let individual: { schema: RJSFSchema; uiSchema: Record<string, unknown> };
-let business: { schema: RJSFSchema; uiSchema: Record<string, unknown>; example: Answers };
+let individual: CompiledForm;
+let business: CompiledForm;
 beforeAll(() => {
-  const i = testForm('individual');
-  individual = { schema: i.schema as RJSFSchema, uiSchema: i.uiSchema };
-  const b = testForm('business');
-  business = { schema: b.schema as RJSFSchema, uiSchema: b.uiSchema, example: b.example };
+  individual = testForm('individual');
+  business = testForm('business');
 });
 beforeEach(() => localStorage.clear());
 
 function individualSession() {
   return new FormSession({
-    formId: 'individual',
-    form: testForm('individual'),
-    ...individual,
-    validator: createRjsfValidator(testForm('individual')),
+    form: individual,
     persistence: browserDrafts('individual', (a) => draftSafeAnswers(testForm('individual'), a)),
   });
 }
@@ -56,10 +50,7 @@ describe('views of a session', { timeout: 30_000 }, () => {
       JSON.stringify({ firstName: 'Dan', signerAuthorization: 'no' }),
     );
     const session = new FormSession({
-      formId: 'business',
-      form: testForm('business'),
-      ...business,
-      validator: createRjsfValidator(testForm('business')),
+      form: business,
       persistence: browserDrafts('business', (a) => draftSafeAnswers(testForm('business'), a)),
     });
     render(<RestoredDraftNotice session={session} />);
@@ -85,10 +76,7 @@ describe('views of a session', { timeout: 30_000 }, () => {
   it('the restored notice is gone once the user moves on, and does not come back', () => {
     localStorage.setItem(DRAFT_PREFIX + 'business', JSON.stringify({ firstName: 'Dan' }));
     const session = new FormSession({
-      formId: 'business',
-      form: testForm('business'),
-      ...business,
-      validator: createRjsfValidator(testForm('business')),
+      form: business,
       persistence: browserDrafts('business', (a) => draftSafeAnswers(testForm('business'), a)),
     });
     render(<RestoredDraftNotice session={session} />);
@@ -108,13 +96,7 @@ describe('views of a session', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     const session = individualSession();
     render(
-      <SchemaForm
-        formId="individual"
-        {...individual}
-        validator={session.validator}
-        session={session}
-        onSubmit={vi.fn()}
-      >
+      <SchemaForm session={session} onSubmit={vi.fn()}>
         <MissingAnswers session={session} />
       </SchemaForm>,
     );
@@ -132,10 +114,7 @@ describe('views of a session', { timeout: 30_000 }, () => {
   it('the review draws prompts and answers from the schema, hides what a condition hides, and edits a section', async () => {
     const user = userEvent.setup();
     const session = new FormSession({
-      formId: 'business',
-      form: testForm('business'),
-      ...business,
-      validator: createRjsfValidator(testForm('business')),
+      form: business,
       initial: { ...business.example, signerAuthorization: 'yes' },
     });
     const onEdit = vi.fn();

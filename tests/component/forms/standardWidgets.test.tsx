@@ -2,8 +2,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { formOf } from '../../forms';
 
 /**
  * rjsf's standard widget meanings, as a compliance team writing an ordinary JSON Schema form
@@ -15,11 +15,8 @@ function renderSchema(schema: RJSFSchema, uiSchema: UiSchema = {}, formData?: An
   const user = userEvent.setup();
   render(
     <SchemaForm
-      formId="standard-widgets-test"
+      form={formOf({ schema, uiSchema })}
       keepDraft={false}
-      schema={schema}
-      uiSchema={uiSchema}
-      validator={customizeValidator()}
       formData={formData}
       onAnswersChange={onAnswersChange}
       onSubmit={() => {}}

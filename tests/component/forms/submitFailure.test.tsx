@@ -3,23 +3,18 @@ import { useState } from 'react';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RJSFSchema } from '@rjsf/utils';
-import { createRjsfValidator } from '../../../src/shared/forms/validation/rjsfErrors';
 import { ApiError } from '../../../src/web/api/client';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { registrationFailureMessage } from '../../../src/web/pages/registration/registrationFailure';
 import { testForm } from '../../forms';
 
-let form: { schema: RJSFSchema; uiSchema: Record<string, unknown> };
-let validator: ReturnType<typeof createRjsfValidator>;
+let form: ReturnType<typeof testForm>;
 const example = JSON.parse(
   fs.readFileSync('schemas/individual/individual.example.json', 'utf8'),
 ) as Answers;
 
 beforeAll(() => {
-  const loaded = testForm('individual');
-  form = { schema: loaded.schema as RJSFSchema, uiSchema: loaded.uiSchema };
-  validator = createRjsfValidator(testForm('individual'));
+  form = testForm('individual');
 });
 
 /**
@@ -38,15 +33,7 @@ function PageLike({ fail }: { fail: () => Promise<never> }) {
     }
   }
   return (
-    <SchemaForm
-      formId="individual"
-      keepDraft={false}
-      schema={form.schema}
-      uiSchema={form.uiSchema}
-      validator={validator}
-      formData={example}
-      onSubmit={onSubmit}
-    >
+    <SchemaForm form={form} keepDraft={false} formData={example} onSubmit={onSubmit}>
       {(status) => (
         <>
           {failure && (
@@ -96,14 +83,7 @@ describe(
             <button type="button" onClick={() => setCount((n) => n + 1)}>
               Count
             </button>
-            <SchemaForm
-              formId="individual"
-              keepDraft={false}
-              schema={form.schema}
-              uiSchema={form.uiSchema}
-              validator={validator}
-              onSubmit={() => {}}
-            >
+            <SchemaForm form={form} keepDraft={false} onSubmit={() => {}}>
               {() => <p>Page state {count}</p>}
             </SchemaForm>
           </>

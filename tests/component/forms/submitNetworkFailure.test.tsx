@@ -12,17 +12,7 @@ import {
 } from '../../../src/web/pages/registration/useRegistrationSubmit';
 import { json } from '../renderApp';
 import { field } from './helpers';
-import {
-  exampleAnswers,
-  exampleWithout,
-  FILE_STARTS,
-  form,
-  FORM_ID,
-  schema,
-  title,
-  uiSchema,
-  validator,
-} from './testForm';
+import { exampleAnswers, exampleWithout, FILE_STARTS, form, title } from './testForm';
 
 /**
  * The individual page's submit: the real hook, alert and API client (fetch stubbed at the
@@ -32,11 +22,7 @@ function RegistrationLike() {
   const [session] = useState(
     () =>
       new FormSession({
-        formId: FORM_ID,
         form,
-        schema,
-        uiSchema,
-        validator,
         initial: exampleWithout('photoId', 'photoIdBack', 'irsFormW2'),
         // The form's questions and Submit on one page (its uiSchema now names a review step).
         onePage: true,
@@ -46,14 +32,7 @@ function RegistrationLike() {
     submitRegistration('individual', payload),
   );
   return (
-    <SchemaForm
-      formId={FORM_ID}
-      schema={schema}
-      uiSchema={uiSchema}
-      validator={validator}
-      session={session}
-      onSubmit={onSubmit}
-    >
+    <SchemaForm session={session} onSubmit={onSubmit}>
       {(status) => (
         <>
           <RegistrationFailureAlert

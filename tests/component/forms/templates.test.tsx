@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
-import validator from '@rjsf/validator-ajv8';
 import { describe, expect, it } from 'vitest';
 import { field, renderForm } from './helpers';
 import { INPUT_WIDTHS } from '../../../src/web/forms/templates/FieldTemplate';
 import { requiredMessage, title, uiSchema } from './testForm';
+import { formOf } from '../../forms';
 
 /** The element the field template draws around a field's widget. */
 const wrapperOf = (input: HTMLElement) => input.closest<HTMLElement>('.rjsf-field')!;
@@ -61,23 +61,21 @@ describe('field and object templates', { timeout: 30_000 }, () => {
 
   it('shows a field description', () => {
     renderForm({
-      schema: {
-        type: 'object',
-        properties: { nickname: { type: 'string', title: 'Nickname', description: 'Optional' } },
-      },
-      uiSchema: {},
-      validator,
-      transformErrors: undefined,
+      form: formOf({
+        schema: {
+          type: 'object',
+          properties: { nickname: { type: 'string', title: 'Nickname', description: 'Optional' } },
+        },
+      }),
     });
     expect(screen.getByText('Optional')).toBeInTheDocument();
   });
 
   it('draws a key box and a remove button for the keys of an additionalProperties map', async () => {
     renderForm({
-      schema: { type: 'object', title: 'Tags', additionalProperties: { type: 'string' } },
-      uiSchema: {},
-      validator,
-      transformErrors: undefined,
+      form: formOf({
+        schema: { type: 'object', title: 'Tags', additionalProperties: { type: 'string' } },
+      }),
       formData: { colour: 'blue' },
     });
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Key' })).toHaveValue('colour'));

@@ -65,3 +65,16 @@ export type Answers = Record<string, unknown>;
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An answer the schema marks `x-sensitive` (SSN, passport number, date of birth; never guessed
+ * from names): sealed at rest, masked where others may see it, never kept in a browser draft.
+ */
+export const isSensitive = (schema: JsonSchema): boolean => schema['x-sensitive'] === true;
+
+/** An agreement: a `const: true` answer, given by signing (a yes/no question's Yes is not one). */
+export const isAgreement = (schema: JsonSchema): boolean => schema.const === true;
+
+/** Answers a browser draft never keeps (DECISIONS): files, agreements and sensitive answers. */
+export const isDraftExcluded = (schema: JsonSchema): boolean =>
+  schema['x-file'] !== undefined || isSensitive(schema) || isAgreement(schema);

@@ -10,6 +10,16 @@ export interface FileReference {
   size: number;
 }
 
+/**
+ * Whether an answer is a file reference (`{name, type, size}`): one answer, compared, kept and
+ * sent whole, its bytes elsewhere. Every part asks this one check.
+ */
+export function isFileReference(value: unknown): value is FileReference {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { name, type, size } = value as Record<string, unknown>;
+  return typeof name === 'string' && typeof type === 'string' && typeof size === 'number';
+}
+
 /** One validation message, at the JSON pointer of the answer it is about ('' = the whole form). */
 export interface AnswerError {
   path: string;

@@ -34,7 +34,7 @@ import {
   toPointer,
 } from '../walk/schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
-import type { FileReference } from '../model/types';
+import { isFileReference, type FileReference } from '../model/types';
 
 interface PayloadEntry {
   prompt: string;
@@ -328,8 +328,8 @@ export function toPayloadJson(
     for (const section of [property['x-section'], ...(property['x-also-in'] ?? [])]) {
       place(payload.parts, sectionPointer(form, section, pointer))[key] = item;
     }
-    if (property['x-file'] && isPlainObject(value)) {
-      const reference = value as unknown as FileReference;
+    if (property['x-file'] && isFileReference(value)) {
+      const reference = value;
       payload.files.push({
         part: partName([key]),
         pointer,

@@ -9,8 +9,16 @@
 import { optionTitle, optionTitles } from '../model/optionTitle';
 import { AsYouType } from 'libphonenumber-js';
 import type { FormValidator } from '../model/compiledForm';
-import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
+import {
+  isAgreement,
+  isPlainObject,
+  isSensitive,
+  type Answers,
+  type JsonSchema,
+  type UiSchema,
+} from '../model/schemaTypes';
 import type { FormStep } from '../model/steps';
+import { isFileReference } from '../model/types';
 import { partName } from '../payload/payload';
 import {
   childSchema,
@@ -120,11 +128,11 @@ function answerText(
   root?: JsonSchema,
 ): string {
   if (isMissing(value)) return NOT_ANSWERED;
-  if (schema.const === true) return value === true ? 'Signed' : 'Not signed';
+  if (isAgreement(schema)) return value === true ? 'Signed' : 'Not signed';
   const title = optionTitle(schema, value, ui, root);
   if (title) return title;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (isPlainObject(value) && typeof value.name === 'string') return value.name;
+  if (isFileReference(value)) return value.name;
   if (Array.isArray(value)) {
     return optionTitles(schema, value, ui, root) ?? value.map(scalar).join(', ');
   }
@@ -178,11 +186,11 @@ function row(
     prompt,
     text: '',
     answered: !isMissing(value),
-    sensitive: schema['x-sensitive'] === true,
+    sensitive: isSensitive(schema),
     date: isDate(schema, ui),
   };
   if (schema['x-file'] !== undefined) {
-    const name = isPlainObject(value) && typeof value.name === 'string' ? value.name : '';
+    const name = isFileReference(value) ? value.name : '';
     return {
       ...base,
       text: name || NOT_ANSWERED,

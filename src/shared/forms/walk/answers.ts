@@ -12,8 +12,15 @@ import {
   resolveFor,
   toPointer,
 } from './schemaWalk';
-import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import {
+  isDraftExcluded,
+  isPlainObject,
+  isSensitive,
+  type Answers,
+  type JsonSchema,
+} from '../model/schemaTypes';
 import { escapePointerKey } from '../model/pointer';
+import { listItemName } from './answerPlaces';
 
 function keepShown(
   validator: FormValidator,
@@ -56,11 +63,6 @@ function keepShownValue(
  */
 export function omitHiddenAnswers(form: CompiledForm, answers: Answers): Answers {
   return keepShown(form.validator, form.schema, form.schema, answers);
-}
-
-/** Answers never kept in a browser draft: files, agreements (`const: true`) and sensitive ones. */
-function isDraftExcluded(schema: JsonSchema): boolean {
-  return schema['x-file'] !== undefined || schema['x-sensitive'] === true || schema.const === true;
 }
 
 function draftSafe(root: JsonSchema, schema: JsonSchema, answers: Answers): Answers {
@@ -119,10 +121,7 @@ export function answersDraftsCannotKeep(
       const pointer = `${path}/${escapePointerKey(key)}`;
       if (isDraftExcluded(childSchema)) {
         const given = answer !== undefined && answer !== null && answer !== '';
-        if (
-          (required.has(key) || childSchema['x-sensitive'] === true) &&
-          !(options.missingOnly && given)
-        ) {
+        if ((required.has(key) || isSensitive(childSchema)) && !(options.missingOnly && given)) {
           out.push({ pointer, prompt: `${prefix}${childSchema.title ?? key}` });
         }
         continue;
@@ -132,7 +131,8 @@ export function answersDraftsCannotKeep(
       else if (items && Array.isArray(answer)) {
         answer.forEach((item: unknown, index) => {
           if (isPlainObject(item)) {
-            walk(items, item, `${items.title ?? key} ${index + 1}: `, `${pointer}/${index}`);
+            const name = listItemName(items, childSchema, key, index);
+            walk(items, item, `${name}: `, `${pointer}/${index}`);
           }
         });
       }

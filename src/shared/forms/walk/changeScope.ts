@@ -6,6 +6,7 @@
 import type { CompiledForm } from '../model/compiledForm';
 import { listItemName } from './answerPlaces';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
+import { isFileReference } from '../model/types';
 import {
   childSchema,
   deref,
@@ -22,6 +23,8 @@ interface Question {
   schema: JsonSchema;
   /** As the form shows it; inside a list item the item is named: 'Affiliated person 2: SSN'. */
   prompt: string;
+  /** Its own prompt, the item around it not named ('SSN'), as a dialog drawing the item shows it. */
+  title: string;
 }
 
 const isListSchema = (schema: JsonSchema) => schema.type === 'array' || schema.items !== undefined;
@@ -49,7 +52,7 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
       const item = itemSchemaAt(resolved, position, root);
       if (!item) return null;
       const itemName = listItemName(item, resolved, keys[index - 1] ?? '', position);
-      if (last) return { pointer, schema: item, prompt: `${prefix}${itemName}` };
+      if (last) return { pointer, schema: item, prompt: `${prefix}${itemName}`, title: itemName };
       prefix = `${prefix}${itemName}: `;
       schema = item;
       value = value[position];
@@ -59,7 +62,10 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
     const parts = partsInForce(form.validator, resolved, root, value);
     const child = childSchema(parts, key, root);
     if (!child) return null;
-    if (last) return { pointer, schema: child, prompt: `${prefix}${child.title ?? key}` };
+    if (last) {
+      const title = child.title ?? key;
+      return { pointer, schema: child, prompt: `${prefix}${title}`, title };
+    }
     schema = child;
     value = isPlainObject(value) ? value[key] : undefined;
   }
@@ -70,10 +76,6 @@ export function questionAt(form: CompiledForm, answers: Answers, pointer: string
 export const isWithin = (pointer: string, marked: string): boolean =>
   pointer === marked || pointer.startsWith(`${marked}/`);
 
-/** A file reference (`{name, type, size}`) is one answer, compared whole. */
-const isFileReference = (value: unknown): boolean =>
-  isPlainObject(value) && typeof value.name === 'string' && 'size' in value;
-
 const isBlank = (value: unknown) =>
   value === undefined ||
   value === null ||
@@ -83,6 +85,7 @@ const isBlank = (value: unknown) =>
 /** The pointers where two answer trees differ, outermost where one side has nothing. */
 function differences(before: unknown, after: unknown, keys: string[], out: string[][]): void {
   if (isBlank(before) && isBlank(after)) return;
+  // A file reference (`{name, type, size}`) is one answer, compared whole.
   const bothObjects =
     isPlainObject(before) &&
     isPlainObject(after) &&
@@ -153,7 +156,9 @@ export function unrequestedChange(
         parent !== '' && isListSchema(questionAt(form, submitted, parent)?.schema ?? {});
       if (!listChanged) continue;
     }
-    return wasAsked ?? isAsked ?? { pointer, schema: {}, prompt: keys.join(' ') };
+    return (
+      wasAsked ?? isAsked ?? { pointer, schema: {}, prompt: keys.join(' '), title: keys.join(' ') }
+    );
   }
   return null;
 }

@@ -27,6 +27,7 @@ import { toPointer } from '../engine';
 import { errorIds } from '../errors';
 import type { FormSession, ListItemEdit } from '../session';
 import { stringOption } from '../widgets/a11y';
+import { visuallyHidden } from '../../app/theme';
 
 /** One column of the list: its heading and the answers of a row it shows, joined by a space. */
 interface Column {
@@ -43,7 +44,7 @@ type Row = Record<string, unknown>;
  * (`nested`, compiled with it: scripts/formValidatorsPlugin.ts).
  */
 function nestedForm(session: FormSession | undefined, formId: string): CompiledForm | undefined {
-  return formId ? session?.form?.nested[formId] : undefined;
+  return formId ? session?.form.nested[formId] : undefined;
 }
 
 /** The page's session (SchemaForm puts it in rjsf's formContext). */
@@ -236,7 +237,7 @@ export function DialogListField(props: FieldProps) {
                 <TableCell key={column.title}>{column.title}</TableCell>
               ))}
               <TableCell>
-                <Box component="span" sx={VISUALLY_HIDDEN}>
+                <Box component="span" sx={visuallyHidden}>
                   {actionsTitle}
                 </Box>
               </TableCell>
@@ -332,15 +333,6 @@ function useRowKeys(rows: Row[]) {
 function sameRows(a: unknown[], b: unknown[]): boolean {
   return a.length === b.length && a.every((row, i) => row === b[i]);
 }
-
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 interface ListRowProps {
   row: Row;

@@ -12,6 +12,7 @@ import {
   type FieldProps,
   type Registry,
 } from '@rjsf/utils';
+import { visuallyHidden } from '../../app/theme';
 
 const StockArrayField = getDefaultRegistry().fields.ArrayField!;
 
@@ -103,7 +104,7 @@ function InlineArrayFieldTemplate(props: ArrayFieldTemplateProps) {
         <FormLabel
           id={titleId(fieldPathId)}
           required={required}
-          sx={uiOptions.label === false ? VISUALLY_HIDDEN : { display: 'block', mb: 1 }}
+          sx={uiOptions.label === false ? visuallyHidden : { display: 'block', mb: 1 }}
         >
           {prompt}
         </FormLabel>
@@ -141,16 +142,6 @@ function InlineArrayFieldTemplate(props: ArrayFieldTemplateProps) {
     </div>
   );
 }
-
-/** Kept for screen readers, not drawn (the section heading above says the same). */
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 const registries = new WeakMap<Registry, Registry>();
 

@@ -11,7 +11,7 @@ import {
 import { isPlainObject, type JsonSchema } from '../../../shared/forms/model/schemaTypes';
 import { keyRefusal, newKey } from '../../../shared/forms/walk/addedKeys';
 import { engineOf, parsePointer as fromPointer, toPointer } from '../engine';
-import { AddedKeysContext } from '../templates/AddedKeyRow';
+import { AddedKeysContext, UNNAMED_KEY } from '../templates/AddedKeyRow';
 
 const StockObjectField = getDefaultRegistry().fields.ObjectField!;
 
@@ -98,13 +98,24 @@ function ObjectWithAddedKeys(props: FieldProps) {
     [registry, schema, formData],
   );
   const keys = useMemo(() => (isPlainObject(formData) ? Object.keys(formData) : []), [formData]);
-  const scope = useMemo(
-    () => ({ schema: resolved, keys, depth: fieldPathId.path.length, pointer }),
-    [resolved, keys, fieldPathId, pointer],
-  );
   // rjsf's object field keeps the order of added keys in its own state, from the one it named:
   // drawn afresh when the engine names the key.
   const [generation, setGeneration] = useState(0);
+  // The unnamed row named: a new answer under its key (rjsf never held the unnamed one).
+  const nameRow = useCallback(
+    (key: string) => {
+      store?.remove(toPointer([...fieldPathId.path, UNNAMED_KEY]));
+      store?.add(toPointer([...fieldPathId.path, key]));
+      const own = isPlainObject(props.formData) ? props.formData : {};
+      setGeneration((n) => n + 1);
+      onChange({ ...own, [key]: null }, fieldPathId.path);
+    },
+    [store, fieldPathId, props.formData, onChange],
+  );
+  const scope = useMemo(
+    () => ({ schema: resolved, keys, depth: fieldPathId.path.length, pointer, nameRow }),
+    [resolved, keys, fieldPathId, pointer, nameRow],
+  );
   const handleChange = useCallback<FieldProps['onChange']>(
     (value, path, errorSchema, id) => {
       const own = path.length === fieldPathId.path.length;
@@ -123,7 +134,15 @@ function ObjectWithAddedKeys(props: FieldProps) {
       }
       const refused = keyRefusal(resolved as JsonSchema, named) !== undefined;
       const key = refused ? newKey(resolved as JsonSchema, keys) : named;
-      if (key === undefined) return;
+      if (key === undefined) {
+        // No key the form accepts can be made (a pattern with no literal start): the row is drawn
+        // with an empty key for the person to name (AddedKeyRow), and nothing is kept before.
+        if (adding) {
+          store?.add(toPointer([...fieldPathId.path, UNNAMED_KEY]));
+          setGeneration((n) => n + 1);
+        }
+        return;
+      }
       const placeholder = registry.translateString(TranslatableString.NewStringDefault);
       const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) =>
         k === named ? [key, adding && v === placeholder ? null : v] : [k, v],

@@ -18,9 +18,18 @@ interface AddedKeysScope {
   depth: number;
   /** The object's pointer. */
   pointer: string;
+  /** Gives the unnamed row (UNNAMED_KEY) its key: a new answer under it. */
+  nameRow: (key: string) => void;
 }
 
 export const AddedKeysContext = createContext<AddedKeysScope | undefined>(undefined);
+
+/**
+ * The key of a row added before it has a name (ObjectField: no key the form accepts could be
+ * made). Its key box is empty and its answer not drawn until the person names a key the form
+ * accepts, so nothing is ever kept or sent under it.
+ */
+export const UNNAMED_KEY = '__unnamed__';
 
 interface AddedKeyRowProps {
   children: ReactNode;
@@ -51,15 +60,19 @@ export function AddedKeyRow(props: AddedKeyRowProps) {
   const scope = useContext(AddedKeysContext);
   const pointerOf = (_id: string, name: string) =>
     scope ? `${scope.pointer}/${escapePointerKey(name)}` : undefined;
-  const [refused, setRefused] = useState<string>();
+  const parent = (scope?.schema ?? {}) as JsonSchema;
+  const unnamed = key === UNNAMED_KEY;
+  // A row not named yet says what a key must be until it has one.
+  const [refused, setRefused] = useState<string | undefined>(() =>
+    unnamed ? refusalMessage(keyRefusal(parent, '') ?? 'taken', '', parent, registry) : undefined,
+  );
   // Remounts the key box on a refusal: it shows the key the answer is kept under.
   const [attempt, setAttempt] = useState(0);
-  const parent = (scope?.schema ?? {}) as JsonSchema;
   const prompt = getUiOptions(uiSchema).title ?? schema.title ?? '';
   const keyLabel = prompt ? `Key for ${prompt}` : 'Key';
   const listed = namedKeys(parent);
   const rename = (next: string) => {
-    if (next === key) return;
+    if (next === key || (unnamed && next === '')) return;
     const refusal = next === '' || scope?.keys.includes(next) ? 'taken' : keyRefusal(parent, next);
     if (refusal) {
       setRefused(refusalMessage(refusal, next, parent, registry));
@@ -67,6 +80,10 @@ export function AddedKeyRow(props: AddedKeyRowProps) {
       return;
     }
     setRefused(undefined);
+    if (unnamed) {
+      scope?.nameRow(next);
+      return;
+    }
     // A row not answered yet keeps its mark under its new key (see ObjectWithAddedKeys).
     const marks = engineOf(registry)?.added;
     const at = pointerOf(id, key);
@@ -102,7 +119,7 @@ export function AddedKeyRow(props: AddedKeyRowProps) {
       fullWidth
       id={`${id}-key`}
       label={keyLabel}
-      defaultValue={key}
+      defaultValue={unnamed ? '' : key}
       disabled={disabled || readonly}
       error={refused !== undefined}
       helperText={refused}
@@ -112,7 +129,7 @@ export function AddedKeyRow(props: AddedKeyRowProps) {
   return (
     <div style={ROW}>
       <div style={KEY}>{keyBox}</div>
-      <div style={ANSWER}>{children}</div>
+      <div style={ANSWER}>{unnamed ? null : children}</div>
       <Button
         id={buttonId(id, 'remove')}
         className="rjsf-object-property-remove"
@@ -122,7 +139,7 @@ export function AddedKeyRow(props: AddedKeyRowProps) {
           if (at) engineOf(registry)?.added.remove(at);
           onRemoveProperty();
         }}
-        aria-label={`Remove ${key}`}
+        aria-label={unnamed ? 'Remove' : `Remove ${key}`}
         sx={{ mt: 1 }}
       >
         Remove

@@ -7,7 +7,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
-import type { FileReference } from '../../../shared/forms/model/types';
+import { isFileReference, type FileReference } from '../../../shared/forms/model/types';
 import { ApiError, NETWORK_FAILURE_MESSAGE, SESSION_EXPIRED_MESSAGE } from '../../api/client';
 import { engineOf, useFieldPointer, type UploadState } from '../engine';
 import { sessionOf } from '../session';
@@ -18,15 +18,6 @@ import { describedBy, stringOption } from './a11y';
 interface FileUploadProps extends WidgetProps {
   /** The `accept` attribute: 'image/*' or 'application/pdf'. */
   accept: string;
-}
-
-function isFileReference(value: unknown): value is FileReference {
-  return (
-    !!value &&
-    typeof value === 'object' &&
-    typeof (value as FileReference).name === 'string' &&
-    typeof (value as FileReference).size === 'number'
-  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { COUNTRY_CHOICES } from '../countries';
 import { engineOf } from '../engine';
 import type { Parsed } from '../useBufferedText';
 import { TextInput } from './TextInput';
+import { visuallyHidden } from '../../app/theme';
 
 /** What a lookup can fill: the names `ui:options.lookupFills` maps answers' pointers to. */
 type LeiFillSource = 'legalName' | 'address' | 'isNonUs' | 'nonUsAddress';
@@ -164,18 +165,9 @@ export function LeiWidget(props: WidgetProps) {
         autoComplete="off"
       />
       {/* Always present, so screen readers announce each change of the lookup's status. */}
-      <Box component="span" role="status" sx={VISUALLY_HIDDEN}>
+      <Box component="span" role="status" sx={visuallyHidden}>
         {announcement}
       </Box>
     </>
   );
 }
-
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

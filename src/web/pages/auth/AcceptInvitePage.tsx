@@ -4,9 +4,9 @@ import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ErrorSchema } from '@rjsf/utils';
 import { PERSON_PARTS, type PersonAnswer } from '../../../shared/api/auth';
-import { createRjsfValidator, toRjsfErrors } from '../../../shared/forms/validation/rjsfErrors';
+import { toRjsfErrors } from '../../../shared/forms/validation/rjsfErrors';
 import { emailError } from '../../../shared/rules/email';
 import { useAcceptInvite } from '../../api/accept-invite';
 import { ApiError } from '../../api/client';
@@ -20,19 +20,6 @@ import { NewPasswordFields, usePasswordPair } from './NewPasswordFields';
 
 const INVALID_INVITE_URL_MESSAGE =
   'Invalid URL. Reach out to an admin to get a new invitation url.';
-
-/**
- * The person form (schemas/person): the business wizard's user-step questions, their prompts,
- * rules and messages, which the server checks again with the same form. The card's heading says
- * what the page is, so the form's own title is not repeated.
- */
-const FORM_ID = personForm.id;
-const schema = personForm.schema as RJSFSchema;
-const uiSchema: UiSchema = {
-  ...personForm.uiSchema,
-  'ui:options': { ...(personForm.uiSchema['ui:options'] as object | undefined), label: false },
-};
-const validator = createRjsfValidator(personForm);
 
 /** The server's part names (first_name, …) back to the form's answers ('/firstName'). */
 const ANSWER_OF_PART = new Map(
@@ -82,7 +69,9 @@ function AcceptInviteForm({
   // The page's one session: the person's answers and chosen photo. No browser draft: the page is
   // signed out and short, and a draft would outlive the single-use link.
   const [session] = useState(
-    () => new FormSession({ formId: FORM_ID, form: personForm, schema, uiSchema, validator }),
+    // The person form (schemas/person): the business wizard's user-step questions, which the
+    // server checks again with the same form. The card's heading says what the page is.
+    () => new FormSession({ form: personForm, ownHeading: true }),
   );
   const [passwordTried, setPasswordTried] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema<Answers> | undefined>();
@@ -135,16 +124,7 @@ function AcceptInviteForm({
         helperText={emailProblem}
         slotProps={{ htmlInput: { readOnly: true, autoCapitalize: 'off' } }}
       />
-      <SchemaForm
-        formId={FORM_ID}
-        schema={schema}
-        uiSchema={uiSchema}
-        validator={validator}
-        session={session}
-        keepDraft={false}
-        extraErrors={fieldErrors}
-        onSubmit={onSubmit}
-      >
+      <SchemaForm session={session} keepDraft={false} extraErrors={fieldErrors} onSubmit={onSubmit}>
         {(status) => (
           <>
             <NewPasswordFields pair={pair} showErrors={status.submitAttempted || passwordTried} />

@@ -16,13 +16,10 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { formIds, formTitles, importForm } from 'virtual:forms';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { PayloadError, toPayloadJson } from '../../../shared/forms/payload/payload';
-import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors';
 import { validateAnswers } from '../../../shared/forms/validation/validateAnswers';
-import type { FormValidator } from '../../../shared/forms/model/compiledForm';
 import { PageTitle } from '../../app/PageTitle';
 import { FormWizard } from '../../forms/FormWizard';
 import type { Answers } from '../../forms/SchemaForm';
@@ -88,7 +85,6 @@ function Preview({ formId }: { formId: string }) {
 
 function LoadedPreview({ form }: { form: CompiledForm }) {
   const formId = form.id;
-  const validator = createRjsfValidator(form);
   const [answers, setAnswers] = useState<Answers>(form.example);
   const [submitted, setSubmitted] = useState(false);
 
@@ -116,17 +112,14 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
       </Typography>
       <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
         <Box sx={{ flex: '0 1 1080px', minWidth: 0 }}>
-          {validator && (
-            <PreviewWizard
-              form={form}
-              validator={validator}
-              onAnswersChange={(next) => {
-                setAnswers(next);
-                setSubmitted(false);
-              }}
-              onSubmit={() => setSubmitted(true)}
-            />
-          )}
+          <PreviewWizard
+            form={form}
+            onAnswersChange={(next) => {
+              setAnswers(next);
+              setSubmitted(false);
+            }}
+            onSubmit={() => setSubmitted(true)}
+          />
         </Box>
         <Box sx={{ flex: '1 1 400px', minWidth: 0, position: 'sticky', top: 16 }}>
           {submitted && <Alert severity="success">Submitted (preview: nothing is sent).</Alert>}
@@ -161,27 +154,14 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
  */
 function PreviewWizard({
   form,
-  validator,
   onAnswersChange,
   onSubmit,
 }: {
   form: CompiledForm;
-  validator: FormValidator;
   onAnswersChange: (answers: Answers) => void;
   onSubmit: () => void;
 }) {
-  const formId = form.id;
-  const [session] = useState(
-    () =>
-      new FormSession({
-        formId: `preview.${formId}`,
-        form,
-        schema: form.schema as RJSFSchema,
-        uiSchema: form.uiSchema as UiSchema,
-        validator,
-        initial: form.example,
-      }),
-  );
+  const [session] = useState(() => new FormSession({ form, initial: form.example }));
   const latest = useRef(onAnswersChange);
   useEffect(() => {
     latest.current = onAnswersChange;

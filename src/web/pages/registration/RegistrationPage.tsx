@@ -204,7 +204,7 @@ function OpenRegistration({
       <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, overflow: 'clip' }}>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
           <Typography variant="h1" gutterBottom>
-            {form.schema.title}
+            {form.compiled.schema.title}
           </Typography>
           {registration.otherChoice ? (
             <Link component={RouterLink} to="/registration?returned=1">

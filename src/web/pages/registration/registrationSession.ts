@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { prefillAnswers } from '../../../shared/forms/model/prefill';
-import { createRjsfValidator } from '../../../shared/forms/validation/rjsfErrors';
 import type { Application } from '../../api/applications';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
@@ -25,27 +23,18 @@ import { useLeaveWarning } from '../../forms/useLeaveWarning';
 export interface RegistrationForm {
   formId: string;
   compiled: CompiledForm;
-  schema: RJSFSchema;
-  uiSchema: UiSchema;
-  validator: ReturnType<typeof createRjsfValidator>;
   /** The answers a browser draft may keep (no files, signatures or sensitive answers). */
   keptInDraft: (answers: Answers) => Answers;
 }
 
 /**
- * A registration form's stable pieces (rjsf re-renders less when schema and uiSchema never
- * change identity). The page shows the form's title as its heading, so rjsf does not repeat it.
+ * A registration form with what its pages ask of it (its session draws it without its title:
+ * the page shows the title as its heading).
  */
 function registrationForm(form: CompiledForm): RegistrationForm {
   return {
     formId: form.id,
     compiled: form,
-    schema: form.schema as RJSFSchema,
-    uiSchema: {
-      ...form.uiSchema,
-      'ui:options': { ...(form.uiSchema['ui:options'] as object | undefined), label: false },
-    },
-    validator: createRjsfValidator(form),
     keptInDraft: (answers) => draftSafeAnswers(form, answers),
   };
 }
@@ -91,11 +80,9 @@ export function useRegistrationSession(
       draftFilter: form.keptInDraft,
     });
     const session = new FormSession({
-      formId: form.formId,
       form: form.compiled,
-      schema: form.schema,
-      uiSchema: form.uiSchema,
-      validator: form.validator,
+      // The page shows the form's title as its heading.
+      ownHeading: true,
       // Change mode opens the answers as submitted (the application made of them).
       ...(changes
         ? { initial: changes.answers, changeMode: changes.changeMode, openAt: changes.startStep }
