@@ -137,10 +137,7 @@ describe('a form session with steps', () => {
   it('opens at the step the page names without saving (the changes page), and a move still saves', async () => {
     const { store, persistence } = memoryPersistence({ firstName: 'Daniel' });
     const session = new FormSession({
-      formId: 'business',
-      schema: form.schema as RJSFSchema,
-      uiSchema: form.uiSchema,
-      validator: createRjsfValidator(testForm('business')),
+      form,
       initial: { email: 'daniel@example.com' },
       persistence,
       openAt: 1,
