@@ -387,6 +387,9 @@ table.answers.evidence th { width: auto; }
 /* Words stay whole: a long one wraps only when it cannot fit at all (never "exa mple.c om"). */
 table.evidence td { overflow-wrap: break-word; }
 table.evidence code { white-space: nowrap; word-break: normal; }
+/* A table whose unbreakable cells (an email, a hash) outgrow the page scrolls inside its column. */
+.table-scroll { overflow-x: auto; margin-bottom: 16px; }
+.table-scroll > table { margin-bottom: 0; }
 .nowrap { white-space: nowrap; }
 /* The persons table: a narrow #, a title on one line. */
 table.answers.persons th { width: auto; }

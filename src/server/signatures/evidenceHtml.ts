@@ -35,14 +35,14 @@ export function evidenceSection(
 <td><code title="${e(item.sha256)}">${e(short(item.sha256))}</code><br><span class="muted">${e(published)}</span></td>
 <td>${item.signedAt ? when(item.signedAt) : 'not recorded'}<br><span class="muted">submitted ${when(item.submittedAt)}</span></td>
 <td>${e(item.ip ?? '—')}<br><span class="muted">${e(item.userAgent ?? '—')}</span></td>
-<td><span class="nowrap">${e(item.userEmail)}</span>${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
+<td><span>${e(item.userEmail).replace('@', '@<wbr>')}</span>${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
 <td><code title="${e(item.consentSha256 ?? '')}">${e(short(item.consentSha256))}</code>${item.consentGivenAt ? `<br><span class="muted">consent given ${when(item.consentGivenAt)}</span>` : ''}</td></tr>`;
     })
     .join('\n');
   return `<h2 id="evidence">Signature evidence</h2>
 <p class="muted">For each agreement: the document as attached, the SHA-256 of its bytes, when it was signed (server time of the Electronically Sign press, as the application saved it) and when it was submitted, from where and by whom, and the e-sign consent the applicant gave before signing (its version: the SHA-256 of the consent document they consented to, and when).</p>
-<table class="answers evidence"><thead><tr><th scope="col">Agreement and document</th><th scope="col">SHA-256 of the bytes</th><th scope="col">Signed at</th><th scope="col">IP address and user agent</th><th scope="col">User</th><th scope="col">Consent text version</th></tr></thead><tbody>
+<div class="table-scroll"><table class="answers evidence"><thead><tr><th scope="col">Agreement and document</th><th scope="col">SHA-256 of the bytes</th><th scope="col">Signed at</th><th scope="col">IP address and user agent</th><th scope="col">User</th><th scope="col">Consent text version</th></tr></thead><tbody>
 ${rows}
-</tbody></table>
+</tbody></table></div>
 <p><a href="${consoleBase}/registrations/${e(registrationId)}/evidence.zip" download>Download the signed documents with their evidence (ZIP)</a></p>`;
 }
