@@ -8,11 +8,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { freePort } from '../../bench/lib/util';
 
 const FIXTURE = 'tests/fixtures/forms-dir/introducing-broker';
 /** The folder added while the preview runs: the test kind again, under another id. */
@@ -40,17 +40,6 @@ function addedSchema(emailPrompt: string): FormFile {
 }
 const writeJson = (file: string, value: unknown) =>
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface DevServer {
   /** The Vite dev server's origin, as a developer opens it. */
