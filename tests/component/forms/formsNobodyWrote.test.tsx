@@ -8,7 +8,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { checkForms } from '../../../src/shared/forms/check/checkForms';
 import { browserForm } from '../../../src/shared/forms/check/checkBuild';
 import type { JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
+import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
+import { questionAt } from '../../../src/shared/forms/walk/changeScope';
 import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
+import { FormSession } from '../../../src/web/forms/session';
 
 const MESSAGES = {
   type: 'Please check',
@@ -68,6 +71,46 @@ describe('forms nobody here wrote, on the page', { timeout: 60_000 }, () => {
       expect(onSubmit.mock.calls[0]![0]).toEqual({ ipsum: 'X1' });
     });
   }
+
+  it('3: an answer of a root oneOf option is named by its prompt with the browser validator (the leave warning lists it)', async () => {
+    const { problems, forms } = checkForms({
+      forms: {
+        sample: {
+          schema: {
+            'x-messages': { ...MESSAGES, pattern: 'Please check the format' },
+            type: 'object',
+            oneOf: [
+              {
+                title: 'By name',
+                properties: { lorem: { type: 'string', title: 'Name', pattern: '^[A-Z]' } },
+                required: ['lorem'],
+              },
+              {
+                title: 'By code',
+                properties: {
+                  ipsum: { type: 'string', title: 'Code', pattern: '^X', 'x-sensitive': true },
+                },
+                required: ['ipsum'],
+              },
+            ],
+          },
+          uiSchema: {},
+          example: { lorem: 'Ab' },
+        },
+      },
+      commons: {},
+    });
+    expect(problems).toEqual([]);
+    const form = browserForm(forms.get('sample')!);
+    // The options are no simple conditions: the walker asks the precompiled validator, which
+    // has no function for an option as written and threw "No precompiled validator function".
+    expect(questionAt(form, { ipsum: 'X1' }, '/ipsum')?.prompt).toBe('Code');
+    const session = new FormSession({ form });
+    session.focused();
+    session.commit({ ipsum: 'X1' });
+    await waitFor(() => expect(session.status.get().dirty).toBe(true));
+    expect(session.unkeptAnswers((answers) => draftSafeAnswers(form, answers))).toEqual(['Code']);
+  });
 
   it('2: an optional object left out stays out, and the form is sent without it', async () => {
     const onSubmit = draw(

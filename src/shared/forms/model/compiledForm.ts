@@ -67,9 +67,27 @@ function withSimpleConditions(validator: FormValidator): FormValidator {
       if (property !== 'isValid') return Reflect.get(target, property, receiver) as unknown;
       return ((schema, data, root) =>
         simpleCondition(schema as never, data) ??
-        isValid(schema, data, root)) satisfies FormValidator['isValid'];
+        precompiledOrFalse(() => isValid(schema, data, root))) satisfies FormValidator['isValid'];
     },
   });
+}
+
+/**
+ * A schema the browser build has no function for answers false, as rjsf answers a schema it
+ * cannot compile. The build precompiles what rjsf asks; the walker also asks each `oneOf`/`anyOf`
+ * option of a form's parts as written (a root `oneOf` of objects), and threw there: the prompt
+ * of an answer (the leave warning, a dialog's title) crashed the page. Said false, the walker
+ * takes the option naming most of the answers' keys, as it does when none is valid.
+ */
+function precompiledOrFalse(isValid: () => boolean): boolean {
+  try {
+    return isValid();
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('No precompiled validator function')) {
+      return false;
+    }
+    throw error;
+  }
 }
 
 /**
