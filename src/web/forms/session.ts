@@ -8,6 +8,7 @@ import {
 } from '@rjsf/utils';
 import type { CompiledForm, FormValidator } from '../../shared/forms/model/compiledForm';
 import { createRjsfValidator } from '../../shared/forms/validation/rjsfErrors';
+import { omitHiddenAnswers } from '../../shared/forms/walk/answers';
 import { questionAt } from '../../shared/forms/walk/changeScope';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import { stepFields, type FormStep } from '../../shared/forms/model/steps';
@@ -298,7 +299,7 @@ export class FormSession {
   ): { valid: boolean; shaped: ErrorSchema<Answers> } {
     const last = this.lastVerdict;
     if (last && last.data === data && last.collapse === collapse) return last;
-    const visible = (this.schemaUtils.omitExtraData(this.schema, data) ?? {}) as Answers;
+    const visible = omitHiddenAnswers(this.form, data);
     const { errors, errorSchema } = this.validator.validateFormData(
       visible,
       this.schema,
@@ -560,7 +561,7 @@ export class FormSession {
       this.showAll();
       return false;
     }
-    const answers = (this.schemaUtils.omitExtraData(this.schema, this.current) ?? {}) as Answers;
+    const answers = omitHiddenAnswers(this.form, this.current);
     this.status.set({ submitting: true });
     try {
       await send(
