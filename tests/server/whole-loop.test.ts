@@ -421,7 +421,9 @@ describe('the console’s tables keep words whole (issue 26 §4)', () => {
       .body;
     expect(page).toMatch(/\(<span class="nowrap">NCF-\d{6}<\/span>\)/);
     const evidence = page.slice(page.indexOf('id="evidence"'));
-    expect(evidence).toContain(`<span class="nowrap">${applicant.email}</span>`);
+    // An email is whole but for one break after its @ (the evidence table fits its column).
+    const [local, domain] = applicant.email.split('@');
+    expect(evidence).toContain(`<span>${local}@<wbr>${domain}</span>`);
     const list = (await staff.client.get(CONSOLE)).body;
     expect(list).toMatch(/<td><span class="nowrap">NCF-\d{6}<\/span><\/td>/);
     const css = (await staff.client.get(`${CONSOLE}/console.css`)).body;
