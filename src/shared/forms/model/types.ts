@@ -17,7 +17,13 @@ export interface FileReference {
 export function isFileReference(value: unknown): value is FileReference {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const { name, type, size } = value as Record<string, unknown>;
-  return typeof name === 'string' && typeof type === 'string' && typeof size === 'number';
+  // rjsf may hand a widget the answer without its `type` while a rule refuses it (a chosen file
+  // that is no image): still the file, named with Replace and Remove beside it.
+  return (
+    typeof name === 'string' &&
+    typeof size === 'number' &&
+    (type === undefined || typeof type === 'string')
+  );
 }
 
 /** One validation message, at the JSON pointer of the answer it is about ('' = the whole form). */
