@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { ClientError } from '../../src/server/errors';
@@ -163,6 +164,25 @@ describe('regulatory disclosures', () => {
     await t.pool.query(
       "delete from disclosure_documents where category = 'capital-summary' and period < '2024-01-01'",
     );
+  });
+
+  it('sends the listing compressed once as the browser asks (brotli, gzip), never compressed twice', async () => {
+    const plain = await get(LISTING);
+    const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const br = await get(LISTING, browser);
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=60');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    // Each encoding its own strong tag; a reload naming it is a 304.
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+    const reload = await get(LISTING, { ...browser, 'if-none-match': br.headers.etag as string });
+    expect(reload.statusCode).toBe(304);
+    const gzip = await get(LISTING, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
   });
 
   it('answers an empty listing when nothing is published', async () => {

@@ -37,11 +37,39 @@ describe('server foundation', () => {
     expect(response.json()).toEqual({ errorMessage: 'Not found.' });
   });
 
-  it('sends security headers', async () => {
+  it('sends security headers: the pages’ policy on pages, the strictest on JSON, none on a 304', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/exchange/api/web/config' });
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers['content-security-policy']).not.toContain('unsafe-eval');
+    expect(response.headers['content-type']).toContain('application/json');
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    const refused = await t.app.inject({ method: 'GET', url: '/exchange/api/web/nope' });
+    expect(refused.headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    // A page's address (without a built web app here, a plain-text note; the console's pages
+    // are checked in staff-console.test.ts): anything but JSON has the pages' policy.
+    const page = await t.app.inject({ method: 'GET', url: '/clearing/signin' });
+    expect(page.headers['content-type']).toMatch(/^text\//);
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).not.toContain('unsafe-eval');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    // A 304 refreshes what the browser stored with the 200 (RFC 9110 §15.4.5): its validators
+    // and caching, nothing else.
+    const listing = await t.app.inject({ method: 'GET', url: '/clearing/api/web/disclosures' });
+    const reload = await t.app.inject({
+      method: 'GET',
+      url: '/clearing/api/web/disclosures',
+      headers: { 'if-none-match': listing.headers.etag as string },
+    });
+    expect(reload.statusCode).toBe(304);
+    expect(reload.headers.etag).toBe(listing.headers.etag);
+    expect(reload.headers['cache-control']).toBe('public, max-age=60');
+    expect(reload.headers['content-security-policy']).toBeUndefined();
   });
 
   it('has applied every migration file, and the tables they create exist', async () => {

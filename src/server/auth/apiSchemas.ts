@@ -4,5 +4,7 @@
  */
 import { UUID_PATTERN } from '../../shared/api/http';
 
+const UUID = new RegExp(UUID_PATTERN);
+
 export const isUuid = (value: string | undefined): value is string =>
-  value !== undefined && new RegExp(UUID_PATTERN).test(value);
+  value !== undefined && UUID.test(value);

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { matchesIfNoneMatch, strongEtag } from '../conditionalGet';
+import {
+  encodeAnswer,
+  matchesIfNoneMatch,
+  sendEncodedAnswer,
+  type EncodedAnswer,
+} from '../conditionalGet';
 import { notFound } from '../errors';
 import { listDisclosures, utcToday } from '../disclosures/listing';
 import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
@@ -36,11 +41,10 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
     async (request, reply) => {
       // Serialised by the route's response schema: nothing outside it reaches the body.
       const serialize = reply.getSerializationFunction('200')!;
-      const { body, etag } = await listing.current(serialize);
+      const answer = await listing.current(serialize);
       // Public and the same for everyone; short caching spares the server a burst of readers.
-      reply.header('cache-control', 'public, max-age=60').header('etag', etag);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(body);
+      reply.header('cache-control', 'public, max-age=60');
+      return sendEncodedAnswer(request, reply, answer);
     },
   );
 
@@ -82,10 +86,10 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
 /**
  * The listing, built once and served from memory until a document is published (a trigger
  * notifies every instance) or the UTC day turns (it is a rolling window). The body is serialized
- * once, by the route's response schema; its hash is the ETag.
+ * once, by the route's response schema, and compressed once (encodeAnswer); its hash is the ETag.
  */
 class ListingCache {
-  private cached: Promise<{ day: string; version: number; body: string; etag: string }> | undefined;
+  private cached: Promise<{ day: string; version: number; answer: EncodedAnswer }> | undefined;
   private version = 0;
 
   constructor(private readonly app: FastifyInstance) {}
@@ -95,22 +99,21 @@ class ListingCache {
     this.cached = undefined;
   }
 
-  async current(
-    serialize: (listing: DisclosuresResponse) => string,
-  ): Promise<{ body: string; etag: string }> {
+  async current(serialize: (listing: DisclosuresResponse) => string): Promise<EncodedAnswer> {
     const day = utcToday();
     const cached = await this.cached?.catch(() => undefined);
-    if (cached && cached.day === day && cached.version === this.version) return cached;
+    if (cached && cached.day === day && cached.version === this.version) return cached.answer;
     const version = this.version;
-    const building = listDisclosures(this.app.db).then((listing) => {
-      const body = serialize(listing);
-      return { day, version, body, etag: strongEtag(body) };
-    });
+    const building = listDisclosures(this.app.db).then(async (listing) => ({
+      day,
+      version,
+      answer: await encodeAnswer(serialize(listing)),
+    }));
     // Concurrent requests share one build; a failed build is not kept.
     this.cached = building;
     building.catch(() => {
       if (this.cached === building) this.cached = undefined;
     });
-    return building;
+    return (await building).answer;
   }
 }

@@ -8,14 +8,13 @@
 import type { DatabaseListener } from '../db/notifications';
 import { latestStatementJson } from '../db/statements';
 import type { Queryable } from '../db/transaction';
-import { strongEtag } from '../conditionalGet';
+import { encodeAnswer, type EncodedAnswer } from '../conditionalGet';
 
-interface CachedStatement {
-  /** The answer's body: the newest statement with its `asOf`. */
-  body: string;
-  /** Strong, and never the same for two organisations (their id is in the hash). */
-  etag: string;
-}
+/**
+ * The answer: the newest statement with its `asOf`, in each encoding; its ETag is strong and
+ * never the same for two organisations (their id is in the hash).
+ */
+type CachedStatement = EncodedAnswer;
 
 const STATEMENTS_CHANNEL = 'statements_changed';
 
@@ -66,15 +65,15 @@ export class StatementCache {
     // Concurrent requests share one read. An entry dropped meanwhile (a notification) is not
     // put back: the next request reads anew, after the commit the notification followed.
     const reading = latestStatementJson(this.db, organizationId).then((body) =>
-      body === null ? null : { body, etag: strongEtag(body, organizationId) },
+      body === null ? null : encodeAnswer(body, organizationId),
     );
     this.entries.set(organizationId, reading);
     const settled = (found: CachedStatement | null) => {
       if (this.entries.get(organizationId) !== reading) return;
       // No statement yet is not kept: the next request asks the database.
       if (!found) return this.invalidate(organizationId);
-      this.sizes.set(organizationId, found.body.length);
-      this.bytes += found.body.length;
+      this.sizes.set(organizationId, found.bytes);
+      this.bytes += found.bytes;
       for (const oldest of this.entries.keys()) {
         if (this.bytes <= this.maxBytes || oldest === organizationId) break;
         this.invalidate(oldest);
