@@ -20,6 +20,7 @@ import {
 } from './db/availability';
 import { DatabaseListener } from './db/notifications';
 import { StatementCache } from './statements/statementCache';
+import { LiveSessionCache } from './auth/liveSessions';
 import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
@@ -49,6 +50,8 @@ declare module 'fastify' {
     notifications: DatabaseListener;
     /** Each organisation's serialised statement, dropped on every instance when one lands. */
     statementCache: StatementCache;
+    /** Live sessions the statement GET may take from memory (auth/liveSessions.ts). */
+    liveSessions: LiveSessionCache;
     config: ServerConfig;
     mailer: Mailer;
     backgroundJobs: BackgroundJobs;
@@ -106,6 +109,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const statementCache = new StatementCache(deps.pool);
   await statementCache.listen(notifications);
   app.decorate('statementCache', statementCache);
+  const liveSessions = new LiveSessionCache(deps.pool);
+  await liveSessions.listen(notifications);
+  app.decorate('liveSessions', liveSessions);
   app.decorate('config', deps.config);
   app.decorate('mailer', deps.mailer);
   app.decorate('forms', deps.forms ?? portalForms());

@@ -1,5 +1,8 @@
+import type { EventEmitter } from 'node:events';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDecimals, collateralRows, type Statement } from '../../src/shared/api/statement';
+import { SESSION_COOKIE } from '../../src/shared/api/http';
 import { saveStatement } from '../../src/server/db/statements';
 import { demoStatement } from '../../src/server/seed/demoReview';
 import { validateStatement } from '../../src/server/statements/validateStatement';
@@ -153,6 +156,23 @@ describe('statement GET: conditional requests and the per-organisation cache (is
     expect(stale.json().asOf).toBe('2026-11-20');
   });
 
+  it('sends the statement compressed as the browser asks, with that encoding’s own ETag', async () => {
+    const plain = await customer.client.get(url(customer.organizationId));
+    const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const br = await customer.client.get(url(customer.organizationId), browser);
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(br.headers['cache-control']).toBe('private, no-cache');
+    expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+    const reload = await customer.client.get(url(customer.organizationId), {
+      ...browser,
+      'if-none-match': br.headers.etag as string,
+    });
+    expect(reload.statusCode).toBe(304);
+  });
+
   it('checks who asks before any 304: signed out 401, another organisation 403', async () => {
     const etag = await etagOf(customer.client, customer.organizationId);
     const signedOut = await freshClient(t.app).get(url(customer.organizationId), {
@@ -209,6 +229,115 @@ describe('statement GET: conditional requests and the per-organisation cache (is
     }
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ asOf: '2026-11-22', organizationName: 'Renamed' });
+  });
+});
+
+describe('statement GET: the session kept in memory ends with it (issue 29 §3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  /** An approved customer with a statement, read once so this instance keeps the session. */
+  async function readingCustomer() {
+    const customer = await registeredCustomer(t);
+    await t.pool.query(
+      `update users set details = jsonb_set(details, '{approved}', 'true') where id = $1`,
+      [customer.id],
+    );
+    await saveStatement(t.pool, {
+      organizationId: customer.organizationId,
+      statement: demoStatement(),
+      asOf: '2026-11-20',
+      loadedBy: null,
+    });
+    // The approval's own notification is heard before the session is kept.
+    await notificationsHeard();
+    expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(200);
+    expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(200);
+    return customer;
+  }
+
+  /** A notification round trip: sent after everything before it, so heard after it too. */
+  async function notificationsHeard() {
+    const heard = new Promise<void>(
+      (resolve) => void t.app.notifications.listen('test_heard', () => resolve()),
+    );
+    await t.pool.query(`notify test_heard`);
+    await heard;
+  }
+
+  it('answers 401 at once after signing out here', async () => {
+    const customer = await readingCustomer();
+    const token = customer.client.cookies.get(SESSION_COOKIE)!;
+    // The delete's notification held back: this instance must not need it for its own sign-out.
+    const connection = (t.app.notifications as unknown as { client: EventEmitter }).client;
+    const handlers = connection.listeners('notification') as Array<(message: unknown) => void>;
+    connection.removeAllListeners('notification');
+    try {
+      const signout = await customer.client.post('/exchange/api/web/auth/signout');
+      expect(signout.statusCode).toBe(200);
+      // The cookie the browser held, sent again (as a stolen copy would be).
+      customer.client.cookies.set(SESSION_COOKIE, token);
+      expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(401);
+    } finally {
+      for (const handler of handlers) connection.on('notification', handler);
+    }
+  });
+
+  it('answers 401 once a session ended anywhere else (the delete’s notification)', async () => {
+    const customer = await readingCustomer();
+    // As another instance's sign-out, or the profile page's "sign out other sessions", would.
+    await t.pool.query('delete from sessions where user_id = $1', [customer.id]);
+    await notificationsHeard();
+    expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(401);
+  });
+
+  it('answers 403 once the approval is withdrawn, and for a clearing id that is no longer theirs', async () => {
+    const customer = await readingCustomer();
+    const clearing = await t.pool.query<{ clearing_org_id: string }>(
+      'select clearing_org_id from organizations where id = $1',
+      [customer.organizationId],
+    );
+    const clearingId = clearing.rows[0]!.clearing_org_id;
+    expect((await customer.client.get(url(clearingId))).statusCode).toBe(200);
+    await t.pool.query(`update organizations set clearing_org_id = $2 where id = $1`, [
+      customer.organizationId,
+      `${clearingId}X`,
+    ]);
+    await notificationsHeard();
+    expect((await customer.client.get(url(clearingId))).statusCode).toBe(403);
+    expect((await customer.client.get(url(`${clearingId}X`))).statusCode).toBe(200);
+    await t.pool.query(
+      `update users set details = jsonb_set(details, '{approved}', 'false') where id = $1`,
+      [customer.id],
+    );
+    await notificationsHeard();
+    expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(403);
+  });
+
+  it('answers from memory only while the notifications are heard', async () => {
+    const customer = await readingCustomer();
+    // Ended without a word (triggers off in this connection): only the notification tells.
+    const quiet = await t.pool.connect();
+    try {
+      await quiet.query('set session_replication_role = replica');
+      await quiet.query('delete from sessions where user_id = $1', [customer.id]);
+    } finally {
+      await quiet.query('set session_replication_role = origin');
+      quiet.release();
+    }
+    // Kept in memory: this is the read the cache saves.
+    expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(200);
+    const listener = t.app.notifications as unknown as { client: unknown };
+    const client = listener.client;
+    listener.client = undefined; // as while the connection is lost, before it is back
+    try {
+      expect((await customer.client.get(url(customer.organizationId))).statusCode).toBe(401);
+    } finally {
+      listener.client = client;
+    }
   });
 });
 

@@ -39,7 +39,7 @@ export async function createSession(
  * made every signed-in request wait for a commit, and one user's concurrent requests queue on one
  * row; once a minute keeps the idle timeout honest to within a minute.
  */
-const SESSION_TOUCH_MS = 60 * 1000;
+export const SESSION_TOUCH_MS = 60 * 1000;
 
 /**
  * The SQL condition of a live session row `s`: not past its absolute end, not idle too long.
@@ -52,7 +52,7 @@ export const LIVE_SESSION_SQL = `s.expires_at > now()
 export const STALE_SESSION_SQL = `s.last_seen_at < now() - interval '${SESSION_TOUCH_MS} milliseconds'`;
 
 /** Refreshes a session's idle timer (at most once a minute: see SESSION_TOUCH_MS). */
-export async function touchSession(pool: pg.Pool, idHash: string): Promise<void> {
+export async function touchSession(pool: Queryable, idHash: string): Promise<void> {
   await pool.query('update sessions set last_seen_at = now() where id_hash = $1', [idHash]);
 }
 
@@ -70,6 +70,67 @@ export async function findSessionUser(pool: pg.Pool, token: string): Promise<str
   if (!row) return null;
   if (row.stale) await touchSession(pool, idHash);
   return row.user_id;
+}
+
+/** A live session as the statement GET decides on it (auth/liveSessions.ts keeps them). */
+export interface LiveSessionRow {
+  userId: string;
+  isStaff: boolean;
+  approved: boolean;
+  organizationId: string | null;
+  clearingOrgId: string | null;
+  /** Until the absolute end, from the database's clock. */
+  expiresInMs: number;
+  /** Since the idle timer was last refreshed, from the database's clock. */
+  idleMs: number;
+  /** The idle timer is due a refresh (SESSION_TOUCH_MS). */
+  stale: boolean;
+}
+
+/**
+ * A live session with what its user may read: staff or not, approved or not, their organisation
+ * and its clearing id; null when unknown, expired or idle too long. Durations rather than times,
+ * so an instance's clock need not agree with the database's.
+ */
+export async function readLiveSession(
+  db: Queryable,
+  idHash: string,
+): Promise<LiveSessionRow | null> {
+  const result = await db.query<{
+    user_id: string;
+    is_staff: boolean;
+    approved: boolean;
+    organization_id: string | null;
+    clearing_org_id: string | null;
+    expires_in_ms: number;
+    idle_ms: number;
+    stale: boolean;
+  }>({
+    name: 'live-session',
+    text: `select u.id as user_id, u.is_staff,
+                  coalesce((u.details->>'approved')::boolean, false) as approved,
+                  u.organization_id, o.clearing_org_id,
+                  (extract(epoch from s.expires_at - now()) * 1000)::float8 as expires_in_ms,
+                  (extract(epoch from now() - s.last_seen_at) * 1000)::float8 as idle_ms,
+                  ${STALE_SESSION_SQL} as stale
+             from sessions s
+             join users u on u.id = s.user_id
+             left join organizations o on o.id = u.organization_id
+            where s.id_hash = $1 and ${LIVE_SESSION_SQL}`,
+    values: [idHash],
+  });
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    userId: row.user_id,
+    isStaff: row.is_staff === true,
+    approved: row.approved === true,
+    organizationId: row.organization_id,
+    clearingOrgId: row.clearing_org_id,
+    expiresInMs: row.expires_in_ms,
+    idleMs: row.idle_ms,
+    stale: row.stale === true,
+  };
 }
 
 export async function deleteSession(pool: pg.Pool, token: string): Promise<void> {

@@ -1,6 +1,5 @@
 import type { Statement } from '../../shared/api/statement';
 import { isUuid } from '../auth/apiSchemas';
-import { LIVE_SESSION_SQL, STALE_SESSION_SQL } from './sessions';
 import type { Queryable } from './transaction';
 
 export interface StoredStatement {
@@ -72,63 +71,6 @@ export async function findOrganization(
   );
   const row = result.rows[0];
   return row ? { id: row.id, name: row.name, clearingOrgId: row.clearing_org_id } : null;
-}
-
-/** What the statement route needs to decide who may read, read in one round trip. */
-interface StatementAccess {
-  /** The signed-in user, or null when the session is unknown, expired or idle too long. */
-  userId: string | null;
-  /** The session's idle timer is due a refresh. */
-  sessionStale: boolean;
-  isStaff: boolean;
-  approved: boolean;
-  callerOrganizationId: string | null;
-  /** The organisation asked for (by id or clearing id), if it exists. */
-  organizationId: string | null;
-}
-
-/**
- * The caller's session and user and the organisation asked for in one query (the statement GET
- * is the portal's busiest signed-in read); the statement itself comes from the cache
- * (statementCache.ts). The session counts only when live by the same condition as every other
- * request's (LIVE_SESSION_SQL). A named prepared statement, so PostgreSQL plans it once per
- * connection.
- */
-export async function readStatementAccess(
-  db: Queryable,
-  sessionIdHash: string,
-  idOrClearingId: string,
-): Promise<StatementAccess> {
-  const byId = isUuid(idOrClearingId);
-  const result = await db.query<{
-    user_id: string | null;
-    stale: boolean | null;
-    is_staff: boolean | null;
-    approved: boolean | null;
-    caller_org: string | null;
-    org_id: string | null;
-  }>({
-    name: byId ? 'statement-access-by-id' : 'statement-access-by-clearing-id',
-    text: `select u.id as user_id, ${STALE_SESSION_SQL} as stale, u.is_staff,
-                  coalesce((u.details->>'approved')::boolean, false) as approved,
-                  u.organization_id as caller_org, o.id as org_id
-             from (select 1) one
-             left join sessions s on s.id_hash = $1 and ${LIVE_SESSION_SQL}
-             left join users u on u.id = s.user_id
-             left join organizations o on ${
-               byId ? 'o.id = $2::uuid' : 'upper(o.clearing_org_id) = upper($2)'
-             }`,
-    values: [sessionIdHash, idOrClearingId],
-  });
-  const row = result.rows[0]!;
-  return {
-    userId: row.user_id,
-    sessionStale: row.stale === true,
-    isStaff: row.is_staff === true,
-    approved: row.approved === true,
-    callerOrganizationId: row.caller_org,
-    organizationId: row.org_id,
-  };
 }
 
 /**

@@ -3,13 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/api/http';
 import { hashToken } from '../auth/tokens';
 import { DEVICE_COOKIE_TTL_MS, deviceCookieUser, issueDeviceCookie } from '../db/deviceCookies';
-import {
-  createSession,
-  deleteSession,
-  findSessionUser,
-  SESSION_ABSOLUTE_MS,
-  touchSession,
-} from '../db/sessions';
+import { createSession, deleteSession, findSessionUser, SESSION_ABSOLUTE_MS } from '../db/sessions';
 import { unauthorized } from '../errors';
 
 declare module 'fastify' {
@@ -18,13 +12,8 @@ declare module 'fastify' {
     sessionUserId(): Promise<string | null>;
     /** The signed-in user's id; throws 401 when signed out. */
     requireUserId(): Promise<string>;
-    /**
-     * The stored hash of the session cookie, or null without one: for a route that reads the
-     * session in its own query (LIVE_SESSION_SQL) and then reports it with `sessionFound`.
-     */
+    /** The stored hash of the session cookie, or null without one. */
     sessionIdHash(): string | null;
-    /** What such a route's query found: the user (or null), touching a stale idle timer. */
-    sessionFound(userId: string | null, stale: boolean): Promise<void>;
     /** The account whose device cookie this browser holds (OWASP device cookies), or null. */
     deviceUserId(): Promise<string | null>;
   }
@@ -64,15 +53,6 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     const token = this.cookies[SESSION_COOKIE];
     return token ? hashToken(token) : null;
   });
-
-  app.decorateRequest(
-    'sessionFound',
-    async function (this: FastifyRequest, userId: string | null, stale: boolean) {
-      sessionCache.set(this, Promise.resolve(userId));
-      const idHash = this.sessionIdHash();
-      if (userId && stale && idHash) await touchSession(app.db, idHash);
-    },
-  );
 
   app.decorateRequest('requireUserId', async function (this: FastifyRequest) {
     const userId = await this.sessionUserId();
@@ -125,7 +105,11 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
 
   app.decorateReply('endSession', async function (this: FastifyReply) {
     const token = this.request.cookies[SESSION_COOKIE];
-    if (token) await deleteSession(app.db, token);
+    if (token) {
+      await deleteSession(app.db, token);
+      // This instance forgets it at once; the others when the delete's notification arrives.
+      app.liveSessions.forget(hashToken(token));
+    }
     sessionCache.set(this.request, Promise.resolve(null));
     this.clearCookie(SESSION_COOKIE, cookieOptions);
   });
