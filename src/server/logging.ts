@@ -24,11 +24,12 @@ export const logSerializers = {
  * completed). The request serializer above keeps secrets out of the URL.
  */
 export function logOneLinePerRequest(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       { req: request, res: reply, responseTime: Math.round(reply.elapsedTime) },
       'request completed',
     );
+    done();
   });
 }
 

@@ -261,11 +261,12 @@ describe('statement GET: the session kept in memory ends with it (issue 29 §3)'
 
   /** A notification round trip: sent after everything before it, so heard after it too. */
   async function notificationsHeard() {
-    const heard = new Promise<void>(
-      (resolve) => void t.app.notifications.listen('test_heard', () => resolve()),
-    );
+    let heard: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (heard = resolve));
+    // Listening before the NOTIFY is sent: one sent earlier would never arrive.
+    await t.app.notifications.listen('test_heard', () => heard());
     await t.pool.query(`notify test_heard`);
-    await heard;
+    await arrived;
   }
 
   it('answers 401 at once after signing out here', async () => {

@@ -87,13 +87,24 @@ export class LiveSessionCache {
     this.entries.clear();
   }
 
-  /** The live session holding `idHash` with what it may read, or null; refreshes a stale one. */
-  async access(idHash: string): Promise<SessionAccess | null> {
+  /**
+   * The live session holding `idHash` with what it may read, or null; refreshes a stale one.
+   * From memory without a promise (most requests).
+   */
+  access(idHash: string): SessionAccess | Promise<SessionAccess | null> {
     const now = performance.now();
     const listening = this.listening();
     const entry = listening ? this.entries.get(idHash) : undefined;
     if (entry && now < entry.usableUntil) return entry.access;
     if (entry) this.entries.delete(idHash);
+    return this.read(idHash, now, listening);
+  }
+
+  private async read(
+    idHash: string,
+    now: number,
+    listening: boolean,
+  ): Promise<SessionAccess | null> {
     const changesBefore = this.changes;
     const row = await readLiveSession(this.db, idHash);
     if (!row) return null;

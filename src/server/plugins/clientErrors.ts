@@ -30,11 +30,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
  * bare 404, say) still gets the portal's error shape.
  */
 export const errorBodyPlugin = fp(async (app) => {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks on every answer's path: no promise per request (also below, in the plugins).
+  app.addHook('onSend', (request, reply, payload, done) => {
     const empty = payload === undefined || payload === null || payload === '';
-    if (!empty || reply.statusCode < 400 || request.method === 'HEAD') return payload;
+    if (!empty || reply.statusCode < 400 || request.method === 'HEAD') return done(null, payload);
     void reply.type('application/json; charset=utf-8');
     const text = http.STATUS_CODES[reply.statusCode] ?? 'The request could not be handled';
-    return JSON.stringify({ errorMessage: `${text}.` });
+    done(null, JSON.stringify({ errorMessage: `${text}.` }));
   });
 });

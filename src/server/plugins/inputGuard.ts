@@ -12,7 +12,8 @@ export const UNSTORABLE_MESSAGE =
  * the handlers, so the multipart reader applies the same rule to them.
  */
 export const inputGuardPlugin = fp(async (app) => {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook: every request passes here, and pays no promise for it.
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const [where, value] of [
       ['path', request.params],
       ['query', request.query],
@@ -20,8 +21,11 @@ export const inputGuardPlugin = fp(async (app) => {
     ] as const) {
       const pointer = unstorableTextPath(value);
       if (pointer !== null) {
-        throw badRequest(UNSTORABLE_MESSAGE, { [`${where}${pointer}`]: 'Character not allowed' });
+        return done(
+          badRequest(UNSTORABLE_MESSAGE, { [`${where}${pointer}`]: 'Character not allowed' }),
+        );
       }
     }
+    done();
   });
 });

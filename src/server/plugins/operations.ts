@@ -123,7 +123,7 @@ export const operationsPlugin = fp(
       },
     });
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       // The matched route's pattern, never the raw URL: ids and tokens stay out, and the number
       // of series stays bounded (every unmatched path counts as one).
       const labels = {
@@ -133,6 +133,7 @@ export const operationsPlugin = fp(
       };
       requests.inc(labels);
       durations.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
 
     const quiet = { logLevel: 'warn' as const };

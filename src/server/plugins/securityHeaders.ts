@@ -25,7 +25,7 @@ export const securityHeadersPlugin = fp(
       "form-action 'self'",
       "frame-ancestors 'none'",
     ].join('; ');
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       // A 304 only refreshes the stored answer, which carries these already (RFC 9110 §15.4.5: no
       // other metadata); a reload of the statement or the listing is mostly 304s.
       if (reply.statusCode !== 304) {
@@ -43,6 +43,7 @@ export const securityHeadersPlugin = fp(
       if (options.hsts) {
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
       }
+      done(null, payload);
     });
   },
 );

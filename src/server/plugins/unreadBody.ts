@@ -22,10 +22,10 @@ const LINGER_MS = 2000;
  * the close. Chromium then reports the answer it received (tests/e2e/registration-failure.spec.ts).
  */
 export const unreadBodyPlugin = fp<{ multipartBodyLimit: number }>(async (app, options) => {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
     // Whole body already here (or read: inject()'s requests have no `complete`), or no socket.
-    if (raw.complete || raw.readableEnded || raw.destroyed) return payload;
+    if (raw.complete || raw.readableEnded || raw.destroyed) return done(null, payload);
     const limit = isFormData(raw)
       ? options.multipartBodyLimit
       : (request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0);
@@ -37,7 +37,7 @@ export const unreadBodyPlugin = fp<{ multipartBodyLimit: number }>(async (app, o
       socket.destroySoon = () => lingeringClose(socket);
     }
     dropRest(raw, limit, () => afterAnswer(reply.raw, () => lingeringClose(raw.socket)));
-    return payload;
+    done(null, payload);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   type EncodedAnswer,
 } from '../conditionalGet';
 import { notFound } from '../errors';
-import { listDisclosures, utcToday } from '../disclosures/listing';
+import { listDisclosures } from '../disclosures/listing';
 import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
 import { readDisclosureFile } from '../disclosures/storage';
 import {
@@ -89,31 +89,48 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
  * once, by the route's response schema, and compressed once (encodeAnswer); its hash is the ETag.
  */
 class ListingCache {
-  private cached: Promise<{ day: string; version: number; answer: EncodedAnswer }> | undefined;
+  /** The listing built for `version`, served until the UTC day turns. */
+  private ready: { version: number; until: number; answer: EncodedAnswer } | undefined;
+  /** The build in flight, shared by concurrent requests. */
+  private building: { version: number; answer: Promise<EncodedAnswer> } | undefined;
   private version = 0;
 
   constructor(private readonly app: FastifyInstance) {}
 
   invalidate(): void {
     this.version++;
-    this.cached = undefined;
+    this.ready = undefined;
+    this.building = undefined;
   }
 
-  async current(serialize: (listing: DisclosuresResponse) => string): Promise<EncodedAnswer> {
-    const day = utcToday();
-    const cached = await this.cached?.catch(() => undefined);
-    if (cached && cached.day === day && cached.version === this.version) return cached.answer;
+  /** The listing; from memory without a promise while it holds (most requests). */
+  current(
+    serialize: (listing: DisclosuresResponse) => string,
+  ): EncodedAnswer | Promise<EncodedAnswer> {
+    const ready = this.ready;
+    if (ready && ready.version === this.version && Date.now() < ready.until) return ready.answer;
+    if (this.building?.version === this.version) return this.building.answer;
     const version = this.version;
-    const building = listDisclosures(this.app.db).then(async (listing) => ({
-      day,
-      version,
-      answer: await encodeAnswer(serialize(listing)),
-    }));
-    // Concurrent requests share one build; a failed build is not kept.
-    this.cached = building;
-    building.catch(() => {
-      if (this.cached === building) this.cached = undefined;
-    });
-    return (await building).answer;
+    const until = nextUtcMidnight();
+    const answer = listDisclosures(this.app.db).then((listing) => encodeAnswer(serialize(listing)));
+    const building = { version, answer };
+    this.building = building;
+    answer.then(
+      (built) => {
+        if (this.building === building) this.building = undefined;
+        // A publication meanwhile (a notification) leaves it unkept: the next request rebuilds.
+        if (version === this.version) this.ready = { version, until, answer: built };
+      },
+      () => {
+        // A failed build is not kept.
+        if (this.building === building) this.building = undefined;
+      },
+    );
+    return answer;
   }
+}
+
+/** When the listing's rolling window moves: the next midnight UTC. */
+function nextUtcMidnight(now = new Date()): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
 }

@@ -164,14 +164,22 @@ function processAlive(pid: number): boolean {
  * orphans at start and every hour.
  */
 export function registerSpoolCleanup(app: FastifyInstance): void {
-  const cleanup = async (request: FastifyRequest) => {
+  const cleanup = async (files: string[]) => {
+    await Promise.all(files.map((file) => fs.promises.rm(file, { force: true })));
+  };
+  // A callback hook: most requests spool nothing, and pay no promise for it.
+  app.addHook('onResponse', (request, _reply, done) => {
+    const files = spooled.get(request);
+    if (!files) return done();
+    spooled.delete(request);
+    cleanup(files).then(() => done(), done);
+  });
+  app.addHook('onRequestAbort', async (request) => {
     const files = spooled.get(request);
     if (!files) return;
     spooled.delete(request);
-    await Promise.all(files.map((file) => fs.promises.rm(file, { force: true })));
-  };
-  app.addHook('onResponse', cleanup);
-  app.addHook('onRequestAbort', cleanup);
+    await cleanup(files);
+  });
   const sweep = () =>
     void sweepSpool(app.config.dataDir).catch((err: unknown) =>
       app.log.warn({ err }, 'spool sweep failed'),
