@@ -36,7 +36,7 @@ interface Entry {
   usableUntil: number;
 }
 
-export const LIVE_SESSIONS_CHANNEL = 'live_sessions_changed';
+const LIVE_SESSIONS_CHANNEL = 'live_sessions_changed';
 
 /** Sessions kept at most; the oldest kept go first beyond it. */
 const MAX_ENTRIES = 50_000;

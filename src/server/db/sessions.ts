@@ -45,11 +45,11 @@ export const SESSION_TOUCH_MS = 60 * 1000;
  * The SQL condition of a live session row `s`: not past its absolute end, not idle too long.
  * Built from constants only; every query that accepts a session uses it.
  */
-export const LIVE_SESSION_SQL = `s.expires_at > now()
+const LIVE_SESSION_SQL = `s.expires_at > now()
   and s.last_seen_at > now() - interval '${SESSION_IDLE_MS} milliseconds'`;
 
 /** The SQL of "this live session's idle timer is due a refresh" (see SESSION_TOUCH_MS). */
-export const STALE_SESSION_SQL = `s.last_seen_at < now() - interval '${SESSION_TOUCH_MS} milliseconds'`;
+const STALE_SESSION_SQL = `s.last_seen_at < now() - interval '${SESSION_TOUCH_MS} milliseconds'`;
 
 /** Refreshes a session's idle timer (at most once a minute: see SESSION_TOUCH_MS). */
 export async function touchSession(pool: Queryable, idHash: string): Promise<void> {
@@ -73,7 +73,7 @@ export async function findSessionUser(pool: pg.Pool, token: string): Promise<str
 }
 
 /** A live session as the statement GET decides on it (auth/liveSessions.ts keeps them). */
-export interface LiveSessionRow {
+interface LiveSessionRow {
   userId: string;
   isStaff: boolean;
   approved: boolean;

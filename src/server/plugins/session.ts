@@ -62,7 +62,10 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
 
   app.decorateReply('startSession', async function (this: FastifyReply, userId: string) {
     const old = this.request.cookies[SESSION_COOKIE];
-    if (old) await deleteSession(app.db, old);
+    if (old) {
+      await deleteSession(app.db, old);
+      app.liveSessions.forget(hashToken(old));
+    }
     const token = await createSession(app.db, userId, {
       userAgent: this.request.headers['user-agent'],
       ip: this.request.ip,
