@@ -3,7 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useApplication } from '../../src/web/api/applications';
-import { loadApplicationEarly } from '../../src/web/api/get-application';
+import { loadApplicationEarly, takeEarly } from '../../src/web/api/get-application';
+import { loadApplicationForAddress } from '../../src/web/app/routes';
 import { json, mockApi } from './renderApp';
 
 const saved = {
@@ -87,5 +88,50 @@ describe('the saved application, loaded beside the page’s code', () => {
       unmount();
       vi.unstubAllGlobals();
     }
+  });
+
+  it('a GET on its way stands: the route starting it again asks nothing more', async () => {
+    const fetchMock = mockApi({
+      'GET applications/business': () => json(200, { application: saved }),
+    });
+    loadApplicationEarly('business');
+    loadApplicationEarly('business');
+    expect(applicationGets(fetchMock)).toBe(1);
+    await expect(takeEarly('business')).resolves.toMatchObject({ revision: 4 });
+  });
+
+  it('a refused early GET is not kept: the next start asks again', async () => {
+    let status = 401;
+    const fetchMock = mockApi({
+      'GET applications/business': () =>
+        status === 200 ? json(200, { application: saved }) : json(status, { errorMessage: 'No.' }),
+    });
+    loadApplicationEarly('business');
+    await waitFor(() => expect(applicationGets(fetchMock)).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    status = 200;
+    loadApplicationEarly('business');
+    expect(applicationGets(fetchMock)).toBe(2);
+    await expect(takeEarly('business')).resolves.toMatchObject({ revision: 4 });
+  });
+
+  it('the app opened at a registration page’s address asks its application as it starts, and only there', async () => {
+    const fetchMock = mockApi({
+      'GET applications/business': () => json(200, { application: saved }),
+    });
+    for (const address of [
+      '/clearing/home',
+      '/clearing/registration',
+      '/clearing/registration/nope',
+    ]) {
+      loadApplicationForAddress(address);
+    }
+    expect(applicationGets(fetchMock)).toBe(0);
+    loadApplicationForAddress('/clearing/registration/business');
+    expect(applicationGets(fetchMock)).toBe(1);
+    await expect(takeEarly('business')).resolves.toMatchObject({ revision: 4 });
+    loadApplicationForAddress('/clearing/registration/business/changes');
+    expect(applicationGets(fetchMock)).toBe(2);
+    await expect(takeEarly('business')).resolves.toMatchObject({ revision: 4 });
   });
 });

@@ -155,4 +155,35 @@ describe('the application a page opens on', () => {
     // The form inside the page was handed the answer: no second request, no second wait.
     expect(gets(fetchMock)).toBe(1);
   });
+
+  it('the changes page opens at the first requested change, and says its step in the address', async () => {
+    const business = testForm('business');
+    const example = business.example as Record<string, unknown>;
+    mockApi({
+      'GET user': currentUserHandler(makeUser()),
+      'GET config': () => new Response('{}'),
+      'GET applications/business': () =>
+        json(200, {
+          application: application({
+            formId: 'business',
+            status: 'changes_requested',
+            answers: example,
+            changeRequest: {
+              note: '',
+              fields: [{ path: '/bizName', prompt: 'Business name', note: 'The registered name.' }],
+              submitted: example,
+            },
+          }),
+        }),
+    });
+    const step = business.steps!.find((candidate) =>
+      candidate.sections.some((section) => section.fields.includes('bizName')),
+    )!;
+    const { router } = renderApp('/clearing/registration/business/changes');
+    expect(
+      await screen.findByText('The registered name.', undefined, { timeout: 20_000 }),
+    ).toBeVisible();
+    await waitFor(() => expect(currentLocation(router).params.get('step')).toBe(step.id));
+    expect(currentLocation(router).pathname).toBe('/clearing/registration/business/changes');
+  });
 });

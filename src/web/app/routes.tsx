@@ -5,7 +5,7 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { loadApplicationEarly } from '../api/get-application';
-import { loadRegistrationForm } from '../forms/registrationForms';
+import { loadRegistrationForm, registrationKind } from '../forms/registrationForms';
 import { FullPageReload } from './FullPageReload';
 import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } from './guards';
 import { Layout } from './Layout';
@@ -47,14 +47,36 @@ const RegistrationChoicePage = lazy(() =>
   })),
 );
 
+/**
+ * The form id of a registration page's address (`/clearing/registration/<form-id>`, or its
+ * changes page with `changes`), or undefined.
+ */
+function registrationFormAt(pathname: string, changes: boolean): string | undefined {
+  const pattern = changes ? /\/registration\/([^/]+)\/changes\/?$/ : /\/registration\/([^/]+)\/?$/;
+  const formId = pattern.exec(pathname)?.[1];
+  return formId ? decodeURIComponent(formId) : undefined;
+}
+
+/**
+ * The app opened at a registration page's address (a reload, a link, a return to a saved
+ * application): the application starts loading with the app itself, beside the sign-in check,
+ * not after it and the user's details (the page's own load then takes it). Nothing for any other
+ * address, or a form id no registration form has; a signed-out browser's refused GET is not
+ * taken (the page asks again once signed in).
+ */
+export function loadApplicationForAddress(pathname: string): void {
+  const formId = registrationFormAt(pathname, false) ?? registrationFormAt(pathname, true);
+  if (formId && registrationKind(formId)) loadApplicationEarly(formId);
+}
+
 /** Every registration form (`registration/<form-id>`): one page, the form's files decide. */
 const RegistrationFormPage = lazy(() => {
   // The saved application loads beside the page's code, not after it.
-  const formId = /\/registration\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
+  const formId = registrationFormAt(window.location.pathname, false);
   if (formId) {
-    loadApplicationEarly(decodeURIComponent(formId));
+    loadApplicationEarly(formId);
     // The form's own module too, beside the page's code (no waterfall of chunks).
-    void loadRegistrationForm(decodeURIComponent(formId));
+    void loadRegistrationForm(formId);
   }
   return import('../pages/registration/RegistrationPage').then((module) => ({
     default: module.RegistrationFormPage,
@@ -63,10 +85,10 @@ const RegistrationFormPage = lazy(() => {
 /** Lazy too: its phone formatting brings libphonenumber-js, which the sign-in route need not load. */
 const ChangesRequestedPage = lazy(() => {
   // The application loads beside the page's code, as on the registration pages (issue 26 §1).
-  const formId = /\/registration\/([^/]+)\/changes/.exec(window.location.pathname)?.[1];
+  const formId = registrationFormAt(window.location.pathname, true);
   if (formId) {
-    loadApplicationEarly(decodeURIComponent(formId));
-    void loadRegistrationForm(decodeURIComponent(formId));
+    loadApplicationEarly(formId);
+    void loadRegistrationForm(formId);
   }
   return import('../pages/registration/ChangesRequestedPage').then((module) => ({
     default: module.ChangesRequestedPage,

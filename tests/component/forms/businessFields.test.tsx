@@ -101,6 +101,23 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
     expect(within(personsList()).queryByText('Has errors')).toBeNull();
   });
 
+  it("draws a table with the columns' headings, and each row's Edit and Remove as buttons that never submit the page's form", () => {
+    renderBusiness({ affiliatedPersons: persons });
+    const table = within(personsList()).getByRole('table', {
+      name: new RegExp(`^${escapeRegExp(prompt('affiliatedPersons'))}`),
+    });
+    const columns = uiOptions('affiliatedPersons').columns as { title: string }[];
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual([...columns.map((column) => column.title), 'Actions']);
+    // Plain buttons inside the page's <form>: without type="button" each would submit it.
+    for (const name of ['Edit Daniel Okafor', 'Remove Daniel Okafor']) {
+      expect(within(table).getByRole('button', { name })).toHaveAttribute('type', 'button');
+    }
+  });
+
   it('adds a person: the dialog takes focus, Save validates with the person form, then the row appears', async () => {
     const { user, committed } = renderBusiness();
     const add = screen.getByRole('button', { name: 'Add affiliated person' });

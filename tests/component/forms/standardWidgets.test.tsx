@@ -217,6 +217,9 @@ describe("rjsf's stock widgets by name", { timeout: 30_000 }, () => {
       answer: { 'ui:widget': 'textarea' },
     });
     const area = screen.getByLabelText(/^Answer/, { selector: 'textarea' });
+    // rjsf's five rows, drawn by the textarea itself: no hidden twin measuring it as it draws.
+    expect(area).toHaveAttribute('rows', '5');
+    expect(document.querySelectorAll('textarea')).toHaveLength(1);
     await user.type(area, '  first line{Enter}second line  ');
     await user.tab();
     await waitFor(() => expect(answers().answer).toBe('first line\nsecond line'));

@@ -8,11 +8,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import {
   errorId,
@@ -28,6 +23,7 @@ import { errorIds } from '../errors';
 import type { FormSession, ListItemEdit } from '../session';
 import { stringOption } from '../widgets/a11y';
 import { visuallyHidden } from '../../app/theme';
+import { ListTable } from './ListTable';
 
 /** One column of the list: its heading and the answers of a row it shows, joined by a space. */
 interface Column {
@@ -230,20 +226,20 @@ export function DialogListField(props: FieldProps) {
         {required ? <span aria-hidden> *</span> : null}
       </Typography>
       {rows.length > 0 ? (
-        <Table size="small" aria-labelledby={titleDomId}>
-          <TableHead>
-            <TableRow>
+        <ListTable aria-labelledby={titleDomId}>
+          <thead>
+            <tr>
               {columns.map((column) => (
-                <TableCell key={column.title}>{column.title}</TableCell>
+                <th key={column.title} scope="col">
+                  {column.title}
+                </th>
               ))}
-              <TableCell>
-                <Box component="span" sx={visuallyHidden}>
-                  {actionsTitle}
-                </Box>
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
+              <th scope="col">
+                <span style={visuallyHidden}>{actionsTitle}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
             {rows.map((row, index) => (
               <ListRow
                 key={keys.current[index]}
@@ -261,8 +257,8 @@ export function DialogListField(props: FieldProps) {
                 onRemove={() => remove(index)}
               />
             ))}
-          </TableBody>
-        </Table>
+          </tbody>
+        </ListTable>
       ) : emptyText ? (
         <Typography variant="body2" color="textSecondary">
           {emptyText}
@@ -350,7 +346,10 @@ interface ListRowProps {
   onRemove: () => void;
 }
 
-/** One row; re-renders only when its own answers or marks change (not on edits elsewhere). */
+/**
+ * One row, of plain elements styled by ListTable; re-renders only when its own answers or marks
+ * change (not on edits elsewhere).
+ */
 const ListRow = memo(
   function ListRow(props: ListRowProps) {
     const { row, editId, columns, hasErrors, canEdit, editLabel, removeLabel, rowErrorLabel } =
@@ -358,9 +357,9 @@ const ListRow = memo(
     const rowName = columns[0] ? cellText(row, columns[0]) : '';
     const badgeId = `${editId}-errors`;
     return (
-      <TableRow>
+      <tr>
         {columns.map((column, i) => (
-          <TableCell key={column.title}>
+          <td key={column.title}>
             {cellText(row, column)}
             {i === 0 && hasErrors ? (
               <Chip id={badgeId} label={rowErrorLabel} color="error" size="small" sx={{ ml: 1 }} />
@@ -368,34 +367,35 @@ const ListRow = memo(
             {i === 0 && props.changeRequested ? (
               <Chip label="Change requested" color="warning" size="small" sx={{ ml: 1 }} />
             ) : null}
-          </TableCell>
+          </td>
         ))}
-        <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        <td className="actions">
           {canEdit ? (
             <>
-              <Button
+              <button
+                type="button"
                 id={editId}
-                size="small"
+                className="action"
                 onClick={props.onEdit}
                 aria-label={`${editLabel} ${rowName}`.trim()}
                 aria-describedby={hasErrors ? badgeId : undefined}
               >
                 {editLabel}
-              </Button>
+              </button>
               {props.canRemove ? (
-                <Button
-                  size="small"
-                  color="error"
+                <button
+                  type="button"
+                  className="action error"
                   onClick={props.onRemove}
                   aria-label={`${removeLabel} ${rowName}`.trim()}
                 >
                   {removeLabel}
-                </Button>
+                </button>
               ) : null}
             </>
           ) : null}
-        </TableCell>
-      </TableRow>
+        </td>
+      </tr>
     );
   },
   // The callbacks are new on every render of the list but do the same thing for the same index.

@@ -7,6 +7,7 @@ import { allProperties } from '../../../shared/forms/walk/schemaWalk';
 import type { JsonSchema } from '../../../shared/forms/model/schemaTypes';
 import type { FormStep } from '../../../shared/forms/model/steps';
 import { sectionHeadingId } from '../SectionProgress';
+import { PLAIN_TEXTAREA } from '../widgets/TextInput';
 
 /** The wizard step a form draws (SchemaForm puts it in rjsf's formContext). */
 function stepOf(props: ObjectFieldTemplateProps): FormStep | undefined {
@@ -86,6 +87,8 @@ function fieldOrPlaceholder(props: ObjectFieldTemplateProps, name: string): Reac
   const title = node ? allProperties(node, root)[name]?.title : undefined;
   const ui = props.uiSchema?.[name] as UiSchema | undefined;
   const id = [props.fieldPathId.$id, name].join('_');
+  // Always empty: three rows, as an empty autosizing textarea of at least three rows is.
+  const textarea = getUiOptions(ui).widget === 'textarea';
   return (
     <TextField
       key={name}
@@ -94,8 +97,9 @@ function fieldOrPlaceholder(props: ObjectFieldTemplateProps, name: string): Reac
       value=""
       disabled
       fullWidth
-      multiline={getUiOptions(ui).widget === 'textarea'}
-      minRows={getUiOptions(ui).widget === 'textarea' ? 3 : undefined}
+      multiline={textarea}
+      rows={textarea ? 3 : undefined}
+      slotProps={textarea ? PLAIN_TEXTAREA : undefined}
     />
   );
 }

@@ -80,6 +80,7 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     toText,
   );
   const hasErrors = !!rawErrors && rawErrors.length > 0;
+  const fixedRows = multiline === true && rows !== undefined;
   const helperId = `${id}-helper-text`;
   const showHelper = !hasErrors && !!helperText;
   const typed = TYPED_INPUTS.has(type ?? 'text') || multiline === true;
@@ -179,7 +180,9 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
       onKeyDown={multiline ? undefined : handleKeyDown}
       slotProps={{
         inputLabel: { shrink },
+        input: fixedRows ? PLAIN_TEXTAREA.input : undefined,
         htmlInput: {
+          ...(fixedRows ? PLAIN_TEXTAREA.htmlInput : {}),
           readOnly: readonly,
           maxLength,
           onPaste: typed && !readonly && (parse || trims) ? handlePaste : undefined,
@@ -198,6 +201,18 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     />
   );
 });
+
+/**
+ * The slot props that draw a multiline TextField of a fixed number of rows (`rows`) as a plain
+ * textarea, as tall as MUI's: MUI's own is its autosizing textarea held at that size, which
+ * measures itself in a layout effect (a forced layout of the page per textarea as the page first
+ * draws; five of them on the business form's second step) to reach the height `rows` gives.
+ */
+export const PLAIN_TEXTAREA = {
+  input: { inputComponent: 'textarea' },
+  // A textarea has no type (MUI gives its input 'text').
+  htmlInput: { type: undefined },
+} as const;
 
 /** Inputs whose value is text the user types and pastes (not a date, time, colour or number picker). */
 const TYPED_INPUTS = new Set(['text', 'email', 'password', 'number', 'search', 'url', 'tel']);

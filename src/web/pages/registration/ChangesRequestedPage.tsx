@@ -1,5 +1,5 @@
-import { use, useEffect, useMemo, useState } from 'react';
-import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { use, useMemo } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -63,22 +63,6 @@ function ChangesRequested({ kind, form }: { kind: RegistrationKind; form: Regist
       ),
     };
   }, [entry.form.compiled, view]);
-  const [search] = useSearchParams();
-  // The wizard opens at the step the address names: first the first requested change's (once;
-  // afterwards the wizard keeps the step in the address as the applicant moves).
-  const [opened, setOpened] = useState(false);
-  const startId = changes && entry.form.compiled.steps?.[changes.startStep]?.id;
-  const wantedSearch = startId && changes.startStep > 0 ? startId : null;
-  const atStart = !!changes && (!wantedSearch || search.get('step') === wantedSearch);
-  // Adjusted while rendering (React's pattern for state derived from a change): once at the
-  // start, the form opens and stays open whatever step the applicant moves to.
-  if (atStart && !opened) setOpened(true);
-  useEffect(() => {
-    if (changes && !opened && !atStart && wantedSearch) {
-      void navigate({ search: `?step=${wantedSearch}` }, { replace: true });
-    }
-  }, [changes, opened, atStart, wantedSearch, navigate]);
-
   if (application.isError) {
     return (
       <Container maxWidth="md" sx={{ py: 5 }}>
@@ -101,8 +85,8 @@ function ChangesRequested({ kind, form }: { kind: RegistrationKind; form: Regist
   if (application.isPending) return loading;
   // Nothing to change (already resubmitted, or decided): home says where it stands.
   if (!changes) return <Navigate to="/home" replace />;
-  // The wizard opens at the step the address names: the first requested change's.
-  if (!opened) return loading;
+  // The wizard opens at the first requested change's step (`openAt`) and writes it in the
+  // address as it first draws, whatever step the address named.
   return (
     <RegistrationPage
       registration={{
