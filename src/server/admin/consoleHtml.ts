@@ -24,6 +24,15 @@ export function escapeHtml(text: string): string {
 
 const e = escapeHtml;
 
+/**
+ * An email as the console shows it: whole, but free to break after its @ where a column is
+ * narrow (never inside a word), so a long address neither overflows into the next column nor
+ * reads as two.
+ */
+export function emailHtml(email: string): string {
+  return e(email).replace('@', '@<wbr>');
+}
+
 function page(options: {
   title: string;
   body: string;
@@ -253,7 +262,7 @@ export function detailPage(ctx: DetailContext): string {
   const r = ctx.registration;
   const facts: [string, string][] = [
     ['Status', statusBadge(r.status)],
-    ['Email', e(r.email)],
+    ['Email', emailHtml(r.email)],
     ['Organization', `${e(r.organizationName)} (${clearingId(r.clearingOrgId)})`],
     ['Form', `<code>${e(r.formId)}</code>`],
     ['Wording version (schema hash)', `<code>${e(r.schemaHash)}</code>`],

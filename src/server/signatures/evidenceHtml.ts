@@ -1,5 +1,5 @@
 /** The staff console's section on signature evidence: one row per agreement, one download. */
-import { escapeHtml as e } from '../admin/consoleHtml';
+import { emailHtml, escapeHtml as e } from '../admin/consoleHtml';
 import type { SignatureEvidence } from './signatureEvidence';
 
 const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
@@ -35,7 +35,7 @@ export function evidenceSection(
 <td><code title="${e(item.sha256)}">${e(short(item.sha256))}</code><br><span class="muted">${e(published)}</span></td>
 <td>${item.signedAt ? when(item.signedAt) : 'not recorded'}<br><span class="muted">submitted ${when(item.submittedAt)}</span></td>
 <td>${e(item.ip ?? '—')}<br><span class="muted">${e(item.userAgent ?? '—')}</span></td>
-<td><span>${e(item.userEmail).replace('@', '@<wbr>')}</span>${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
+<td><span>${emailHtml(item.userEmail)}</span>${item.signerName ? `<br><span class="muted">signed as ${e(item.signerName)}</span>` : ''}</td>
 <td><code title="${e(item.consentSha256 ?? '')}">${e(short(item.consentSha256))}</code>${item.consentGivenAt ? `<br><span class="muted">consent given ${when(item.consentGivenAt)}</span>` : ''}</td></tr>`;
     })
     .join('\n');
