@@ -1,4 +1,5 @@
 import { totpCode } from '../../src/server/auth/totp';
+import { previousStepCode } from '../totp';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import {
   expect,
@@ -109,7 +110,7 @@ test.describe('access flows', () => {
     const { secret } = (await enrol.json()) as { secret: string };
     const confirm = await page.request.patch('/exchange/api/web/user/2fa', {
       headers: { 'x-csrf-token': csrf },
-      data: { totpCode: totpCode(secret, Date.now() - 30_000) },
+      data: { totpCode: await previousStepCode(secret, 10_000) },
     });
     expect(confirm.status()).toBe(200);
     await page.goto('/clearing/logout');

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { totpCode } from '../../src/server/auth/totp';
+import { previousStepCode } from '../totp';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { SIGN_IN_NOTICES } from '../../src/shared/api/signInNotices';
 import {
@@ -210,7 +211,7 @@ test('authenticator app: set up from the profile after the password, then the si
   const groups = await page.getByLabel('Setup key').locator('[data-key-group]').allTextContents();
   expect(groups).toEqual(secret.match(/.{4}/g));
   // The previous step's code (accepted for clock drift), so the current one is left for sign-in.
-  await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+  await page.getByLabel('Code from the app').fill(await previousStepCode(secret, 10_000));
   await page.getByRole('button', { name: 'Turn On' }).click();
   await expect(page.getByRole('button', { name: 'Turn off authenticator app' })).toBeVisible();
 
@@ -292,7 +293,7 @@ test('with two-factor on, each sensitive change asks the password and a code or 
   await page.getByRole('button', { name: 'Set up authenticator app' }).click();
   await confirmIdentity(page, PASSWORD);
   const secret = (await page.getByLabel('Setup key').textContent())!.trim();
-  await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now() - 30_000));
+  await page.getByLabel('Code from the app').fill(await previousStepCode(secret, 10_000));
   await page.getByRole('button', { name: 'Turn On' }).click();
   await expect(page.getByRole('button', { name: 'Turn off authenticator app' })).toBeVisible();
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { totpCode } from '../../src/server/auth/totp';
+import { previousStepCode } from '../totp';
 import { TestClient, type TestApp } from './testApp';
 
 let nextAddress = 1;
@@ -100,7 +100,7 @@ export async function enableTwoFactor(client: TestClient, password = PASSWORD): 
   const { secret } = start.json() as { secret: string };
   // Confirm with the previous step's code, so the current step is still free for sign-in tests.
   const confirm = await client.request('PATCH', '/exchange/api/web/user/2fa', {
-    json: { totpCode: totpCode(secret, Date.now() - 30_000) },
+    json: { totpCode: await previousStepCode(secret) },
   });
   if (confirm.statusCode !== 200) throw new Error(`2fa confirm failed: ${confirm.body}`);
   return secret;
