@@ -25,22 +25,6 @@ export function loadRegistrationForm(formId: string): Promise<CompiledForm | und
   if (!promise) {
     promise = registrationKind(formId) ? importForm(formId) : Promise.resolve(undefined);
     loading.set(formId, promise);
-    whenIdle(warmNumberFormat);
   }
   return promise;
-}
-
-/**
- * rjsf's NumberField asks Intl for the locale's decimal separator each time it draws a number
- * question, and a page's first Intl.NumberFormat loads the locale's number data: 16–25 ms of the
- * first draw of the business form's second step in Chromium traces, about 95 ms on a fresh page.
- * Made once while the form's code and the application load, the draw does not wait for it.
- */
-function warmNumberFormat(): void {
-  new Intl.NumberFormat(navigator.languages).formatToParts(1.1);
-}
-
-function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 2000 });
-  else setTimeout(task, 0);
 }
