@@ -25,7 +25,7 @@ import { postgresRateLimitStore } from './db/rateLimits';
 import { ClientError } from './errors';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
-import { logOneLinePerRequest, logSerializers } from './logging';
+import { logOneLinePerRequest, logSerializers, requestLogger } from './logging';
 import type { Mailer } from './mail/mailer';
 import { apiContractPlugin } from './plugins/apiContract';
 import { csrfPlugin } from './plugins/csrf';
@@ -91,6 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
     // One line per request instead (logOneLinePerRequest, below).
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's logger is made when the request first writes a line (logging.ts).
+    childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     // Only the proxies the operator names (TRUST_PROXY) may set X-Forwarded-For; none by default.
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,

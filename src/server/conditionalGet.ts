@@ -6,6 +6,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const brotliCompress = promisify(zlib.brotliCompress);
 const gzipCompress = promisify(zlib.gzip);
 
+/**
+ * `then(value)` at once when `value` is at hand, else when it settles: a route answering from
+ * memory (the statement, the listing) then pays no promise, and its answer leaves in the same
+ * tick. A throw in `then` reaches Fastify's error handler either way.
+ */
+export function whenAvailable<T, R>(value: T | Promise<T>, then: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
+
 /** A strong ETag of a serialised answer: its SHA-256, with `scope` mixed in (an organisation). */
 export function strongEtag(body: string, scope = ''): string {
   const hash = crypto.createHash('sha256').update(scope).update('\n').update(body);

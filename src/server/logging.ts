@@ -1,4 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
+
+type Bindings = Parameters<FastifyBaseLogger['child']>[0];
+type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
 
 /** Query parameters whose values must never reach a log line (tokens in emailed links, PII). */
 const SECRET_PARAMS = /([?&](?:access_token|token|user_id|email|code|totpCode)=)[^&#]*/gi;
@@ -32,6 +40,76 @@ export function logOneLinePerRequest(app: FastifyInstance): void {
     done();
   });
 }
+
+/** Pino's level values by name; `silent` is above every level. */
+const LEVEL_VALUES: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
+
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * A request's logger, made (pino's `child`, with the request id) only when the request first writes
+ * a line its level lets through. Fastify makes one per request otherwise: serialising its bindings
+ * cost about 4 % of the CPU of a cached answer, where at the production level (`warn`) almost no
+ * request writes anything. What is written is the same line either way.
+ */
+class RequestLogger implements FastifyBaseLogger {
+  #made: FastifyBaseLogger | undefined;
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+  private made(): FastifyBaseLogger {
+    return (this.#made ??= this.parent.child(this.bindings, this.options));
+  }
+  get level(): string {
+    return this.#made?.level ?? this.options.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.made().level = level;
+  }
+  private write(method: LogMethod, args: unknown[]): void {
+    if ((LEVEL_VALUES[method] ?? 0) < (LEVEL_VALUES[this.level] ?? 0)) return;
+    (this.made()[method] as (...line: unknown[]) => void)(...args);
+  }
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.made().child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: each request's logger, made when first written to. */
+export const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
+  parent,
+  bindings,
+  options,
+) => new RequestLogger(parent, bindings, options);
 
 const LEVELS: Record<number, string> = {
   10: 'TRACE',

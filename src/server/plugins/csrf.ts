@@ -52,10 +52,12 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
       throw new Error(`${route.url}: only GET/HEAD routes may be marked sharedCache`);
     }
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: every request passes here, and pays no promise for it. A refusal answers
+  // without calling `done`, which ends the request's hooks there.
+  app.addHook('onRequest', (request, reply, done) => {
     let cookieToken = request.cookies[CSRF_COOKIE];
     // Only safe methods may be marked (checked at registration below), so nothing is skipped.
-    if (!cookieToken && request.routeOptions.config.sharedCache === true) return;
+    if (!cookieToken && request.routeOptions.config.sharedCache === true) return done();
     if (!cookieToken) {
       cookieToken = newToken();
       request.cookies[CSRF_COOKIE] = cookieToken;
@@ -66,17 +68,20 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
         secure: options.secureCookies,
       });
     }
-    if (!csrfProtected(request.method, matchedRoute(request))) return;
+    if (!csrfProtected(request.method, matchedRoute(request))) return done();
     const origin = request.headers.origin;
     if (origin && originHost(origin) !== request.headers.host) {
-      return reply.code(403).send({ errorMessage: 'Cross-site request refused.' });
+      void reply.code(403).send({ errorMessage: 'Cross-site request refused.' });
+      return;
     }
     const headerToken = request.headers[CSRF_HEADER];
     if (typeof headerToken !== 'string' || !safeEqual(headerToken, cookieToken)) {
-      return reply
+      void reply
         .code(403)
         .send({ errorMessage: 'Your session check failed. Reload the page and try again.' });
+      return;
     }
+    done();
   });
 });
 

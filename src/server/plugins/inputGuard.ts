@@ -14,18 +14,15 @@ export const UNSTORABLE_MESSAGE =
 export const inputGuardPlugin = fp(async (app) => {
   // A callback hook: every request passes here, and pays no promise for it.
   app.addHook('preValidation', (request, _reply, done) => {
-    for (const [where, value] of [
-      ['path', request.params],
-      ['query', request.query],
-      ['body', request.body],
-    ] as const) {
-      const pointer = unstorableTextPath(value);
-      if (pointer !== null) {
-        return done(
-          badRequest(UNSTORABLE_MESSAGE, { [`${where}${pointer}`]: 'Character not allowed' }),
-        );
-      }
-    }
-    done();
+    const pointer =
+      where('path', request.params) ?? where('query', request.query) ?? where('body', request.body);
+    if (pointer === null) return done();
+    done(badRequest(UNSTORABLE_MESSAGE, { [pointer]: 'Character not allowed' }));
   });
 });
+
+/** `path/id`, `query/q` or `body/…`: where in the request the unstorable text is, or null. */
+function where(part: 'path' | 'query' | 'body', value: unknown): string | null {
+  const pointer = unstorableTextPath(value);
+  return pointer === null ? null : `${part}${pointer}`;
+}

@@ -3,6 +3,7 @@ import {
   encodeAnswer,
   matchesIfNoneMatch,
   sendEncodedAnswer,
+  whenAvailable,
   type EncodedAnswer,
 } from '../conditionalGet';
 import { notFound } from '../errors';
@@ -37,14 +38,22 @@ export async function registerDisclosureRoutes(app: FastifyInstance): Promise<vo
 
   app.get(
     DISCLOSURES_API_PATH,
-    { schema: { response: listingSchema }, config: { sharedCache: true } },
-    async (request, reply) => {
+    {
+      schema: { response: listingSchema },
+      config: { sharedCache: true },
+      // Sent compressed as it is kept (sendEncodedAnswer): the compress plugin has nothing to do.
+      compress: false,
+      decompress: false,
+    },
+    (request, reply) => {
       // Serialised by the route's response schema: nothing outside it reaches the body.
       const serialize = reply.getSerializationFunction('200')!;
-      const answer = await listing.current(serialize);
-      // Public and the same for everyone; short caching spares the server a burst of readers.
-      reply.header('cache-control', 'public, max-age=60');
-      return sendEncodedAnswer(request, reply, answer);
+      // From memory in the same tick while the listing holds (most requests).
+      return whenAvailable(listing.current(serialize), (answer) => {
+        // Public and the same for everyone; short caching spares the server a burst of readers.
+        reply.header('cache-control', 'public, max-age=60');
+        return sendEncodedAnswer(request, reply, answer);
+      });
     },
   );
 

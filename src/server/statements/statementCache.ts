@@ -25,7 +25,8 @@ const STATEMENTS_CHANNEL = 'statements_changed';
 const MAX_BYTES = 64 * 1024 * 1024;
 
 export class StatementCache {
-  private readonly entries = new Map<string, Promise<CachedStatement | null>>();
+  /** Each organisation's answer, or its read while in flight (shared by concurrent requests). */
+  private readonly entries = new Map<string, CachedStatement | Promise<CachedStatement | null>>();
   /** The body size of each entry read so far (the ones still reading count 0). */
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
@@ -53,8 +54,11 @@ export class StatementCache {
     this.sizes.delete(organizationId);
   }
 
-  /** The organisation's newest statement, serialised, or null when none is loaded. */
-  async current(organizationId: string): Promise<CachedStatement | null> {
+  /**
+   * The organisation's newest statement, serialised, or null when none is loaded; from memory
+   * without a promise once read (most requests).
+   */
+  current(organizationId: string): CachedStatement | Promise<CachedStatement | null> {
     const cached = this.entries.get(organizationId);
     if (cached) {
       // Most recently read last: the first key is the one to drop when over budget.
@@ -72,6 +76,7 @@ export class StatementCache {
       if (this.entries.get(organizationId) !== reading) return;
       // No statement yet is not kept: the next request asks the database.
       if (!found) return this.invalidate(organizationId);
+      this.entries.set(organizationId, found);
       this.sizes.set(organizationId, found.bytes);
       this.bytes += found.bytes;
       for (const oldest of this.entries.keys()) {

@@ -18,6 +18,8 @@ export function isStorableText(text: string): boolean {
  * null. Walks iteratively, so a deeply nested body cannot overflow the stack.
  */
 export function unstorableTextPath(value: unknown): string | null {
+  // Every request's path, query and body pass here: the pointer is built only for a refusal.
+  if (allStorable(value)) return null;
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [node, pointer] = stack.pop()!;
@@ -34,4 +36,23 @@ export function unstorableTextPath(value: unknown): string | null {
     }
   }
   return null;
+}
+
+/** Whether every string in `value` (values and keys) is storable; no pointers are built. */
+function allStorable(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (UNSTORABLE.test(node)) return false;
+    } else if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+    } else if (node !== null && typeof node === 'object') {
+      for (const key of Object.keys(node)) {
+        if (UNSTORABLE.test(key)) return false;
+        stack.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return true;
 }

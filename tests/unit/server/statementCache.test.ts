@@ -28,6 +28,19 @@ describe('the statement cache', () => {
     expect(reads).toEqual(['a', 'a']);
   });
 
+  it('answers a statement it holds at once, without a promise, and a read in flight as one', async () => {
+    const { db, reads } = fakeDatabase({ a: '{"asOf":"2026-11-20"}' });
+    const cache = new StatementCache(db);
+    const reading = cache.current('a');
+    expect(reading).toBeInstanceOf(Promise);
+    expect(cache.current('a')).toBe(reading); // concurrent requests share the read
+    const first = await reading;
+    const held = cache.current('a');
+    expect(held).not.toBeInstanceOf(Promise);
+    expect(held).toBe(first);
+    expect(reads).toEqual(['a']);
+  });
+
   it('keeps no answer for an organisation without a statement', async () => {
     const { db, reads } = fakeDatabase({ a: null });
     const cache = new StatementCache(db);
