@@ -1,14 +1,14 @@
 /**
  * Builds the Fastify instance: plugins first (database, cookies, sessions, CSRF, security
- * headers, multipart with explicit limits and the unread body of an early answer, rate limits,
- * health and metrics), then the API routes, then the web app.
+ * headers, the unread body of an early answer, rate limits, health and metrics), then the API
+ * routes, then the web app. Multipart is read only where a route takes form data
+ * (storage/multipartForm.ts).
  * Tests call `buildApp(...).inject()`; `main.ts` listens.
  */
 import crypto from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type pg from 'pg';
 import { createBackgroundJobs, type BackgroundJobs } from './backgroundJobs';
@@ -38,7 +38,7 @@ import { sessionPlugin } from './plugins/session';
 import { unreadBodyPlugin } from './plugins/unreadBody';
 import { registerApiRoutes } from './routes';
 import { registerSpoolCleanup } from './storage/documentStore';
-import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './storage/uploadLimits';
+import { MULTIPART_BODY_LIMIT } from './storage/uploadLimits';
 import { registerWeb } from './web';
 import { portalForms, unavailablePortalForms } from './forms';
 import type { FormCatalog } from '../shared/forms/model/compileNode';
@@ -189,7 +189,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     captcha: deps.config.recaptchaSiteKey !== '',
     hsts: secureCookies,
   });
-  await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
   // An answer sent mid-upload still reaches the browser: the rest of the body is read first.
   await app.register(unreadBodyPlugin, { multipartBodyLimit: MULTIPART_BODY_LIMIT });
   registerSpoolCleanup(app);

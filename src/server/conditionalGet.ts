@@ -27,6 +27,8 @@ export function strongEtag(body: string, scope = ''): string {
  */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  // A browser's reload sends back the one tag it holds, as it was given.
+  if (header === etag) return true;
   if (header.trim() === '*') return true;
   const bare = (tag: string) => tag.trim().replace(/^W\//, '');
   const wanted = bare(etag);

@@ -240,6 +240,21 @@ describe('bad input answers 4xx with a message, never 500', () => {
     refused(kyc);
   });
 
+  it('refuses form data sent to a route that takes none: 415 with a sentence, nothing read', async () => {
+    // Only the routes that take form data read multipart (storage/multipartForm.ts).
+    const customer = await registeredCustomer(t);
+    const response = await postForm(staff.client, '/exchange/api/admin/onboarding/kyc-approval', [
+      { name: 'registrationId', value: customer.registrationId },
+      { name: 'approved', value: 'true' },
+    ]);
+    expect(response.statusCode).toBe(415);
+    expect(response.json().errorMessage).toMatch(/Unsupported Media Type/);
+    const row = await t.pool.query('select status from registrations where id = $1', [
+      customer.registrationId,
+    ]);
+    expect(row.rows[0].status).toBe('pending');
+  });
+
   it('refuses NUL bytes and lone surrogates in registration answers', async () => {
     for (const employerName of ['Acme\u0000Corp', 'Acme\ud800Corp']) {
       await expect(registeredCustomer(t, { employerName })).rejects.toThrow(

@@ -14,6 +14,7 @@ import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { passwordHashQueue } from '../auth/hashQueue';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from '../db/availability';
+import { RequestMetrics } from './requestMetrics';
 
 /** How long readiness waits for the database before saying it is not ready. */
 const READY_QUERY_TIMEOUT_MS = 2000;
@@ -65,20 +66,10 @@ export const operationsPlugin = fp(
     const registry = new client.Registry();
     client.collectDefaultMetrics({ register: registry });
 
-    const labelNames = ['method', 'route', 'status_code'] as const;
-    const requests = new client.Counter({
-      name: 'http_requests_total',
-      help: 'Requests answered, by method, matched route and status code.',
-      labelNames,
-      registers: [registry],
-    });
-    const durations = new client.Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time to answer a request, by method, matched route and status code.',
-      labelNames,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
+    // The requests by method, matched route and status code (requestMetrics.ts: counted without
+    // prom-client's per-call label hashing, on every answer's path).
+    const requests = new RequestMetrics();
+    requests.register(registry);
     const pool = app.db;
     new client.Gauge({
       name: 'portal_db_pool_connections',
@@ -126,13 +117,12 @@ export const operationsPlugin = fp(
     app.addHook('onResponse', (request, reply, done) => {
       // The matched route's pattern, never the raw URL: ids and tokens stay out, and the number
       // of series stays bounded (every unmatched path counts as one).
-      const labels = {
-        method: request.method,
-        route: request.routeOptions.url ?? '(unmatched)',
-        status_code: String(reply.statusCode),
-      };
-      requests.inc(labels);
-      durations.observe(labels, reply.elapsedTime / 1000);
+      requests.observe(
+        request.method,
+        request.routeOptions.url ?? '(unmatched)',
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
       done();
     });
 

@@ -56,7 +56,7 @@ import {
 import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { UnreadableFieldError } from '../fieldEncryption/sealedJson';
 import { agreementsSignedAt } from '../signatures/signingTimes';
-import { readMultipartForm } from '../storage/multipartForm';
+import { readMultipartForm, registerMultipartReader } from '../storage/multipartForm';
 import type { StoredFile, UploadKind } from '../storage/uploads';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 
@@ -435,6 +435,7 @@ function savedEvent(
 }
 
 export async function registerApplicationRoutes(app: FastifyInstance): Promise<void> {
+  await registerMultipartReader(app);
   const userOf = async (request: FastifyRequest) => request.requireUserId();
 
   app.get<{ Params: Params }>(

@@ -72,7 +72,7 @@ import {
 import { insertUserDocument } from '../db/documents';
 import { findOrganization } from '../db/statements';
 import { badRequest, ClientError } from '../errors';
-import { discardForm, readMultipartForm } from '../storage/multipartForm';
+import { discardForm, readMultipartForm, registerMultipartReader } from '../storage/multipartForm';
 import {
   accountExistsMessage,
   links,
@@ -91,6 +91,7 @@ export async function registerAuthRoutes(
   app: FastifyInstance,
   options: { checkOnly?: boolean },
 ): Promise<void> {
+  await registerMultipartReader(app);
   const rp = relyingParty(app.config.publicUrl);
   app.get('/auth/signin', { schema: { response: { 200: authCheckSchema } } }, async (request) => {
     const userId = await request.sessionUserId();

@@ -17,7 +17,7 @@ import {
   withFieldError,
   type FormParts,
 } from '../registration/submitRegistration';
-import { discardForm, readMultipartForm } from '../storage/multipartForm';
+import { discardForm, readMultipartForm, registerMultipartReader } from '../storage/multipartForm';
 
 /** What a registration answers on success (and on a repeated identical submission). */
 interface RegistrationResult {
@@ -43,6 +43,7 @@ const resultSchema = {
  * identical submission stores nothing twice; a failed one stores nothing.
  */
 export async function registerRegistrationRoutes(app: FastifyInstance): Promise<void> {
+  await registerMultipartReader(app);
   registerChangeRoutes(app);
   for (const compiled of app.forms.values()) {
     if (!compiled.registration) continue;

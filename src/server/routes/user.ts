@@ -47,7 +47,12 @@ import {
 } from '../db/users';
 import { badRequest, ClientError, forbidden, unauthorized } from '../errors';
 import { inviteMessage, links } from '../mail/templates';
-import { discardForm, readMultipartForm, type MultipartForm } from '../storage/multipartForm';
+import {
+  discardForm,
+  readMultipartForm,
+  type MultipartForm,
+  registerMultipartReader,
+} from '../storage/multipartForm';
 import type { StoredFile } from '../storage/uploads';
 import { registerRegistrationUserRoutes } from './registrationUser';
 
@@ -56,6 +61,7 @@ export async function registerUserRoutes(
   app: FastifyInstance,
   options: { currentUserOnly?: boolean },
 ): Promise<void> {
+  await registerMultipartReader(app);
   /** The signed-in user's row; 401 when signed out or the user no longer exists. */
   const currentRow = async (request: { requireUserId(): Promise<string> }): Promise<UserRow> => {
     const row = await findUserRowById(app.db, await request.requireUserId());

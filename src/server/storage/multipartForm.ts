@@ -1,10 +1,23 @@
-import type { FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isStorableText } from '../../shared/rules/storableText';
 import { ClientError } from '../errors';
 import { UNSTORABLE_MESSAGE } from '../plugins/inputGuard';
 import { trackSpooled } from './documentStore';
 import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './uploadLimits';
 import { deleteStored, saveUpload, type StoredFile, type UploadKind } from './uploads';
+
+/**
+ * The multipart reader, for the routes of the calling module only (the four that read form data:
+ * auth, user, registration, applications). @fastify/multipart puts a promise hook on the start and
+ * the end of every request in its scope, which clean the files `saveRequestFiles` saved; the portal
+ * streams the parts itself (readMultipartForm below) and cleans its spool on its own hooks
+ * (registerSpoolCleanup), so the statement, the listing and the pages pay nothing for it. Form
+ * data sent to any other route is refused 415 (no parser for it there).
+ */
+export async function registerMultipartReader(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
+}
 
 /** What a file field of a form may hold. */
 export interface FileRule {

@@ -38,7 +38,7 @@ const make = (parent: FastifyBaseLogger, options = {}) =>
     parent,
     { reqId: 'r-1' },
     options,
-    {} as Parameters<typeof requestLogger>[4],
+    {} as Parameters<typeof requestLogger>[3],
   );
 
 describe('requestLogger', () => {
