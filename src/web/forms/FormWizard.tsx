@@ -19,6 +19,7 @@ import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import type { ErrorSchema } from '@rjsf/utils';
+import { afterNextPaint } from './afterNextPaint';
 import { ErrorSummary } from './ErrorSummary';
 import { MissingAnswers } from './MissingAnswers';
 import { ResetFormButton } from './ResetFormButton';
@@ -212,9 +213,16 @@ function useStepHistory(session: FormSession) {
       const current = params.get('step') ? `?step=${params.get('step')}` : '';
       if (current !== wanted) void navigate({ search: wanted }, { replace });
     };
-    // The first draw shows the first step, whatever the address said.
-    sync(true);
-    return session.stepIndex.subscribe(() => sync(false));
+    // The address says the step the first draw shows (where an application was left) once that
+    // draw is painted: written at once, the router's navigation (the history entry replaced, the
+    // route tree drawn again in a transition) ran right after the first draw, ahead of whatever
+    // waited for its paint (issue 29 §2).
+    const cancel = afterNextPaint(() => sync(true));
+    const stop = session.stepIndex.subscribe(() => sync(false));
+    return () => {
+      cancel();
+      stop();
+    };
   }, [session, steps, navigate]);
 
   // The step an address names, followed (never past a step whose answers do not pass).

@@ -427,16 +427,22 @@ export class FormSession {
   unkeptAnswers(kept: (answers: Answers) => Answers): string[] {
     if (!this.status.get().dirty) return [];
     const answers = this.current;
+    const keptAnswers = kept(answers);
+    // Everything is kept (the server holds every answer): nothing to walk. A page asks this on
+    // every change of the answers, and on opening a 50-person application several times.
+    if (keptAnswers === answers) return [];
     const prompt = (pointer: string) =>
       questionAt(this.form, answers, pointer)?.prompt ?? parsePointer(pointer).at(-1) ?? '';
-    const files = this.engine.files.forAnswers(answers);
     // Prefilled answers (the signed-in email) come back with the page: nothing to lose.
     const prefilled = new Set(Object.keys(this.prefilled));
-    const lost = droppedPointers(answers, kept(answers))
-      .filter((pointer) => !prefilled.has(parsePointer(pointer)[0] ?? ''))
-      .map((pointer) =>
-        files[pointer] ? `${prompt(pointer)} (${files[pointer].name})` : prompt(pointer),
-      );
+    const dropped = droppedPointers(answers, keptAnswers).filter(
+      (pointer) => !prefilled.has(parsePointer(pointer)[0] ?? ''),
+    );
+    if (dropped.length === 0) return [];
+    const files = this.engine.files.forAnswers(answers);
+    const lost = dropped.map((pointer) =>
+      files[pointer] ? `${prompt(pointer)} (${files[pointer].name})` : prompt(pointer),
+    );
     return [...new Set(lost)];
   }
 

@@ -265,6 +265,47 @@ describe('the registration page engine', { timeout: 120_000 }, () => {
     expect(saves).not.toContain(0);
   });
 
+  it('writes the step an application reopens on in the address once the first draw is painted, not before (issue 29 §2)', async () => {
+    const application: SessionPersistence = {
+      restoredFrom: 'server',
+      load: () => ({ ...(testForm('individual').example as Answers) }),
+      loadStep: () => 1,
+      save: () => undefined,
+      flush: () => undefined,
+      clear: () => undefined,
+    };
+    function Resumed() {
+      const [session] = useState(
+        () => new FormSession({ form: testForm('individual'), persistence: application }),
+      );
+      return <FormWizard session={session} onSubmit={vi.fn()} />;
+    }
+    const router = createMemoryRouter([{ path: '/form', element: <Resumed /> }], {
+      initialEntries: ['/form'],
+    });
+    // Frames are held: the test paints them itself.
+    const frames: FrameRequestCallback[] = [];
+    const requestFrame = vi
+      .spyOn(window, 'requestAnimationFrame')
+      .mockImplementation((callback) => frames.push(callback));
+    try {
+      render(<RouterProvider router={router} />);
+      await screen.findByRole('heading', { name: 'Review', level: 2 });
+      // The effects have run and the router has had time to move: the address is as it was.
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      expect(router.state.location.search).toBe('');
+    } finally {
+      requestFrame.mockRestore();
+    }
+    act(() => {
+      for (const frame of frames.splice(0)) frame(performance.now());
+    });
+    await waitFor(() => expect(router.state.location.search).toBe('?step=review'));
+    expect(screen.getByRole('heading', { name: 'Review', level: 2 })).toBeVisible();
+  });
+
   /** A session reopened on the review from kept answers (its review step draws no rjsf form). */
   function renderOnReview(answers: Answers, restoredFrom: 'server' | 'device' = 'server') {
     const application: SessionPersistence = {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
+import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
 import { FormSession, type SessionPersistence } from '../../../src/web/forms/session';
 import { testForm } from '../../forms';
 
@@ -169,6 +170,20 @@ describe('a form session with steps', () => {
     });
     await settle();
     expect(session.holdsUnkeptAnswers(keep)).toBe(true);
+  });
+
+  it('names what leaving would lose, and walks no answer when every one is kept (the server holds them all)', () => {
+    // A 50-person application, reopened: unchanged from the blank form means changed here.
+    const { session } = openSession(example());
+    expect(session.status.get().dirty).toBe(true);
+    const forAnswers = vi.spyOn(session.engine.files, 'forAnswers');
+    expect(session.unkeptAnswers((answers) => answers)).toEqual([]);
+    expect(forAnswers).not.toHaveBeenCalled();
+    // A draft's filter leaves the sensitive answers out: those are named.
+    const lost = session.unkeptAnswers((answers) => draftSafeAnswers(form, answers));
+    expect(lost.length).toBeGreaterThan(0);
+    // A filter that keeps every answer in a copy loses nothing either.
+    expect(session.unkeptAnswers((answers) => structuredClone(answers))).toEqual([]);
   });
 
   it('validates 400 ms after the last change when asked to (spec §4)', async () => {

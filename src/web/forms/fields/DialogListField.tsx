@@ -18,6 +18,7 @@ import {
   type UiSchema,
 } from '@rjsf/utils';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
+import { afterNextPaint } from '../afterNextPaint';
 import { toPointer } from '../engine';
 import { errorIds } from '../errors';
 import type { FormSession, ListItemEdit } from '../session';
@@ -614,16 +615,4 @@ function focusTargetIn(container: HTMLElement, id: string): HTMLElement | null {
   return element.matches('input, select, textarea, button, [tabindex]')
     ? element
     : element.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]');
-}
-
-/** Runs `callback` once the browser has painted the current frame; returns a cancel function. */
-function afterNextPaint(callback: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(callback, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
 }
