@@ -209,36 +209,6 @@ describe('the password-hash queue', () => {
     expect(started).toEqual(['attacker1', 'user', 'attacker2', 'attacker3', 'attacker4']);
   });
 
-  it('lets one client run hashes on all cores but one, so an attacker’s guesses leave a core to others', async () => {
-    const queue = new HashQueue(2, 4, 64);
-    expect(queue.perClientRunning).toBe(1);
-    const started: string[] = [];
-    const attacker = [1, 2, 3].map((n) => controlled(started, `attacker${n}`));
-    const runs = attacker.map((job) => queue.run('203.0.113.9', job.work));
-    await tick();
-    // A slot is free, but the attacker's share (one running hash) is taken.
-    expect(started).toEqual(['attacker1']);
-    expect(queue.active).toBe(1);
-    expect(queue.queued).toBe(2);
-    // Another address's hash starts at once in the free slot, ahead of the attacker's line.
-    const user = controlled(started, 'user');
-    runs.push(queue.run('198.51.100.4', user.work));
-    await tick();
-    expect(started).toEqual(['attacker1', 'user']);
-    // The attacker's next guess starts only once its running one ends.
-    user.finish();
-    await tick();
-    expect(started).toEqual(['attacker1', 'user']);
-    attacker[0]!.finish();
-    await tick();
-    expect(started).toEqual(['attacker1', 'user', 'attacker2']);
-    attacker[1]!.finish();
-    await tick();
-    attacker[2]!.finish();
-    await Promise.all(runs);
-    expect(started).toEqual(['attacker1', 'user', 'attacker2', 'attacker3']);
-  });
-
   it('gives trusted work (a known device) a slot of its own, then a line served first that guesses cannot fill', async () => {
     const queue = new HashQueue(1, 4, 1, 1);
     const started: string[] = [];

@@ -5,9 +5,6 @@
  * - at most `concurrency` hashes run at once;
  * - waiting work is taken round-robin across clients (IP addresses), so one client's burst
  *   delays another client by at most one hash per busy client;
- * - one client runs at most `perClientRunning` hashes at once (all cores but one): an address
- *   hammering sign-in with guesses never holds every core, so the others' hashes and the
- *   requests around them still find one;
  * - a client may have only `perClient` hashes waiting, and all clients `capacity`; beyond that
  *   the request is refused at once with 503 and Retry-After instead of waiting for seconds;
  * - trusted work (a sign-in from a browser holding a device cookie of that very account, OWASP's
@@ -28,8 +25,6 @@ export class HashQueue {
   private running = 0;
   private readonly queues = new Map<string, Waiting[]>();
   private untrustedWaiting = 0;
-  /** Untrusted hashes running, by client (only clients with one running are kept). */
-  private readonly runningBy = new Map<string, number>();
   private readonly trustedLine: Waiting[] = [];
 
   constructor(
@@ -38,8 +33,6 @@ export class HashQueue {
     readonly capacity = 64,
     /** Slots beyond `concurrency` that only trusted work may take. */
     readonly trustedSlots = 1,
-    /** How many untrusted hashes one client may run at once. */
-    readonly perClientRunning = Math.max(1, concurrency - 1),
   ) {}
 
   /** How many hashes run now (the metrics read it). */
@@ -66,71 +59,55 @@ export class HashQueue {
         this.trustedLine.push({ start: () => this.execute(client, work).then(resolve, reject) });
       });
     }
-    if (this.untrustedWaiting === 0 && this.running < this.concurrency && this.mayStart(client))
-      return this.execute(client, work, true);
+    if (this.untrustedWaiting === 0 && this.running < this.concurrency)
+      return this.execute(client, work);
     const line = this.queues.get(client) ?? [];
     if (line.length >= this.perClient || this.untrustedWaiting >= this.capacity) {
       return Promise.reject(busy());
     }
     return new Promise<T>((resolve, reject) => {
-      line.push({ start: () => this.execute(client, work, true).then(resolve, reject) });
+      line.push({ start: () => this.execute(client, work).then(resolve, reject) });
       this.queues.set(client, line);
       this.untrustedWaiting++;
-      // A slot may be free that the clients waiting before could not take (their share runs).
-      this.next();
     });
   }
 
-  private mayStart(client: string): boolean {
-    return (this.runningBy.get(client) ?? 0) < this.perClientRunning;
-  }
-
-  private async execute<T>(client: string, work: () => Promise<T>, untrusted = false): Promise<T> {
+  private async execute<T>(client: string, work: () => Promise<T>): Promise<T> {
     this.running++;
-    if (untrusted) this.runningBy.set(client, (this.runningBy.get(client) ?? 0) + 1);
     try {
       return await work();
     } finally {
       this.running--;
-      if (untrusted) {
-        const left = this.runningBy.get(client)! - 1;
-        if (left > 0) this.runningBy.set(client, left);
-        else this.runningBy.delete(client);
-      }
       this.next(client);
     }
   }
 
   /**
    * Starts the first trusted work, or else the first waiting work of the client that has waited
-   * longest for a turn, other than the client just served when someone else is waiting, among
-   * the clients below their share of running hashes.
+   * longest for a turn, other than the client just served when someone else is waiting.
    */
-  private next(served?: string): void {
+  private next(served: string): void {
     if (this.trustedLine.length > 0 && this.running < this.concurrency + this.trustedSlots) {
       this.trustedLine.shift()!.start();
       return;
     }
-    while (this.running < this.concurrency) {
-      let chosen: [string, Waiting[]] | undefined;
-      for (const entry of this.queues) {
-        if (!this.mayStart(entry[0])) continue;
-        chosen ??= entry;
-        if (entry[0] !== served) {
-          chosen = entry;
-          break;
-        }
+    if (this.running >= this.concurrency) return;
+    let chosen: [string, Waiting[]] | undefined;
+    for (const entry of this.queues) {
+      chosen ??= entry;
+      if (entry[0] !== served) {
+        chosen = entry;
+        break;
       }
-      if (!chosen) return;
-      const [client, queue] = chosen;
-      const waiting = queue.shift()!;
-      this.untrustedWaiting--;
-      // Round-robin: the client goes to the back of the line (Map keeps insertion order).
-      this.queues.delete(client);
-      if (queue.length > 0) this.queues.set(client, queue);
-      // Starts synchronously: `running` and the client's share count it before the next look.
-      waiting.start();
     }
+    if (!chosen) return;
+    const [client, queue] = chosen;
+    const waiting = queue.shift()!;
+    this.untrustedWaiting--;
+    // Round-robin: the client goes to the back of the line (Map keeps insertion order).
+    this.queues.delete(client);
+    if (queue.length > 0) this.queues.set(client, queue);
+    waiting.start();
   }
 }
 
