@@ -214,6 +214,9 @@ test.describe('home', () => {
   });
 
   test("the demo customer's statement renders every section", async ({ page, context }) => {
+    // The largest page of the portal: every role query walks the whole statement, and axe checks
+    // it all (about 11 s of this test's 25 s on a quiet machine).
+    test.setTimeout(120_000);
     await signedIn(page, approved.email, approved.password);
     await page.goto('/clearing/home');
     const statement = page.getByRole('article', { name: /Customer statement/ });

@@ -16,6 +16,12 @@ export const SUBSCRIPTION_KEEP_MS = 10_000;
 /** Reconnect delays double from the first to the cap. */
 const RECONNECT_FIRST_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
+/**
+ * Market data reaches components at most this often. The feed sends about 35 messages a second;
+ * drawing the panel for each kept a slow machine's page busy all the time (every other page task
+ * waited), and no one reads a price that changes more than a few times a second.
+ */
+export const MARKET_DRAW_EVERY_MS = 250;
 
 /** The part of the browser WebSocket the stream uses (tests pass a fake). */
 export interface StreamSocket {
@@ -34,6 +40,8 @@ interface MarketStreamOptions {
   createSocket?: (url: string) => StreamSocket;
   /** Jitter source for reconnect delays; tests pass `() => 1` for exact delays. */
   random?: () => number;
+  /** Default `MARKET_DRAW_EVERY_MS`. */
+  drawEveryMs?: number;
 }
 
 const OPEN = 1;
@@ -78,12 +86,17 @@ export class MarketStream {
   private readonly url: () => string;
   private readonly createSocket: (url: string) => StreamSocket;
   private readonly random: () => number;
+  private readonly drawEveryMs: number;
+  /** Market data held back until the next draw (see `MARKET_DRAW_EVERY_MS`). */
+  private drawTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastDataDrawAt = -Infinity;
 
   constructor(options: MarketStreamOptions = {}) {
     this.url = options.url ?? (() => marketStreamUrl(window.location));
     this.createSocket =
       options.createSocket ?? ((url) => new WebSocket(url) as unknown as StreamSocket);
     this.random = options.random ?? Math.random;
+    this.drawEveryMs = options.drawEveryMs ?? MARKET_DRAW_EVERY_MS;
   }
 
   /** For `useSyncExternalStore`. */
@@ -94,11 +107,38 @@ export class MarketStream {
     return () => this.listeners.delete(listener);
   };
 
-  /** Applies one action to the store (the socket does this; tests feed it by hand). */
+  /** Applies one action to the store and tells components at once (tests feed it by hand). */
   dispatch(action: MarketAction): void {
+    if (this.apply(action)) this.draw();
+  }
+
+  /**
+   * Applies market data from the server; components hear of it at once after a quiet while,
+   * else with the next draw, at most every `drawEveryMs`. The store is always current.
+   */
+  private dispatchMarketData(action: MarketAction): void {
+    if (!this.apply(action) || this.drawTimer !== undefined) return;
+    const wait = this.lastDataDrawAt + this.drawEveryMs - Date.now();
+    if (wait <= 0) this.drawData();
+    else this.drawTimer = setTimeout(() => this.drawData(), wait);
+  }
+
+  private apply(action: MarketAction): boolean {
     const next = marketReducer(this.state, action);
-    if (next === this.state) return;
+    if (next === this.state) return false;
     this.state = next;
+    return true;
+  }
+
+  private drawData(): void {
+    this.lastDataDrawAt = Date.now();
+    this.draw();
+  }
+
+  /** Tells components the store changed, market data held back included. */
+  private draw(): void {
+    clearTimeout(this.drawTimer);
+    this.drawTimer = undefined;
     for (const listener of this.listeners) listener();
   }
 
@@ -215,8 +255,12 @@ export class MarketStream {
       return;
     }
     if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
-    if (message.type === 'disconnect' && !message.reconnect) this.reconnectRefused = true;
-    this.dispatch(message);
+    if (message.type === 'disconnect') {
+      if (!message.reconnect) this.reconnectRefused = true;
+      this.dispatch(message);
+    } else {
+      this.dispatchMarketData(message);
+    }
   }
 
   private onClose(socket: StreamSocket): void {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  MARKET_DRAW_EVERY_MS,
   marketStreamUrl,
   MarketStream,
   reconnectDelay,
@@ -176,6 +177,51 @@ describe('subscriptions', () => {
     last().receive({ type: 'book', symbol: 'BTC-FUT', bids: [[1, 1]], asks: [] });
     expect(listener).toHaveBeenCalledTimes(1);
     expect(stream.getState().books['BTC-FUT']?.bids).toEqual([[1, 1]]);
+  });
+
+  it('draws a burst of market data once at once and once more with the newest, not per message', () => {
+    stream.acquire(['BTC-FUT'], ['book']);
+    last().open();
+    const listener = vi.fn();
+    stream.subscribeState(listener);
+    const book = (price: number): MarketServerMessage => ({
+      type: 'book',
+      symbol: 'BTC-FUT',
+      bids: [[price, 1]],
+      asks: [],
+    });
+    last().receive(book(1));
+    expect(listener).toHaveBeenCalledTimes(1);
+    for (let price = 2; price <= 10; price++) last().receive(book(price));
+    // The store is current; components are told with the next draw.
+    expect(stream.getState().books['BTC-FUT']?.bids).toEqual([[10, 1]]);
+    expect(listener).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(MARKET_DRAW_EVERY_MS - 1);
+    expect(listener).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(listener).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(10 * MARKET_DRAW_EVERY_MS);
+    expect(listener).toHaveBeenCalledTimes(2);
+    // After a quiet while the next message is drawn at once again.
+    last().receive(book(11));
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
+
+  it('draws a lost connection at once, with the data held back', () => {
+    stream.acquire(['BTC-FUT'], ['book']);
+    last().open();
+    const listener = vi.fn();
+    stream.subscribeState(listener);
+    last().receive({ type: 'book', symbol: 'BTC-FUT', bids: [[1, 1]], asks: [] });
+    last().receive({ type: 'book', symbol: 'BTC-FUT', bids: [[2, 1]], asks: [] });
+    listener.mockClear();
+    last().drop();
+    expect(listener).toHaveBeenCalled();
+    expect(stream.getState().connection).toBe('reconnecting');
+    expect(stream.getState().books).toEqual({});
+    const calls = listener.mock.calls.length;
+    vi.advanceTimersByTime(MARKET_DRAW_EVERY_MS);
+    expect(listener).toHaveBeenCalledTimes(calls); // nothing left to draw
   });
 });
 
