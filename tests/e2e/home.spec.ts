@@ -186,7 +186,15 @@ test.describe('home', () => {
     });
     expect((await mailTo(page, email, /not accepted/)).text).toContain(reason);
     await page.reload();
-    await expect(page.getByText('Your application was not accepted')).toBeVisible();
+    // The banner's title; the same words are the timeline's last step once its history loads.
+    await expect(
+      page.getByRole('alert').getByText('Your application was not accepted'),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole('region', { name: 'Your application' })
+        .getByText('Your application was not accepted'),
+    ).toBeVisible();
     await expect(page.getByText(`Reason: ${reason}`)).toBeVisible();
     await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
