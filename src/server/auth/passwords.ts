@@ -1,13 +1,6 @@
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 import { passwordHashQueue } from './hashQueue';
-
-const scrypt = promisify(crypto.scrypt) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: crypto.ScryptOptions,
-) => Promise<Buffer>;
+import { scryptInThread } from './hashThreads';
 
 const KEY_LENGTH = 32;
 
@@ -69,7 +62,13 @@ function derive(
   return passwordHashQueue.run(
     client,
     () =>
-      scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r * p }),
+      scryptInThread(
+        password.normalize('NFKC'),
+        salt,
+        KEY_LENGTH,
+        { N, r, p, maxmem: 256 * N * r * p },
+        trusted,
+      ),
     trusted,
   );
 }
