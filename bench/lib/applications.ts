@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { buildApp } from '../../src/server/app';
+import { registerMultipartReader } from '../../src/server/storage/multipartForm';
 import { readConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { withTransaction } from '../../src/server/db/transaction';
@@ -143,25 +144,29 @@ export async function applicationRows(options: {
   // value (a table like `stored_files`, same storage, one transaction). The files route does
   // more (its rules, the spool copy the content check reads, the application's rows) and stores
   // the bytes in chunks (`putDocument`).
-  app.post('/bench/read-body', async (request) => {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') for await (const _chunk of part.file) void _chunk;
-    }
-    return { read: true };
-  });
-  app.post('/bench/store', async (request: FastifyRequest) => {
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
-      const bytes = await part.toBuffer();
-      await withTransaction(database.pool, (db) =>
-        db.query(
-          `insert into bench_files (storage_name, bytes, content_type, size)
-           values ($1, $2, 'application/pdf', $3)`,
-          [crypto.randomBytes(16).toString('hex'), bytes, bytes.length],
-        ),
-      );
-    }
-    return { stored: true };
+  // Form data is read only where a route module registers the reader, as the portal's do.
+  await app.register(async (scope) => {
+    await registerMultipartReader(scope);
+    scope.post('/bench/read-body', async (request) => {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') for await (const _chunk of part.file) void _chunk;
+      }
+      return { read: true };
+    });
+    scope.post('/bench/store', async (request: FastifyRequest) => {
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        const bytes = await part.toBuffer();
+        await withTransaction(database.pool, (db) =>
+          db.query(
+            `insert into bench_files (storage_name, bytes, content_type, size)
+             values ($1, $2, 'application/pdf', $3)`,
+            [crypto.randomBytes(16).toString('hex'), bytes, bytes.length],
+          ),
+        );
+      }
+      return { stored: true };
+    });
   });
   try {
     await app.ready();
