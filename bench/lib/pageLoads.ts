@@ -8,7 +8,8 @@
  * - the applicant's home with changes requested: the requested list and "Make the changes";
  * - the changes page: the form in change mode, its first requested question shown with the answer;
  * - the staff console's detail of that registration: its last affiliated person drawn.
- * Goal of each: under 1 s, and at most 1.5 × the baseline.
+ * Goal of each: at most 1.5 × the baseline (issue 26 also asked for under 1 s: printed beside the
+ * value, not judged, as issue 29 asks of every time that depends on the machine).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -206,7 +207,9 @@ export function pageLoadRows(figures: PageLoadFigures): Row[] {
       show: (n) => `${Math.round(n)} ms`,
       baselineIs: 'plain home (awaiting review)',
       goal: { atMost: 1.5 },
-      also: { ok: value < 1000, goal: '< 1 s' },
+      // Issue 26's "under 1 s", printed; judged by the ratio alone (issue 29): the plain home
+      // page itself took 1.0-1.1 s on a slower machine of the same kind.
+      valueNote: value < 1000 ? 'under 1 s' : 'over 1 s',
     });
   };
   return [
