@@ -7,7 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { BUSY_MESSAGE, HashQueue } from '../../src/server/auth/hashQueue';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
-import { checkLimitMax, countHit, SATURATED_AT } from '../../src/server/db/rateLimits';
+import {
+  checkLimitMax,
+  countHit,
+  enforceLimit,
+  SATURATED_AT,
+} from '../../src/server/db/rateLimits';
 import { ClientError } from '../../src/server/errors';
 import { freshClient, postForm, signedIn, uniqueEmail } from './authHelpers';
 import { createTestApp, TestClient, type TestApp } from './testApp';
@@ -286,6 +291,38 @@ describe('a saturated counter', () => {
     // After the window a hit goes to PostgreSQL again and opens a new window.
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await countHit(t.pool, key, 2000)).count).toBe(1);
+    expect(await stored()).toBe(1);
+  });
+
+  it('a key refused once is refused from memory until its window ends: no counter write per refused hit', async () => {
+    const key = `test:refused:${Math.random()}`;
+    const limit = { key, max: 3, windowMs: 1500, message: 'Slow down.' };
+    const stored = async () =>
+      (
+        await t.pool.query<{ count: number }>(
+          'select count from rate_limit_counters where key = $1',
+          [key],
+        )
+      ).rows[0]?.count;
+    for (let i = 0; i < 3; i++) await enforceLimit(t.pool, limit);
+    const refusal = (): Promise<unknown> => enforceLimit(t.pool, limit).catch((error) => error);
+    const first = await refusal();
+    expect(first).toBeInstanceOf(ClientError);
+    expect((first as ClientError).statusCode).toBe(429);
+    expect(await stored()).toBe(4);
+    for (let i = 0; i < 20; i++) {
+      const again = (await refusal()) as ClientError;
+      expect(again.statusCode).toBe(429);
+      expect(again.message).toBe('Slow down.');
+      expect(again.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    }
+    expect(await stored()).toBe(4); // refused without a write
+    // Another limit on the same key (a larger max) still counts in PostgreSQL.
+    await expect(enforceLimit(t.pool, { ...limit, max: 10 })).resolves.toBeUndefined();
+    expect(await stored()).toBe(5);
+    // Once the window ends the key is counted afresh.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await expect(enforceLimit(t.pool, limit)).resolves.toBeUndefined();
     expect(await stored()).toBe(1);
   });
 

@@ -185,8 +185,8 @@ export async function registerAuthRoutes(
       config: perMinute(RATE_LIMITS.signin, { perAccount: true }),
       // Besides per IP+email (the route's config, once the body is parsed): per IP, so a sweep of
       // unknown emails is limited. Checked first, before the body is read: an address over its
-      // limit is answered from the counter alone (from memory once saturated), and writes no
-      // counter per guessed email.
+      // limit is answered from the counter alone (from this process's memory once it has refused
+      // the address in this window: `enforceLimit`), and writes no counter per guessed email.
       onRequest: async (request) =>
         enforceLimit(app.db, {
           key: `signin-ip:${request.ip}`,
