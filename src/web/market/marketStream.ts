@@ -40,8 +40,6 @@ interface MarketStreamOptions {
   createSocket?: (url: string) => StreamSocket;
   /** Jitter source for reconnect delays; tests pass `() => 1` for exact delays. */
   random?: () => number;
-  /** Default `MARKET_DRAW_EVERY_MS`. */
-  drawEveryMs?: number;
 }
 
 const OPEN = 1;
@@ -86,7 +84,6 @@ export class MarketStream {
   private readonly url: () => string;
   private readonly createSocket: (url: string) => StreamSocket;
   private readonly random: () => number;
-  private readonly drawEveryMs: number;
   /** Market data held back until the next draw (see `MARKET_DRAW_EVERY_MS`). */
   private drawTimer: ReturnType<typeof setTimeout> | undefined;
   private lastDataDrawAt = -Infinity;
@@ -96,7 +93,6 @@ export class MarketStream {
     this.createSocket =
       options.createSocket ?? ((url) => new WebSocket(url) as unknown as StreamSocket);
     this.random = options.random ?? Math.random;
-    this.drawEveryMs = options.drawEveryMs ?? MARKET_DRAW_EVERY_MS;
   }
 
   /** For `useSyncExternalStore`. */
@@ -114,11 +110,11 @@ export class MarketStream {
 
   /**
    * Applies market data from the server; components hear of it at once after a quiet while,
-   * else with the next draw, at most every `drawEveryMs`. The store is always current.
+   * else with the next draw, at most every `MARKET_DRAW_EVERY_MS`. The store is always current.
    */
   private dispatchMarketData(action: MarketAction): void {
     if (!this.apply(action) || this.drawTimer !== undefined) return;
-    const wait = this.lastDataDrawAt + this.drawEveryMs - Date.now();
+    const wait = this.lastDataDrawAt + MARKET_DRAW_EVERY_MS - Date.now();
     if (wait <= 0) this.drawData();
     else this.drawTimer = setTimeout(() => this.drawData(), wait);
   }
