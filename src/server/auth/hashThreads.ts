@@ -95,9 +95,23 @@ class HashThreadPool {
     });
   }
 
+  /** Ends the idle threads; each leaves the pool through its `exit` listener, as any would. */
+  async endIdle(): Promise<void> {
+    await Promise.all([...this.idle].map((worker) => worker.terminate()));
+  }
+
   private start(): Worker {
     this.started++;
-    return new Worker(THREAD_SOURCE, { eval: true, workerData: { nice: this.nice } });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { nice: this.nice } });
+    // A thread that ends while idle leaves the pool (a hash posted to it would never be
+    // answered); its error, if any, is not the process's: an error event with no listener
+    // would end the server. While it hashes, `run`'s own listeners answer the hash.
+    worker.on('error', () => {});
+    worker.once('exit', () => {
+      const index = this.idle.indexOf(worker);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+    return worker;
   }
 }
 
@@ -107,6 +121,11 @@ const untrustedThreads = new HashThreadPool(UNTRUSTED_NICE);
 /** How many threads each priority has started (tests read it). */
 export function hashThreadsStarted(): { trusted: number; untrusted: number } {
   return { trusted: trustedThreads.started, untrusted: untrustedThreads.started };
+}
+
+/** Ends every idle hash thread (tests: a thread that ends while idle is not used again). */
+export async function endIdleHashThreads(): Promise<void> {
+  await Promise.all([trustedThreads.endIdle(), untrustedThreads.endIdle()]);
 }
 
 /** scrypt in a hash thread: `trusted` at the process's priority, else at a lower one. */

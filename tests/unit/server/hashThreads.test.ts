@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  endIdleHashThreads,
   hashThreadsStarted,
   scryptInThread,
   UNTRUSTED_NICE,
@@ -71,6 +72,16 @@ describe('password hash threads', () => {
     const started = hashThreadsStarted().trusted;
     for (let i = 0; i < 3; i++) await scryptInThread('x', salt, 32, OPTIONS, true);
     expect(hashThreadsStarted().trusted).toBe(started);
+  });
+
+  it('leave the pool when they end while idle: the next hash gets a new thread', async () => {
+    const salt = crypto.randomBytes(16);
+    await scryptInThread('y', salt, 32, OPTIONS, true);
+    const started = hashThreadsStarted().trusted;
+    await endIdleHashThreads();
+    const expected = crypto.scryptSync('y', salt, 32, OPTIONS);
+    expect(await scryptInThread('y', salt, 32, OPTIONS, true)).toEqual(expected);
+    expect(hashThreadsStarted().trusted).toBe(started + 1);
   });
 
   it('refuse a hash scrypt refuses, and hash the next one in a new thread', async () => {
