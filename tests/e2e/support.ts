@@ -7,17 +7,41 @@ import {
   type Page,
 } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import { PORTAL_START_TIMEOUT_MS, startPortal, type Portal } from './portalServer';
 
 export { expect };
 
 /**
- * Playwright's `test` with each test's pages coming from an address of their own: the portal
- * under test trusts 127.0.0.1 as its reverse proxy (`TRUST_PROXY`, playwright.config.ts), and
- * every page sends `X-Forwarded-For: 10.x.y.z`. The per-IP limits (five sign-ups a minute) then
- * count each test as its own visitor, as real visitors are, instead of the whole suite as one;
- * the `/dev/outbox` reads (`page.request`, no such header) still come from this machine.
+ * Playwright's `test` against the worker's own portal, with each test's pages coming from an
+ * address of their own.
+ *
+ * `portal`: each worker starts the run's build on a port, data folder and embedded PostgreSQL of
+ * its own (portalServer.ts) and stops it when the worker ends; `baseURL` points at it, so every
+ * page, `request` and `browser.newContext()` of the test reaches that server. Tests of one file
+ * share it (and its demo accounts and outbox) one after another; other files may run on the other
+ * worker's server at the same time.
+ *
+ * `page`: the portal trusts 127.0.0.1 as its reverse proxy (`TRUST_PROXY`), and every page sends
+ * `X-Forwarded-For: 10.x.y.z`. The per-IP limits (five sign-ups a minute) then count each test as
+ * its own visitor, as real visitors are, instead of the whole suite as one; the `/dev/outbox`
+ * reads (`page.request`, no such header) still come from this machine.
  */
-export const test = base.extend({
+export const test = base.extend<object, { portal: Portal }>({
+  portal: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use, workerInfo) => {
+      const portal = await startPortal(workerInfo.workerIndex);
+      try {
+        await use(portal);
+      } finally {
+        await portal.stop();
+      }
+    },
+    { scope: 'worker', timeout: PORTAL_START_TIMEOUT_MS + 30_000 },
+  ],
+  baseURL: async ({ portal }, use) => {
+    await use(portal.url);
+  },
   page: async ({ page }, use, testInfo) => {
     const n = testInfo.workerIndex * 10_000 + testInfo.testId.length + Date.now();
     const address = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
