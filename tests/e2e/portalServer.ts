@@ -105,6 +105,11 @@ export async function startPortal(workerIndex: number): Promise<Portal> {
     TRUST_PROXY: '127.0.0.1',
     // A registration form that lives only in a test folder (new-registration-kind.spec.ts).
     FORMS_DIR: 'tests/fixtures/forms-dir',
+    // Every sign-up, sign-in and password change hashes; at the default cost (2^17, checked in
+    // tests/server/hardening.test.ts) a hash from a new browser runs 10 nice levels down
+    // (auth/hashThreads.ts) and, with two workers' browsers and servers keeping both cores busy,
+    // waited seconds for a core. The cost is recorded in each hash, as in the server tests' 2^10.
+    PASSWORD_COST: '12',
   };
   // Its own embedded database, whatever the calling shell points at.
   delete env.DATABASE_URL;
