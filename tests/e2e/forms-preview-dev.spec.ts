@@ -1,7 +1,7 @@
 /**
  * Issue 25 §3: the form preview (`/clearing/dev/forms`) as `npm run dev` serves it, in Chromium.
  * This file starts its own `scripts/dev.ts` (the API server under `tsx watch` and Vite's dev
- * server, on free ports apart from the shared webServer's), with FORMS_DIR naming a temporary
+ * server, on free ports apart from the workers' portals), with FORMS_DIR naming a temporary
  * folder holding a copy of the test registration kind, so nothing is written into schemas/. A
  * folder added while it runs is listed and drawn, and a prompt edited in it shows its new wording,
  * each after the page reloads by itself: the servers are never restarted.

@@ -26,6 +26,9 @@ export { expect };
  * its own visitor, as real visitors are, instead of the whole suite as one; the `/dev/outbox`
  * reads (`page.request`, no such header) still come from this machine.
  */
+/** The address each test's `page` comes from, for API calls made as that same visitor. */
+const visitorAddresses = new WeakMap<Page, string>();
+
 export const test = base.extend<object, { portal: Portal }>({
   portal: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
@@ -46,6 +49,7 @@ export const test = base.extend<object, { portal: Portal }>({
     const n = testInfo.workerIndex * 10_000 + testInfo.testId.length + Date.now();
     const address = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': address });
+    visitorAddresses.set(page, address);
     await use(page);
   },
 });
@@ -79,17 +83,39 @@ export async function linkFromOutbox(
   return `${url.pathname}${url.search}`;
 }
 
-/** Signs up through the page and sets `password` through the emailed link; ends on sign-in. */
+/**
+ * Makes a verified account as the sign-up and verify pages do, through their API calls: the
+ * sign-up, the emailed link, the password set through it (which also marks this browser as one
+ * that has signed in). Those pages are access.spec.ts's subject, which goes through them; for
+ * every other test they only make the account it starts from. The calls come from the page's
+ * visitor address (its per-IP limits) and leave the page where it was.
+ */
 export async function signUpAndVerify(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/clearing/signup');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page.getByText('Verify your email with the link sent to your email.')).toBeVisible();
-  await page.goto(await linkFromOutbox(page.request, email, '/clearing/user/verify-email'));
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByLabel('Confirm Password').fill(password);
-  await page.getByRole('button', { name: /set password/i }).click();
-  await expect(page).toHaveURL(/\/clearing\/signin/);
+  const address = visitorAddresses.get(page);
+  const visitor: Record<string, string> = address ? { 'x-forwarded-for': address } : {};
+  // The first request of a browser is given its `csrf_token` cookie.
+  await page.request.get('/exchange/api/web/auth/signin', { headers: visitor });
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrf_token');
+  expect(csrf, 'csrf_token cookie').toBeTruthy();
+  const headers = { ...visitor, 'x-csrf-token': csrf!.value };
+  const signUp = await page.request.post('/exchange/api/web/auth/signup', {
+    headers,
+    data: { email, authOrigin: 'Clearing' },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  const link = new URL(
+    await linkFromOutbox(page.request, email, '/clearing/user/verify-email'),
+    'http://link',
+  );
+  const verified = await page.request.post('/exchange/api/web/auth/verify-email', {
+    headers,
+    data: {
+      token: link.searchParams.get('access_token'),
+      email: link.searchParams.get('email'),
+      password,
+    },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
 }
 
 /** Signs in on the sign-in page; where it lands is the caller's to check. */
