@@ -28,7 +28,8 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      // Data flows one way: web and server import shared, never each other (STYLE.md).
+      // Data flows one way: web and server import shared, never each other (docs/decisions.md, Data
+      // flows one way).
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -45,7 +46,8 @@ export default tseslint.config(
     },
     settings: {
       // Without a parser for .ts/.tsx and a TypeScript resolver the import rules see no imports
-      // between our files, and no-cycle passes every cycle (FACTS.md, checked in turn 3).
+      // between our files, and no-cycle passes every cycle (docs/decisions.md, Import rules need a
+      // TypeScript parser).
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/resolver-next': [createTypeScriptImportResolver(), createNodeResolver()],

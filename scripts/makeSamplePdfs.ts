@@ -1,6 +1,7 @@
 /**
- * Writes the sample legal documents served under /assets/pdfs (DECISIONS: clearly marked samples
- * that a firm replaces with its own). Run `npm run samples` after changing the texts below.
+ * Writes the sample legal documents served under /assets/pdfs (docs/decisions.md, The standalone
+ * portal: clearly marked samples that a firm replaces with its own). Run `npm run samples` after
+ * changing the texts below.
  */
 import fs from 'node:fs';
 import path from 'node:path';

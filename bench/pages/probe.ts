@@ -1,5 +1,5 @@
 /**
- * In-page keystroke probe, the way /work/shared/FACTS.md "Measured here" took its figures: a
+ * In-page keystroke probe, the way docs/decisions.md, Keystroke timing describes it: a
  * capture-phase keydown listener notes `event.timeStamp`; requestAnimationFrame followed by
  * setTimeout(0) marks the next paint; the difference is one sample. The Event Timing API
  * (`event` entries, what INP uses) and long tasks give a second view.

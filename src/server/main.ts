@@ -54,8 +54,9 @@ const database = await openDatabase({
     }
   },
 }).catch((error: unknown) => failed('database', error, []));
-// DECISIONS: with SMTP_URL mail goes out by SMTP; otherwise it is printed and kept in the outbox.
-// Development logs are readable lines (production keeps JSON for log collectors).
+// docs/decisions.md, The standalone portal: with SMTP_URL mail goes out by SMTP; otherwise it is
+// printed and kept in the outbox. Development logs are readable lines (production keeps JSON for
+// log collectors).
 const readable = config.production ? undefined : readableLogStream((line) => console.log(line));
 const mailer = config.smtpUrl
   ? createSmtpMailer(config.smtpUrl)

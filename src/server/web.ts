@@ -12,7 +12,7 @@ const PROFILE_PATH = '/exchange/dashboard/profile';
 
 /**
  * Serves the built customer app under /clearing with history fallback, and the standalone
- * stand-ins for the exchange's other sites (DECISIONS "The standalone portal").
+ * stand-ins for the exchange's other sites (docs/decisions.md, The standalone portal).
  */
 export async function registerWeb(app: FastifyInstance): Promise<void> {
   // Everything from here on is pages and files for browsers, not the API: hidden from the API's
@@ -81,7 +81,8 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     const query = new URLSearchParams(request.query as Record<string, string>).toString();
     return reply.redirect(`/clearing/signin${query ? `?${query}` : ''}`);
   });
-  // The Profile link's page (DECISIONS): a page of its own in the build, outside /clearing.
+  // The Profile link's page (docs/decisions.md, The profile page): a page of its own in the build,
+  // outside /clearing.
   app.get(PROFILE_PATH, async (_request, reply) => sendApp(reply, 'profile.html'));
   app.get('/fcm/*', async (_request, reply) => reply.redirect('/clearing/home'));
   app.get('/disclosures', async (_request, reply) =>

@@ -1,7 +1,7 @@
 /**
  * `/clearing/admin/*`: the staff console, a separate server-rendered page rather than the customer
- * app, so the app's full-page reload to this path never loops (DECISIONS). Only staff reach it:
- * signed out → the sign-in page, anyone else → 403.
+ * app, so the app's full-page reload to this path never loops (docs/decisions.md, The standalone
+ * portal). Only staff reach it: signed out → the sign-in page, anyone else → 403.
  *
  * Pages: the registrations awaiting review and recent decisions; one registration as submitted
  * (prompts next to answers, documents by prompt with ID images previewed inline, sensitive
@@ -559,9 +559,10 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       if (!bytes) {
         return notFound(request, reply, 'The file of this document is missing.');
       }
-      // An ID image may be previewed inline: images only (decoded as images when uploaded; an
-      // image cannot run script), with the type stored, never sniffed. Everything else, PDFs
-      // included, goes back as an attachment (FACTS), never rendered in the portal's origin.
+      // An ID image may be previewed inline: images only (decoded as images when uploaded; an image
+      // cannot run script), with the type stored, never sniffed. Everything else, PDFs included,
+      // goes back as an attachment (docs/decisions.md, Upload limits), never rendered in the
+      // portal's origin.
       const inline =
         rendition !== null ||
         (request.query.inline === '1' && PREVIEWABLE_IMAGES.has(document.contentType));

@@ -123,7 +123,10 @@ export function readPerson(
   return { details, photo };
 }
 
-/** Checks a list of role names against ROLES (DECISIONS: Administrator, Trader, Viewer). */
+/**
+ * Checks a list of role names against ROLES (docs/decisions.md, Names and values: Administrator,
+ * Trader, Viewer).
+ */
 export function readRoles(values: string[], field = 'role'): Role[] {
   const unknown = values.filter((value) => !(ROLES as readonly string[]).includes(value));
   if (unknown.length > 0) {

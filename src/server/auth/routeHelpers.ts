@@ -74,9 +74,9 @@ export function checkedEmail(value: string, field = 'email'): string {
 }
 
 /**
- * The hash of a new password after the server-side checks (spec access §5 and DECISIONS
- * "Security": at least 8 characters, not a common password, not made of the account's own words
- * as far as `context` names them), whatever the browser checked.
+ * The hash of a new password after the server-side checks (spec access §5 and docs/decisions.md,
+ * Passwords and sessions: at least 8 characters, not a common password, not made of the account's
+ * own words as far as `context` names them), whatever the browser checked.
  */
 export async function newPasswordHash(
   password: string,

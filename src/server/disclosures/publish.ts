@@ -114,7 +114,10 @@ function checkPeriod(category: DisclosureCategory, period: string, now: Date): s
   return period;
 }
 
-/** FACTS: `%PDF-` at offset 0 is not enough; the document must load and have pages. */
+/**
+ * docs/decisions.md, Upload limits: `%PDF-` at offset 0 is not enough; the document must load and
+ * have pages.
+ */
 async function checkPdf(bytes: Uint8Array): Promise<void> {
   if (bytes.byteLength === 0) throw badRequest('The disclosure file is empty.');
   if (bytes.byteLength > MAX_DISCLOSURE_BYTES) {

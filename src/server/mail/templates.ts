@@ -71,7 +71,7 @@ export function inviteMessage(to: string, organizationName: string, link: string
 }
 
 /*
- * The applicant's registration emails (DECISIONS "Applicants and reviewers"). They name the
+ * The applicant's registration emails (docs/decisions.md, Applicants and reviewers). They name the
  * applicant and the decision and nothing of what was submitted: no SSN, date of birth or document.
  */
 

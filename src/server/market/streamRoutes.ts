@@ -1,7 +1,8 @@
 /**
- * The live market stream: `GET /exchange/api/web/stream` upgraded to a WebSocket (DECISIONS).
- * Signed-in users only (it feeds the customer home page), same-site pages only: the CSRF plugin
- * guards non-GET calls, and an upgrade is a GET, so the Origin is checked here.
+ * The live market stream: `GET /exchange/api/web/stream` upgraded to a WebSocket
+ * (docs/decisions.md, Paths). Signed-in users only (it feeds the customer home page), same-site
+ * pages only: the CSRF plugin guards non-GET calls, and an upgrade is a GET, so the Origin is
+ * checked here.
  */
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';

@@ -537,7 +537,8 @@ function readAnswers(
       } satisfies FileReference;
     }
   }
-  // DECISIONS: answers a condition hides are not answers; the signed-in email is the user's.
+  // docs/decisions.md, Hidden answers: answers a condition hides are not answers; the signed-in
+  // email is the user's.
   const answers = withReadOnlyPrefill(compiled, omitHiddenAnswers(compiled, decoded), { email });
   const { valid, errors } = validateAnswers(compiled, answers);
   if (!valid) {

@@ -55,10 +55,10 @@ import {
 import { badRequest, ClientError, notFound, unauthorized } from '../errors';
 
 /**
- * The profile page's calls (DECISIONS "Security"): who the user is, their password, passkeys and
- * active sessions. What changes how the user signs in asks for the password again (ASVS 7.5.1)
- * and, when the account has one, a current second factor (issue 27 §2: `confirmIdentity`); a
- * password change offers to end the other sessions (ASVS 7.4.3).
+ * The profile page's calls (docs/decisions.md, The profile page): who the user is, their password,
+ * passkeys and active sessions. What changes how the user signs in asks for the password again
+ * (ASVS 7.5.1) and, when the account has one, a current second factor (issue 27 §2:
+ * `confirmIdentity`); a password change offers to end the other sessions (ASVS 7.4.3).
  */
 export async function registerAccountRoutes(app: FastifyInstance): Promise<void> {
   const rp = relyingParty(app.config.publicUrl);

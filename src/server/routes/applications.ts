@@ -1,6 +1,6 @@
 /**
- * Applications on the server (issue 17, DECISIONS "Applicants and reviewers"): the applicant's
- * working copy of a registration form, saved as they work and resumed on any device.
+ * Applications on the server (issue 17, docs/decisions.md, Applicants and reviewers): the
+ * applicant's working copy of a registration form, saved as they work and resumed on any device.
  *
  * GET and PUT `applications/:formId` read and save the caller's own application (never anyone
  * else's: the row is found by the session's user). A save names the revision it was edited from;

@@ -101,7 +101,7 @@ export async function registerAuthRoutes(
       : { status: 'NotAuthenticated' };
     return answer;
   });
-  // DECISIONS: /clearing/api/web answers only the sign-in check (and `user`).
+  // docs/decisions.md, Paths: /clearing/api/web answers only the sign-in check (and `user`).
   if (options.checkOnly) return;
 
   app.post<{ Body: SignupRequest }>(

@@ -303,7 +303,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
 
-  // The profile page (DECISIONS "Security").
+  // The profile page (docs/decisions.md, The profile page).
   [`GET ${web}/user/profile`]: {
     ...access.signedIn,
     summary: 'Who the user is and how they sign in',

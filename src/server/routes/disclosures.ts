@@ -19,7 +19,10 @@ import {
   isDisclosurePeriod,
 } from '../../shared/api/disclosures';
 
-/** The response schema: Fastify serializes exactly these fields (STYLE: a schema per route). */
+/**
+ * The response schema: Fastify serializes exactly these fields (docs/decisions.md, A schema per
+ * route).
+ */
 const listingSchema = {
   304: { type: 'null', description: 'not modified (If-None-Match matched the ETag)' },
   200: disclosuresResponseSchema,

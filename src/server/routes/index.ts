@@ -29,10 +29,11 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAdminRoutes, { prefix: '/exchange/api/admin' });
   await app.register(marketStreamPlugin);
-  // DECISIONS: /clearing/api/web answers auth/signin (GET) and user as well.
+  // docs/decisions.md, Paths: /clearing/api/web answers auth/signin (GET) and user as well.
   await app.register(registerAuthRoutes, { prefix: '/clearing/api/web', checkOnly: true });
   await app.register(registerUserRoutes, { prefix: '/clearing/api/web', currentUserOnly: true });
-  // Public disclosures: the listing and the PDFs under /clearing/disclosures (DECISIONS).
+  // Public disclosures: the listing and the PDFs under /clearing/disclosures (docs/decisions.md,
+  // Paths).
   await app.register(registerDisclosureRoutes);
   if (!app.config.production) await app.register(registerDevRoutes);
   // Unknown API paths answer JSON, never the web app.

@@ -24,9 +24,9 @@ function leiMessages(forms: FastifyInstance['forms']): Record<string, string> {
 }
 
 /**
- * GET lei-records/{lei} (DECISIONS): the business wizard's LEI lookup through our server. An LEI
- * whose ISO 17442 check digits fail is refused with the schema's message and never looked up;
- * answers come from the database cache, else from the registry at `LEI_API_URL`.
+ * GET lei-records/{lei} (docs/decisions.md, Paths): the business wizard's LEI lookup through our
+ * server. An LEI whose ISO 17442 check digits fail is refused with the schema's message and never
+ * looked up; answers come from the database cache, else from the registry at `LEI_API_URL`.
  */
 export async function registerLeiRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { lei: string } }>(

@@ -78,7 +78,8 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
           );
           const user = toUser((await findUserRowById(app.db, userId))!);
           if (!outcome.repeated) {
-            // DECISIONS: the applicant is told by email that the registration was received.
+            // docs/decisions.md, Applicants and reviewers: the applicant is told by email that the
+            // registration was received.
             await app.mailer
               .send(
                 registrationReceivedMessage(

@@ -10,11 +10,11 @@ import { statementResponseSchema } from '../../shared/api/statement';
 const NO_STATEMENT_MESSAGE = 'No statement is available yet.';
 
 /**
- * GET customer/{organizationId}/statement (DECISIONS): the newest statement of the caller's own
- * organisation, by its id or clearing id. Staff may read any; customers only their own, and only
- * once approved (§6: the statement is shown only to approved customers). A conditional request
- * (`If-None-Match`, as a browser's reload sends) whose ETag is current answers 304, once the
- * caller is known to be allowed: the check comes first, always.
+ * GET customer/{organizationId}/statement (docs/decisions.md, Paths): the newest statement of the
+ * caller's own organisation, by its id or clearing id. Staff may read any; customers only their
+ * own, and only once approved (§6: the statement is shown only to approved customers). A
+ * conditional request (`If-None-Match`, as a browser's reload sends) whose ETag is current answers
+ * 304, once the caller is known to be allowed: the check comes first, always.
  */
 export async function registerStatementRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { organizationId: string } }>(

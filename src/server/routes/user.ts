@@ -72,7 +72,7 @@ export async function registerUserRoutes(
   app.get('/user', { schema: { response: { 200: userSchema } } }, async (request): Promise<User> =>
     toUser(await currentRow(request)),
   );
-  // DECISIONS: /clearing/api/web answers only `user` (and the sign-in check).
+  // docs/decisions.md, Paths: /clearing/api/web answers only `user` (and the sign-in check).
   if (options.currentUserOnly) return;
 
   app.get('/user/2fa/state', async (request): Promise<TwoFactorState> => {

@@ -1,4 +1,7 @@
-/** Upload limits (FACTS: set every limit explicitly; a truncated file is refused, not kept). */
+/**
+ * Upload limits (docs/decisions.md, Upload limits: set every limit explicitly; a truncated file is
+ * refused, not kept).
+ */
 export const UPLOAD_LIMITS = {
   fileSize: 20 * 1024 * 1024,
   files: 20,

@@ -1,4 +1,6 @@
-/** Request and response shapes of the profile page's calls (DECISIONS "Security"). */
+/**
+ * Request and response shapes of the profile page's calls (docs/decisions.md, The profile page).
+ */
 import type { FromSchema } from 'json-schema-to-ts';
 import { PASSWORD_MAX_LENGTH } from '../rules/password';
 import type {

@@ -13,9 +13,9 @@ const reason = { type: 'string', maxLength: 2000 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 
 /**
- * Where a registration stands (DECISIONS "Applicants and reviewers"): `pending` is submitted and
- * awaiting review; `changes_requested` waits for the applicant; `resubmitted` (the applicant made
- * the changes) awaits review again.
+ * Where a registration stands (docs/decisions.md, Applicants and reviewers): `pending` is submitted
+ * and awaiting review; `changes_requested` waits for the applicant; `resubmitted` (the applicant
+ * made the changes) awaits review again.
  */
 export const reviewStatusSchema = {
   type: 'string',

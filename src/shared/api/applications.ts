@@ -11,7 +11,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 
-/** A file answer's reference (DECISIONS "The shape of answers"): its bytes travel beside. */
+/** A file answer's reference (docs/decisions.md, The shape of answers): its bytes travel beside. */
 const fileReferenceSchema = {
   type: 'object',
   properties: { name: { type: 'string' }, type: { type: 'string' }, size: { type: 'integer' } },

@@ -100,7 +100,7 @@ const orgDetailsSchema = {
 } as const;
 
 /**
- * Where the user's registration stands (DECISIONS "Applicants and reviewers"): submitted
+ * Where the user's registration stands (docs/decisions.md, Applicants and reviewers): submitted
  * (awaiting review), changes requested, approved, rejected.
  */
 const applicationReviewSchema = {

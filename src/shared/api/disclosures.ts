@@ -63,7 +63,9 @@ export function isDisclosurePeriod(category: DisclosureCategory, period: string)
 /** The name that always answers a category's newest document. */
 export const LATEST_NAME = 'latest';
 
-/** `/clearing/disclosures/{category}/{name}.pdf`: a period, or `latest` (DECISIONS). */
+/**
+ * `/clearing/disclosures/{category}/{name}.pdf`: a period, or `latest` (docs/decisions.md, Paths).
+ */
 export function disclosurePath(category: DisclosureCategory, name: string): string {
   return `/clearing/disclosures/${category}/${name}.pdf`;
 }

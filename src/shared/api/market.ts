@@ -1,5 +1,5 @@
 /**
- * The live market stream (specification §3.9, §7.5; DECISIONS: WebSocket at
+ * The live market stream (specification §3.9, §7.5; docs/decisions.md, Paths: WebSocket at
  * `/exchange/api/web/stream`, ws:// on localhost, wss:// elsewhere). Shared by the simulator on
  * the server and the stream store in the browser.
  */

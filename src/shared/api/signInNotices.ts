@@ -2,7 +2,7 @@
  * The messages the sign-in page's info toast may show (access §2, §4; business §2.7). A redirect
  * hands over a key (`/clearing/signin?notice=logged-out`), never text: the page shows only the
  * portal's own wording, so a link cannot make the portal display an "official" notice of an
- * attacker's choosing (DECISIONS "Applicants and reviewers").
+ * attacker's choosing (docs/decisions.md, Applicants and reviewers).
  */
 export const SIGN_IN_NOTICES = {
   'signin-required': 'Please sign in to view that content.',

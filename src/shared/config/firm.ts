@@ -1,6 +1,7 @@
 /**
- * The firm's names, contacts and the addresses of its other sites, in one place (DECISIONS: never
- * repeated in code or schemas). A firm running the portal changes these values and nothing else.
+ * The firm's names, contacts and the addresses of its other sites, in one place (docs/decisions.md,
+ * Names and values: never repeated in code or schemas). A firm running the portal changes these
+ * values and nothing else.
  */
 
 /** A link to one of the firm's other sites: a path on this host, or a full URL elsewhere. */

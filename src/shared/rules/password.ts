@@ -1,8 +1,9 @@
 /**
- * Password rules of the new-password pages (spec access §5, §9), with what DECISIONS "Security"
- * adds: at least 8 characters (ASVS 6.2.1), not one of the most common passwords (ASVS 6.2.4),
- * and not made of the account's own words (ASVS 6.2.11, issue 27). Every refusal reads the
- * specification's 'Password is too weak'; the last one says why in one more sentence.
+ * Password rules of the new-password pages (spec access §5, §9), with what docs/decisions.md,
+ * Passwords and sessions adds: at least 8 characters (ASVS 6.2.1), not one of the most common
+ * passwords (ASVS 6.2.4), and not made of the account's own words (ASVS 6.2.11, issue 27). Every
+ * refusal reads the specification's 'Password is too weak'; the last one says why in one more
+ * sentence.
  */
 import { firm } from '../config/firm';
 

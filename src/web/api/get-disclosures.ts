@@ -3,8 +3,8 @@ import { DISCLOSURES_API_PATH, type DisclosuresResponse } from '../../shared/api
 import { ApiError } from './client';
 
 /**
- * GET /clearing/api/web/disclosures (DECISIONS): the published regulatory documents. Public, so
- * it sends no CSRF header and a 401 never redirects; it lives outside `apiFetch`'s
+ * GET /clearing/api/web/disclosures (docs/decisions.md, Paths): the published regulatory documents.
+ * Public, so it sends no CSRF header and a 401 never redirects; it lives outside `apiFetch`'s
  * /exchange/api/web base, hence its own small request.
  */
 async function getDisclosures(signal?: AbortSignal): Promise<DisclosuresResponse> {

@@ -3,9 +3,9 @@ import type { StatementResponse } from '../../shared/api/statement';
 import { ApiError, apiFetch } from './client';
 
 /**
- * GET customer/{organizationId}/statement (DECISIONS; business §7.2): the newest statement of the
- * caller's organisation, or null when none is available yet (the server answers 404, and home
- * then shows the approval banner instead).
+ * GET customer/{organizationId}/statement (docs/decisions.md, Paths; business §7.2): the newest
+ * statement of the caller's organisation, or null when none is available yet (the server answers
+ * 404, and home then shows the approval banner instead).
  */
 async function getStatement(
   organizationId: string,

@@ -239,8 +239,8 @@ export function SchemaForm(props: SchemaFormProps) {
         noValidate
         noHtml5Validate
         omitExtraData
-        // Answers a condition hides are dropped as soon as it turns (DECISIONS), so drafts and
-        // the payload never carry stale text.
+        // Answers a condition hides are dropped as soon as it turns (docs/decisions.md, Hidden
+        // answers), so drafts and the payload never carry stale text.
         liveOmit="onChange"
         showErrorList={false}
       >

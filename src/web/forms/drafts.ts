@@ -2,9 +2,10 @@ import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { clearDrafts, DRAFT_PREFIX, draftStorage } from './draftStorage';
 
 /**
- * Form drafts in localStorage under 'clearing.draft.<formId>', written 300 ms after the last
- * change and restored when the form opens. A draft never holds files, agreements or answers the
- * schema marks sensitive (`x-sensitive`: SSN, passport number, date of birth): see DECISIONS.
+ * Form drafts in localStorage under 'clearing.draft.<formId>', written 300 ms after the last change
+ * and restored when the form opens. A draft never holds files, agreements or answers the schema
+ * marks sensitive (`x-sensitive`: SSN, passport number, date of birth): see docs/decisions.md,
+ * Drafts.
  */
 export const DRAFT_DELAY_MS = 300;
 export { clearDrafts, DRAFT_PREFIX };

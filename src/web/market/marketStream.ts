@@ -45,7 +45,7 @@ interface MarketStreamOptions {
 const OPEN = 1;
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** ws:// on localhost, wss:// everywhere else (DECISIONS; access spec §9). */
+/** ws:// on localhost, wss:// everywhere else (docs/decisions.md, Paths; access spec §9). */
 export function marketStreamUrl(location: Pick<Location, 'hostname' | 'host'>): string {
   const scheme = LOCAL_HOSTS.has(location.hostname) ? 'ws' : 'wss';
   return `${scheme}://${location.host}${MARKET_STREAM_PATH}`;

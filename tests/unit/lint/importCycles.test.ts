@@ -1,6 +1,7 @@
 /**
- * The import-cycle rule must see TypeScript imports (FACTS.md: without `import-x/parsers` and a
- * TypeScript resolver it passes every cycle). Runs ESLint's Node API with the project's config.
+ * The import-cycle rule must see TypeScript imports (docs/decisions.md, Import rules need a
+ * TypeScript parser: without `import-x/parsers` and a TypeScript resolver it passes every cycle).
+ * Runs ESLint's Node API with the project's config.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

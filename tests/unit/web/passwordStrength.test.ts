@@ -29,7 +29,7 @@ describe('passwordStrength (the meter of access §5)', () => {
   });
 });
 
-describe('newPasswordError (spec access §5, DECISIONS "Security")', () => {
+describe('newPasswordError (spec access §5, docs/decisions.md, Passwords and sessions)', () => {
   it('refuses a password under 8 characters with the specification’s message', () => {
     expect(newPasswordError('Abcde1!')).toBe('Password is too weak');
     expect(newPasswordError('Abcdef1!')).toBeNull();

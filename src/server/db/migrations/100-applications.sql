@@ -1,7 +1,7 @@
--- Applications on the server (issue 17, DECISIONS "Applicants and reviewers"): one working copy
--- per user and registration form, saved as the applicant works, so it resumes on any device.
--- Sensitive answers (x-sensitive: SSN, passport number, date of birth) are sealed in `answers`
--- as in registrations (src/server/fieldEncryption), bound to `applications.answers` and the row.
+-- Applications on the server (issue 17, docs/decisions.md, Applicants and reviewers): one working
+-- copy per user and registration form, saved as the applicant works, so it resumes on any device.
+-- Sensitive answers (x-sensitive: SSN, passport number, date of birth) are sealed in `answers` as
+-- in registrations (src/server/fieldEncryption), bound to `applications.answers` and the row.
 create table applications (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references users (id) on delete cascade,

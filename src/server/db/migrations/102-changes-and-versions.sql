@@ -1,5 +1,5 @@
 -- Changes requested field by field, resubmission, the status history and every submitted version
--- (issue 17, DECISIONS "Applicants and reviewers").
+-- (issue 17, docs/decisions.md, Applicants and reviewers).
 
 -- A resubmitted registration waits for review again, beside one submitted for the first time.
 alter table registrations drop constraint registrations_status_check;

@@ -75,6 +75,9 @@ export const isSensitive = (schema: JsonSchema): boolean => schema['x-sensitive'
 /** An agreement: a `const: true` answer, given by signing (a yes/no question's Yes is not one). */
 export const isAgreement = (schema: JsonSchema): boolean => schema.const === true;
 
-/** Answers a browser draft never keeps (DECISIONS): files, agreements and sensitive answers. */
+/**
+ * Answers a browser draft never keeps (docs/decisions.md, Drafts): files, agreements and sensitive
+ * answers.
+ */
 export const isDraftExcluded = (schema: JsonSchema): boolean =>
   schema['x-file'] !== undefined || isSensitive(schema) || isAgreement(schema);

@@ -3,7 +3,10 @@
  * plus uiSchema pair in `schemas/<form-id>/`; *answers* are its form data.
  */
 
-/** A file answer: the bytes travel beside the answers, never inside them (DECISIONS). */
+/**
+ * A file answer: the bytes travel beside the answers, never inside them (docs/decisions.md, The
+ * shape of answers).
+ */
 export interface FileReference {
   name: string;
   type: string;

@@ -1,6 +1,6 @@
 /**
  * Country and region names for the staff console: answers store two-letter country codes and
- * region codes (DECISIONS "The shape of answers"); staff read names. Reference data is the
+ * region codes (docs/decisions.md, The shape of answers); staff read names. Reference data is the
  * `country-region-data` package, the same the form's choices come from.
  */
 import { allCountries } from 'country-region-data';
@@ -10,7 +10,8 @@ const countries = new Map<string, { name: string; regions: Map<string, string> }
     code,
     {
       name,
-      // A region without a usable code is stored by its name (DECISIONS), so both resolve.
+      // A region without a usable code is stored by its name (docs/decisions.md, Names and values),
+      // so both resolve.
       regions: new Map<string, string>(
         regions.flatMap(([regionName, short]): [string, string][] =>
           short && short !== 'undefined'

@@ -84,8 +84,8 @@ function draftSafe(root: JsonSchema, schema: JsonSchema, answers: Answers): Answ
 }
 
 /**
- * The answers a browser draft may hold (DECISIONS): without files, agreements and fields marked
- * `x-sensitive` (SSN, date of birth, passport numbers). Needs no validator.
+ * The answers a browser draft may hold (docs/decisions.md, Drafts): without files, agreements and
+ * fields marked `x-sensitive` (SSN, date of birth, passport numbers). Needs no validator.
  */
 export function draftSafeAnswers(form: CompiledForm, answers: Answers): Answers {
   return draftSafe(form.schema, form.schema, answers);

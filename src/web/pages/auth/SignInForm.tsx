@@ -67,10 +67,10 @@ interface SignInFormParts {
 }
 
 /**
- * The one sign-in form (the sign-in page's, and the dialog that asks again in place when a
- * session ended): email and password, then the second step the server asks for (a code from an
- * authenticator app, a passkey, or either; access §4, DECISIONS). Its place draws the parts
- * (`children`) and the submit button, inside this form.
+ * The one sign-in form (the sign-in page's, and the dialog that asks again in place when a session
+ * ended): email and password, then the second step the server asks for (a code from an
+ * authenticator app, a passkey, or either; access §4, docs/decisions.md, Paths: 2FA). Its place
+ * draws the parts (`children`) and the submit button, inside this form.
  *
  * With `knownEmail` (the dialog: the answers on the page are that account's) the email is shown
  * read-only and the password takes the focus; the code takes it when it is asked for.

@@ -29,7 +29,8 @@ const RESET_RECEIVED_MESSAGE =
 /** Sign-in (/clearing/signin) with its Forgot Password view and the handed-over message toast. */
 export function SignInPage() {
   const [params] = useSearchParams();
-  // Only the portal's own notices: the address bar hands over a key, never text (DECISIONS).
+  // Only the portal's own notices: the address bar hands over a key, never text (docs/decisions.md,
+  // Applicants and reviewers).
   const message = signInNoticeText(params.get(SIGN_IN_NOTICE_PARAM));
   const [view, setView] = useState<'signin' | 'forgot'>('signin');
   return (

@@ -35,7 +35,7 @@ function LoadingLine({ text }: { text: string }) {
 }
 
 /**
- * The banner of an application that is not approved (DECISIONS "Applicants and reviewers"):
+ * The banner of an application that is not approved (docs/decisions.md, Applicants and reviewers):
  * received and awaiting review; changes requested, with what to change; rejected, with the
  * reason staff gave and the support contact.
  */

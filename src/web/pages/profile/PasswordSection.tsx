@@ -13,11 +13,11 @@ import { NewPasswordFields, usePasswordPair } from '../auth/NewPasswordFields';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 
 /**
- * Change password: the new one with the same rules and meter as everywhere (access §5, DECISIONS
- * "Security"), the offer to end the other sessions (ASVS 7.4.3), then the confirmation dialog:
- * the current password and, with two-factor on, a current second factor (issue 27 §2).
- * `account` names the signed-in person: a new password made of those words is refused here as
- * the server refuses it.
+ * Change password: the new one with the same rules and meter as everywhere (access §5,
+ * docs/decisions.md, Passwords and sessions), the offer to end the other sessions (ASVS 7.4.3),
+ * then the confirmation dialog: the current password and, with two-factor on, a current second
+ * factor (issue 27 §2). `account` names the signed-in person: a new password made of those words is
+ * refused here as the server refuses it.
  */
 export function PasswordSection({ account }: { account: PasswordContext }) {
   const change = useChangePassword();

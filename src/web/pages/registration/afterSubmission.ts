@@ -1,7 +1,7 @@
 /**
  * Where Okay on 'Submission Successful' leads (business spec §2.1): `/trade` when the page's path
  * contains 'botanical', otherwise home. `/trade` is outside the `/clearing` app, so it is a
- * full-page load (DECISIONS "Paths"); home is a route of the app.
+ * full-page load (docs/decisions.md, Paths); home is a route of the app.
  */
 export function afterSubmissionTarget(
   fullPathname: string,
