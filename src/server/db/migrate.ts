@@ -8,7 +8,8 @@ const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'm
 /**
  * Applies every `migrations/NNN-name.sql` not yet applied, each in its own transaction, under an
  * advisory lock so two servers starting together do not race. With nothing to apply it creates
- * nothing, so a role without CREATE (the app role of an external PostgreSQL, README) starts fine.
+ * nothing, so a role without CREATE (the app role of an external PostgreSQL, docs/operators.md)
+ * starts fine.
  */
 export async function migrate(pool: pg.Pool): Promise<string[]> {
   const client = await pool.connect();
