@@ -46,7 +46,7 @@ describe('VerifyEmailPage', () => {
     await user.type(confirm, 'other');
     expect(password).not.toHaveAccessibleDescription();
     expect(confirm).toHaveAccessibleDescription('Passwords must match');
-    // 8 characters and two classes, but one of the most common passwords (DECISIONS "Security").
+    // 8 characters and two classes, but one of the most common passwords (docs/decisions.md, Passwords and sessions).
     await user.clear(password);
     await user.type(password, 'Password1');
     await waitFor(() => expect(password).toHaveAccessibleDescription('Password is too weak'));

@@ -18,7 +18,7 @@ function expectNoPii(text: string, answers: Record<string, unknown>) {
   for (const file of ['front.png', 'back.png', 'w2.pdf']) expect(text).not.toContain(file);
 }
 
-describe('the applicant can trust the status (DECISIONS "Applicants and reviewers")', () => {
+describe('the applicant can trust the status (docs/decisions.md, Applicants and reviewers)', () => {
   let t: TestApp;
   let staff: Awaited<ReturnType<typeof signedInStaff>>;
   beforeAll(async () => {

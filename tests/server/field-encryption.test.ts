@@ -247,7 +247,7 @@ describe('the key ring from configuration', () => {
       loadFieldKeys({ fieldEncryptionKeys: undefined, production: true, dataDir: '/nonexistent' }),
     ).toThrow(
       new FieldKeyError(
-        'FIELD_ENCRYPTION_KEYS is not set: production needs the key that encrypts SSNs, passport numbers and dates of birth (see "Encryption at rest" in README.md).',
+        'FIELD_ENCRYPTION_KEYS is not set: production needs the key that encrypts SSNs, passport numbers and dates of birth (see "Encryption at rest" in docs/operators.md).',
       ),
     );
   });

@@ -6,7 +6,7 @@ const API = '/exchange/api/web';
 /** 100 characters, every one of them significant. */
 const LONG = 'The quick brown fox 7 jumps over the lazy dog; '.repeat(3).slice(0, 100);
 
-describe('new passwords (DECISIONS "Security": 8+ characters, not common, 64+ kept whole)', () => {
+describe('new passwords (docs/decisions.md, Passwords and sessions: 8+ characters, not common, 64+ kept whole)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

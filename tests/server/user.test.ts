@@ -350,7 +350,7 @@ describe('user calls', () => {
       expect(escalate.statusCode).toBe(400);
       expect(escalate.json().errorMessage).toMatch(/does not include that role/);
 
-      // A common password is refused with the specification's message (DECISIONS "Security").
+      // A common password is refused with the specification's message (docs/decisions.md, Passwords and sessions).
       const common = await postForm(invitee, `${API}/auth/invite/accept`, [
         ...acceptParts(['Trader'], [photo()]).filter((part) => part.name !== 'password_text'),
         { name: 'password_text', value: 'Password123' },
@@ -501,7 +501,7 @@ describe('user calls', () => {
         { name: 'lastName', value: 'Hopper' },
         { name: 'phoneNumber', value: '+12125550142' },
       ];
-      // The business wizard's user step takes a scanned ID as a PDF (DECISIONS), so this call does
+      // The business wizard's user step takes a scanned ID as a PDF (docs/decisions.md, Business wizard), so this call does
       // too (tests/server/person-fields.test.ts); a file that is neither is refused by content.
       const text = await postForm(client, `${API}/registration/user`, [
         ...fields,

@@ -26,7 +26,7 @@ export function loadAuditChainKeys(options: {
     dataDir: options.dataDir,
     devFile: AUDIT_CHAIN_KEY_FILE,
     productionMissing:
-      'AUDIT_CHAIN_KEYS is not set: production needs the key that seals the audit trail (see "The audit trail" in README.md).',
+      'AUDIT_CHAIN_KEYS is not set: production needs the key that seals the audit trail (see "The audit trail" in docs/operators.md).',
   });
 }
 

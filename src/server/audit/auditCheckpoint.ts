@@ -77,7 +77,7 @@ export function loadCheckpointSigningKey(config: CheckpointKeyConfig): crypto.Ke
   }
   if (config.production) {
     throw new FieldKeyError(
-      'AUDIT_CHECKPOINT_KEY is not set: production signs audit checkpoints with an Ed25519 key kept outside the database (see "The audit trail" in README.md).',
+      'AUDIT_CHECKPOINT_KEY is not set: production signs audit checkpoints with an Ed25519 key kept outside the database (see "The audit trail" in docs/operators.md).',
     );
   }
   const file = path.join(config.dataDir, AUDIT_CHECKPOINT_KEY_FILE);

@@ -91,7 +91,7 @@ export function loadFieldKeys(options: {
     dataDir: options.dataDir,
     devFile: DEV_KEY_FILE,
     productionMissing:
-      'FIELD_ENCRYPTION_KEYS is not set: production needs the key that encrypts SSNs, passport numbers and dates of birth (see "Encryption at rest" in README.md).',
+      'FIELD_ENCRYPTION_KEYS is not set: production needs the key that encrypts SSNs, passport numbers and dates of birth (see "Encryption at rest" in docs/operators.md).',
   });
 }
 
