@@ -15,6 +15,12 @@ export const E2E_DIR = '.e2e-data';
 const WEB_DIR = path.join(E2E_DIR, 'web');
 const SERVER_DIR = path.join(E2E_DIR, 'server');
 
+/**
+ * A registration form that lives only in a test folder (new-registration-kind.spec.ts): the
+ * server reads it at start, and the build compiles its validators into the app.
+ */
+const FORMS_DIR = 'tests/fixtures/forms-dir';
+
 /** The fake LEI registry's port (tests/fakes/leiRegistry.ts): the one third party the wizard calls. */
 export const LEI_PORT = Number(process.env.E2E_LEI_PORT ?? 8182);
 
@@ -32,7 +38,7 @@ export async function buildPortal(): Promise<void> {
   fs.mkdirSync(E2E_DIR, { recursive: true });
   const started = Date.now();
   const build = spawn('npm', ['run', 'build'], {
-    env: { ...process.env, WEB_DIR, SERVER_OUT_DIR: SERVER_DIR },
+    env: { ...process.env, WEB_DIR, SERVER_OUT_DIR: SERVER_DIR, FORMS_DIR },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -103,8 +109,7 @@ export async function startPortal(workerIndex: number): Promise<Portal> {
     LEI_API_URL: `http://127.0.0.1:${LEI_PORT}/api/v1`,
     // Each test's pages say which visitor they are (support.ts).
     TRUST_PROXY: '127.0.0.1',
-    // A registration form that lives only in a test folder (new-registration-kind.spec.ts).
-    FORMS_DIR: 'tests/fixtures/forms-dir',
+    FORMS_DIR,
     // Every sign-up, sign-in and password change hashes; at the default cost (2^17, checked in
     // tests/server/hardening.test.ts) a hash from a new browser runs 10 nice levels down
     // (auth/hashThreads.ts) and, with two workers' browsers and servers keeping both cores busy,
