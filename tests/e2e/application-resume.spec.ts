@@ -50,7 +50,9 @@ test('start, upload, save and finish later, sign out, resume in a fresh browser,
   await other.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await other.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(other).toHaveURL(/\/clearing\/registration\/individual/, { timeout: 15_000 });
-  await expect(other.getByText('Your application was restored')).toBeVisible();
+  // The form's first draw in a browser with nothing cached: on a 2-core machine busy with the
+  // other worker's browser and server, it took more than the default 10 s. A wait, not a retry.
+  await expect(other.getByText('Your application was restored')).toBeVisible({ timeout: 30_000 });
   await expect(other.locator('#root_socialSecurityNumber')).toHaveValue('123-45-6789');
   await expect(other.locator('#root_dateOfBirth')).toHaveValue('04/17/1985');
   await expect(other.locator('#root_firstName')).toHaveValue('Jane');

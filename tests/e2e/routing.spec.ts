@@ -133,6 +133,8 @@ test.describe('routing table, signed in', () => {
   test('profile menu: Profile and Logout for a customer, no Clearing Admin', async ({ page }) => {
     await signedIn(page, pending.email, pending.password);
     await expect(page).toHaveURL(/\/clearing\/home$/);
+    // Opened once home is drawn (see profile.spec.ts: the menu closes when its page changes).
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
