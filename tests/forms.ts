@@ -3,6 +3,7 @@
  * compiles them (Node's Ajv; the browser's precompiled build is tests/unit/forms/precompiled.test.ts').
  */
 import type { CompiledForm } from '../src/shared/forms/model/compiledForm';
+import type { FormSection } from '../src/shared/forms/model/steps';
 import {
   compileForms,
   compileFormsOnDisk,
@@ -48,4 +49,20 @@ export function formOf(
   const form = forms.get(id);
   if (!form) throw new Error(problems.map((problem) => problem.message).join('\n'));
   return form;
+}
+
+/**
+ * `form` with each step drawing only its sections that hold one of `keys`: the same schema,
+ * uiSchema, validator and nested forms, so those questions go through the real renderer, widgets
+ * and rules. For a test about a few questions: jsdom's label and style lookups (getByLabelText,
+ * getByRole) and rendering grow with everything drawn, and a whole step of the business form is
+ * ~20 sections.
+ */
+export function drawingOnly(form: CompiledForm, keys: readonly string[]): CompiledForm {
+  const holds = (section: FormSection) => section.fields.some((field) => keys.includes(field));
+  const steps = form.steps?.map((step) => ({ ...step, sections: step.sections.filter(holds) }));
+  const drawn = new Set(steps?.flatMap((step) => step.sections.flatMap((s) => s.fields)));
+  const missing = keys.filter((key) => !drawn.has(key));
+  if (missing.length > 0) throw new Error(`No section of ${form.id} holds ${missing.join(', ')}`);
+  return { ...form, steps };
 }

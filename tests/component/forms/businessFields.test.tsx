@@ -16,7 +16,7 @@ import { SchemaForm, type Answers } from '../../../src/web/forms/SchemaForm';
 import { FormSession } from '../../../src/web/forms/session';
 import { json, mockApi } from '../renderApp';
 import { field } from './helpers';
-import { testForm } from '../../forms';
+import { drawingOnly, testForm } from '../../forms';
 
 let schema: RJSFSchema;
 let uiSchema: Record<string, unknown>;
@@ -50,12 +50,16 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 const uiOptions = (key: string) =>
   (uiSchema[key] as { 'ui:options': Record<string, unknown> })['ui:options'];
 
-/** The wizard's Business Details step (where all these fields are), drawn by a session. */
-function renderBusiness(formData: Answers = {}) {
+/**
+ * The wizard's Business Details step (where all these fields are), drawn by a session: only its
+ * sections that hold the questions a test is about (the whole step is ~20 sections; each query
+ * and render costs jsdom in proportion to what is drawn).
+ */
+function renderBusiness(formData: Answers, holding: readonly string[]) {
   const committed: { current: Answers } = { current: {} };
   const user = userEvent.setup();
   const session = new FormSession({
-    form: testForm('business'),
+    form: drawingOnly(testForm('business'), holding),
     initial: formData,
   });
   session.goTo(stepsOf(uiSchema)!.findIndex((step) => step.id === 'business'));
@@ -73,6 +77,19 @@ function renderBusiness(formData: Answers = {}) {
   return { user, committed, ...view };
 }
 
+/** The questions each group of tests is about: renderBusiness draws the sections holding them. */
+const PERSONS = ['affiliatedPersons'];
+const DBA = ['dba'];
+const AGREEMENTS = [
+  'agreeTermsOfService',
+  'ackRiskDisclosures',
+  'agreeFuturesCustomerAgreement',
+  'agreeArbitrationAgreement',
+];
+const BLANK_FORMS = ['corporateGuarantee', 'authorizationForm'];
+// The lookup fills the business name, address and the non-US flag and address.
+const LEI = ['lei', 'bizName', 'bizAddress', 'isNonUsBizAddressRequired', 'nonUsBizAddress'];
+
 const personsList = () =>
   screen.getByRole('group', { name: new RegExp(`^${prompt('affiliatedPersons')}`) });
 
@@ -88,7 +105,7 @@ async function typeInto(
 // user-event and MUI dialogs are slow on a busy 2-core machine
 describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_000 }, () => {
   it('shows one row per person with name, title and ownership', () => {
-    renderBusiness({ affiliatedPersons: persons });
+    renderBusiness({ affiliatedPersons: persons }, PERSONS);
     const rows = within(personsList()).getAllByRole('row');
     // a heading row, then one per person
     expect(rows).toHaveLength(persons.length + 1);
@@ -102,7 +119,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   });
 
   it("draws a table with the columns' headings, and each row's Edit and Remove as buttons that never submit the page's form", () => {
-    renderBusiness({ affiliatedPersons: persons });
+    renderBusiness({ affiliatedPersons: persons }, PERSONS);
     const table = within(personsList()).getByRole('table', {
       name: new RegExp(`^${escapeRegExp(prompt('affiliatedPersons'))}`),
     });
@@ -119,7 +136,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   });
 
   it('adds a person: the dialog takes focus, Save validates with the person form, then the row appears', async () => {
-    const { user, committed } = renderBusiness();
+    const { user, committed } = renderBusiness({}, PERSONS);
     const add = screen.getByRole('button', { name: 'Add affiliated person' });
     await user.click(add);
     const dialog = await dialogWithForm('Affiliated person');
@@ -165,7 +182,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   });
 
   it('edits a person: the dialog holds its answers, Save writes them and focus returns to its Edit button', async () => {
-    const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+    const { user, committed } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
     const edit = screen.getByRole('button', { name: 'Edit Amelia Hart' });
     await user.click(edit);
     const dialog = await dialogWithForm('Affiliated person');
@@ -188,7 +205,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   });
 
   it('Save refuses an invalid person with the person form message and keeps the dialog open', async () => {
-    const { user } = renderBusiness({ affiliatedPersons: persons });
+    const { user } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
     await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
     const dialog = await dialogWithForm();
     const lastName = within(dialog).getByLabelText(/^Last name/, { selector: 'input' });
@@ -200,7 +217,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   });
 
   it('Cancel and Escape keep the list as it was and return focus to the Edit button', async () => {
-    const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+    const { user, committed } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
     const edit = screen.getByRole('button', { name: 'Edit Daniel Okafor' });
     await user.click(edit);
     let dialog = await dialogWithForm();
@@ -222,7 +239,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   it('marks a row with errors: a person missing the SSN (a restored draft) gets the badge', () => {
     const withoutSsn = { ...persons[0] };
     delete withoutSsn.ssn;
-    renderBusiness({ affiliatedPersons: [withoutSsn, persons[1]] });
+    renderBusiness({ affiliatedPersons: [withoutSsn, persons[1]] }, PERSONS);
     const rows = within(personsList()).getAllByRole('row');
     expect(within(rows[1]!).getByText('Has errors')).toBeVisible();
     expect(within(rows[2]!).queryByText('Has errors')).toBeNull();
@@ -234,7 +251,10 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   it('after a submit attempt, focus goes to the Edit button of the first row with errors', async () => {
     const withoutDob = { ...persons[1] };
     delete withoutDob.dob;
-    const { user } = renderBusiness({ ...example, affiliatedPersons: [persons[0], withoutDob] });
+    const { user } = renderBusiness(
+      { ...example, affiliatedPersons: [persons[0], withoutDob] },
+      PERSONS,
+    );
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Edit Amelia Hart' })).toHaveFocus(),
@@ -242,7 +262,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
   });
 
   it('removes a person, and an empty list shows the at-least-one message after a submit attempt', async () => {
-    const { user, committed } = renderBusiness({ affiliatedPersons: [persons[0]] });
+    const { user, committed } = renderBusiness({ affiliatedPersons: [persons[0]] }, PERSONS);
     await user.click(screen.getByRole('button', { name: 'Remove Daniel Okafor' }));
     await waitFor(() => expect(committed.current.affiliatedPersons).toEqual([]));
     const add = screen.getByRole('button', { name: 'Add affiliated person' });
@@ -256,7 +276,7 @@ describe('affiliated persons: a list of rows edited in a dialog', { timeout: 60_
 
 describe('the DBA names: an inline list', { timeout: 30_000 }, () => {
   it('adds names inline, checks each, and keeps each remove button beside its input', async () => {
-    const { user, committed, container } = renderBusiness();
+    const { user, committed, container } = renderBusiness({}, DBA);
     const dba = container.querySelector<HTMLElement>('.rjsf-field-array')!;
     // One group named by the prompt (hidden from sight: the section heading says it), one add
     // button worded by the uiSchema.
@@ -290,13 +310,8 @@ describe('the DBA names: an inline list', { timeout: 30_000 }, () => {
 
 describe('agreements: the e-sign list', { timeout: 30_000 }, () => {
   it('shows each agreement with its icon, its document link and a sign / remove toggle', async () => {
-    const { user, committed } = renderBusiness();
-    const agreements = [
-      'agreeTermsOfService',
-      'ackRiskDisclosures',
-      'agreeFuturesCustomerAgreement',
-      'agreeArbitrationAgreement',
-    ];
+    const { user, committed } = renderBusiness({}, AGREEMENTS);
+    const agreements = AGREEMENTS;
     for (const key of agreements) {
       const row = screen.getByRole('group', { name: new RegExp(escape(prompt(key))) });
       const document = (schema.properties![key] as { 'x-document'?: string })['x-document'];
@@ -322,7 +337,7 @@ describe('agreements: the e-sign list', { timeout: 30_000 }, () => {
 
 describe('downloadable blank forms on upload fields', () => {
   it('links the corporate guarantee and the authorized signer form', () => {
-    renderBusiness({ signerAuthorization: 'no' });
+    renderBusiness({ signerAuthorization: 'no' }, BLANK_FORMS);
     for (const key of ['corporateGuarantee', 'authorizationForm']) {
       const label = uiOptions(key).documentLabel as string;
       const link = screen.getByRole('link', { name: label });
@@ -363,7 +378,7 @@ describe(
 
     it('shows the check-digit message of the schema and looks nothing up', async () => {
       const fetchMock = mockApi({});
-      const { user } = renderBusiness();
+      const { user } = renderBusiness({}, LEI);
       const wrong = `${US_LEI.slice(0, 18)}13`;
       await typeInto(user, lei(), wrong.toLowerCase());
       expect(lei()).toHaveValue(wrong);
@@ -382,7 +397,7 @@ describe(
 
     it('fills the business name and address from the record of a pasted LEI', async () => {
       const fetchMock = mockApi({ [`GET lei-records/${US_LEI}`]: () => json(200, usRecord) });
-      const { user, committed } = renderBusiness();
+      const { user, committed } = renderBusiness({}, LEI);
       await typeInto(user, lei(), US_LEI);
       await waitFor(() => expect(field(prompt('bizName'))).toHaveValue(usRecord.legalName));
       expect(field(prompt('bizAddress'))).toHaveValue(
@@ -404,7 +419,7 @@ describe(
 
     it('sets the non-US flag and the non-US address for a headquarters outside the US', async () => {
       mockApi({ [`GET lei-records/${DE_LEI}`]: () => json(200, deRecord) });
-      const { user, committed } = renderBusiness();
+      const { user, committed } = renderBusiness({}, LEI);
       await typeInto(user, lei(), DE_LEI);
       const flag = screen.getByRole('checkbox', { name: prompt('isNonUsBizAddressRequired') });
       await waitFor(() => expect(flag).toBeChecked());
@@ -427,7 +442,7 @@ describe(
           json(502, { errorMessage: 'The LEI registry could not be reached.' }),
       });
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-      const { user, committed } = renderBusiness();
+      const { user, committed } = renderBusiness({}, LEI);
       await typeInto(user, lei(), US_LEI);
       await waitFor(() =>
         expect(lei()).toHaveAccessibleDescription(uiOptions('lei').failedText as string),
@@ -466,7 +481,7 @@ describe(
       });
 
     it('after fixing a refused SSN, the first Save saves', async () => {
-      const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+      const { user, committed } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
       await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
       const dialog = await dialogWithForm();
       const ssn = inDialog(dialog, 'ssn');
@@ -488,7 +503,7 @@ describe(
     it('a failed Save shows every message at once, SSN required included, and focuses the first in view', async () => {
       const scrolled = vi.fn();
       Element.prototype.scrollIntoView = scrolled;
-      const { user } = renderBusiness({ affiliatedPersons: persons });
+      const { user } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
       await user.click(screen.getByRole('button', { name: 'Add affiliated person' }));
       const dialog = await dialogWithForm();
       await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -507,7 +522,7 @@ describe(
     });
 
     it('Escape asks before discarding typed answers; Keep editing keeps them', async () => {
-      const { user, committed } = renderBusiness({ affiliatedPersons: persons });
+      const { user, committed } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
       const edit = screen.getByRole('button', { name: 'Edit Daniel Okafor' });
       await user.click(edit);
       const dialog = await dialogWithForm();
@@ -553,7 +568,7 @@ describe(
         [2, 1, 0],
       ];
       for (const order of orders) {
-        const { user, committed, unmount } = renderBusiness({ affiliatedPersons: three });
+        const { user, committed, unmount } = renderBusiness({ affiliatedPersons: three }, PERSONS);
         let left = [0, 1, 2];
         for (const index of order) {
           const elements = new Map(
@@ -590,7 +605,10 @@ describe(
         [0, 1],
         [1, 0],
       ]) {
-        const { user, committed, unmount } = renderBusiness({ affiliatedPersons: persons });
+        const { user, committed, unmount } = renderBusiness(
+          { affiliatedPersons: persons },
+          PERSONS,
+        );
         const names = persons.map((p) => `${String(p.firstName)} ${String(p.lastName)}`);
         for (const index of order) {
           await user.click(screen.getByRole('button', { name: `Edit ${names[index]}` }));
@@ -622,7 +640,7 @@ describe(
 describe('the affiliated person dialog is accessible', { timeout: 150_000 }, () => {
   it('has no serious or critical axe-core violation (jsdom: contrast is judged in Chromium)', async () => {
     const { default: axe } = await import('axe-core');
-    const { user } = renderBusiness({ affiliatedPersons: persons });
+    const { user } = renderBusiness({ affiliatedPersons: persons }, PERSONS);
     await user.click(screen.getByRole('button', { name: 'Edit Daniel Okafor' }));
     const dialog = await dialogWithForm();
     // with the errors of a refused Save shown too
