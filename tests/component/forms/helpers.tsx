@@ -2,7 +2,15 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
-import { SchemaForm, type Answers, type SchemaFormProps } from '../../../src/web/forms/SchemaForm';
+import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
+import {
+  SchemaForm,
+  type Answers,
+  type SchemaFormProps,
+  type SchemaFormSource,
+} from '../../../src/web/forms/SchemaForm';
+import { browserDrafts, FormSession } from '../../../src/web/forms/session';
+import { drawingOnly } from '../../forms';
 import { form } from './testForm';
 
 /**
@@ -14,12 +22,41 @@ export function renderForm(
   userOptions = {},
   wrap: (element: ReactElement) => ReactElement = (element) => element,
 ) {
+  const { form: drawn = form, ...options } = overrides;
+  return renderSource({ form: drawn }, options, userOptions, wrap);
+}
+
+/**
+ * renderForm drawing only the sections of the individual form that hold `keys`, as one step (Send
+ * submits, as on one page): the same schema, uiSchema, validator, widgets and draft as the whole
+ * form, for a test about those questions. The whole form is ~1,200 elements, and jsdom's label
+ * and style lookups (each `field()`, `getByRole`) and React's render grow with what is drawn.
+ */
+export function renderQuestions(
+  keys: readonly string[],
+  overrides: Partial<Pick<SchemaFormProps, 'formData'>> = {},
+) {
+  const drawn = drawingOnly(form, keys);
+  const session = new FormSession({
+    form: { ...drawn, steps: drawn.steps?.filter((step) => step.sections.length > 0) },
+    initial: overrides.formData,
+    persistence: browserDrafts(form.id, (answers) => draftSafeAnswers(form, answers)),
+  });
+  return renderSource({ session }, {}, {}, (element) => element);
+}
+
+function renderSource(
+  source: SchemaFormSource,
+  overrides: Partial<Omit<SchemaFormProps, 'session' | 'form'>>,
+  userOptions: Parameters<typeof userEvent.setup>[0],
+  wrap: (element: ReactElement) => ReactElement,
+) {
   const answers: { current: Answers } = { current: {} };
   const onSubmit = vi.fn<SchemaFormProps['onSubmit']>(async () => {});
   const user = userEvent.setup(userOptions);
   const element = (
     <SchemaForm
-      form={form}
+      {...source}
       onSubmit={onSubmit}
       onAnswersChange={(a) => (answers.current = a)}
       {...overrides}

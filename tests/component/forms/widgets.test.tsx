@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { regionChoices } from '../../../src/web/forms/countries';
 import { formatInternational } from '../../../src/web/forms/format';
-import { field, renderForm } from './helpers';
+import { field, renderQuestions } from './helpers';
 import {
   exampleWithout,
   FILE_STARTS,
@@ -22,7 +22,7 @@ function paste(input: HTMLElement, text: string) {
 
 describe('SsnWidget', { timeout: 30_000 }, () => {
   it('formats NNN-NN-NNNN while typing, drops other characters, stops at 11', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['socialSecurityNumber']);
     const input = field(title('socialSecurityNumber'));
     await user.type(input, '12a3456789999');
     expect(input).toHaveValue('123-45-6789');
@@ -34,7 +34,7 @@ describe('SsnWidget', { timeout: 30_000 }, () => {
   it.each([' 987 65 4321 ', 'SSN: 987-65-4321', '987654321', 'ssn 987.65.4321 (mine)'])(
     'takes any paste holding nine digits whole: %j',
     async (text) => {
-      const { answers } = renderForm();
+      const { answers } = renderQuestions(['socialSecurityNumber']);
       const input = field(title('socialSecurityNumber'));
       paste(input, text);
       expect(input).toHaveValue('987-65-4321');
@@ -44,7 +44,7 @@ describe('SsnWidget', { timeout: 30_000 }, () => {
   );
 
   it('shows the schema message on blur, tied to the input', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['socialSecurityNumber']);
     const input = field(title('socialSecurityNumber'));
     const expected = messageFor({ socialSecurityNumber: '123-4' }, '/socialSecurityNumber');
     await user.type(input, '1234');
@@ -61,7 +61,7 @@ describe('DateWidget', { timeout: 30_000 }, () => {
   const dobMessage = (value: string) => messageFor({ dateOfBirth: value }, '/dateOfBirth');
 
   it('adds slashes as digits arrive and accepts a one-digit month', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['dateOfBirth']);
     await user.type(dob(), '01312000');
     expect(dob()).toHaveValue('01/31/2000');
     await user.clear(dob());
@@ -73,7 +73,7 @@ describe('DateWidget', { timeout: 30_000 }, () => {
   });
 
   it('formats a paste and shows the format message for an incomplete date', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['dateOfBirth']);
     await user.click(dob());
     await user.paste('1231');
     expect(dob()).toHaveValue('12/31');
@@ -83,7 +83,7 @@ describe('DateWidget', { timeout: 30_000 }, () => {
   });
 
   it('converts a date typed or pasted year first (ISO)', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['dateOfBirth']);
     await user.type(dob(), '1988-04-15');
     expect(dob()).toHaveValue('04/15/1988');
     await user.clear(dob());
@@ -94,7 +94,7 @@ describe('DateWidget', { timeout: 30_000 }, () => {
   });
 
   it('says a well-formed date that does not exist is not a date, not a format error', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['dateOfBirth']);
     await user.type(dob(), '02301988');
     await user.tab();
     const notADate = dobMessage('02/30/1988');
@@ -103,7 +103,7 @@ describe('DateWidget', { timeout: 30_000 }, () => {
   });
 
   it('refuses a date of birth under 18 with its own message', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['dateOfBirth']);
     const child = `01/01/${new Date().getFullYear() - 10}`;
     await user.type(dob(), child.replaceAll('/', ''));
     await user.tab();
@@ -121,7 +121,7 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
     ].suggestion.replace('{number}', number);
 
   it('formats an international number as typed, names the country, stores +digits', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['primaryPhoneNumber']);
     expect(phone()).toHaveAttribute('placeholder', '+1 123 456 7890');
     await user.type(phone(), '+12125550142');
     expect(phone()).toHaveValue('+1 212 555 0142');
@@ -131,7 +131,7 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
   });
 
   it('formats a paste', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['primaryPhoneNumber']);
     await user.click(phone());
     await user.paste('+44 20 7946 0958');
     expect(phone()).toHaveValue('+44 20 7946 0958');
@@ -144,7 +144,7 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
   ])(
     "prepends '+' to %j as typed (business §4) and offers the US number in one click",
     async (typed, answered) => {
-      const { user, answers } = renderForm();
+      const { user, answers } = renderQuestions(['primaryPhoneNumber']);
       await user.type(phone(), typed);
       expect(phone()).toHaveValue(formatInternational(answered));
       await user.tab();
@@ -161,7 +161,7 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
   );
 
   it("formats a paste without '+' at once", async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['primaryPhoneNumber']);
     await user.click(phone());
     await user.paste('1 303-555-0123');
     expect(phone()).toHaveValue('+1 303 555 0123');
@@ -170,7 +170,7 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
   });
 
   it('offers no fix for a number that is not a US number', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['primaryPhoneNumber']);
     await user.type(phone(), '0142');
     expect(phone()).toHaveValue('+0142');
     await user.tab();
@@ -179,12 +179,12 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
   });
 
   it('shows a restored number grouped', () => {
-    renderForm({ formData: { primaryPhoneNumber: '+12125550142' } });
+    renderQuestions(['primaryPhoneNumber'], { formData: { primaryPhoneNumber: '+12125550142' } });
     expect(phone()).toHaveValue('+1 212 555 0142');
   });
 
   it('shows the schema message instead of the helper text', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['primaryPhoneNumber']);
     await user.type(phone(), '+1');
     await user.tab();
     const error = await screen.findByText(
@@ -199,7 +199,7 @@ describe('CountryWidget and RegionWidget', { timeout: 30_000 }, () => {
   const region = () => field(title('mailingAddress', 'region'));
 
   it('defaults to the United States with its states', async () => {
-    const { answers } = renderForm();
+    const { answers } = renderQuestions(['mailingAddress']);
     expect(country()).toHaveValue('US');
     expect(within(region()).getByRole('option', { name: 'New York' })).toHaveValue('NY');
     await waitFor(() =>
@@ -208,7 +208,7 @@ describe('CountryWidget and RegionWidget', { timeout: 30_000 }, () => {
   });
 
   it('follows the chosen country and clears a region that is not in it', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['mailingAddress']);
     await user.selectOptions(region(), 'NY');
     await user.selectOptions(country(), 'CA');
     await waitFor(() =>
@@ -225,7 +225,7 @@ describe('CountryWidget and RegionWidget', { timeout: 30_000 }, () => {
   });
 
   it('stores a region without a code by its name and never shows undefined', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['mailingAddress']);
     await user.selectOptions(country(), 'CK');
     const first = regionChoices('CK')[0]!;
     expect(first.value).toBe(first.label);
@@ -245,7 +245,7 @@ describe('CountryWidget and RegionWidget', { timeout: 30_000 }, () => {
 
 describe('YesNoWidget', { timeout: 30_000 }, () => {
   it('answers a boolean and is labelled by the prompt', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['marriedStatus']);
     const group = screen.getByRole('radiogroup', { name: title('marriedStatus') });
     await user.click(within(group).getByRole('radio', { name: 'Yes' }));
     await waitFor(() => expect(answers.current.marriedStatus).toBe(true));
@@ -256,7 +256,7 @@ describe('YesNoWidget', { timeout: 30_000 }, () => {
 
 describe('RadioWidget', { timeout: 30_000 }, () => {
   it('is a radio group named by the prompt, answering the option value', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['typeOfTradingAccount']);
     const group = screen.getByRole('radiogroup', { name: title('typeOfTradingAccount') });
     await user.click(within(group).getByRole('radio', { name: 'Hedging' }));
     await waitFor(() => expect(answers.current.typeOfTradingAccount).toBe('Hedging'));
@@ -269,7 +269,7 @@ describe('AgreementWidget', { timeout: 30_000 }, () => {
     screen.getByRole('group', { name: new RegExp(escape(title('agreeTermsOfService'))) });
 
   it('starts unsigned, links the document, toggles with its buttons', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['agreeTermsOfService']);
     expect(within(row()).getByRole('link', { name: title('agreeTermsOfService') })).toHaveAttribute(
       'href',
       (schema.properties!.agreeTermsOfService as Record<string, unknown>)['x-document'],
@@ -287,14 +287,14 @@ describe('AgreementWidget', { timeout: 30_000 }, () => {
   });
 
   it('can be signed from the keyboard', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['agreeTermsOfService']);
     within(row()).getByRole('button', { name: 'Electronically Sign' }).focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(answers.current.agreeTermsOfService).toBe(true));
   });
 
   it('words the signature by its button, not a checkbox', () => {
-    renderForm();
+    renderQuestions(['agreeTermsOfService']);
     expect(title('agreeSignature')).not.toMatch(/check/i);
     expect(title('agreeSignature')).toContain('Electronically Sign');
   });
@@ -302,7 +302,9 @@ describe('AgreementWidget', { timeout: 30_000 }, () => {
 
 describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   it('keeps the File out of the answers and hands it to onSubmit', async () => {
-    const { user, answers, onSubmit } = renderForm({ formData: exampleWithout('photoId') });
+    const { user, answers, onSubmit } = renderQuestions(['photoId', 'irsFormW2'], {
+      formData: exampleWithout('photoId'),
+    });
     const photo = new File([FILE_STARTS.png, new Uint8Array(2036)], 'front.png', {
       type: 'image/png',
     });
@@ -323,7 +325,7 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   });
 
   it('refuses a "PDF" that is not one beside the field at once, by its first bytes', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['photoId', 'irsFormW2']);
     const fake = new File(['GIF89a not a pdf at all'], 'w2.pdf', { type: 'application/pdf' });
     await user.upload(field(title('irsFormW2')), fake);
     await waitFor(() =>
@@ -340,7 +342,9 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   });
 
   it('refuses a PDF chosen as a photo ID image, and takes a real PDF as the W-2', async () => {
-    const { user, answers } = renderForm({ formData: exampleWithout('photoId', 'irsFormW2') });
+    const { user, answers } = renderQuestions(['photoId', 'irsFormW2'], {
+      formData: exampleWithout('photoId', 'irsFormW2'),
+    });
     // Named and typed as an image by the browser, a PDF by its bytes.
     const scan = new File([FILE_STARTS.pdf], 'scan.png', { type: 'image/png' });
     await user.upload(field(title('photoId')), scan);
@@ -357,7 +361,7 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   });
 
   it('removes the file, keeps focus on the field, opens the dialog from a button', async () => {
-    const { user, answers } = renderForm();
+    const { user, answers } = renderQuestions(['photoId', 'irsFormW2']);
     const w2 = new File([FILE_STARTS.pdf], 'w2.pdf', { type: 'application/pdf' });
     const input = field(title('irsFormW2'));
     expect(input).toHaveAttribute('accept', 'application/pdf');
@@ -378,7 +382,7 @@ describe('ImageUploadWidget and PdfUploadWidget', { timeout: 30_000 }, () => {
   });
 
   it('shows the schema message for a missing file after submit, tied to the button', async () => {
-    renderForm();
+    renderQuestions(['photoId', 'irsFormW2']);
     fireEvent.submit(screen.getByRole('button', { name: 'Send' }).closest('form')!);
     const text = requiredMessage('irsFormW2');
     await screen.findByText(text);
