@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { formValidatorsPlugin } from './scripts/formValidatorsPlugin';
@@ -6,10 +7,19 @@ export default defineConfig({
   // Registration pages import their precompiled validators (virtual:form-validators/<form-id>).
   plugins: [react(), formValidatorsPlugin()],
   test: {
+    // Vitest's default is one worker fewer than the cores: one file at a time on CI's 2 cores,
+    // where most files wait on jsdom, PostgreSQL or a child process rather than compute.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          // The forms CLI, compiled once for the tests that launch it.
+          globalSetup: ['tests/unit/globalSetup.ts'],
+        },
       },
       {
         extends: true,

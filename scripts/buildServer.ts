@@ -2,8 +2,9 @@
  * Compiles the server ahead of time (part of `npm run build`), so `npm start` runs plain
  * JavaScript under `node` instead of transpiling every module through tsx at each start:
  * src/server/main.ts and what it imports (shared code, schemas) bundled by esbuild into
- * dist/server/main.js, and the upload inspection thread into dist/server/inspection.worker.js
- * (where inspectionThreads.ts looks for it); npm packages stay imports. The files the server reads beside its modules
+ * dist/server/main.js, the upload inspection thread into dist/server/inspection.worker.js
+ * (where inspectionThreads.ts looks for it) and the `admin` and `forms` command-line tools into
+ * admin.js and forms.js; npm packages stay imports. The files the server reads beside its modules
  * (the SQL migrations, the demo statement) are copied next to the bundle, where their
  * `import.meta.url`-relative paths find them.
  */
@@ -11,7 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-// SERVER_OUT_DIR: the bench compiles its own copy (dist/bench-server), leaving dist/server alone.
+// SERVER_OUT_DIR: the bench and the server tests compile their own copies (dist/bench-server,
+// dist/test-server), leaving dist/server alone. Two folders below the root, as dist/server is:
+// src/server/forms.ts finds the project's root two folders up from the bundle.
 const outDir = path.resolve(process.env.SERVER_OUT_DIR ?? 'dist/server');
 fs.rmSync(outDir, { recursive: true, force: true });
 
@@ -19,6 +22,10 @@ await build({
   entryPoints: {
     main: 'src/server/main.ts',
     'inspection.worker': 'src/server/storage/inspection.worker.ts',
+    // The command-line tools, so tests launch them with `node` (tsx transpiles every module at
+    // each launch: ~2 s a run, and the server tests launch them dozens of times).
+    admin: 'src/cli/admin.ts',
+    forms: 'src/cli/forms.ts',
   },
   outdir: outDir,
   bundle: true,

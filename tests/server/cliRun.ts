@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { compiledEntry } from '../compiled';
 
 /** What a command-line tool run printed and how it ended. */
 export interface CliRun {
@@ -9,17 +9,18 @@ export interface CliRun {
 }
 
 /**
- * Runs one of the project's command-line tools (`src/cli/admin.ts`, `src/cli/forms.ts`) through
- * tsx, as `npm run` would, with `env` over this process's environment and `stdin` written to it.
+ * Runs one of the project's command-line tools (`src/cli/admin.ts`, `src/cli/forms.ts`), compiled
+ * as `npm start` compiles the server (tests/server/compiled.ts), with `env` over this process's
+ * environment and `stdin` written to it.
  */
 export function runCli(
-  script: string,
+  script: 'src/cli/admin.ts' | 'src/cli/forms.ts',
   args: string[],
   env: Record<string, string | undefined>,
   stdin = '',
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), [script, ...args], {
+    const child = spawn(process.execPath, [compiledEntry(script), ...args], {
       env: { ...process.env, ...env },
     });
     let stdout = '';

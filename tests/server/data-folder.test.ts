@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compiledEntry } from '../compiled';
 import {
   DataFolderError,
   letPostgresUserIn,
@@ -57,9 +58,9 @@ describe('the data folder', () => {
     expect(isRoot).toBe(true);
     const closed = tempFolder();
     const dataDir = path.join(closed, 'data');
-    // The embedded server's start is under test: a DATABASE_URL (CI's second run) would bypass it.
+    // The embedded server's start is under test: a DATABASE_URL in the environment would bypass it.
     const { DATABASE_URL: _external, ...env } = process.env;
-    const started = spawnSync('npx', ['tsx', 'src/server/main.ts'], {
+    const started = spawnSync(process.execPath, [compiledEntry('src/server/main.ts')], {
       env: {
         ...env,
         DATA_DIR: dataDir,

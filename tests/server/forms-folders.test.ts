@@ -1,6 +1,6 @@
 /**
  * Issue 25 §3: one broken form folder does not take the portal down. A real portal process
- * (`tsx src/server/main.ts`) starts with an extra forms folder (FORMS_DIR) holding a good
+ * (`src/server/main.ts` compiled, as `npm start` runs it) starts with an extra forms folder (FORMS_DIR) holding a good
  * registration form beside a broken one: it serves, the good forms keep their routes, the broken
  * one is left out and named in the log with `forms check`'s reasons (JSON syntax by line and
  * column), never a stack trace.
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { freePort } from '../../src/server/db/embeddedPostgres';
 import { loadForms } from '../../src/server/forms';
 import { withDatabase } from './globalSetup';
+import { compiledEntry } from '../compiled';
 
 const GOOD = 'tests/fixtures/forms-dir/introducing-broker';
 let formsDir: string;
@@ -73,7 +74,7 @@ it('loads the good folders and leaves the broken one out with check’s reasons'
 it('a portal with one broken folder beside good ones starts, serves the good ones and names the broken one', async () => {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-forms-'));
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  const child = spawn(process.execPath, [compiledEntry('src/server/main.ts')], {
     env: {
       ...process.env,
       PORT: String(port),

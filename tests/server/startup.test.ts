@@ -1,5 +1,5 @@
 /**
- * Starting real portal processes (`tsx src/server/main.ts`): two at once on one empty database
+ * Starting real portal processes (`src/server/main.ts` compiled, as `npm start` runs it): two at once on one empty database
  * with the demo seed on (one seeds, both serve), and starts that fail, each ending in one
  * sentence and exit code 1, never a stack trace.
  */
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../../src/server/db/embeddedPostgres';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demo';
 import { withDatabase } from './globalSetup';
+import { compiledEntry } from '../compiled';
 
 /** A stack trace's frame line, as Node prints it. */
 const STACK_FRAME = /^\s+at .+/m;
@@ -30,7 +31,7 @@ interface Started {
 async function startPortal(env: Record<string, string>): Promise<Started> {
   const port = Number(env.PORT ?? (await freePort()));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-start-'));
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  const child = spawn(process.execPath, [compiledEntry('src/server/main.ts')], {
     env: {
       ...process.env,
       PORT: String(port),

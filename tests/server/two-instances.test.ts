@@ -1,5 +1,5 @@
 /**
- * Two real portal processes (`tsx src/server/main.ts`) on one PostgreSQL database, as behind a
+ * Two real portal processes (`src/server/main.ts` compiled, as `npm start` runs it) on one PostgreSQL database, as behind a
  * load balancer: a session made on A works on B, a rate limit counts requests to both, a
  * document uploaded through A downloads through B, and the live market on either comes from the
  * one simulator (its leader elected by an advisory lock, its events fanned out by NOTIFY).
@@ -21,6 +21,7 @@ import { makeSampleDisclosurePdf } from '../../src/server/disclosures/samplePdf'
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { MARKET_STREAM_PATH, type MarketServerMessage } from '../../src/shared/api/market';
 import { withDatabase } from './globalSetup';
+import { compiledEntry } from '../compiled';
 import { ESIGN_CONSENT_URL } from './authHelpers';
 import { IndividualRegistration, samplePdf, URL_INDIVIDUAL } from './registrationHelpers';
 
@@ -48,7 +49,7 @@ class Instance {
   static async start(name: string, databaseUrl: string): Promise<Instance> {
     const port = await freePort();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-${name}-`));
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts'], {
+    const child = spawn(process.execPath, [compiledEntry('src/server/main.ts')], {
       env: {
         ...process.env,
         PORT: String(port),

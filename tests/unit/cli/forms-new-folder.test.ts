@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledEntry } from '../../compiled';
 import type { PayloadJson } from '../../../src/shared/forms/payload/payload';
 
 const projectRoot = path.resolve(__dirname, '../../..');
@@ -21,7 +22,7 @@ function forms(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/forms.ts', ...args],
+      [compiledEntry('src/cli/forms.ts'), ...args],
       { cwd: projectRoot, encoding: 'utf8' },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

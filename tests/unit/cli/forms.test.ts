@@ -1,12 +1,13 @@
 /**
  * The `forms` CLI run as a process, as compliance staff and testers run it. Each case is one
- * process, all started together up front (a run costs about two seconds, mostly start-up).
+ * process of the compiled CLI (tests/compiled.ts), all started together up front.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledEntry } from '../../compiled';
 import { fixtureAnswers } from '../../../src/shared/forms/check/fixtures';
 import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import type { PayloadJson } from '../../../src/shared/forms/payload/payload';
@@ -26,7 +27,7 @@ function forms(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/forms.ts', ...args],
+      [compiledEntry('src/cli/forms.ts'), ...args],
       { cwd: projectRoot, encoding: 'utf8' },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
