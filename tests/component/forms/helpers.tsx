@@ -34,15 +34,20 @@ export function renderForm(
  */
 export function renderQuestions(
   keys: readonly string[],
-  overrides: Partial<Pick<SchemaFormProps, 'formData'>> = {},
+  overrides: Partial<Omit<SchemaFormProps, 'session' | 'form'>> = {},
 ) {
+  const { formData, ...options } = overrides;
   const drawn = drawingOnly(form, keys);
+  // As SchemaForm opens its own session: a draft is kept unless readonly or told not to.
+  const keepDraft = options.keepDraft ?? !options.readonly;
   const session = new FormSession({
     form: { ...drawn, steps: drawn.steps?.filter((step) => step.sections.length > 0) },
-    initial: overrides.formData,
-    persistence: browserDrafts(form.id, (answers) => draftSafeAnswers(form, answers)),
+    initial: formData,
+    persistence: keepDraft
+      ? browserDrafts(form.id, (answers) => draftSafeAnswers(form, answers))
+      : undefined,
   });
-  return renderSource({ session }, {}, {}, (element) => element);
+  return renderSource({ session }, options, {}, (element) => element);
 }
 
 function renderSource(

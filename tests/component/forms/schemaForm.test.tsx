@@ -1,14 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { FormStatus } from '../../../src/web/forms/formStatus';
-import { field, renderForm } from './helpers';
+import { field, renderForm, renderQuestions } from './helpers';
 import { exampleAnswers, exampleWithout, messageFor, requiredMessage, title } from './testForm';
 
 const ssnPattern = messageFor({ socialSecurityNumber: '12' }, '/socialSecurityNumber');
 
 describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   it('shows no error on an untouched required field when another field is left', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['socialSecurityNumber', 'firstName']);
     await user.type(field(title('socialSecurityNumber')), '12');
     await user.tab();
     await screen.findByText(ssnPattern);
@@ -17,7 +17,7 @@ describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   });
 
   it('shows a required message once the field is left empty, tied to the input', async () => {
-    const { user } = renderForm();
+    const { user } = renderQuestions(['firstName']);
     const input = field(title('firstName'));
     await user.click(input);
     await user.tab();
@@ -41,7 +41,9 @@ describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   });
 
   it('leaves answers hidden by a condition out of the submission', async () => {
-    const { user, onSubmit } = renderForm({ formData: exampleAnswers() });
+    const { user, onSubmit } = renderQuestions(['employmentStatus'], {
+      formData: exampleAnswers(),
+    });
     const status = field(title('employmentStatus'));
     expect(status).toHaveValue('Employed');
     expect(field(title('employerName'))).toHaveValue(String(exampleAnswers().employerName));
@@ -59,7 +61,9 @@ describe('SchemaForm validation on blur', { timeout: 30_000 }, () => {
   });
 
   it('shows extraErrors (from the server) without a touch', () => {
-    renderForm({ extraErrors: { firstName: { __errors: ['Contains invalid characters'] } } });
+    renderQuestions(['firstName'], {
+      extraErrors: { firstName: { __errors: ['Contains invalid characters'] } },
+    });
     expect(field(title('firstName'))).toHaveAccessibleDescription('Contains invalid characters');
   });
 });
@@ -114,7 +118,8 @@ describe('SchemaForm status', { timeout: 30_000 }, () => {
   });
 
   it('review mode shows answers read-only', () => {
-    renderForm({
+    // The agreements' section too: it is where the Electronically Sign buttons would be.
+    renderQuestions(['firstName', 'photoId', 'agreeTermsOfService'], {
       readonly: true,
       formData: { firstName: 'Ada', photoId: { name: 'id.png', type: 'image/png', size: 3 } },
     });
