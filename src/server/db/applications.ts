@@ -11,8 +11,8 @@ import type { Queryable } from './transaction';
 
 export type ApplicationStatus = 'draft' | 'submitted' | 'changes_requested';
 
-/** What staff asked to change (set by the change-request API), as stored. */
-export interface StoredChangeRequest {
+/** What staff asked to change, as an application keeps it (set by the change-request API; the registration's own copy is db/registrations' StoredChangeRequest). */
+export interface ApplicationChangeRequest {
   registrationId: string;
   note: string;
   fields: { path: string; note: string }[];
@@ -29,7 +29,7 @@ export interface ApplicationRow {
   revision: number;
   step: number | null;
   status: ApplicationStatus;
-  changeRequest: StoredChangeRequest | null;
+  changeRequest: ApplicationChangeRequest | null;
   /** What the last carry-over to a newer form version changed, until the next save. */
   carriedOver: CarriedOver | null;
   /** When each agreement was signed, by pointer (signatures/signingTimes.ts). */
@@ -53,7 +53,7 @@ interface Row {
   revision: number;
   step: number | null;
   status: ApplicationStatus;
-  change_request: StoredChangeRequest | null;
+  change_request: ApplicationChangeRequest | null;
   carried_over: CarriedOver | null;
   agreements_signed_at: Record<string, string>;
   created_at: Date;
@@ -199,7 +199,7 @@ interface ApplicationForSave {
   schemaHash: string;
   revision: number;
   status: ApplicationStatus;
-  changeRequest: StoredChangeRequest | null;
+  changeRequest: ApplicationChangeRequest | null;
   agreementsSignedAt: Record<string, string>;
   files: ApplicationFile[];
 }
@@ -215,7 +215,7 @@ export async function findApplicationForSave(
     schema_hash: string;
     revision: number;
     status: ApplicationStatus;
-    change_request: StoredChangeRequest | null;
+    change_request: ApplicationChangeRequest | null;
     agreements_signed_at: Record<string, string>;
     files: ApplicationFile[];
   }>({
@@ -292,7 +292,7 @@ export async function setApplicationStatus(
   db: Queryable,
   id: string,
   status: ApplicationStatus,
-  changeRequest: StoredChangeRequest | null = null,
+  changeRequest: ApplicationChangeRequest | null = null,
 ): Promise<void> {
   await db.query(
     `update applications

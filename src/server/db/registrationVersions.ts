@@ -4,6 +4,7 @@
  * SHA-256 of their bytes) and every status it took, when and by whom.
  */
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import type { RegistrationStatus } from '../../shared/api/registration';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import type { FieldKeyRing } from '../fieldEncryption/keyRing';
 import {
@@ -174,9 +175,6 @@ export async function listRegistrationVersions(
     ),
   }));
 }
-
-/** Where a registration stands: submitted, waiting for changes, resubmitted, decided. */
-type RegistrationStatus = 'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
 
 /** Who changed a status, as the applicant's timeline says it. */
 export type StatusActor = 'applicant' | 'staff' | 'operator';

@@ -1,4 +1,5 @@
 import type { ApplicationReview, Role, User, UserDetails } from '../../shared/api/auth';
+import type { RegistrationStatus } from '../../shared/api/registration';
 import type { Queryable } from './transaction';
 
 /** A users row joined with its organisation, as stored. */
@@ -18,8 +19,7 @@ export interface UserRow {
   org_name: string | null;
   clearing_org_id: string | null;
   /** The user's registration, if any (one per user). */
-  registration_status:
-    'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected' | null;
+  registration_status: RegistrationStatus | null;
   registration_reason: string | null;
 }
 

@@ -43,7 +43,7 @@ import {
   updateApplicationAnswers,
   type ApplicationFile,
   type ApplicationRow,
-  type StoredChangeRequest,
+  type ApplicationChangeRequest,
 } from '../db/applications';
 import { findFormVersion, recordFormVersion } from '../db/formVersions';
 import type { Queryable } from '../db/transaction';
@@ -217,7 +217,7 @@ function checkShape(form: CompiledForm, answers: unknown): Answers {
 async function submittedAnswers(
   app: FastifyInstance,
   db: Queryable,
-  request: StoredChangeRequest,
+  request: ApplicationChangeRequest,
 ): Promise<Answers | null> {
   const result = await db.query<{ answers: unknown }>(
     `select answers from registrations where id = $1 and status = 'changes_requested'`,

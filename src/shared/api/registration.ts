@@ -67,6 +67,8 @@ export const registrationOverviewSchema = {
   additionalProperties: false,
 } as const;
 
+/** Where a registration stands: submitted, waiting for changes, resubmitted, decided. */
+export type RegistrationStatus = FromSchema<typeof reviewStatus>;
 export type ChangeRequest = NonNullable<FromSchema<typeof changeRequestSchema>>;
 export type StatusEvent = FromSchema<typeof statusEventSchema>;
 export type RegistrationOverview = FromSchema<typeof registrationOverviewSchema>;

@@ -16,8 +16,9 @@ import { Theme } from '@rjsf/mui';
 import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { parsePointer, ValueStore } from './engine';
-import { errorIds, mergeErrorSchemas } from './errors';
+import { errorFocusTarget, errorIds, mergeErrorSchemas } from './errors';
 import { REGISTRY_FIELDS as FIELDS } from './fields/registry';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
 import { browserDrafts, DEFAULTS_BEHAVIOUR, FormSession } from './session';
@@ -27,7 +28,7 @@ import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate';
 import { TitleFieldTemplate } from './templates/TitleFieldTemplate';
 import { REGISTRY_WIDGETS } from './widgets/registry';
 
-export type Answers = Record<string, unknown>;
+export type { Answers };
 /** The chosen files by the JSON pointer of their answer ('/photoId'). */
 export type FilesByPointer = Record<string, File>;
 
@@ -303,19 +304,8 @@ function focusFirstError(
 ) {
   if (!container) return;
   const targets = errorIds(errorSchema, idPrefix)
-    .map((id) => focusTarget(container, id))
+    .map((id) => errorFocusTarget(container, id))
     .filter((target): target is HTMLElement => !!target)
     .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   targets[0]?.focus();
-}
-
-function focusTarget(container: HTMLElement, id: string): HTMLElement | null {
-  const element = container.ownerDocument.getElementById(id);
-  if (!element || !container.contains(element)) return null;
-  if (element instanceof HTMLInputElement && element.type === 'file') {
-    return container.ownerDocument.getElementById(`${id}-choose`);
-  }
-  return element.matches('input, select, textarea, button, [tabindex]')
-    ? element
-    : element.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]');
 }

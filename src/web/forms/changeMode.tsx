@@ -14,9 +14,7 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isEditableInChangeMode, isWithin } from '../../shared/forms/walk/changeScope';
 import { toPointer } from './engine';
 import { reviewRow, reviewRowAt } from './SchemaReview';
-import type { FormSession } from './session';
-
-type Answers = Record<string, unknown>;
+import type { Answers, FormSession } from './session';
 
 /** One question staff asked to change. */
 export interface RequestedChangeView {

@@ -111,3 +111,18 @@ export function collapseWidgetErrors(errorSchema: ErrorSchema, uiSchema: unknown
   };
   return walk(errorSchema as Node, uiSchema as Record<string, unknown> | undefined) as ErrorSchema;
 }
+
+/**
+ * The element that takes focus for a field with an error, inside `container`: its input, or the
+ * button that operates it (a file question's Choose button), or null when it is not there.
+ */
+export function errorFocusTarget(container: HTMLElement, id: string): HTMLElement | null {
+  const element = container.ownerDocument.getElementById(id);
+  if (!element || !container.contains(element)) return null;
+  if (element instanceof HTMLInputElement && element.type === 'file') {
+    return container.ownerDocument.getElementById(`${id}-choose`);
+  }
+  return element.matches('input, select, textarea, button, [tabindex]')
+    ? element
+    : element.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]');
+}

@@ -25,8 +25,9 @@ import { droppedPointers } from './droppedPointers';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
 import type { ChangeMode } from './changeMode';
+import type { Answers } from '../../shared/forms/model/schemaTypes';
 
-export type Answers = Record<string, unknown>;
+export type { Answers };
 
 /** Where the user is when answers are kept (the step reopens there). */
 export interface SaveContext {

@@ -20,7 +20,7 @@ import {
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { afterNextPaint } from '../afterNextPaint';
 import { toPointer } from '../engine';
-import { errorIds } from '../errors';
+import { errorFocusTarget, errorIds } from '../errors';
 import type { FormSession, ListItemEdit } from '../session';
 import { stringOption } from '../widgets/a11y';
 import { visuallyHidden } from '../../app/theme';
@@ -474,7 +474,7 @@ function ItemDialog({
   useEffect(() => {
     if (focusRequest === 0 || !content.current) return;
     const first = [...errorIds(shown ?? {}, baseId), ...(whole.length ? [`${baseId}-errors`] : [])]
-      .map((errorFieldId) => focusTargetIn(content.current!, errorFieldId))
+      .map((errorFieldId) => errorFocusTarget(content.current!, errorFieldId))
       .filter((target): target is HTMLElement => !!target)
       .sort((a, b) =>
         a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
@@ -603,16 +603,4 @@ function ItemDialog({
       </form>
     </Dialog>
   );
-}
-
-/** The element that takes focus for a field with an error: its input, or the button that operates it. */
-function focusTargetIn(container: HTMLElement, id: string): HTMLElement | null {
-  const element = container.ownerDocument.getElementById(id);
-  if (!element || !container.contains(element)) return null;
-  if (element instanceof HTMLInputElement && element.type === 'file') {
-    return container.ownerDocument.getElementById(`${id}-choose`);
-  }
-  return element.matches('input, select, textarea, button, [tabindex]')
-    ? element
-    : element.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]');
 }
