@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 
 /** Everything one run writes: the build and each worker's data folder (gitignored, wiped per run). */
-export const E2E_DIR = '.e2e-data';
+const E2E_DIR = '.e2e-data';
 const WEB_DIR = path.join(E2E_DIR, 'web');
 const SERVER_DIR = path.join(E2E_DIR, 'server');
 
