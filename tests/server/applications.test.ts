@@ -431,6 +431,57 @@ describe('applications on the server: files', () => {
     expect((await storedFiles(t)).length).toBe(before.length - 1);
   });
 
+  it('audits each upload and removal at the route: who, which question, ids only', async () => {
+    const user = await signedIn(t);
+    const since = new Date();
+    const uploaded = await upload(user.client, 'individual', '/irsFormW2', pdfPart(samplePdf));
+    expect(uploaded.statusCode).toBe(200);
+    const applicationId = (
+      await t.pool.query<{ id: string }>('select id from applications where user_id = $1', [
+        user.id,
+      ])
+    ).rows[0]!.id;
+    const [uploadRow, ...moreUploads] = (
+      await auditRows(t, 'application.file-uploaded', since)
+    ).filter((row) => row.actor_user_id === user.id);
+    expect(moreUploads).toEqual([]);
+    expect(uploadRow).toMatchObject({
+      actor_user_id: user.id,
+      registration_id: null,
+    });
+    // Ids, the question, and what kind of file: never the file's name (an applicant's words).
+    expect(uploadRow!.detail).toEqual({
+      formId: 'individual',
+      applicationId,
+      field: '/irsFormW2',
+      type: 'application/pdf',
+      size: samplePdf.length,
+    });
+
+    // A refused upload changes nothing and records no upload.
+    const refused = await upload(user.client, 'individual', '/firstName', pdfPart(samplePdf));
+    expect(refused.statusCode).toBe(400);
+    expect(
+      (await auditRows(t, 'application.file-uploaded', since)).filter(
+        (row) => row.actor_user_id === user.id,
+      ),
+    ).toHaveLength(1);
+
+    const removed = await user.client.request(
+      'DELETE',
+      `${FILES('individual')}?pointer=${encodeURIComponent('/irsFormW2')}`,
+    );
+    expect(removed.statusCode).toBe(204);
+    const removals = (await auditRows(t, 'application.file-removed', since)).filter(
+      (row) => row.actor_user_id === user.id,
+    );
+    expect(removals).toEqual([
+      expect.objectContaining({
+        detail: expect.objectContaining({ applicationId, field: '/irsFormW2' }),
+      }),
+    ]);
+  });
+
   it('stores a held file byte for byte, in chunks of 2 MiB, without trying to compress it', async () => {
     const user = await signedIn(t);
     const sent = await largePdf(5);

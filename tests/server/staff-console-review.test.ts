@@ -47,6 +47,34 @@ describe('staff console: review actions and reading a registration', () => {
     expect((await staff.client.get(`${url}/approve`)).statusCode).toBe(303);
   });
 
+  it('refuses a decision or a change request posted on one’s own registration (403, nothing decided)', async () => {
+    const own = await registeredCustomer(t);
+    await t.pool.query('update users set is_staff = true where id = $1', [own.id]);
+    const url = `${C}/registrations/${own.registrationId}`;
+    const sentence =
+      'You filed this registration, so you cannot decide on it: another reviewer must approve, reject or request changes.';
+    // Posted by hand (the page offers no buttons): each is refused with the sentence.
+    for (const [path, body] of [
+      ['decision', { decision: 'approve', confirmed: own.registrationId }],
+      ['decision', { decision: 'reject', reason: 'No.' }],
+      ['changes', { note: 'Change it.' }],
+    ] as const) {
+      const response = await postForm(own.client, `${url}/${path}`, body);
+      expect(response.statusCode, `${path} ${JSON.stringify(body)}`).toBe(403);
+      expect(response.body).toContain(sentence);
+    }
+    const row = await t.pool.query(
+      'select status, reviewed_by, change_request from registrations where id = $1',
+      [own.registrationId],
+    );
+    expect(row.rows[0]).toEqual({ status: 'pending', reviewed_by: null, change_request: null });
+    expect(
+      (await auditRows(t, 'registration.approved')).filter(
+        (r) => r.registration_id === own.registrationId,
+      ),
+    ).toEqual([]);
+  });
+
   it('requests changes with a note, shown to staff; the applicant is emailed', async () => {
     const c = await registeredCustomer(t);
     const url = `${C}/registrations/${c.registrationId}`;

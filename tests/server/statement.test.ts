@@ -156,6 +156,31 @@ describe('statement GET: conditional requests and the per-organisation cache (is
     expect(stale.json().asOf).toBe('2026-11-20');
   });
 
+  it('compares If-None-Match weakly at the route (RFC 9110 §13.1.2), never across organisations', async () => {
+    const etag = await etagOf(customer.client, customer.organizationId);
+    // A cache or proxy that weakened the tag (W/) still revalidates: 304 with the strong tag.
+    const weak = await customer.client.get(url(customer.organizationId), {
+      'if-none-match': `W/${etag}`,
+    });
+    expect(weak.statusCode).toBe(304);
+    expect(weak.headers.etag).toBe(etag);
+    // `*` matches any current answer (the customer is entitled to it: checked first).
+    const any = await customer.client.get(url(customer.organizationId), { 'if-none-match': '*' });
+    expect(any.statusCode).toBe(304);
+    // ...to whoever may read it: `*` from another organisation is still refused.
+    const stranger = await other.client.get(url(customer.organizationId), { 'if-none-match': '*' });
+    expect(stranger.statusCode).toBe(403);
+    // Another organisation's tag, weakened or not, never gives this one a 304.
+    const theirs = await etagOf(other.client, other.organizationId);
+    for (const tag of [theirs, `W/${theirs}`]) {
+      const crossed = await customer.client.get(url(customer.organizationId), {
+        'if-none-match': tag,
+      });
+      expect(crossed.statusCode, tag).toBe(200);
+      expect(crossed.json().asOf).toBe('2026-11-20');
+    }
+  });
+
   it('sends the statement compressed as the browser asks, with that encoding’s own ETag', async () => {
     const plain = await customer.client.get(url(customer.organizationId));
     const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
