@@ -195,8 +195,12 @@ describe.each(DOCUMENTS)('%s', (file) => {
         }
       }
     });
+    // A name alone that starts TEST_ or E2E_ is a setting of the tests themselves (the server
+    // tests' TEST_DATABASE_URL): tests/ must read it.
     for (const span of spans) {
-      if (/^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(span.text)) {
+      if (/^(TEST|E2E)_[A-Z0-9_]+$/.test(span.text)) {
+        check(span.text, span.line, testKnobs, 'tests/');
+      } else if (/^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(span.text)) {
         check(span.text, span.line, settings, 'src/ or scripts/');
       }
     }
