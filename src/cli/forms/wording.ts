@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import { RULE_KEYWORDS } from '../../shared/forms/validation/keywords';
-import { toPointer } from '../../shared/forms/walk/schemaWalk';
+import { toPointer } from '../../shared/forms/model/pointer';
 import { isPlainObject } from '../../shared/forms/model/schemaTypes';
 import { commonFiles, formFile, formFolders, type FileTree } from './readFormFiles';
 

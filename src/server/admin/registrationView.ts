@@ -13,7 +13,8 @@ import {
   type ReviewRow,
   type ReviewSection,
 } from '../../shared/forms/review/reviewRows';
-import { fromPointer, sectionsOf } from '../../shared/forms/walk/schemaWalk';
+import { sectionsOf } from '../../shared/forms/walk/schemaWalk';
+import { fromPointer } from '../../shared/forms/model/pointer';
 
 /** A step's signature (`x-signatures`): what submitting it attested, who signed, the document. */
 export interface StepSignature {

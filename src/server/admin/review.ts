@@ -22,7 +22,7 @@ import {
 } from '../db/applications';
 import { listRegistrationDocuments, type StoredChangeRequest } from '../db/registrations';
 import { isPlainObject } from '../../shared/forms/model/schemaTypes';
-import { toPointer } from '../../shared/forms/walk/schemaWalk';
+import { toPointer } from '../../shared/forms/model/pointer';
 import { sealApplicationAnswers } from '../fieldEncryption/applicationSealing';
 import type { FieldKeyRing } from '../fieldEncryption/keyRing';
 import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';

@@ -4,7 +4,7 @@
  * name, phone and photo ID rules, and the same messages, as the registrations that ask them.
  */
 import { PERSON_PARTS, ROLES, type PersonAnswer, type Role } from '../../shared/api/auth';
-import { deref, fromPointer } from '../../shared/forms/walk/schemaWalk';
+import { deref } from '../../shared/forms/walk/schemaWalk';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import type { FileReference } from '../../shared/forms/model/types';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
@@ -13,6 +13,7 @@ import { badRequest, ClientError } from '../errors';
 import { portalForms } from '../forms';
 import type { FileRule, MultipartForm } from '../storage/multipartForm';
 import type { StoredFile } from '../storage/uploads';
+import { fromPointer } from '../../shared/forms/model/pointer';
 
 const PERSON_FORM = 'person';
 const TEXT_ANSWERS = ['firstName', 'lastName', 'phoneNumber'] as const;

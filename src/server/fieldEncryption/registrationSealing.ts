@@ -10,12 +10,10 @@ import { toPayloadJson } from '../../shared/forms/payload/payload';
 import {
   childSchema,
   deref,
-  fromPointer,
   isLeaf,
   itemSchemaAt,
   listItemsAnswered,
   objectParts,
-  toPointer,
 } from '../../shared/forms/walk/schemaWalk';
 import {
   isPlainObject,
@@ -25,6 +23,7 @@ import {
 } from '../../shared/forms/model/schemaTypes';
 import type { FieldKeyRing } from './keyRing';
 import { openSealed, sealAt, type SealContext } from './sealedJson';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 export const registrationContext = {
   answers: (registrationId: string): SealContext => ({

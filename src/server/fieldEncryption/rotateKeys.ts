@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { FormCatalog } from '../../shared/forms/model/compileNode';
-import { fromPointer } from '../../shared/forms/walk/schemaWalk';
+import { fromPointer } from '../../shared/forms/model/pointer';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { versionContext } from '../db/registrationVersions';
 import { withTransaction } from '../db/transaction';

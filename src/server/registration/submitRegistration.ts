@@ -30,7 +30,7 @@ import {
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import { omitHiddenAnswers, trimAnswers } from '../../shared/forms/walk/answers';
 import { unrequestedChange, unrequestedChangeMessage } from '../../shared/forms/walk/changeScope';
-import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
+import { allProperties } from '../../shared/forms/walk/schemaWalk';
 import { auditingChangeRefusals } from '../audit/changeRefusals';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
@@ -71,6 +71,7 @@ import {
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { discardForm, type FileRule, type readMultipartForm } from '../storage/multipartForm';
 import { deleteStored } from '../storage/uploads';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 type Form = Awaited<ReturnType<typeof readMultipartForm>>;
 type StoredDocuments = Awaited<ReturnType<typeof listRegistrationDocuments>>;

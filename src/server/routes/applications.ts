@@ -28,7 +28,7 @@ import {
   unrequestedChangeMessage,
 } from '../../shared/forms/walk/changeScope';
 import { carryAnswers } from '../../shared/forms/walk/carryOver';
-import { allProperties, fromPointer, toPointer } from '../../shared/forms/walk/schemaWalk';
+import { allProperties } from '../../shared/forms/walk/schemaWalk';
 import { auditingChangeRefusals } from '../audit/changeRefusals';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import {
@@ -59,6 +59,7 @@ import { agreementsSignedAt } from '../signatures/signingTimes';
 import { readMultipartForm, registerMultipartReader } from '../storage/multipartForm';
 import type { StoredFile, UploadKind } from '../storage/uploads';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 /** A save's body at most: the business form with 100 affiliated persons is far below it. */
 const APPLICATION_BODY_LIMIT = 1024 * 1024;

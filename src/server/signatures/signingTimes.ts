@@ -8,7 +8,7 @@
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isPlainObject, type Answers } from '../../shared/forms/model/schemaTypes';
 import { signedDocuments } from '../../shared/forms/payload/payload';
-import { fromPointer } from '../../shared/forms/walk/schemaWalk';
+import { fromPointer } from '../../shared/forms/model/pointer';
 
 /** By the agreement's pointer (`/agreeTermsOfService`): when it was signed, ISO 8601. */
 type AgreementsSignedAt = Record<string, string>;

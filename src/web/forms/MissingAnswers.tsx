@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { parsePointer } from './engine';
+import { fromPointer } from '../../shared/forms/model/pointer';
 import type { ErrorEntry, FormSession } from './session';
 import { stepFields } from '../../shared/forms/model/steps';
 
@@ -60,7 +60,7 @@ export function MissingAnswers({
 
 /** The step whose questions hold `entry`'s answer, when another step than the one shown does. */
 function stepAsking(session: FormSession, entry: ErrorEntry): number | undefined {
-  const name = parsePointer(entry.pointer)[0];
+  const name = fromPointer(entry.pointer)[0];
   const index = (session.steps ?? []).findIndex(
     (step) => !step.review && name !== undefined && stepFields(step).includes(name),
   );

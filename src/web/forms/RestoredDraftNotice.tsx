@@ -5,7 +5,7 @@ import AlertTitle from '@mui/material/AlertTitle';
 import { answersDraftsCannotKeep } from '../../shared/forms/walk/answers';
 import { stepFields } from '../../shared/forms/model/steps';
 import type { Application } from '../api/applications';
-import { parsePointer } from './engine';
+import { fromPointer } from '../../shared/forms/model/pointer';
 import type { FormSession } from './session';
 
 /**
@@ -116,6 +116,6 @@ function missingOnStep(session: FormSession, stepIndex: number): string[] {
   const step = session.steps?.[stepIndex];
   const onStep = step ? new Set(stepFields(step)) : undefined;
   return answersDraftsCannotKeep(form, answers, { missingOnly: true })
-    .filter(({ pointer }) => !onStep || onStep.has(parsePointer(pointer)[0] ?? ''))
+    .filter(({ pointer }) => !onStep || onStep.has(fromPointer(pointer)[0] ?? ''))
     .map(({ prompt }) => prompt);
 }

@@ -17,7 +17,7 @@ import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { draftSafeAnswers } from '../../shared/forms/walk/answers';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
-import { parsePointer, ValueStore } from './engine';
+import { ValueStore } from './engine';
 import { errorFocusTarget, errorIds, mergeErrorSchemas } from './errors';
 import { REGISTRY_FIELDS as FIELDS } from './fields/registry';
 import { FormStatusStore, useFormStatus, type FormStatus } from './formStatus';
@@ -27,6 +27,7 @@ import { FieldTemplate } from './templates/FieldTemplate';
 import { ObjectFieldTemplate } from './templates/ObjectFieldTemplate';
 import { TitleFieldTemplate } from './templates/TitleFieldTemplate';
 import { REGISTRY_WIDGETS } from './widgets/registry';
+import { fromPointer } from '../../shared/forms/model/pointer';
 
 export type { Answers };
 /** The chosen files by the JSON pointer of their answer ('/photoId'). */
@@ -174,7 +175,7 @@ export function SchemaForm(props: SchemaFormProps) {
     () =>
       engine.writer.connect((pointer, value) =>
         // rjsf types the value as the whole form's data, though it sets the one field
-        formRef.current?.setFieldValue(parsePointer(pointer), value as Answers),
+        formRef.current?.setFieldValue(fromPointer(pointer), value as Answers),
       ),
     [engine],
   );

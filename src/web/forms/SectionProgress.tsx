@@ -5,7 +5,7 @@ import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { parsePointer } from './engine';
+import { fromPointer } from '../../shared/forms/model/pointer';
 import type { FormSession } from './session';
 
 /** The element id of a step's section heading (stepLayout draws it). */
@@ -105,7 +105,7 @@ export function SectionProgress({ session }: { session: FormSession }) {
 function byQuestion(pointers: readonly string[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const pointer of pointers) {
-    const top = parsePointer(pointer)[0];
+    const top = fromPointer(pointer)[0];
     if (top === undefined) continue;
     if (!out.has(top)) out.set(top, new Set());
     out.get(top)!.add(pointer);

@@ -12,7 +12,7 @@ import { getDefaultRegistry } from '@rjsf/core';
 import { getUiOptions, type FieldProps, type Registry } from '@rjsf/utils';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { isEditableInChangeMode, isWithin } from '../../shared/forms/walk/changeScope';
-import { toPointer } from './engine';
+import { toPointer } from '../../shared/forms/model/pointer';
 import { reviewRow, reviewRowAt } from './SchemaReview';
 import type { Answers, FormSession } from './session';
 

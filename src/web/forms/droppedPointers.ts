@@ -1,6 +1,6 @@
 import { isPlainObject as isObject } from '../../shared/forms/model/schemaTypes';
 import { isFileReference } from '../../shared/forms/model/types';
-import { toPointer } from './engine';
+import { toPointer } from '../../shared/forms/model/pointer';
 
 /**
  * Pointers of the answers in `answers` that `kept` lacks (what a draft filter left out): the

@@ -1,7 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Registry } from '@rjsf/utils';
 import type { FileReference } from '../../shared/forms/model/types';
-import { fromPointer as parsePointer, toPointer } from '../../shared/forms/model/pointer';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 /**
  * Per-form state that lives beside rjsf's form data: the chosen `File`s (never inside the
@@ -222,12 +222,9 @@ export function useAnswerAt(engine: FormEngine | undefined, pointer: string): un
 
 const noopSubscribe = () => () => {};
 
-/** The form model's pointers (shared/forms/model/pointer.ts), under the names the web layer uses. */
-export { toPointer, parsePointer };
-
 export function getByPointer(value: unknown, pointer: string): unknown {
   let current = value;
-  for (const part of parsePointer(pointer)) {
+  for (const part of fromPointer(pointer)) {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as Record<string, unknown>)[part];
   }
@@ -236,7 +233,7 @@ export function getByPointer(value: unknown, pointer: string): unknown {
 
 /** Pointer of a sibling property: siblingPointer('/mailingAddress/region', 'country'). */
 export function siblingPointer(pointer: string, name: string): string {
-  const parts = parsePointer(pointer);
+  const parts = fromPointer(pointer);
   parts.pop();
   return toPointer([...parts, name]);
 }

@@ -22,8 +22,9 @@ import {
   type Application,
 } from '../api/applications';
 import { createDraftSaver, clearDraft, loadDraft, type DraftSaver } from './drafts';
-import { parsePointer, toPointer, ValueStore, type FileUploader } from './engine';
+import { ValueStore, type FileUploader } from './engine';
 import type { Answers, SaveContext, SessionPersistence } from './session';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 /** About a second after the last change (issue 17). */
 const SAVE_DELAY_MS = 1000;
@@ -103,7 +104,7 @@ function withHeldFilesOnly(application: Application): Answers {
 
 /** `answers` with `value` at `pointer` (`undefined` removes it). */
 function setAt(answers: Answers, pointer: string, value: unknown): Answers {
-  const keys = parsePointer(pointer);
+  const keys = fromPointer(pointer);
   const copy = structuredClone(answers);
   let node: Answers = copy;
   for (const key of keys.slice(0, -1)) {

@@ -13,19 +13,13 @@ import { questionAt } from '../../shared/forms/walk/changeScope';
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import { stepFields, type FormStep } from '../../shared/forms/model/steps';
 import { clearDraft, createDraftSaver, loadDraft } from './drafts';
-import {
-  createFormEngine,
-  getByPointer,
-  parsePointer,
-  toPointer,
-  ValueStore,
-  type FormEngine,
-} from './engine';
+import { createFormEngine, getByPointer, ValueStore, type FormEngine } from './engine';
 import { droppedPointers } from './droppedPointers';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
 import type { ChangeMode } from './changeMode';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 export type { Answers };
 
@@ -87,7 +81,7 @@ export function sessionOf(registry: Registry): FormSession | undefined {
 
 /** Rjsf's ids: 'root_affiliatedPersons_0_ssn' for '/affiliatedPersons/0/ssn'. */
 export function idOfPointer(pointer: string): string {
-  return ['root', ...parsePointer(pointer)].join('_');
+  return ['root', ...fromPointer(pointer)].join('_');
 }
 
 /**
@@ -283,7 +277,7 @@ export class FormSession {
     // A refused file's reason stands in place of the form's own messages on it.
     let withRefusals: unknown = shaped;
     for (const [pointer, message] of refused) {
-      withRefusals = setIn(withRefusals, parsePointer(pointer), { __errors: [message] });
+      withRefusals = setIn(withRefusals, fromPointer(pointer), { __errors: [message] });
     }
     return { valid: false, errorSchema: withRefusals as ErrorSchema<Answers> };
   }
@@ -320,9 +314,9 @@ export class FormSession {
    * or size), with the other answers as they are: what the form already refuses is never sent.
    */
   errorsAt(pointer: string, value: unknown): string[] {
-    const data = setIn(this.current, parsePointer(pointer), value) as Answers;
+    const data = setIn(this.current, fromPointer(pointer), value) as Answers;
     let node: unknown = this.validate(data).errorSchema;
-    for (const part of parsePointer(pointer)) {
+    for (const part of fromPointer(pointer)) {
       node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
     }
     return node && typeof node === 'object'
@@ -433,11 +427,11 @@ export class FormSession {
     // every change of the answers, and on opening a 50-person application several times.
     if (keptAnswers === answers) return [];
     const prompt = (pointer: string) =>
-      questionAt(this.form, answers, pointer)?.prompt ?? parsePointer(pointer).at(-1) ?? '';
+      questionAt(this.form, answers, pointer)?.prompt ?? fromPointer(pointer).at(-1) ?? '';
     // Prefilled answers (the signed-in email) come back with the page: nothing to lose.
     const prefilled = new Set(Object.keys(this.prefilled));
     const dropped = droppedPointers(answers, keptAnswers).filter(
-      (pointer) => !prefilled.has(parsePointer(pointer)[0] ?? ''),
+      (pointer) => !prefilled.has(fromPointer(pointer)[0] ?? ''),
     );
     if (dropped.length === 0) return [];
     const files = this.engine.files.forAnswers(answers);
@@ -609,7 +603,7 @@ export function errorEntries(errorSchema: ErrorSchema, id = 'root', pointer = ''
         ...errorEntries(
           child as ErrorSchema,
           `${id}_${key}`,
-          toPointer([...parsePointer(pointer), key]),
+          toPointer([...fromPointer(pointer), key]),
         ),
       );
     }
@@ -652,7 +646,7 @@ export class ListItemEdit {
     const rows = this.rows();
     this.isNew = index === null || index >= rows.length;
     this.index = this.isNew ? rows.length : index!;
-    this.pointer = toPointer([...parsePointer(listPointer), String(this.index)]);
+    this.pointer = toPointer([...fromPointer(listPointer), String(this.index)]);
     const row = rows[this.index];
     // A new item starts from the schema's defaults, as the page's form starts from its own.
     this.working =
@@ -672,7 +666,7 @@ export class ListItemEdit {
   /** The list as the page's answers hold it now (not as some render saw it). */
   private rows(): unknown[] {
     let node: unknown = this.session.answers();
-    for (const key of parsePointer(this.listPointer)) {
+    for (const key of fromPointer(this.listPointer)) {
       node = node && typeof node === 'object' ? (node as Answers)[key] : undefined;
     }
     return Array.isArray(node) ? node : [];
@@ -715,7 +709,7 @@ export class ListItemEdit {
       canonicalJson(givenOrNothing(a)) === canonicalJson(givenOrNothing(b));
     const names = [...new Set([...Object.keys(before), ...Object.keys(this.working)])];
     const view = this.view();
-    const item = parsePointer(this.pointer);
+    const item = fromPointer(this.pointer);
     return names
       .filter((name) => !same(before[name], this.working[name]))
       .map(
@@ -727,7 +721,7 @@ export class ListItemEdit {
   private view(): Answers {
     const rows = [...this.rows()];
     rows[this.index] = this.working;
-    return setIn(this.session.answers(), parsePointer(this.listPointer), rows) as Answers;
+    return setIn(this.session.answers(), fromPointer(this.listPointer), rows) as Answers;
   }
 
   /** The item's errors under the page's validator (every one, touched or not). */
@@ -735,7 +729,7 @@ export class ListItemEdit {
     const view = this.view();
     const { errorSchema } = this.session.validate(view, { collapse: false });
     let node: unknown = errorSchema;
-    for (const key of parsePointer(this.pointer)) {
+    for (const key of fromPointer(this.pointer)) {
       node = node && typeof node === 'object' ? (node as Answers)[key] : undefined;
     }
     // Inside the dialog the item is evident: 'SSN required', not 'Affiliated person 1: SSN required'.

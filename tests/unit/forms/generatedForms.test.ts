@@ -18,7 +18,7 @@ import type { CompiledForm } from '../../../src/shared/forms/model/compiledForm'
 import { fromPayload, toPayloadJson } from '../../../src/shared/forms/payload/payload';
 import type { Answers, JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
 import { isPlainObject } from '../../../src/shared/forms/model/schemaTypes';
-import { toPointer } from '../../../src/shared/forms/walk/schemaWalk';
+import { toPointer } from '../../../src/shared/forms/model/pointer';
 import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 import { unaskedAnswers } from '../../../src/shared/forms/walk/answers';
 

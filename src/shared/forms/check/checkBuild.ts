@@ -11,12 +11,13 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import * as ruleAdapters from '../validation/ruleAdapters';
 import { RULES_MODULE_ID } from '../validation/ruleAdapters';
 import { isPlainObject, type JsonSchema } from '../model/schemaTypes';
-import { deref, isChoice, toPointer } from '../walk/schemaWalk';
+import { deref, isChoice } from '../walk/schemaWalk';
 import { standaloneValidatorCode } from '../validation/standalone';
 import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from '../model/compiledForm';
 import { formFile, type Problem } from '../model/formFiles';
 import { FormSchemaError } from '../model/bundleForm';
+import { toPointer } from '../model/pointer';
 
 const requireModule = createRequire(import.meta.url);
 

@@ -11,14 +11,7 @@ import type { FormSources, Problem } from '../model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from '../validation/keywords';
 import { prefillValue } from '../model/prefill';
-import {
-  allProperties,
-  deref,
-  fromPointer,
-  isLeaf,
-  objectItemsOf,
-  toPointer,
-} from '../walk/schemaWalk';
+import { allProperties, deref, isLeaf, objectItemsOf } from '../walk/schemaWalk';
 import { isPlainObject, type JsonSchema, type UiSchema } from '../model/schemaTypes';
 import type { AnswerError } from '../model/types';
 import { validateAnswers } from '../validation/validateAnswers';
@@ -26,6 +19,7 @@ import { stepProblems, stepsOf } from '../model/steps';
 import { personColumnProblems } from '../model/personColumns';
 import { FIELD_NAMES } from '../model/fieldNames';
 import { WIDGET_NAMES } from '../model/widgetNames';
+import { fromPointer, toPointer } from '../model/pointer';
 
 export type { Problem };
 

@@ -4,8 +4,9 @@
  * `"x-person-column": "<column>"`: renaming a question in the schema moves its annotation with
  * it, and no code names the person's fields.
  */
-import { allProperties, deref, isLeaf, objectItemsOf, toPointer } from '../walk/schemaWalk';
+import { allProperties, deref, isLeaf, objectItemsOf } from '../walk/schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from './schemaTypes';
+import { toPointer } from './pointer';
 
 /** The columns, their SQL kind, and whether every row needs one (NOT NULL). */
 const PERSON_COLUMNS = {

@@ -22,7 +22,6 @@ import {
   childSchema,
   deref,
   fieldsInOrder,
-  fromPointer,
   isLeaf,
   itemSchemaAt,
   listItemsAnswered,
@@ -31,10 +30,10 @@ import {
   partsInForce,
   propertiesInForce,
   sectionsOf,
-  toPointer,
 } from '../walk/schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
 import { isFileReference, type FileReference } from '../model/types';
+import { fromPointer, toPointer } from '../model/pointer';
 
 interface PayloadEntry {
   prompt: string;

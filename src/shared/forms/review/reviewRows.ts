@@ -29,9 +29,9 @@ import {
   objectItemsOf,
   orderKeys,
   partsInForce,
-  toPointer,
 } from '../walk/schemaWalk';
 import { countryName, regionName } from './placeNames';
+import { toPointer } from '../model/pointer';
 
 /** What the rows need of a form: the compiled form, or a session's schema and validator. */
 export interface ReviewForm {

@@ -18,10 +18,11 @@ import {
   type ValidationData,
 } from '@rjsf/utils';
 import type { CompiledForm, FormValidator } from '../model/compiledForm';
-import { fieldsInOrder, fromPointer } from '../walk/schemaWalk';
+import { fieldsInOrder } from '../walk/schemaWalk';
 import type { Answers } from '../model/schemaTypes';
 import type { AnswerError } from '../model/types';
 import { validateAnswers } from './validateAnswers';
+import { fromPointer } from '../model/pointer';
 
 type Data = Record<string, unknown>;
 

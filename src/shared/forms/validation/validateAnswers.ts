@@ -17,15 +17,14 @@ import { escapePointerKey } from '../model/pointer';
 import {
   allProperties,
   fieldsInOrder,
-  fromPointer,
   isLeaf,
   itemsOf,
   objectItemsOf,
   objectParts,
-  toPointer,
 } from '../walk/schemaWalk';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
 import type { ValidationResult } from '../model/types';
+import { fromPointer, toPointer } from '../model/pointer';
 
 /** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
 function isBlank(value: unknown): boolean {

@@ -9,14 +9,13 @@ import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTyp
 import {
   childSchema,
   fieldsInOrder,
-  fromPointer,
   isLeaf,
   itemSchemaAt,
   listItemsAnswered,
   objectItemsOf,
   objectParts,
-  toPointer,
 } from './schemaWalk';
+import { fromPointer, toPointer } from '../model/pointer';
 
 /** An answer's place: its pointer, the schema that asks it, and its prompt as shown. */
 interface AnswerPlace {

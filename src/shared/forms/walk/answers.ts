@@ -10,7 +10,6 @@ import {
   objectParts,
   partsInForce,
   resolveFor,
-  toPointer,
 } from './schemaWalk';
 import {
   isDraftExcluded,
@@ -21,6 +20,7 @@ import {
 } from '../model/schemaTypes';
 import { escapePointerKey } from '../model/pointer';
 import { listItemName } from './answerPlaces';
+import { toPointer } from '../model/pointer';
 
 function keepShown(
   validator: FormValidator,

@@ -10,7 +10,7 @@ import type { CompiledForm } from '../model/compiledForm';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
 import { answerPlaces, patternOf, placeAt, questionPatterns, valueAt } from './answerPlaces';
 import { omitHiddenAnswers } from './answers';
-import { fromPointer } from './schemaWalk';
+import { fromPointer } from '../model/pointer';
 
 interface CarriedAnswers {
   /** The answers as the current form takes them. */

@@ -7,15 +7,8 @@ import type { CompiledForm } from '../model/compiledForm';
 import { listItemName } from './answerPlaces';
 import { isPlainObject, type Answers, type JsonSchema } from '../model/schemaTypes';
 import { isFileReference } from '../model/types';
-import {
-  childSchema,
-  deref,
-  fromPointer,
-  isLeaf,
-  itemSchemaAt,
-  partsInForce,
-  toPointer,
-} from './schemaWalk';
+import { childSchema, deref, isLeaf, itemSchemaAt, partsInForce } from './schemaWalk';
+import { fromPointer, toPointer } from '../model/pointer';
 
 /** A question of a form, found for given answers. */
 interface Question {

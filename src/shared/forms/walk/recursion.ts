@@ -5,7 +5,7 @@
  * engine refuses it when the form is bundled, with a sentence saying what to write instead.
  */
 import { isPlainObject, type JsonSchema } from '../model/schemaTypes';
-import { fromPointer, toPointer } from './schemaWalk';
+import { fromPointer, toPointer } from '../model/pointer';
 
 /** Keywords whose values are data or annotations, never schemas. */
 const NOT_SCHEMAS = new Set(['enum', 'const', 'default', 'examples', 'errorMessage']);

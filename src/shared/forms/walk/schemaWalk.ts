@@ -420,6 +420,3 @@ export function fieldsInOrder(
 }
 
 const MAX_FIELD_DEPTH = 12;
-
-/** Pointers are the form model's (model/pointer.ts); re-exported for the walker's callers. */
-export { fromPointer, toPointer };

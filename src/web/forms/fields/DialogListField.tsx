@@ -19,7 +19,7 @@ import {
 } from '@rjsf/utils';
 import type { CompiledForm } from '../../../shared/forms/model/compiledForm';
 import { afterNextPaint } from '../afterNextPaint';
-import { toPointer } from '../engine';
+import { toPointer } from '../../../shared/forms/model/pointer';
 import { errorFocusTarget, errorIds } from '../errors';
 import type { FormSession, ListItemEdit } from '../session';
 import { stringOption } from '../widgets/a11y';

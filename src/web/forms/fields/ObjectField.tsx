@@ -10,8 +10,9 @@ import {
 } from '@rjsf/utils';
 import { isPlainObject, type JsonSchema } from '../../../shared/forms/model/schemaTypes';
 import { keyRefusal, newKey } from '../../../shared/forms/walk/addedKeys';
-import { engineOf, parsePointer as fromPointer, toPointer } from '../engine';
+import { engineOf } from '../engine';
 import { AddedKeysContext, UNNAMED_KEY } from '../templates/AddedKeyRow';
+import { fromPointer, toPointer } from '../../../shared/forms/model/pointer';
 
 const StockObjectField = getDefaultRegistry().fields.ObjectField!;
 

@@ -6,8 +6,9 @@ import {
   optionalControlsId,
   type FieldProps,
 } from '@rjsf/utils';
-import { engineOf, toPointer } from '../engine';
+import { engineOf } from '../engine';
 import { stringOption } from '../widgets/a11y';
+import { toPointer } from '../../../shared/forms/model/pointer';
 
 /**
  * The add and remove buttons of an optional object (rjsf v6's optional data controls, drawn

@@ -2,10 +2,11 @@ import { memo, useContext, type CSSProperties } from 'react';
 import FormControl from '@mui/material/FormControl';
 import Typography from '@mui/material/Typography';
 import { getUiOptions, type FieldTemplateProps } from '@rjsf/utils';
-import { FieldPointerContext, toPointer } from '../engine';
+import { FieldPointerContext } from '../engine';
 import { changeModeOf, RequestedChangeNote } from '../changeMode';
 import { sessionOf } from '../session';
 import { AddedKeyRow, AddedKeysContext } from './AddedKeyRow';
+import { toPointer } from '../../../shared/forms/model/pointer';
 
 /**
  * One field: its widget (which draws its own label), description, errors under `errorId(id)` and

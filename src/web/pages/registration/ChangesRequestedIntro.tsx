@@ -3,8 +3,7 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Typography from '@mui/material/Typography';
 import type { FormStep } from '../../../shared/forms/model/steps';
-import { fromPointer } from '../../../shared/forms/walk/schemaWalk';
-import { toPointer } from '../../forms/engine';
+import { fromPointer, toPointer } from '../../../shared/forms/model/pointer';
 import { idOfPointer, type FormSession } from '../../forms/session';
 
 /** Focusable controls of a question, in document order. */
