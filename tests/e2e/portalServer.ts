@@ -7,8 +7,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../bench/lib/util';
 
 /** Everything one run writes: the build and each worker's data folder (gitignored, wiped per run). */
 const E2E_DIR = '.e2e-data';
@@ -60,17 +60,6 @@ export interface Portal {
   url: string;
   /** Stops it (and its embedded PostgreSQL) and waits until the process has ended. */
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
