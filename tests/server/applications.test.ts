@@ -21,7 +21,7 @@ import {
   type Part,
 } from './authHelpers';
 import { samplePdf, storedFiles, URL_INDIVIDUAL } from './registrationHelpers';
-import { readStoredBytes } from '../../src/server/storage/documentStore';
+import { readStoredBytes } from '../../src/server/db/documents';
 import { testAppForBlock, TestClient, type TestApp } from './testApp';
 import { projectSources, testForm } from '../forms';
 import { compileForms, type FormCatalog } from '../../src/shared/forms/model/compileNode';

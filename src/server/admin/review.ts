@@ -17,10 +17,20 @@ import {
   findApplication,
   holdStoredFile,
   insertApplication,
+  deleteApplicationFiles,
   setApplicationStatus,
   updateApplicationAnswers,
 } from '../db/applications';
-import { listRegistrationDocuments, type StoredChangeRequest } from '../db/registrations';
+import {
+  decideOpenRegistration,
+  findRegistrationAnswers,
+  findRegistrationOfUser,
+  findRegistrationStatus,
+  listRegistrationDocuments,
+  setChangeRequest,
+  type RegistrationApplicant,
+  type StoredChangeRequest,
+} from '../db/registrations';
 import { isPlainObject } from '../../shared/forms/model/schemaTypes';
 import { toPointer } from '../../shared/forms/model/pointer';
 import { sealApplicationAnswers } from '../fieldEncryption/applicationSealing';
@@ -29,8 +39,12 @@ import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing'
 import { saveStatement, type StoredStatement } from '../db/statements';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
-import { findUserRowById } from '../db/users';
-import { findReviewParties } from '../db/adminQueries';
+import { findUserRowById, markDetailsApproved } from '../db/users';
+import {
+  findReviewParties,
+  lockOrganizationForDecision,
+  setParticipantDecision,
+} from '../db/adminQueries';
 import { badRequest, ClientError, forbidden, notFound } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import {
@@ -77,12 +91,6 @@ export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'change
 /** How the applicant's timeline names who acted: staff, or an operator's command. */
 const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
 
-interface Applicant {
-  user_id: string;
-  email: string;
-  first_name: string | null;
-}
-
 /**
  * Why a reviewer may not decide on a registration (approve, reject, ask for changes), or null
  * when they may: nobody reviews a registration they filed, or one of their own organisation
@@ -121,23 +129,12 @@ async function updateOpenRegistration(
   registrationId: string,
   from: readonly string[],
   set: { status: ReviewStatus; reviewedBy: string | null; reason: string | null },
-): Promise<Applicant> {
-  const updated = await db.query<Applicant>(
-    `update registrations r
-        set status = $2, reviewed_by = $3, reviewed_at = now(), decision_reason = $4
-       from users u
-      where r.id = $1 and r.status = any($5) and u.id = r.user_id
-      returning r.user_id, u.email, u.details->>'firstName' as first_name`,
-    [registrationId, set.status, set.reviewedBy, set.reason, from],
-  );
-  const row = updated.rows[0];
+): Promise<RegistrationApplicant> {
+  const row = await decideOpenRegistration(db, registrationId, from, set);
   if (row) return row;
-  const existing = await db.query<{ status: ReviewStatus }>(
-    'select status from registrations where id = $1',
-    [registrationId],
-  );
-  if (!existing.rows[0]) throw notFound('No such registration.');
-  throw new ClientError(409, alreadyMessage(existing.rows[0].status));
+  const status = await findRegistrationStatus(db, registrationId);
+  if (!status) throw notFound('No such registration.');
+  throw new ClientError(409, alreadyMessage(status as ReviewStatus));
 }
 
 function alreadyMessage(status: ReviewStatus): string {
@@ -183,13 +180,7 @@ export async function decideRegistration(
       changedBy: actor.userId,
       actor: actorKind(actor),
     });
-    if (decision.approved) {
-      await db.query(
-        `update users set details = jsonb_set(details, '{approved}', 'true'::jsonb)
-          where id = $1 and details is not null`,
-        [row.user_id],
-      );
-    }
+    if (decision.approved) await markDetailsApproved(db, row.user_id);
     await recordAuditEvent(db, {
       action: decision.approved ? 'registration.approved' : 'registration.rejected',
       actorUserId: actor.userId,
@@ -231,14 +222,10 @@ async function checkedFields(
   if (fields.length === 0) return [];
   if (fields.length > MAX_FIELDS)
     throw badRequest(`At most ${MAX_FIELDS} changes can be requested.`);
-  const row = await db.query<{ form_id: string; answers: unknown }>(
-    'select form_id, answers from registrations where id = $1',
-    [registrationId],
-  );
-  const stored = row.rows[0];
+  const stored = await findRegistrationAnswers(db, registrationId);
   if (!stored) throw notFound('No such registration.');
-  const form = deps.forms.get(stored.form_id);
-  if (!form) throw new Error(`form ${stored.form_id} is not served`);
+  const form = deps.forms.get(stored.formId);
+  if (!form) throw new Error(`form ${stored.formId} is not served`);
   const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, stored.answers);
   const seen = new Set<string>();
   return fields.map((field) => {
@@ -268,26 +255,18 @@ async function openApplicationForChanges(
   registrationId: string,
   request: StoredChangeRequest,
 ): Promise<void> {
-  const row = await db.query<{
-    user_id: string;
-    form_id: string;
-    schema_hash: string;
-    answers: unknown;
-  }>('select user_id, form_id, schema_hash, answers from registrations where id = $1', [
-    registrationId,
-  ]);
-  const registration = row.rows[0]!;
-  const form = deps.forms.get(registration.form_id);
-  if (!form) throw new Error(`form ${registration.form_id} is not served`);
+  const registration = (await findRegistrationAnswers(db, registrationId))!;
+  const form = deps.forms.get(registration.formId);
+  if (!form) throw new Error(`form ${registration.formId} is not served`);
   const answers = openRegistrationAnswers(deps.fieldKeys, registrationId, registration.answers);
-  let application = await findApplication(db, registration.user_id, form.id, { forUpdate: true });
+  let application = await findApplication(db, registration.userId, form.id, { forUpdate: true });
   if (!application) {
     const id = crypto.randomUUID();
     application = await insertApplication(db, {
       id,
-      userId: registration.user_id,
+      userId: registration.userId,
       formId: form.id,
-      schemaHash: registration.schema_hash,
+      schemaHash: registration.schemaHash,
       answers: sealApplicationAnswers(deps.fieldKeys, form, id, answers),
       step: null,
     });
@@ -295,12 +274,12 @@ async function openApplicationForChanges(
   } else {
     await updateApplicationAnswers(db, application.id, {
       answers: sealApplicationAnswers(deps.fieldKeys, form, application.id, answers),
-      schemaHash: registration.schema_hash,
+      schemaHash: registration.schemaHash,
       step: null,
     });
   }
   // The files as submitted, nothing left over from before the submission.
-  await db.query('delete from application_files where application_id = $1', [application.id]);
+  await deleteApplicationFiles(db, application.id);
   for (const [part, document] of await listRegistrationDocuments(db, registrationId)) {
     if (isPlainObject(answers[part])) {
       await holdStoredFile(db, application.id, toPointer([part]), document);
@@ -347,10 +326,7 @@ export async function requestChanges(
       note: note || null,
       fields: requested.map(({ path, note: fieldNote }) => ({ path, note: fieldNote })),
     };
-    await db.query('update registrations set change_request = $2 where id = $1', [
-      request.registrationId,
-      JSON.stringify(changeRequest),
-    ]);
+    await setChangeRequest(db, request.registrationId, changeRequest);
     await openApplicationForChanges(deps, db, request.registrationId, changeRequest);
     await recordStatusChange(db, {
       registrationId: request.registrationId,
@@ -387,11 +363,7 @@ export async function approveUser(
   actor: Actor,
 ): Promise<{ registrationId: string | null }> {
   const { pool } = deps;
-  const registration = await pool.query<{ id: string; status: string }>(
-    'select id, status from registrations where user_id = $1',
-    [userId],
-  );
-  const row = registration.rows[0];
+  const row = await findRegistrationOfUser(pool, userId);
   if (row && OPEN_FOR_DECISION.includes(row.status)) {
     await decideRegistration(deps, { registrationId: row.id, approved: true }, actor);
     return { registrationId: row.id };
@@ -400,10 +372,7 @@ export async function approveUser(
   if (!user?.details) throw new ClientError(409, 'This user has not registered yet.');
   if (user.details.approved) throw new ClientError(409, 'This user is already approved.');
   await withTransaction(pool, async (db) => {
-    await db.query(
-      `update users set details = jsonb_set(details, '{approved}', 'true'::jsonb) where id = $1`,
-      [userId],
-    );
+    await markDetailsApproved(db, userId);
     await recordAuditEvent(db, {
       action: 'user.approved',
       actorUserId: actor.userId,
@@ -426,23 +395,16 @@ export async function decideParticipant(
   const reason = checkReason(decision.approved, decision.reason);
   const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
   return withTransaction(pool, async (db) => {
-    const organization = await db.query<{ id: string; registration_status: string | null }>(
-      `select o.id, (select r.status from registrations r where r.organization_id = o.id
-                      order by r.submitted_at desc limit 1) as registration_status
-         from organizations o where o.id = $1 for update of o`,
-      [decision.organizationId],
-    );
-    const row = organization.rows[0];
+    const row = await lockOrganizationForDecision(db, decision.organizationId);
     if (!row) throw notFound('No such organization.');
-    if (decision.approved && row.registration_status && row.registration_status !== 'approved') {
+    if (decision.approved && row.registrationStatus && row.registrationStatus !== 'approved') {
       throw new ClientError(409, 'Approve the KYC review of this organization first.');
     }
-    await db.query(
-      `update organizations set participant_status = $2, participant_decided_by = $3,
-              participant_decided_at = now(), participant_reason = $4
-        where id = $1`,
-      [decision.organizationId, status, actor.userId, reason],
-    );
+    await setParticipantDecision(db, decision.organizationId, {
+      status,
+      decidedBy: actor.userId,
+      reason,
+    });
     await recordAuditEvent(db, {
       action: decision.approved
         ? 'organization.participant-approved'

@@ -19,7 +19,8 @@ import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { registrationAuditEvents } from '../audit/registrationAuditEvents';
 import { findUserRowById } from '../db/users';
 import { ClientError } from '../errors';
-import { readDocument, readDocumentPreview } from '../storage/documentStore';
+import { readDocumentPreview } from '../db/documents';
+import { readDocument } from '../storage/documentStore';
 import { firm } from '../../shared/config/firm';
 import {
   approveConfirmPage,

@@ -12,7 +12,7 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { badRequest, ClientError } from '../errors';
 import { portalForms } from '../forms';
 import type { FileRule, MultipartForm } from '../storage/multipartForm';
-import type { StoredFile } from '../storage/uploads';
+import type { StoredFile } from '../db/documents';
 import { fromPointer } from '../../shared/forms/model/pointer';
 
 const PERSON_FORM = 'person';

@@ -331,3 +331,35 @@ export async function findReviewParties(
       }
     : null;
 }
+
+/**
+ * An organisation locked for a participant decision, with the status of its latest
+ * registration (null when it has none); null for an unknown organisation.
+ */
+export async function lockOrganizationForDecision(
+  db: Queryable,
+  organizationId: string,
+): Promise<{ id: string; registrationStatus: string | null } | null> {
+  const organization = await db.query<{ id: string; registration_status: string | null }>(
+    `select o.id, (select r.status from registrations r where r.organization_id = o.id
+                    order by r.submitted_at desc limit 1) as registration_status
+       from organizations o where o.id = $1 for update of o`,
+    [organizationId],
+  );
+  const row = organization.rows[0];
+  return row ? { id: row.id, registrationStatus: row.registration_status } : null;
+}
+
+/** Stores whether an organisation is admitted as a clearing participant, by whom and why. */
+export async function setParticipantDecision(
+  db: Queryable,
+  organizationId: string,
+  decision: { status: string; decidedBy: string | null; reason: string | null },
+): Promise<void> {
+  await db.query(
+    `update organizations set participant_status = $2, participant_decided_by = $3,
+            participant_decided_at = now(), participant_reason = $4
+      where id = $1`,
+    [organizationId, decision.status, decision.decidedBy, decision.reason],
+  );
+}

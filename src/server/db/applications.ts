@@ -5,8 +5,7 @@
  */
 import type { CarriedOver } from '../../shared/api/applications';
 import type { FileReference } from '../../shared/forms/model/types';
-import { putDocument } from '../storage/documentStore';
-import type { StoredFile } from '../storage/uploads';
+import { putDocument, type StoredFile } from './documents';
 import type { Queryable } from './transaction';
 
 export type ApplicationStatus = 'draft' | 'submitted' | 'changes_requested';
@@ -388,4 +387,9 @@ export async function holdStoredFile(
     file.type,
     file.size,
   ]);
+}
+
+/** Removes every file an application holds (its files are then set again from a registration). */
+export async function deleteApplicationFiles(db: Queryable, applicationId: string): Promise<void> {
+  await db.query('delete from application_files where application_id = $1', [applicationId]);
 }

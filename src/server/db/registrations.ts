@@ -1,7 +1,6 @@
 import type { Queryable } from './transaction';
 import type { PersonColumnValues } from '../../shared/forms/model/personColumns';
-import { putDocument } from '../storage/documentStore';
-import type { StoredFile } from '../storage/uploads';
+import { putDocument, type StoredFile } from './documents';
 
 interface NewRegistration {
   /** Chosen before the insert: sealed answers are bound to their registration's id. */
@@ -269,4 +268,80 @@ export async function insertRegistrationPersons(
       ],
     );
   }
+}
+
+/** The applicant a review decision answers: who filed the registration, and how to greet them. */
+export interface RegistrationApplicant {
+  user_id: string;
+  email: string;
+  first_name: string | null;
+}
+
+/**
+ * Sets a registration's review decision when its status is one of `from`; its applicant, or
+ * null when it is unknown or no longer in `from` (the caller tells which).
+ */
+export async function decideOpenRegistration(
+  db: Queryable,
+  registrationId: string,
+  from: readonly string[],
+  set: { status: string; reviewedBy: string | null; reason: string | null },
+): Promise<RegistrationApplicant | null> {
+  const updated = await db.query<RegistrationApplicant>(
+    `update registrations r
+        set status = $2, reviewed_by = $3, reviewed_at = now(), decision_reason = $4
+       from users u
+      where r.id = $1 and r.status = any($5) and u.id = r.user_id
+      returning r.user_id, u.email, u.details->>'firstName' as first_name`,
+    [registrationId, set.status, set.reviewedBy, set.reason, from],
+  );
+  return updated.rows[0] ?? null;
+}
+
+/** A registration's status, or null when there is no such registration. */
+export async function findRegistrationStatus(
+  db: Queryable,
+  registrationId: string,
+): Promise<ExistingRegistration['status'] | null> {
+  const existing = await db.query<{ status: ExistingRegistration['status'] }>(
+    'select status from registrations where id = $1',
+    [registrationId],
+  );
+  return existing.rows[0]?.status ?? null;
+}
+
+/** A registration's applicant, form and answers (still sealed), or null. */
+export async function findRegistrationAnswers(
+  db: Queryable,
+  registrationId: string,
+): Promise<{ userId: string; formId: string; schemaHash: string; answers: unknown } | null> {
+  const result = await db.query<{
+    user_id: string;
+    form_id: string;
+    schema_hash: string;
+    answers: unknown;
+  }>('select user_id, form_id, schema_hash, answers from registrations where id = $1', [
+    registrationId,
+  ]);
+  const row = result.rows[0];
+  return row
+    ? {
+        userId: row.user_id,
+        formId: row.form_id,
+        schemaHash: row.schema_hash,
+        answers: row.answers,
+      }
+    : null;
+}
+
+/** Stores the changes staff asked of a registration's applicant. */
+export async function setChangeRequest(
+  db: Queryable,
+  registrationId: string,
+  changeRequest: StoredChangeRequest,
+): Promise<void> {
+  await db.query('update registrations set change_request = $2 where id = $1', [
+    registrationId,
+    JSON.stringify(changeRequest),
+  ]);
 }

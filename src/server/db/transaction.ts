@@ -21,3 +21,11 @@ export async function withTransaction<T>(
     client.release();
   }
 }
+
+/**
+ * Holds the transaction-scoped advisory lock named `key` until the transaction ends: work of
+ * the same key (one seed, one disclosure period) is serialised across instances.
+ */
+export async function lockForTransaction(db: pg.PoolClient, key: string): Promise<void> {
+  await db.query('select pg_advisory_xact_lock(hashtext($1))', [key]);
+}

@@ -223,3 +223,12 @@ export async function setRegistrantDetails(
     [userId, details, organizationId],
   );
 }
+
+/** Marks a registrant's details approved (their home banner turns to "approved"). */
+export async function markDetailsApproved(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    `update users set details = jsonb_set(details, '{approved}', 'true'::jsonb)
+      where id = $1 and details is not null`,
+    [userId],
+  );
+}

@@ -6,7 +6,7 @@ import {
   type DisclosuresResponse,
   type MonthlyDisclosure,
 } from '../../shared/api/disclosures';
-import { listPublishedPeriods } from './repository';
+import { listPublishedPeriods } from '../db/disclosures';
 import type { Queryable } from '../db/transaction';
 
 /** Today's date in UTC, `yyyy-MM-dd`: disclosure periods are UTC calendar dates (§9). */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { PDFDocument } from 'pdf-lib';
 import type { ServerConfig } from '../config';
-import { withTransaction } from '../db/transaction';
+import { lockForTransaction, withTransaction } from '../db/transaction';
 import { badRequest } from '../errors';
 import {
   DISCLOSURE_CATEGORIES,
@@ -11,7 +11,7 @@ import {
   isDisclosurePeriod,
   type DisclosureCategory,
 } from '../../shared/api/disclosures';
-import { insertDisclosure, periodStart, type DisclosureRow } from './repository';
+import { hasCurrentDisclosure, insertDisclosure, type DisclosureRow } from '../db/disclosures';
 import { utcToday } from './listing';
 import { sha256Hex, writeDisclosureFile } from './storage';
 
@@ -61,14 +61,8 @@ export async function publishDisclosure(
     // The bytes go into the database with the row: both commit, or neither.
     const storageName = await writeDisclosureFile(client, input.pdfBytes);
     // Two publications of one period at once: the second waits, then supersedes the first.
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', [
-      `disclosure:${category}:${period}`,
-    ]);
-    const superseded = await client.query(
-      `select 1 from disclosure_documents
-        where category = $1 and superseded_at is null and period = $2::date`,
-      [category, periodStart(category, period)],
-    );
+    await lockForTransaction(client, `disclosure:${category}:${period}`);
+    const superseded = await hasCurrentDisclosure(client, category, period);
     const row = await insertDisclosure(client, {
       category,
       period,
@@ -77,7 +71,7 @@ export async function publishDisclosure(
       sha256: sha256Hex(input.pdfBytes),
       publishedBy,
     });
-    return toPublished(row, Boolean(superseded.rowCount));
+    return toPublished(row, superseded);
   });
 }
 

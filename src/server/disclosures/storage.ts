@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { putDocument, readStoredBytes } from '../storage/documentStore';
+import { putDocument, readStoredBytes } from '../db/documents';
 import type { Queryable } from '../db/transaction';
 
 const STORAGE_NAME = /^[a-f0-9]{32}$/;

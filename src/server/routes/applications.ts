@@ -57,7 +57,8 @@ import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing'
 import { UnreadableFieldError } from '../fieldEncryption/sealedJson';
 import { agreementsSignedAt } from '../signatures/signingTimes';
 import { readMultipartForm, registerMultipartReader } from '../storage/multipartForm';
-import type { StoredFile, UploadKind } from '../storage/uploads';
+import type { StoredFile } from '../db/documents';
+import type { UploadKind } from '../storage/uploads';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 

@@ -8,7 +8,7 @@ import {
 } from '../conditionalGet';
 import { notFound } from '../errors';
 import { listDisclosures } from '../disclosures/listing';
-import { findDisclosure, findLatestDisclosure } from '../disclosures/repository';
+import { findDisclosure, findLatestDisclosure } from '../db/disclosures';
 import { readDisclosureFile } from '../disclosures/storage';
 import {
   DISCLOSURES_API_PATH,

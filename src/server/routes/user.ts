@@ -53,7 +53,7 @@ import {
   type MultipartForm,
   registerMultipartReader,
 } from '../storage/multipartForm';
-import type { StoredFile } from '../storage/uploads';
+import type { StoredFile } from '../db/documents';
 import { registerRegistrationUserRoutes } from './registrationUser';
 
 /** The current user, 2FA and settings (spec access §7). */

@@ -25,7 +25,13 @@ import { sealRegistration } from '../fieldEncryption/registrationSealing';
 import { currentEsignConsentVersion, insertEsignConsent } from '../signatures/esignConsents';
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { saveStatement } from '../db/statements';
-import type { StoredFile } from '../storage/uploads';
+import {
+  backdateApprovedRegistration,
+  backdateParticipantApproval,
+  backdateSubmittedRegistration,
+  findDemoUser,
+} from '../db/demoSeed';
+import type { StoredFile } from '../db/documents';
 
 /** The business day of the demo statement. */
 const DEMO_STATEMENT_AS_OF = '2026-11-20';
@@ -202,17 +208,9 @@ async function seedRegistration(
       registrationId,
       detail: { via: 'console', demo: true },
     });
-    await db.query(
-      `update registrations set status = 'approved', reviewed_by = $2,
-              submitted_at = now() - interval '9 days', reviewed_at = now() - interval '8 days'
-        where id = $1`,
-      [registrationId, decision.reviewerId],
-    );
+    await backdateApprovedRegistration(db, registrationId, decision.reviewerId);
   } else {
-    await db.query(
-      `update registrations set submitted_at = now() - interval '2 hours' where id = $1`,
-      [registrationId],
-    );
+    await backdateSubmittedRegistration(db, registrationId);
   }
   return registrationId;
 }
@@ -225,16 +223,9 @@ export async function seedDemoReview(
   config: ServerConfig,
   emails: { approved: string; pending: string; staff: string },
 ): Promise<void> {
-  const ids = async (email: string) => {
-    const row = await db.query<{ id: string; organization_id: string }>(
-      'select id, organization_id from users where email = $1',
-      [email],
-    );
-    return { userId: row.rows[0]!.id, organizationId: row.rows[0]!.organization_id };
-  };
-  const approved = await ids(emails.approved);
-  const pending = await ids(emails.pending);
-  const staff = await ids(emails.staff);
+  const approved = await findDemoUser(db, emails.approved);
+  const pending = await findDemoUser(db, emails.pending);
+  const staff = await findDemoUser(db, emails.staff);
   await seedRegistration(
     db,
     config,
@@ -281,11 +272,7 @@ export async function seedDemoReview(
     pending,
     null,
   );
-  await db.query(
-    `update organizations set participant_status = 'approved', participant_decided_by = $2,
-            participant_decided_at = now() - interval '8 days' where id = $1`,
-    [approved.organizationId, staff.userId],
-  );
+  await backdateParticipantApproval(db, approved.organizationId, staff.userId);
   await saveStatement(db, {
     organizationId: approved.organizationId,
     statement: demoStatement(),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { ServerConfig } from '../config';
-import { withTransaction } from '../db/transaction';
-import { hasAnyDisclosure, insertDisclosure } from '../disclosures/repository';
+import { lockForTransaction, withTransaction } from '../db/transaction';
+import { hasAnyDisclosure, insertDisclosure } from '../db/disclosures';
 import { makeSampleDisclosurePdf } from '../disclosures/samplePdf';
 import { sha256Hex, writeDisclosureFile } from '../disclosures/storage';
 import type { DisclosureCategory } from '../../shared/api/disclosures';
@@ -58,7 +58,7 @@ export async function seedDisclosures(
 ): Promise<number> {
   return await withTransaction(pool, async (client) => {
     // Two servers starting on one database: the second finds the first one's documents.
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', ['seed:disclosures']);
+    await lockForTransaction(client, 'seed:disclosures');
     if (await hasAnyDisclosure(client)) return 0;
     const periods = sampleDisclosurePeriods(now);
     for (const { category, period } of periods) {

@@ -5,7 +5,8 @@ import { ClientError } from '../errors';
 import { UNSTORABLE_MESSAGE } from '../plugins/inputGuard';
 import { trackSpooled } from './documentStore';
 import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './uploadLimits';
-import { deleteStored, saveUpload, type StoredFile, type UploadKind } from './uploads';
+import type { StoredFile } from '../db/documents';
+import { deleteStored, saveUpload, type UploadKind } from './uploads';
 
 /**
  * The multipart reader, for the routes of the calling module only (the four that read form data:

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import sharp from 'sharp';
 import { imageFileTypes } from '../../shared/forms/validation/fileTypes';
+import type { StoredFile } from '../db/documents';
 import { ClientError } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
 import { imageEnd } from './imageEnd';
@@ -12,23 +13,6 @@ import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThrea
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
 export type UploadKind = 'image' | 'pdf' | 'image-or-pdf';
-
-/**
- * A checked upload. `storageName` is random; `originalName` is for display only. Its bytes wait
- * in `spoolPath` (or `bytes`) until `putDocument` writes them beside the row that references them.
- */
-export interface StoredFile {
-  storageName: string;
-  size: number;
-  contentType: string;
-  originalName: string;
-  /** The request's temporary copy, deleted when the request ends. */
-  spoolPath?: string;
-  /** The bytes themselves, for files made in memory (demo seed). */
-  bytes?: Buffer;
-  /** A JPEG rendition for staff to preview, for images browsers do not show (HEIC). */
-  preview?: Buffer;
-}
 
 /**
  * Image types by what their header shows; which of them an ID image may be is the schema's rule

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/transaction';
+import type { Queryable } from './transaction';
 import { DISCLOSURE_PERIOD_KIND, type DisclosureCategory } from '../../shared/api/disclosures';
 
 /** A current (not superseded) disclosure document. */
@@ -14,7 +14,7 @@ export interface DisclosureRow {
 }
 
 /** The `date` column value for a period name (the period's first day). */
-export function periodStart(category: DisclosureCategory, period: string): string {
+function periodStart(category: DisclosureCategory, period: string): string {
   switch (DISCLOSURE_PERIOD_KIND[category]) {
     case 'day':
       return period;
@@ -119,4 +119,18 @@ export async function listPublishedPeriods(
 export async function hasAnyDisclosure(db: Queryable): Promise<boolean> {
   const { rowCount } = await db.query('select 1 from disclosure_documents limit 1');
   return Boolean(rowCount);
+}
+
+/** Whether a period already has a current document (a publication then replaces it). */
+export async function hasCurrentDisclosure(
+  db: Queryable,
+  category: DisclosureCategory,
+  period: string,
+): Promise<boolean> {
+  const current = await db.query(
+    `select 1 from disclosure_documents
+      where category = $1 and superseded_at is null and period = $2::date`,
+    [category, periodStart(category, period)],
+  );
+  return Boolean(current.rowCount);
 }
