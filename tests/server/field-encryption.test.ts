@@ -12,10 +12,16 @@ import {
   parseFieldKeys,
 } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
-import { openRegistrationAnswers } from '../../src/server/fieldEncryption/registrationSealing';
+import {
+  openRegistrationAnswers,
+  registrationContext,
+  sealRegistration,
+  sensitivePayloadTrace,
+} from '../../src/server/fieldEncryption/registrationSealing';
 import { isSealed, openSealed, sealAt } from '../../src/server/fieldEncryption/sealedJson';
 import { canonicalJson } from '../../src/shared/forms/model/bundleForm';
 import { omitHiddenAnswers } from '../../src/shared/forms/walk/answers';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import { toPayloadJson } from '../../src/shared/forms/payload/payload';
 import {
   auditRows,
@@ -291,6 +297,59 @@ describe('sealing a document', () => {
     );
     expect(new Set(nonces).size).toBe(pointers.length);
     expect(openSealed(ring, sealed, context)).toEqual(document);
-    expect(document.dob).toBe('1980-01-02'); // the input is left as it was
+    // The input is left as it was, deep down too (sealAt copies the way to each sealed value).
+    expect(document.dob).toBe('1980-01-02');
+    expect(document.persons[7]!.ssn).toBe('123-45-1007');
+  });
+});
+
+/** The pointers of a document's envelopes. */
+function sealedPlaces(document: unknown, pointer = ''): string[] {
+  if (isSealed(document)) return [pointer];
+  if (typeof document !== 'object' || document === null) return [];
+  return Object.entries(document).flatMap(([key, child]) =>
+    sealedPlaces(child, `${pointer}/${key}`),
+  );
+}
+
+describe('sealing a registration', () => {
+  const ring = parseFieldKeys(K1);
+  const form = testForm('business');
+  const answers = structuredClone(form.example) as Answers;
+  const input = { registrationId: 'r1', answers, personsKey: form.registration?.persons };
+
+  it('seals the payload where its serializer noted the sensitive answers, without serializing again', () => {
+    const trace = sensitivePayloadTrace(form, answers);
+    const payload = toPayloadJson(form, answers, undefined, undefined, trace).parts;
+    // Serializing reads the form's uiSchema (the order of its questions); sealing never does.
+    let serialized = 0;
+    const counted = new Proxy(form, {
+      get: (target, key) => {
+        if (key === 'uiSchema') serialized++;
+        return Reflect.get(target, key) as unknown;
+      },
+    });
+    const traced = sealRegistration(ring, {
+      ...input,
+      form: counted,
+      payload,
+      payloadTrace: trace,
+    });
+    expect(serialized).toBe(0);
+    const marked = sealRegistration(ring, { ...input, form: counted, payload });
+    expect(serialized).toBeGreaterThan(0);
+    // The same places as the markers find: two dates of birth, an SSN and a passport number.
+    expect(sealedPlaces(traced.payload)).toHaveLength(4);
+    expect(sealedPlaces(traced.payload)).toEqual(sealedPlaces(marked.payload));
+    expect(openSealed(ring, traced.payload, registrationContext.payload('r1'))).toEqual(payload);
+  });
+
+  it('a trace that does not account for the payload given is not trusted: the markers find the places', () => {
+    const trace = sensitivePayloadTrace(form, answers);
+    toPayloadJson(form, answers, undefined, undefined, trace);
+    const other = toPayloadJson(form, answers).parts;
+    const sealed = sealRegistration(ring, { ...input, form, payload: other, payloadTrace: trace });
+    expect(sealedPlaces(sealed.payload)).toHaveLength(4);
+    expect(JSON.stringify(sealed.payload)).not.toContain('123-45-6789');
   });
 });

@@ -36,6 +36,19 @@ export class FieldKeyRing {
   find(id: string): FieldKey | undefined {
     return this.byId.get(id);
   }
+
+  /** Each key's secret as a KeyObject, made once: a cipher given one skips importing the bytes. */
+  private readonly keyObjects = new Map<FieldKey, crypto.KeyObject>();
+
+  /** The key `key` of this ring as the ciphers take it. */
+  cipherKey(key: FieldKey): crypto.KeyObject {
+    let made = this.keyObjects.get(key);
+    if (!made) {
+      made = crypto.createSecretKey(key.secret);
+      this.keyObjects.set(key, made);
+    }
+    return made;
+  }
 }
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;

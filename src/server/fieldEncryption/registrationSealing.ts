@@ -6,7 +6,7 @@
  * (`registration_persons.answers`).
  */
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
-import { toPayloadJson } from '../../shared/forms/payload/payload';
+import { toPayloadJson, type PayloadTrace } from '../../shared/forms/payload/payload';
 import {
   childSchema,
   deref,
@@ -172,6 +172,46 @@ function sensitivePayloadPointers(
   return found;
 }
 
+/**
+ * What the route hands the serializer when it builds a payload to be sealed: the sensitive
+ * answers' pointers, whose entries the serializer notes (`toPayloadJson`'s `trace`).
+ */
+export function sensitivePayloadTrace(form: CompiledForm, answers: Answers): PayloadTrace {
+  return { wanted: new Set(sensitiveAnswerPointers(form, answers)), entries: new Map() };
+}
+
+/**
+ * The places of the sensitive answers in a payload built with `trace`: each noted entry's value,
+ * wherever the payload holds the entry (found by identity, one walk). Null when the trace does not
+ * account for every pointer (another payload, or an answer sent otherwise than as an entry): the
+ * caller then finds them by markers.
+ */
+function tracedPayloadPointers(
+  payload: unknown,
+  pointers: string[],
+  trace: PayloadTrace,
+): string[] | null {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  const walk = (node: unknown) => {
+    if (typeof node !== 'object' || node === null) return;
+    const answer = trace.entries.get(node);
+    if (answer !== undefined) {
+      found.push(toPointer([...keys, 'value']));
+      seen.add(answer);
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      keys.push(key);
+      walk((node as Record<string, unknown>)[key]);
+      keys.pop();
+    }
+  };
+  walk(payload);
+  return pointers.every((pointer) => seen.has(pointer)) ? found : null;
+}
+
 interface SealedRegistration {
   registrationId: string;
   answers: Answers;
@@ -183,7 +223,9 @@ interface SealedRegistration {
 /**
  * A registration's answers, payload and persons with every sensitive answer sealed. The form
  * gives the sensitive answers (`x-sensitive`) and the payload serializer; `personsKey` is the
- * answer holding the affiliated persons (the form's `x-registration`).
+ * answer holding the affiliated persons (the form's `x-registration`). `payloadTrace`, when the
+ * payload was built with it (`sensitivePayloadTrace`), says where the payload holds them;
+ * without it they are found by serializing the answers again with markers in their place.
  */
 export function sealRegistration(
   ring: FieldKeyRing,
@@ -192,14 +234,19 @@ export function sealRegistration(
     form: CompiledForm;
     answers: Answers;
     payload: unknown;
+    payloadTrace?: PayloadTrace | undefined;
     personsKey?: string | undefined;
   },
 ): SealedRegistration {
   const pointers = sensitiveAnswerPointers(input.form, input.answers);
   const serialize = (marked: Answers) => toPayloadJson(input.form, marked).parts;
   const id = input.registrationId;
+  const traced =
+    pointers.length && input.payloadTrace
+      ? tracedPayloadPointers(input.payload, pointers, input.payloadTrace)
+      : null;
   const payloadPointers = pointers.length
-    ? sensitivePayloadPointers(input.answers, pointers, serialize)
+    ? (traced ?? sensitivePayloadPointers(input.answers, pointers, serialize))
     : [];
   const list = input.personsKey ? input.answers[input.personsKey] : undefined;
   const persons = Array.isArray(list)

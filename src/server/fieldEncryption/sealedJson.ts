@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { FieldKeyRing } from './keyRing';
-import { escapePointerKey, fromPointer } from '../../shared/forms/model/pointer';
+import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
 /** Where a document is stored: `registrations.payload` of registration `row`. */
 export interface SealContext {
@@ -73,7 +73,7 @@ function sealValue(
   iv: Buffer = crypto.randomBytes(IV_BYTES),
 ): SealedValue {
   const key = ring.current;
-  const cipher = crypto.createCipheriv('aes-256-gcm', key.secret, iv);
+  const cipher = crypto.createCipheriv('aes-256-gcm', ring.cipherKey(key), iv);
   cipher.setAAD(associatedData(context, pointer));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
   const tag = cipher.getAuthTag();
@@ -104,7 +104,7 @@ function openValue(
   try {
     const decipher = crypto.createDecipheriv(
       'aes-256-gcm',
-      key.secret,
+      ring.cipherKey(key),
       Buffer.from(iv, 'base64url'),
     );
     decipher.setAAD(associatedData(context, pointer));
@@ -119,14 +119,18 @@ function openValue(
   }
 }
 
-/** Splits a JSON pointer into its keys. */
-function keysOf(pointer: string): string[] {
-  return fromPointer(pointer);
-}
+const isContainer = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** A container's own copy, one level deep (its children still shared). */
+const shallowCopy = (value: Record<string, unknown>): Record<string, unknown> =>
+  (Array.isArray(value) ? value.slice() : { ...value }) as Record<string, unknown>;
 
 /**
- * A copy of `document` with the values at `pointers` sealed (pointers that name nothing are
- * skipped: an optional answer left blank).
+ * `document` with the values at `pointers` sealed (pointers that name nothing are skipped: an
+ * optional answer left blank). The objects and lists on the way to a sealed value are copies;
+ * the rest is shared with `document` (a copy of all of it cost more than the encryption), so
+ * neither is to be changed afterwards: a sealed document is written, not edited.
  */
 export function sealAt<T>(
   ring: FieldKeyRing,
@@ -134,18 +138,24 @@ export function sealAt<T>(
   pointers: Iterable<string>,
   context: SealContext,
 ): T {
-  const copy = structuredClone(document);
+  if (!isContainer(document)) return document;
+  const copy = shallowCopy(document);
+  const copies = new Set<unknown>([copy]);
   const targets: { parent: Record<string, unknown>; key: string; pointer: string }[] = [];
   for (const pointer of new Set(pointers)) {
-    const keys = keysOf(pointer);
+    const keys = fromPointer(pointer);
     const last = keys.pop();
     if (last === undefined) continue;
     let node: unknown = copy;
     for (const key of keys) {
-      node =
-        typeof node === 'object' && node !== null
-          ? (node as Record<string, unknown>)[key]
-          : undefined;
+      if (!isContainer(node)) break;
+      let child = node[key];
+      if (isContainer(child) && !copies.has(child)) {
+        child = shallowCopy(child);
+        copies.add(child);
+        node[key] = child;
+      }
+      node = child;
     }
     if (typeof node !== 'object' || node === null || !(last in node)) continue;
     const parent = node as Record<string, unknown>;
@@ -158,31 +168,49 @@ export function sealAt<T>(
     const iv = nonces!.subarray(index * IV_BYTES, (index + 1) * IV_BYTES);
     parent[key] = sealValue(ring, parent[key], context, pointer, iv);
   });
-  return copy;
+  return copy as T;
 }
 
 /**
  * Walks a document and replaces each envelope with what `visit` answers for it (its pointer in
- * the document given). Returns a new document; the input is not changed.
+ * the document given). Returns a new document; the input is not changed. The keys of the way
+ * down are kept on a stack and made a pointer only at an envelope (most nodes hold none).
  */
 function mapSealed(
   document: unknown,
   visit: (sealed: SealedValue, pointer: string) => unknown,
 ): unknown {
-  const walk = (node: unknown, pointer: string): unknown => {
-    if (isSealed(node)) return visit(node, pointer);
-    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${pointer}/${index}`));
-    if (typeof node === 'object' && node !== null) {
-      return Object.fromEntries(
-        Object.entries(node).map(([key, child]) => [
-          key,
-          walk(child, `${pointer}/${escapePointerKey(key)}`),
-        ]),
-      );
+  const keys: string[] = [];
+  const walk = (node: unknown): unknown => {
+    if (!isContainer(node)) return node;
+    if (isSealed(node)) return visit(node, toPointer(keys));
+    if (Array.isArray(node)) {
+      const out: unknown[] = new Array<unknown>(node.length);
+      for (let index = 0; index < node.length; index++) {
+        keys.push(String(index));
+        out[index] = walk(node[index]);
+        keys.pop();
+      }
+      return out;
     }
-    return node;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(node)) {
+      keys.push(key);
+      const value = walk(node[key]);
+      keys.pop();
+      // A key `__proto__` (JSON may hold one) stays a key, as Object.fromEntries keeps it.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = value;
+    }
+    return out;
   };
-  return walk(document, '');
+  return walk(document);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   PayloadError,
   signedDocuments,
   toPayloadJson,
+  type PayloadTrace,
 } from '../../shared/forms/payload/payload';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import { omitHiddenAnswers, trimAnswers } from '../../shared/forms/walk/answers';
@@ -61,7 +62,11 @@ import { withTransaction, type Queryable } from '../db/transaction';
 import { lockUser, setRegistrantDetails, type UserRow } from '../db/users';
 import { ChangeRefusedError, ClientError } from '../errors';
 import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
-import { openRegistrationAnswers, sealRegistration } from '../fieldEncryption/registrationSealing';
+import {
+  openRegistrationAnswers,
+  sealRegistration,
+  sensitivePayloadTrace,
+} from '../fieldEncryption/registrationSealing';
 import { personColumnValues, personItemSchema } from '../../shared/forms/model/personColumns';
 import {
   currentEsignConsentVersion,
@@ -180,7 +185,9 @@ export async function submitRegistration(
             form.files.has(part) || carried.has(part) || !!reopened?.documents.has(part),
         });
         if (reopened) checkChangeScope(parts, form, reopened, answers);
-        const payload = payloadOrRefusal(parts.compiled, answers);
+        // The serializer notes where the sensitive answers go, for sealing (registrationSealing.ts).
+        const payloadTrace = sensitivePayloadTrace(parts.compiled, answers);
+        const payload = payloadOrRefusal(parts.compiled, answers, payloadTrace);
         const submissionHash = keyedSubmissionHash(
           app.fieldKeys,
           canonicalJson({ formId, answers }),
@@ -194,6 +201,7 @@ export async function submitRegistration(
             form,
             answers,
             payload: payload.parts,
+            payloadTrace,
             submissionHash,
             reopened,
             application,
@@ -231,6 +239,7 @@ interface Submission {
   form: Form;
   answers: Answers;
   payload: Record<string, unknown>;
+  payloadTrace: PayloadTrace;
   submissionHash: string;
   reopened: Reopened | null;
   application: ApplicationRow | null;
@@ -276,6 +285,7 @@ async function store(app: FastifyInstance, db: Queryable, submission: Submission
     form: parts.compiled,
     answers,
     payload: submission.payload,
+    payloadTrace: submission.payloadTrace,
     personsKey: registration.persons,
   });
   const row = {
@@ -578,9 +588,9 @@ async function storePersons(
 }
 
 /** The payload of validated answers; a field it cannot send is a 422 naming that field. */
-function payloadOrRefusal(form: CompiledForm, answers: Answers) {
+function payloadOrRefusal(form: CompiledForm, answers: Answers, trace: PayloadTrace) {
   try {
-    return toPayloadJson(form, answers);
+    return toPayloadJson(form, answers, undefined, undefined, trace);
   } catch (error) {
     if (error instanceof PayloadError) {
       throw new ClientError(422, error.message, { [error.pointer]: error.message });

@@ -71,6 +71,17 @@ export interface PayloadJson {
   documents: SignedDocument[];
 }
 
+/**
+ * Where the entries of some answers went: each entry built for an answer whose pointer is in
+ * `wanted` is noted in `entries` by the entry object itself, which the payload holds as it is
+ * (in each section the answer is sent in). Sealing finds the sensitive answers' places in the
+ * payload this way (`server/fieldEncryption/registrationSealing.ts`), without building it twice.
+ */
+export interface PayloadTrace {
+  readonly wanted: ReadonlySet<string>;
+  readonly entries: Map<object, string>;
+}
+
 /** Building the submission failed (a required file or answer missing); message from the schema. */
 export class PayloadError extends Error {
   constructor(
@@ -128,6 +139,7 @@ function objectEntries(
   value: Record<string, unknown>,
   keys: string[],
   sectioned: boolean,
+  trace: PayloadTrace | undefined,
 ): Record<string, unknown> {
   const parts = partsInForce(form.validator, schema, form.schema, value);
   const loose: Record<string, PayloadEntry> = {};
@@ -138,7 +150,7 @@ function objectEntries(
     const declared = parts.some((part) => part.properties?.[key] !== undefined);
     const section = sectioned ? childSchema_['x-section'] : undefined;
     const target = section ? (sections[section] ??= {}) : loose;
-    target[key] = entry(form, childSchema_, child, [...keys, key], declared);
+    target[key] = entry(form, childSchema_, child, [...keys, key], declared, trace);
   }
   return { ...loose, ...sections };
 }
@@ -148,13 +160,18 @@ function entry(
   schema: JsonSchema,
   value: unknown,
   keys: string[],
-  declared = true,
+  declared: boolean,
+  trace: PayloadTrace | undefined,
 ): PayloadEntry {
   const root = form.schema;
   const out: PayloadEntry = {
     prompt: promptOf(schema, keys.at(-1) ?? '', declared),
     value: sentValue(schema, value),
   };
+  if (trace && trace.wanted.size > 0) {
+    const pointer = toPointer(keys);
+    if (trace.wanted.has(pointer)) trace.entries.set(out, pointer);
+  }
   if (Array.isArray(value) && listItemsAnswered(schema, root)) {
     // A list of records (affiliated persons) or a tuple: one entry per item, prompted with the
     // item's own title or the list's item name and position; a record's answers grouped by
@@ -164,13 +181,17 @@ function entry(
       const name = listItemName(itemSchema, schema, out.prompt, index);
       const itemKeys = [...keys, String(index)];
       if (!isLeaf(itemSchema) && isPlainObject(item)) {
-        return { prompt: name, value: objectEntries(form, itemSchema, item, itemKeys, true) };
+        return {
+          prompt: name,
+          value: objectEntries(form, itemSchema, item, itemKeys, true, trace),
+        };
       }
       const tuple = Array.isArray(deref(schema, root).items);
-      return entry(form, tuple ? itemSchema : { ...itemSchema, title: name }, item, itemKeys);
+      const schemaOfItem = tuple ? itemSchema : { ...itemSchema, title: name };
+      return entry(form, schemaOfItem, item, itemKeys, true, trace);
     });
   } else if (!isLeaf(schema) && isPlainObject(value)) {
-    out.value = objectEntries(form, schema, value, keys, false);
+    out.value = objectEntries(form, schema, value, keys, false, trace);
   }
   const ui = uiAtKeys(form.uiSchema, keys);
   const label = Array.isArray(value)
@@ -279,13 +300,15 @@ const isMissing = (value: unknown) =>
  * The payload as data. `files` (by answer pointer) are checked when given: a required file whose
  * bytes are missing or empty fails like a missing answer, unless its pointer is `held` (the
  * applicant's application on the server holds the file, so its part is left out). Throws
- * `PayloadError` with the field's `x-submission-required` message.
+ * `PayloadError` with the field's `x-submission-required` message. `trace` notes the entries of
+ * the answers it wants (`PayloadTrace`).
  */
 export function toPayloadJson(
   form: CompiledForm,
   answers: Answers,
   files?: Record<string, Blob>,
   held: ReadonlySet<string> = new Set(),
+  trace?: PayloadTrace,
 ): PayloadJson {
   const shown = omitHiddenAnswers(form, answers);
   const payload: PayloadJson = {
@@ -323,7 +346,7 @@ export function toPayloadJson(
     }
     if (!present) continue;
     checkItems(form, property, value, [key]);
-    const item = entry(form, property, value, [key], declared);
+    const item = entry(form, property, value, [key], declared, trace);
     for (const section of [property['x-section'], ...(property['x-also-in'] ?? [])]) {
       place(payload.parts, sectionPointer(form, section, pointer))[key] = item;
     }
