@@ -9,11 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  auditAtText,
-  auditCanonical,
-  bindAuditChainKeys,
-} from '../../src/server/audit/auditChainKeys';
+import { auditCanonical, bindAuditChainKeys } from '../../src/server/audit/auditChainKeys';
+import { auditAtText } from '../../src/server/db/auditLog';
 import { recordAuditEvent } from '../../src/server/audit/recordAuditEvent';
 import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
 import { createPool } from '../../src/server/db/database';

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationResponse } from '../../src/shared/api/applications';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
-import { listSignatureEvidence } from '../../src/server/signatures/signatureEvidence';
+import { listSignatureEvidence } from '../../src/server/db/signatureEvidence';
 import { testForm } from '../forms';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { giveEsignConsent, pdfBytes, postForm, signedIn, type Part } from './authHelpers';

@@ -52,7 +52,7 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { versionDiff, type VersionSide } from '../../shared/forms/review/versionDiff';
 import { renderVersions, type ShownVersion } from './RegistrationVersions';
 import { evidenceSection } from '../signatures/evidenceHtml';
-import { listSignatureEvidence } from '../signatures/signatureEvidence';
+import { listSignatureEvidence } from '../db/signatureEvidence';
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { standaloneNames } from '../../shared/forms/review/reviewRows';
 import type { RegistrationDetail } from '../db/adminQueries';

@@ -100,8 +100,3 @@ export function auditCanonical(parts: AuditCanonicalParts): string {
   const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
   return `[${parts.seq}, ${text(parts.at)}, ${text(parts.actorUserId)}, ${text(parts.action)}, ${text(parts.subject)}, ${text(parts.registrationId)}, ${parts.detailText}]`;
 }
-
-/** SQL giving a time as `auditCanonical` takes it (pg_catalog named: no look-alike function). */
-export function auditAtText(sql: string): string {
-  return `pg_catalog.to_char(${sql} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-}

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { withTransaction, type Queryable } from '../db/transaction';
 import type { FieldKey, FieldKeyRing } from '../fieldEncryption/keyRing';
-import { auditAtText, auditCanonical, auditChainKeysOf, keyedLinkHash } from './auditChainKeys';
+import { insertAuditRow, lockAuditHead } from '../db/auditLog';
+import { auditCanonical, auditChainKeysOf, keyedLinkHash } from './auditChainKeys';
 
 /** The events the audit trail records. */
 export type AuditAction =
@@ -95,20 +96,18 @@ export async function recordAuditEvent(db: Queryable, event: AuditEvent): Promis
 async function appendKeyedRow(db: Queryable, key: FieldKey, event: AuditEvent): Promise<void> {
   // The head, locked; the row's values in the text forms PostgreSQL stores them as, so the text
   // hashed here is the one verifyAuditChain reads back.
-  const head = await db.query<{
-    last_seq: string;
-    last_hash: string;
-    at: string;
-    actor: string | null;
-    registration: string | null;
-    detail: string;
-  }>(
-    `select last_seq::text, last_hash, ${auditAtText('now()')} as at,
-            $1::uuid::text as actor, $2::uuid::text as registration, $3::jsonb::text as detail
-       from audit_chain_head for update`,
-    [event.actorUserId, event.registrationId ?? null, event.detail ?? {}],
-  );
-  const { last_seq: lastSeq, last_hash: prevHash, at, actor, registration, detail } = head.rows[0]!;
+  const {
+    lastSeq,
+    lastHash: prevHash,
+    at,
+    actor,
+    registration,
+    detail,
+  } = await lockAuditHead(db, {
+    actorUserId: event.actorUserId,
+    registrationId: event.registrationId ?? null,
+    detail: event.detail ?? {},
+  });
   const seq = (BigInt(lastSeq) + 1n).toString();
   const parts = {
     seq,
@@ -119,23 +118,12 @@ async function appendKeyedRow(db: Queryable, key: FieldKey, event: AuditEvent): 
     registrationId: registration,
     detailText: detail,
   };
-  await db.query(
-    `insert into audit_log (seq, at, actor_user_id, action, subject, registration_id, detail,
-                            prev_hash, hash, chain_version, chain_key)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, 2, $10)`,
-    [
-      seq,
-      at,
-      parts.actorUserId,
-      parts.action,
-      parts.subject,
-      parts.registrationId,
-      detail,
-      prevHash,
-      keyedLinkHash(key, prevHash, auditCanonical(parts)),
-      key.id,
-    ],
-  );
+  await insertAuditRow(db, {
+    ...parts,
+    prevHash,
+    hash: keyedLinkHash(key, prevHash, auditCanonical(parts)),
+    chainKey: key.id,
+  });
 }
 
 /**

@@ -1,11 +1,6 @@
+import { readAuditHead, readAuditRows } from '../db/auditLog';
 import type { Queryable } from '../db/transaction';
-import {
-  auditAtText,
-  auditCanonical,
-  auditChainKeysOf,
-  keyedLinkHash,
-  unkeyedLinkHash,
-} from './auditChainKeys';
+import { auditCanonical, auditChainKeysOf, keyedLinkHash, unkeyedLinkHash } from './auditChainKeys';
 import type { AuditCheckpoint } from './auditCheckpoint';
 
 /** The hash the first row links to. */
@@ -29,21 +24,6 @@ export type AuditChainReport =
       head: AuditChainHead | null;
     }
   | { intact: false; rows: number; seq: number; id: string | null; problem: string };
-
-interface ChainRow {
-  id: string;
-  seq: string;
-  at: string;
-  actor_user_id: string | null;
-  action: string;
-  subject: string | null;
-  registration_id: string | null;
-  detail: string;
-  prev_hash: string;
-  hash: string;
-  chain_version: number;
-  chain_key: string | null;
-}
 
 const BATCH = 5000;
 
@@ -72,14 +52,8 @@ export async function verifyAuditChain(
   let keyedSeen = false;
   let head: AuditChainHead | null = null;
   for (;;) {
-    const batch = await db.query<ChainRow>(
-      `select id::text, seq::text, ${auditAtText('a.at')} as at, actor_user_id::text, action,
-              subject, registration_id::text, detail::text as detail, prev_hash, hash,
-              chain_version, chain_key
-         from audit_log a where a.seq >= $1 order by a.seq limit $2`,
-      [expectedSeq, BATCH],
-    );
-    for (const row of batch.rows) {
+    const batch = await readAuditRows(db, expectedSeq, BATCH);
+    for (const row of batch) {
       const seq = Number(row.seq);
       const broken = (problem: string): AuditChainReport => ({
         intact: false,
@@ -133,7 +107,7 @@ export async function verifyAuditChain(
       rows++;
       head = { seq, hash: row.hash, at: row.at };
     }
-    if (batch.rows.length < BATCH) break;
+    if (batch.length < BATCH) break;
   }
   if (checkpoint && expectedSeq - 1 < checkpoint.seq) {
     return {
@@ -144,10 +118,7 @@ export async function verifyAuditChain(
       problem: `rows ${expectedSeq} to ${checkpoint.seq} are missing from the end (the checkpoint of ${checkpoint.takenAt} counted ${checkpoint.seq})`,
     };
   }
-  const headRow = await db.query<{ last_seq: string; last_hash: string }>(
-    'select last_seq::text, last_hash from audit_chain_head',
-  );
-  const last = headRow.rows[0];
+  const last = await readAuditHead(db);
   if (!last) {
     return { intact: false, rows, seq: expectedSeq, id: null, problem: 'the head row is missing' };
   }

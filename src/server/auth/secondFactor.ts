@@ -4,7 +4,14 @@ import type { SecondFactor } from '../../shared/api/auth';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { listPasskeys, takeChallenge } from '../db/passkeys';
 import type { Queryable } from '../db/transaction';
-import { acceptTotpStep, lastTotpStep, type UserRow } from '../db/users';
+import {
+  acceptTotpStep,
+  claimSecondFactorAttempt,
+  findSecondFactorBlock,
+  lastTotpStep,
+  resetSecondFactorFailures,
+  type UserRow,
+} from '../db/users';
 import { badRequest, ClientError } from '../errors';
 import { links, secondFactorLockedMessage } from '../mail/templates';
 import { relyingParty, verifyPasskeyAnswer } from './passkeys';
@@ -74,17 +81,11 @@ function waitError(failures: number, blockedUntil: Date): ClientError {
  * failures reached the cap (no wait ends that: a password reset does).
  */
 export async function assertSecondFactorOpen(db: Queryable, userId: string): Promise<void> {
-  const result = await db.query<{ failures: number; blocked_until: Date }>(
-    `select second_factor_failures as failures, second_factor_blocked_until as blocked_until
-       from users where id = $1
-        and (second_factor_blocked_until > now() or second_factor_failures >= $2)`,
-    [userId, SECOND_FACTOR_LIMITS.capAt],
-  );
-  const row = result.rows[0];
+  const row = await findSecondFactorBlock(db, userId, SECOND_FACTOR_LIMITS.capAt);
   if (row && row.failures >= SECOND_FACTOR_LIMITS.capAt) {
     throw new ClientError(403, SECOND_FACTOR_CAPPED);
   }
-  if (row) throw waitError(row.failures, row.blocked_until);
+  if (row) throw waitError(row.failures, row.blockedUntil);
 }
 
 /**
@@ -93,17 +94,13 @@ export async function assertSecondFactorOpen(db: Queryable, userId: string): Pro
  * parallel each take their own place in the count: none slips past the wait by arriving together.
  */
 async function claimAttempt(db: Queryable, userId: string): Promise<number> {
-  const claimed = await db.query<{ failures: number }>(
-    `update users set
-       second_factor_failures = second_factor_failures + 1,
-       second_factor_blocked_until = now() + ($2::int[])[least(second_factor_failures + 1,
-         cardinality($2::int[]))] * interval '1 second'
-     where id = $1 and (second_factor_blocked_until is null or second_factor_blocked_until <= now())
-       and second_factor_failures < $3
-     returning second_factor_failures as failures`,
-    [userId, WAIT_AFTER_FAILURE_SECONDS, SECOND_FACTOR_LIMITS.capAt],
+  const claimed = await claimSecondFactorAttempt(
+    db,
+    userId,
+    WAIT_AFTER_FAILURE_SECONDS,
+    SECOND_FACTOR_LIMITS.capAt,
   );
-  if (claimed.rows[0]) return claimed.rows[0].failures;
+  if (claimed !== null) return claimed;
   await assertSecondFactorOpen(db, userId);
   // The wait ended between the two statements: the next attempt is free to try again.
   throw new ClientError(429, 'Please try again.', undefined, 1);
@@ -123,11 +120,7 @@ async function checkedAttempt(
 ): Promise<void> {
   const failures = await claimAttempt(app.db, row.id);
   if (await check()) {
-    await app.db.query(
-      `update users set second_factor_failures = 0, second_factor_blocked_until = null
-        where id = $1`,
-      [row.id],
-    );
+    await resetSecondFactorFailures(app.db, row.id);
     return;
   }
   await recordAuditEvent(app.db, {

@@ -363,3 +363,8 @@ export async function setParticipantDecision(
     [organizationId, decision.status, decision.decidedBy, decision.reason],
   );
 }
+
+export async function countOrganizations(db: Queryable): Promise<number> {
+  const count = await db.query<{ n: number }>('select count(*)::int as n from organizations');
+  return count.rows[0]!.n;
+}

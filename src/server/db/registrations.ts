@@ -345,3 +345,30 @@ export async function setChangeRequest(
     JSON.stringify(changeRequest),
   ]);
 }
+
+/** Whether staff have admitted the organisation as a clearing participant (after its KYC). */
+export async function isAdmittedParticipant(
+  db: Queryable,
+  organizationId: string,
+): Promise<boolean> {
+  const result = await db.query(
+    `select 1 from organizations where id = $1 and participant_status = 'approved'`,
+    [organizationId],
+  );
+  return result.rowCount === 1;
+}
+
+/**
+ * The answers (still sealed) of a registration waiting for changes, or null once it no longer
+ * waits for them.
+ */
+export async function findAnswersAwaitingChanges(
+  db: Queryable,
+  registrationId: string,
+): Promise<{ answers: unknown } | null> {
+  const result = await db.query<{ answers: unknown }>(
+    `select answers from registrations where id = $1 and status = 'changes_requested'`,
+    [registrationId],
+  );
+  return result.rows[0] ?? null;
+}

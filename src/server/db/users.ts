@@ -232,3 +232,74 @@ export async function markDetailsApproved(db: Queryable, userId: string): Promis
     [userId],
   );
 }
+
+/**
+ * The account's second-factor failures and wait while it waits or has `capAt` failures or more;
+ * null when its second factor is open.
+ */
+export async function findSecondFactorBlock(
+  db: Queryable,
+  userId: string,
+  capAt: number,
+): Promise<{ failures: number; blockedUntil: Date } | null> {
+  const result = await db.query<{ failures: number; blocked_until: Date }>(
+    `select second_factor_failures as failures, second_factor_blocked_until as blocked_until
+       from users where id = $1
+        and (second_factor_blocked_until > now() or second_factor_failures >= $2)`,
+    [userId, capAt],
+  );
+  const row = result.rows[0];
+  return row ? { failures: row.failures, blockedUntil: row.blocked_until } : null;
+}
+
+/**
+ * Counts one more second-factor failure with the wait it brings (`waitSeconds[n - 1]` after the
+ * n-th, the last for every later one), unless a wait runs or `capAt` is reached: the count then,
+ * or null when refused. Atomic, so attempts sent together each take their own place.
+ */
+export async function claimSecondFactorAttempt(
+  db: Queryable,
+  userId: string,
+  waitSeconds: readonly number[],
+  capAt: number,
+): Promise<number | null> {
+  const claimed = await db.query<{ failures: number }>(
+    `update users set
+       second_factor_failures = second_factor_failures + 1,
+       second_factor_blocked_until = now() + ($2::int[])[least(second_factor_failures + 1,
+         cardinality($2::int[]))] * interval '1 second'
+     where id = $1 and (second_factor_blocked_until is null or second_factor_blocked_until <= now())
+       and second_factor_failures < $3
+     returning second_factor_failures as failures`,
+    [userId, waitSeconds, capAt],
+  );
+  return claimed.rows[0]?.failures ?? null;
+}
+
+/** Clears the account's second-factor failures (a second factor passed). */
+export async function resetSecondFactorFailures(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    `update users set second_factor_failures = 0, second_factor_blocked_until = null
+      where id = $1`,
+    [userId],
+  );
+}
+
+export async function setUserEmail(db: Queryable, userId: string, email: string): Promise<void> {
+  await db.query('update users set email = $2 where id = $1', [userId, email]);
+}
+
+/**
+ * The organisation's members and their roles, locked until the transaction ends (two
+ * Administrators cannot demote each other at once).
+ */
+export async function lockOrganizationMembers(
+  db: Queryable,
+  organizationId: string,
+): Promise<{ id: string; roles: Role[] }[]> {
+  const members = await db.query<{ id: string; roles: Role[] }>(
+    'select id, roles from users where organization_id = $1 for update',
+    [organizationId],
+  );
+  return members.rows;
+}

@@ -1,12 +1,10 @@
 /**
  * The LEI registry client: GLEIF's API (`LEI_API_URL`, JSON:API), answers cached in PostgreSQL so
- * several server instances share them. Found records are kept a day, unknown LEIs an hour.
+ * several server instances share them (db/leiRecords.ts: found records a day, unknown LEIs an
+ * hour).
  */
 import type { LeiRecord } from '../../shared/api/lei';
-import type { Queryable } from '../db/transaction';
 
-const FOUND_TTL_HOURS = 24;
-const NOT_FOUND_TTL_HOURS = 1;
 const TIMEOUT_MS = 8000;
 
 /** Why the registry gave no answer: it is busy (429) or down/unreadable. */
@@ -87,32 +85,4 @@ export async function fetchLeiRecord(apiUrl: string, lei: string): Promise<LeiRe
   const record = fromGleif(lei, body);
   if (!record) throw new RegistryError('unavailable', 'answer without a name or address');
   return record;
-}
-
-/** The cached answer for an LEI when still fresh: the record, null (unknown LEI) or undefined. */
-export async function cachedLeiRecord(
-  db: Queryable,
-  lei: string,
-): Promise<LeiRecord | null | undefined> {
-  const result = await db.query<{ record: LeiRecord | null }>(
-    `select record from lei_records
-      where lei = $1
-        and fetched_at > now() - make_interval(hours =>
-              case when record is null then $2::int else $3::int end)`,
-    [lei, NOT_FOUND_TTL_HOURS, FOUND_TTL_HOURS],
-  );
-  const row = result.rows[0];
-  return row ? row.record : undefined;
-}
-
-export async function cacheLeiRecord(
-  db: Queryable,
-  lei: string,
-  record: LeiRecord | null,
-): Promise<void> {
-  await db.query(
-    `insert into lei_records (lei, record, fetched_at) values ($1, $2, now())
-     on conflict (lei) do update set record = excluded.record, fetched_at = excluded.fetched_at`,
-    [lei, record === null ? null : JSON.stringify(record)],
-  );
 }

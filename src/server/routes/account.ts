@@ -45,7 +45,13 @@ import { deletePasskey, listPasskeys } from '../db/passkeys';
 import { endOtherSessions, endSessionById, listLiveSessions } from '../db/sessions';
 import { withTransaction } from '../db/transaction';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
-import { findUserRowByEmail, findUserRowById, setPasswordHash, type UserRow } from '../db/users';
+import {
+  findUserRowByEmail,
+  findUserRowById,
+  setPasswordHash,
+  setUserEmail,
+  type UserRow,
+} from '../db/users';
 import {
   confirmEmailMessage,
   emailChangeNoticeMessage,
@@ -327,10 +333,7 @@ export async function registerEmailConfirmation(app: FastifyInstance): Promise<v
           if (!consumed || typeof newEmail !== 'string') throw badRequest(INVALID_LINK);
           const before = await findUserRowById(client, consumed.userId);
           if (!before) throw badRequest(INVALID_LINK);
-          await client.query('update users set email = $2 where id = $1', [
-            consumed.userId,
-            newEmail,
-          ]);
+          await setUserEmail(client, consumed.userId, newEmail);
           await recordAuditEvent(client, { action: 'email.changed', actorUserId: consumed.userId });
           return { oldEmail: before.email, newEmail };
         });

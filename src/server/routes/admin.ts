@@ -34,7 +34,13 @@ import {
   type Actor,
   type ReviewDeps,
 } from '../admin/review';
-import { getUserDetail, listOrganizations, listRegistrations, listUsers } from '../db/adminQueries';
+import {
+  countOrganizations,
+  getUserDetail,
+  listOrganizations,
+  listRegistrations,
+  listUsers,
+} from '../db/adminQueries';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { findOrganization, latestStatement } from '../db/statements';
 import { findUserRowById } from '../db/users';
@@ -239,16 +245,14 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (): Promise<AdminClearingFirm[]> => {
       // The standalone portal clears for one firm: the one its configuration names.
-      const count = await app.db.query<{ n: number }>(
-        'select count(*)::int as n from organizations',
-      );
+      const organizationCount = await countOrganizations(app.db);
       return [
         {
           clearingFirmId: CLEARING_FIRM_ID,
           name: firm.displayName,
           supportEmail: firm.supportEmail,
           supportPhone: firm.supportPhone,
-          organizationCount: count.rows[0]!.n,
+          organizationCount,
         },
       ];
     },

@@ -45,6 +45,7 @@ import {
   type ApplicationRow,
   type ApplicationChangeRequest,
 } from '../db/applications';
+import { findAnswersAwaitingChanges } from '../db/registrations';
 import { findFormVersion, recordFormVersion } from '../db/formVersions';
 import type { Queryable } from '../db/transaction';
 import { withTransaction } from '../db/transaction';
@@ -221,11 +222,7 @@ async function submittedAnswers(
   db: Queryable,
   request: ApplicationChangeRequest,
 ): Promise<Answers | null> {
-  const result = await db.query<{ answers: unknown }>(
-    `select answers from registrations where id = $1 and status = 'changes_requested'`,
-    [request.registrationId],
-  );
-  const row = result.rows[0];
+  const row = await findAnswersAwaitingChanges(db, request.registrationId);
   return row ? openRegistrationAnswers(app.fieldKeys, request.registrationId, row.answers) : null;
 }
 

@@ -11,10 +11,9 @@ import { ClientError } from '../errors';
 import {
   currentEsignConsentVersion,
   esignConsentWording,
-  findEsignConsent,
   insertEsignConsent,
-  type EsignConsent,
 } from '../signatures/esignConsents';
+import { findEsignConsent, type EsignConsent } from '../db/esignConsents';
 
 const stateSchema = esignConsentStateSchema;
 

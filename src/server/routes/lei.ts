@@ -4,7 +4,8 @@ import { leiRecordSchema, type LeiRecord } from '../../shared/api/lei';
 import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
 import { leiProblem } from '../../shared/rules/lei';
 import { ClientError } from '../errors';
-import { cachedLeiRecord, cacheLeiRecord, fetchLeiRecord, RegistryError } from '../lei/registry';
+import { cachedLeiRecord, cacheLeiRecord } from '../db/leiRecords';
+import { fetchLeiRecord, RegistryError } from '../lei/registry';
 
 /** Lookups per IP and minute: a person types one LEI, maybe a few; the registry allows ~60. */
 const LOOKUPS_PER_MINUTE = 20;

@@ -29,7 +29,7 @@ import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
 import { insertUserDocument } from '../db/documents';
 import { issueAuthToken } from '../db/tokens';
-import { withTransaction, type Queryable } from '../db/transaction';
+import { withTransaction } from '../db/transaction';
 import {
   acceptTotpStep,
   clearTotp,
@@ -38,6 +38,7 @@ import {
   findUserRowById,
   lastTotpStep,
   listOrganizationMembers,
+  lockOrganizationMembers,
   markTutorialComplete,
   setPendingTotpSecret,
   setUserDetails,
@@ -45,6 +46,7 @@ import {
   toUser,
   type UserRow,
 } from '../db/users';
+import { isAdmittedParticipant } from '../db/registrations';
 import { badRequest, ClientError, forbidden, unauthorized } from '../errors';
 import { inviteMessage, links } from '../mail/templates';
 import {
@@ -300,7 +302,7 @@ function administeredOrganization(row: UserRow): string {
  */
 async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
   const organizationId = administeredOrganization(row);
-  if (!(await organizationAdmitted(app.db, organizationId))) {
+  if (!(await isAdmittedParticipant(app.db, organizationId))) {
     throw forbidden('Your organisation can invite people once Northstar has approved it.');
   }
   const email = checkedEmail(form.field('email') ?? '');
@@ -334,15 +336,6 @@ async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartFor
   await app.mailer.send(inviteMessage(to, row.org_name ?? 'an organisation', link));
 }
 
-/** Whether staff have admitted the organisation as a clearing participant (after its KYC). */
-async function organizationAdmitted(db: Queryable, organizationId: string): Promise<boolean> {
-  const result = await db.query(
-    `select 1 from organizations where id = $1 and participant_status = 'approved'`,
-    [organizationId],
-  );
-  return result.rowCount === 1;
-}
-
 /**
  * Each invitation sends an email to an address the caller chooses: without a limit the portal is
  * a mail relay. Counted per inviting user and per organisation, across every instance.
@@ -372,14 +365,11 @@ async function setRoles(app: FastifyInstance, row: UserRow, form: MultipartForm)
   if (roles.length === 0) throw badRequest('Choose at least one role.', { role: 'Required' });
   await withTransaction(app.db, async (client) => {
     // Lock the organisation's members so two Administrators cannot demote each other at once.
-    const members = await client.query<{ id: string; roles: string[] }>(
-      'select id, roles from users where organization_id = $1 for update',
-      [organizationId],
-    );
-    if (!members.rows.some((member) => member.id === userId)) {
+    const members = await lockOrganizationMembers(client, organizationId);
+    if (!members.some((member) => member.id === userId)) {
       throw forbidden('That person is not a member of your organisation.');
     }
-    const admins = members.rows.filter(
+    const admins = members.filter(
       (member) => member.id !== userId && member.roles.includes('Administrator'),
     );
     if (!roles.includes('Administrator') && admins.length === 0) {

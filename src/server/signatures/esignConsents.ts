@@ -11,10 +11,14 @@ import {
   esignConsentText,
   type EsignConsentText,
 } from '../../shared/forms/model/esignConsent';
+import { findEsignConsent, insertEsignConsentRow, type EsignConsent } from '../db/esignConsents';
 import type { Queryable } from '../db/transaction';
 import { ClientError } from '../errors';
 import { PROJECT_ROOT } from '../forms';
 import { publishedSha256 } from './signatureEvidence';
+
+// Until submitRegistration.ts (being changed elsewhere) imports it from db/esignConsents.ts.
+export { findEsignConsent };
 
 let wording: EsignConsentText | undefined;
 
@@ -46,42 +50,6 @@ export function currentEsignConsentVersion(): EsignConsentVersion {
   return { documentUrl, sha256 };
 }
 
-/** A consent row, as the evidence links it. */
-export interface EsignConsent {
-  id: string;
-  documentUrl: string;
-  sha256: string;
-  givenAt: Date;
-}
-
-interface ConsentRow {
-  id: string;
-  document_url: string;
-  consent_sha256: string;
-  given_at: Date;
-}
-
-const toConsent = (row: ConsentRow): EsignConsent => ({
-  id: row.id,
-  documentUrl: row.document_url,
-  sha256: row.consent_sha256,
-  givenAt: row.given_at,
-});
-
-/** The user's consent to `version`, if given. */
-export async function findEsignConsent(
-  db: Queryable,
-  userId: string,
-  version: string,
-): Promise<EsignConsent | null> {
-  const result = await db.query<ConsentRow>(
-    `select id, document_url, consent_sha256, given_at from esign_consents
-      where user_id = $1 and consent_sha256 = $2`,
-    [userId, version],
-  );
-  return result.rows[0] ? toConsent(result.rows[0]) : null;
-}
-
 /**
  * Records the user's consent to `version`; a second confirmation of the same version answers the
  * row already given (`created` false), so a double click stores one consent.
@@ -95,20 +63,14 @@ export async function insertEsignConsent(
     userAgent: string | undefined;
   },
 ): Promise<{ consent: EsignConsent; created: boolean }> {
-  const inserted = await db.query<ConsentRow>(
-    `insert into esign_consents (user_id, document_url, consent_sha256, ip, user_agent)
-     values ($1, $2, $3, $4, $5)
-     on conflict (user_id, consent_sha256) do nothing
-     returning id, document_url, consent_sha256, given_at`,
-    [
-      consent.userId,
-      consent.version.documentUrl,
-      consent.version.sha256,
-      consent.ip,
-      consent.userAgent?.slice(0, 1000) ?? null,
-    ],
-  );
-  if (inserted.rows[0]) return { consent: toConsent(inserted.rows[0]), created: true };
+  const inserted = await insertEsignConsentRow(db, {
+    userId: consent.userId,
+    documentUrl: consent.version.documentUrl,
+    sha256: consent.version.sha256,
+    ip: consent.ip,
+    userAgent: consent.userAgent?.slice(0, 1000) ?? null,
+  });
+  if (inserted) return { consent: inserted, created: true };
   const existing = await findEsignConsent(db, consent.userId, consent.version.sha256);
   if (!existing) throw new Error('e-sign consent neither inserted nor found');
   return { consent: existing, created: false };

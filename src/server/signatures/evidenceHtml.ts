@@ -1,6 +1,6 @@
 /** The staff console's section on signature evidence: one row per agreement, one download. */
 import { emailHtml, escapeHtml as e } from '../admin/consoleHtml';
-import type { SignatureEvidence } from './signatureEvidence';
+import type { SignatureEvidence } from '../db/signatureEvidence';
 
 const utc = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 /** A time that may wrap between its date and its time, never inside either (`2026-11-` `28`). */

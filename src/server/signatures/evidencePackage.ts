@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { SignatureEvidence } from './signatureEvidence';
+import type { SignatureEvidence } from '../db/signatureEvidence';
 
 interface ZipEntry {
   name: string;
