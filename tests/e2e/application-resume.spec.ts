@@ -1,5 +1,6 @@
 import { largePdf } from '../fixtures/pdfs';
 import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import { openSavedApplication, saveIndividualApplication } from './savedApplication';
 import { expect, signIn, test, uniqueEmail, uploadShowingProgress } from './support';
 
 const PASSWORD = 'Str0ng!Pass';
@@ -80,9 +81,8 @@ test('saved on Review, restored in a fresh browser on Review: Submit Registratio
   test.setTimeout(240_000);
   const email = uniqueEmail('resume.review');
   await signUpAndSignIn(page, email);
-  await page.getByLabel(/Individual/).check();
-  await page.getByRole('button', { name: 'Get Started' }).click();
-  await fillIndividualForm(page);
+  await saveIndividualApplication(page, email);
+  await openSavedApplication(page, '/clearing/registration/individual');
   await reviewIndividualForm(page);
   await page.getByRole('button', { name: 'Save and finish later' }).click();
   await page

@@ -7,6 +7,7 @@ import { largePdf, scriptedPdf } from '../fixtures/pdfs';
 import { bundledSchema, promptIn } from './formFiles';
 import { signAgreements } from './esignConsent';
 import { PASSWORD, signUpAndSignIn } from './individualForm';
+import { openSavedApplication, saveBusinessApplication } from './savedApplication';
 import {
   expect,
   expectNoSeriousA11yViolations,
@@ -371,10 +372,9 @@ test('saved on Confirm, restored in a fresh browser on Confirm: Submit is enable
 }) => {
   test.setTimeout(240_000);
   const email = uniqueEmail('business.resume');
-  await openWizard(page, email);
-  await fillUserStep(page);
-  await page.getByRole('button', { name: userStep.next }).click();
-  await fillBusinessStep(page);
+  await signUpAndSignIn(page, email);
+  await saveBusinessApplication(page, email);
+  await openSavedApplication(page, '/clearing/registration/business');
   const registerBusiness = page.getByRole('button', { name: businessStep.next });
   await expect(registerBusiness).toBeEnabled({ timeout: 15_000 });
   await registerBusiness.click();
@@ -492,10 +492,11 @@ test('a refused document beside a large one: the refusal shows at once beside it
   page,
 }) => {
   test.setTimeout(300_000);
-  await openWizard(page, uniqueEmail('business.early'));
-  await fillUserStep(page);
-  await page.getByRole('button', { name: userStep.next }).click();
-  await fillBusinessStep(page);
+  const email = uniqueEmail('business.early');
+  await signUpAndSignIn(page, email);
+  await saveBusinessApplication(page, email);
+  await openSavedApplication(page, '/clearing/registration/business');
+  await expect(page.getByRole('heading', { name: businessStep.title, exact: true })).toBeVisible();
   const pdf = (name: string, buffer: Buffer) => ({ name, mimeType: 'application/pdf', buffer });
   const scripted = await scriptedPdf();
   const large = await largePdf(6 * 1024 * 1024);

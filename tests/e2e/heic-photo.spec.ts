@@ -1,4 +1,5 @@
-import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import { reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import { openSavedApplication, saveIndividualApplication } from './savedApplication';
 import { expect, openRegistrationAsStaff, test, uniqueEmail } from './support';
 
 test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff see it as a picture', async ({
@@ -8,9 +9,8 @@ test('an iPhone photo ID (HEIC) is taken by the form and the server, and staff s
   test.setTimeout(180_000);
   const email = uniqueEmail('heic');
   await signUpAndSignIn(page, email);
-  await page.getByLabel(/Individual/).check();
-  await page.getByRole('button', { name: 'Get Started' }).click();
-  await fillIndividualForm(page);
+  await saveIndividualApplication(page, email);
+  await openSavedApplication(page, '/clearing/registration/individual');
 
   // An empty file reads only that it is empty, not that it is of the wrong kind.
   const w2 = page.locator('#root_irsFormW2');

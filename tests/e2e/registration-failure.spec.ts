@@ -2,7 +2,8 @@ import { type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import { scriptedPdf } from '../fixtures/pdfs';
-import { fillIndividualForm, reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import { reviewIndividualForm, signUpAndSignIn } from './individualForm';
+import { openSavedApplication, saveIndividualApplication } from './savedApplication';
 import { expect, test, uniqueEmail } from './support';
 
 /**
@@ -14,9 +15,10 @@ test('a refused or failed registration is reported in an alert and loses nothing
   page,
 }) => {
   test.setTimeout(180_000);
-  await signUpAndSignIn(page, uniqueEmail('refused'));
-  await page.goto('/clearing/registration/individual');
-  await fillIndividualForm(page);
+  const email = uniqueEmail('refused');
+  await signUpAndSignIn(page, email);
+  await saveIndividualApplication(page, email);
+  await openSavedApplication(page, '/clearing/registration/individual');
   await reviewIndividualForm(page);
   const submit = page.getByRole('button', { name: 'Submit Registration' });
   await expect(submit).toBeEnabled({ timeout: 15_000 });
@@ -118,9 +120,10 @@ test('a file refused beside a large one: the refusal shows beside its field at o
   page,
 }) => {
   test.setTimeout(240_000);
-  await signUpAndSignIn(page, uniqueEmail('early.refusal'));
-  await page.goto('/clearing/registration/individual');
-  await fillIndividualForm(page);
+  const email = uniqueEmail('early.refusal');
+  await signUpAndSignIn(page, email);
+  await saveIndividualApplication(page, email);
+  await openSavedApplication(page, '/clearing/registration/individual');
   // Far below the 72 s after which the server's keep-alive timer would end a stalled upload.
   const promptly = { timeout: 20_000 };
   const photo = page.locator('#root_photoId');
