@@ -439,6 +439,7 @@ export function loadRows(figures: LoadFigures): Row[] {
       also: { ok: answered(result, status), goal: `all ${status}` },
     });
   const aloneP95 = p95(figures.userAlone.returning);
+  const newAloneP95 = p95(figures.userAlone.newBrowser);
   return [
     throughput('statement GET, signed in, first loads', statement, 0.15, '200'),
     throughput(
@@ -471,14 +472,15 @@ export function loadRows(figures: LoadFigures): Row[] {
       baselineIs: 'with no load',
       goal: { atMost: 2 },
     }),
-    {
-      figure: 'real user sign-in p95 during that burst (a new browser: the fair line)',
-      value: ms(p95(figures.userDuringSpread.newBrowser)),
-      baseline: `${ms(p95(figures.userAlone.newBrowser))} with no load`,
-      ratio: ratio(p95(figures.userDuringSpread.newBrowser), p95(figures.userAlone.newBrowser)),
-      goal: '-',
-      met: null,
-    },
+    ratioRow({
+      figure: 'real user sign-in p95 during that burst (a new browser, the account known here)',
+      value: p95(figures.userDuringSpread.newBrowser),
+      valueNote: `${figures.userDuringSpread.newBrowser.length} sign-ins`,
+      baseline: newAloneP95,
+      show: ms,
+      baselineIs: 'with no load',
+      goal: { atMost: 3 },
+    }),
     ratioRow({
       figure: `real user sign-in p95 during a one-address attack (${CONNECTIONS} connections, a browser that signed in before)`,
       value: p95(figures.userDuringAttack.returning),
@@ -489,14 +491,16 @@ export function loadRows(figures: LoadFigures): Row[] {
       goal: { atMost: 2 },
       also: { ok: attack429 > 0.9 * attackTotal, goal: 'attacker 429' },
     }),
-    {
-      figure: 'real user sign-in p95 during that attack (a new browser)',
-      value: ms(p95(figures.userDuringAttack.newBrowser)),
-      baseline: `${ms(p95(figures.userAlone.newBrowser))} with no load`,
-      ratio: ratio(p95(figures.userDuringAttack.newBrowser), p95(figures.userAlone.newBrowser)),
-      goal: '-',
-      met: null,
-    },
+    ratioRow({
+      figure: 'real user sign-in p95 during that attack (a new browser, the account known here)',
+      value: p95(figures.userDuringAttack.newBrowser),
+      valueNote: `attacker ${attack429}/${attackTotal} answered 429`,
+      baseline: newAloneP95,
+      show: ms,
+      baselineIs: 'with no load',
+      goal: { atMost: 3 },
+      also: { ok: attack429 > 0.9 * attackTotal, goal: 'attacker 429' },
+    }),
     {
       figure: 'server RSS through the load run',
       value: `${figures.rss.peak.toFixed(0)} MB peak`,

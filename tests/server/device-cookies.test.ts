@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HashQueue, passwordHashQueue } from '../../src/server/auth/hashQueue';
+import { hashPassword } from '../../src/server/auth/passwords';
 import { hashToken } from '../../src/server/auth/tokens';
 import { DEVICE_COOKIE } from '../../src/server/plugins/session';
 import { createVerifiedUser, freshClient, lastLink, PASSWORD, uniqueEmail } from './authHelpers';
@@ -148,11 +149,16 @@ describe('a sign-in while the password hashes are queued', () => {
   }
 
   /**
-   * Fills every slot (the shared ones and the trusted one) and puts waiting work of three other
+   * Fills every slot (the shared ones and the trusted ones) and puts waiting work of three other
    * clients in line, then signs in through `browser` and frees two slots: answers what started
    * first in them.
    */
-  async function firstServedAfterSlotsFree(browser: TestClient, email: string) {
+  async function firstServedAfterSlotsFree(
+    browser: TestClient,
+    email: string,
+    password = PASSWORD,
+    status = 200,
+  ) {
     const log: string[] = [];
     const run = HashQueue.prototype.run.bind(passwordHashQueue);
     const spy = vi
@@ -163,25 +169,27 @@ describe('a sign-in while the password hashes are queued', () => {
     const running = Array.from({ length: passwordHashQueue.concurrency }, (_, n) =>
       gated(log, `running ${n}`),
     );
-    const trustedSlot = gated(log, 'trusted slot');
+    const trustedSlots = Array.from({ length: passwordHashQueue.trustedSlots }, (_, n) =>
+      gated(log, `trusted slot ${n}`),
+    );
     const waiting = ['a', 'b', 'c'].map((name) => gated(log, name));
     const jobs = [
       ...running.map((job, n) => run(`192.0.2.${n + 1}`, job.work)),
-      run('192.0.2.99', trustedSlot.work, true),
+      ...trustedSlots.map((job, n) => run(`192.0.2.${99 - n}`, job.work, true)),
       ...waiting.map((job, n) => run(`198.51.100.${n + 1}`, job.work)),
     ];
     const queuedBefore = passwordHashQueue.queued;
-    const signin = signIn(browser, email);
+    const signin = signIn(browser, email, password);
     while (passwordHashQueue.queued === queuedBefore) await new Promise((r) => setTimeout(r, 5));
     log.length = 0;
     running[0]!.finish();
-    trustedSlot.finish();
+    for (const job of trustedSlots) job.finish();
     while (log.length === 0) await new Promise((r) => setTimeout(r, 5));
     const first = log[0];
     spy.mockRestore();
     for (const job of [...running, ...waiting]) job.finish();
     await Promise.all(jobs);
-    expect((await signin).statusCode).toBe(200);
+    expect((await signin).statusCode).toBe(status);
     return first;
   }
 
@@ -192,7 +200,7 @@ describe('a sign-in while the password hashes are queued', () => {
     expect(await firstServedAfterSlotsFree(browser, user.email)).toBe('sign-in');
   });
 
-  it('from a new browser, or one known to another account, waits its turn', async () => {
+  it('from a new browser, or one known to another account, waits its turn while the account has not signed in here', async () => {
     const user = await createVerifiedUser(t);
     expect(await firstServedAfterSlotsFree(freshClient(t.app), user.email)).toBe('a');
 
@@ -200,6 +208,23 @@ describe('a sign-in while the password hashes are queued', () => {
     const othersBrowser = freshClient(t.app);
     await signIn(othersBrowser, other.email);
     expect(othersBrowser.cookies.has(DEVICE_COOKIE)).toBe(true);
-    expect(await firstServedAfterSlotsFree(othersBrowser, user.email)).toBe('a');
+    const third = await createVerifiedUser(t);
+    expect(await firstServedAfterSlotsFree(othersBrowser, third.email)).toBe('a');
+  });
+
+  it('from a new browser giving the password the account last signed in with here goes ahead; a wrong one, or after a password change, waits', async () => {
+    const user = await createVerifiedUser(t);
+    expect((await signIn(freshClient(t.app), user.email)).statusCode).toBe(200);
+    expect(await firstServedAfterSlotsFree(freshClient(t.app), user.email)).toBe('sign-in');
+    expect(
+      await firstServedAfterSlotsFree(freshClient(t.app), user.email, 'Wrong-Pass-1', 401),
+    ).toBe('a');
+    // Another password hash (a change or reset, on any instance) voids what this one noted.
+    const changed = 'Changed-Pass-2026!';
+    await t.pool.query('update users set password_hash = $2 where id = $1', [
+      user.id,
+      await hashPassword(changed, t.config.passwordCost),
+    ]);
+    expect(await firstServedAfterSlotsFree(freshClient(t.app), user.email, changed)).toBe('a');
   });
 });

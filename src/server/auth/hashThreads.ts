@@ -3,6 +3,9 @@
  * a CPU priority of its own (Linux keeps a nice value per thread):
  * - a returning browser's sign-in (trusted, a device cookie of that very account) at the
  *   process's priority;
+ * - a new browser's giving the password the account last signed in with (signinHints.ts)
+ *   {@link KNOWN_PASSWORD_NICE} below it: well ahead of the guesses, yet not taking a core from
+ *   a returning browser's hash of the same moment;
  * - every other hash (sign-ins from new browsers, and the guesses an attacker makes within the
  *   per-address allowance; sign-ups, password changes) at {@link UNTRUSTED_NICE} below it.
  *
@@ -20,6 +23,15 @@ import { Worker } from 'node:worker_threads';
 
 /** How far below the process's priority untrusted hashes run (Linux nice: 0 normal, 19 last). */
 export const UNTRUSTED_NICE = 10;
+
+/** How far below it a new browser giving the account's last password is hashed. */
+export const KNOWN_PASSWORD_NICE = 5;
+
+/**
+ * Whose hash it is: `true` a returning browser's, `'known-password'` a new browser's giving the
+ * account's last password, `false` anyone else's (the queue's trusted line takes the first two).
+ */
+export type HashTrust = boolean | 'known-password';
 
 interface HashRequest {
   password: string;
@@ -116,16 +128,19 @@ class HashThreadPool {
 }
 
 const trustedThreads = new HashThreadPool(0);
+const knownPasswordThreads = new HashThreadPool(KNOWN_PASSWORD_NICE);
 const untrustedThreads = new HashThreadPool(UNTRUSTED_NICE);
 
-/** How many threads each priority has started (tests read it). */
+/** How many threads the returning and the untrusted priorities have started (tests read it). */
 export function hashThreadsStarted(): { trusted: number; untrusted: number } {
   return { trusted: trustedThreads.started, untrusted: untrustedThreads.started };
 }
 
 /** Ends every idle hash thread (tests: a thread that ends while idle is not used again). */
 export async function endIdleHashThreads(): Promise<void> {
-  await Promise.all([trustedThreads.endIdle(), untrustedThreads.endIdle()]);
+  await Promise.all(
+    [trustedThreads, knownPasswordThreads, untrustedThreads].map((pool) => pool.endIdle()),
+  );
 }
 
 /** scrypt in a hash thread: `trusted` at the process's priority, else at a lower one. */
@@ -134,9 +149,14 @@ export function scryptInThread(
   salt: Buffer,
   keyLength: number,
   options: crypto.ScryptOptions,
-  trusted: boolean,
+  trusted: HashTrust,
 ): Promise<Buffer> {
-  const pool = trusted ? trustedThreads : untrustedThreads;
+  const pool =
+    trusted === 'known-password'
+      ? knownPasswordThreads
+      : trusted
+        ? trustedThreads
+        : untrustedThreads;
   // Copied: a Buffer may be a view into a shared slab, which would be cloned whole.
   return pool.run({ password, salt: new Uint8Array(salt), keyLength, options });
 }

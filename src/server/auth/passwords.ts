@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { passwordHashQueue } from './hashQueue';
-import { scryptInThread } from './hashThreads';
+import { scryptInThread, type HashTrust } from './hashThreads';
 
 const KEY_LENGTH = 32;
 
@@ -16,13 +16,14 @@ export async function hashPassword(password: string, cost = 17, client = ''): Pr
 
 /**
  * `client` (the caller's IP address) gives each client a fair turn in the hash queue; `trusted`
- * (a device cookie of this account) a turn ahead of the line.
+ * (a device cookie of this account, or the password it last signed in with: signinHints.ts) a
+ * turn ahead of the line.
  */
 export async function verifyPassword(
   password: string,
   stored: string,
   client = '',
-  trusted = false,
+  trusted: HashTrust = false,
 ): Promise<boolean> {
   const [scheme, cost, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !cost || !r || !p || !salt || !hash) return false;
@@ -56,7 +57,7 @@ function derive(
   r: number,
   p: number,
   client: string,
-  trusted = false,
+  trusted: HashTrust = false,
 ) {
   const N = 2 ** cost;
   return passwordHashQueue.run(
@@ -69,6 +70,6 @@ function derive(
         { N, r, p, maxmem: 256 * N * r * p },
         trusted,
       ),
-    trusted,
+    trusted !== false,
   );
 }

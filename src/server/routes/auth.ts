@@ -22,6 +22,7 @@ import { PASSWORD_MESSAGES } from '../../shared/rules/password';
 import { passkeySigninBody } from '../../shared/api/account';
 import { verifyCaptcha } from '../auth/captcha';
 import { decoyHash, verifyPassword } from '../auth/passwords';
+import type { HashTrust } from '../auth/hashThreads';
 import {
   checkedEmail,
   INVALID_LINK,
@@ -46,6 +47,7 @@ import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../db/rateLimits';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { forgetDevices } from '../db/deviceCookies';
+import { likelyRightPassword, noteRightPassword } from '../auth/signinHints';
 import { withTransaction } from '../db/transaction';
 import {
   createUnverifiedUser,
@@ -198,7 +200,8 @@ export async function registerAuthRoutes(
     async (request, reply): Promise<SigninResult> => {
       const { email, password, totpCode } = request.body;
       if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
-      // A browser that signed in to this account before (its device cookie) is hashed first.
+      // A browser that signed in to this account before (its device cookie), or a new one giving
+      // the password this instance last saw the account sign in with, is hashed first.
       const row = await checkCredentials(email, password, request.ip, request.deviceUserId());
       const methods = await secondFactorsOf(app.db, row);
       if (methods.length > 0) {
@@ -292,7 +295,9 @@ export async function registerAuthRoutes(
     const usable = row && row.password_hash && row.email_verified_at ? row : null;
     // An unknown email is checked against a decoy hash, so timing does not tell it apart.
     const hash = usable?.password_hash ?? (await decoyHash(app.config.passwordCost));
-    const trusted = !!usable && deviceUser === usable.id;
+    const rightBefore = likelyRightPassword(usable, password);
+    const trusted: HashTrust =
+      !!usable && deviceUser === usable.id ? true : rightBefore ? 'known-password' : false;
     const matches = await verifyPassword(password, hash, client, trusted);
     if (!usable || !matches) {
       // An email without an account is named by its keyed digest, never written out.
@@ -305,6 +310,7 @@ export async function registerAuthRoutes(
       });
       throw new ClientError(401, BAD_CREDENTIALS);
     }
+    noteRightPassword(usable, password);
     return usable;
   }
 

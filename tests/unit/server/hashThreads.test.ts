@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   endIdleHashThreads,
   hashThreadsStarted,
+  KNOWN_PASSWORD_NICE,
   scryptInThread,
   UNTRUSTED_NICE,
 } from '../../../src/server/auth/hashThreads';
@@ -64,6 +65,18 @@ describe('password hash threads', () => {
     expect(ownNice()).toBe(mine);
     expect(after.size - lowered.length).toBeGreaterThan(0);
     for (const [, nice] of after) expect([mine, mine + UNTRUSTED_NICE]).toContain(nice);
+  });
+
+  it("run a new browser giving the account's last password between the two", async () => {
+    const salt = crypto.randomBytes(16);
+    const expected = crypto.scryptSync('d', salt, 32, OPTIONS);
+    const mine = ownNice();
+    const before = new Set(threadNiceValues().keys());
+    expect(await scryptInThread('d', salt, 32, OPTIONS, 'known-password')).toEqual(expected);
+    const started = [...threadNiceValues()].filter(([tid]) => !before.has(tid));
+    expect(KNOWN_PASSWORD_NICE).toBeGreaterThan(0);
+    expect(KNOWN_PASSWORD_NICE).toBeLessThan(UNTRUSTED_NICE);
+    expect(started.map(([, nice]) => nice)).toContain(mine + KNOWN_PASSWORD_NICE);
   });
 
   it('reuse an idle thread instead of starting another', async () => {
