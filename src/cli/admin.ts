@@ -38,7 +38,12 @@ import { grantAppRole } from '../server/db/appRole';
 import { findOrganization } from '../server/db/statements';
 import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/publish';
 import { issueAuthToken } from '../server/db/tokens';
-import { findUserRowByEmail } from '../server/db/users';
+import { findUserRowByEmail, insertStaffUser } from '../server/db/users';
+import { listFailedSignIns } from '../server/db/auditLog';
+import {
+  findRegistrationDocumentStorageName,
+  findRegistrationOfUser,
+} from '../server/db/registrations';
 import { ClientError } from '../server/errors';
 import { FieldKeyError, loadFieldKeys, type FieldKeyRing } from '../server/fieldEncryption/keyRing';
 import type { FormCatalog } from '../shared/forms/model/compileNode';
@@ -127,12 +132,9 @@ async function userByEmail(pool: pg.Pool, email: string) {
 }
 
 async function registrationIdOf(pool: pg.Pool, userId: string, email: string): Promise<string> {
-  const found = await pool.query<{ id: string }>(
-    'select id from registrations where user_id = $1',
-    [userId],
-  );
-  if (!found.rows[0]) throw new ClientError(409, `${email} has not submitted a registration.`);
-  return found.rows[0].id;
+  const found = await findRegistrationOfUser(pool, userId);
+  if (!found) throw new ClientError(409, `${email} has not submitted a registration.`);
+  return found.id;
 }
 
 async function review(
@@ -253,12 +255,7 @@ async function createStaff(
     }
   }
   const passwordHash = password ? await hashPassword(password, config.passwordCost) : null;
-  const inserted = await pool.query<{ id: string }>(
-    `insert into users (email, password_hash, email_verified_at, is_staff)
-     values ($1, $2, case when $2::text is null then null else now() end, true) returning id`,
-    [email.trim(), passwordHash],
-  );
-  const userId = inserted.rows[0]!.id;
+  const userId = await insertStaffUser(pool, email.trim(), passwordHash);
   await recordAuditEvent(pool, {
     action: 'staff.created',
     actorUserId: null,
@@ -399,22 +396,16 @@ async function auditLookup(
     detail: { via: 'cli', operator: operator(), ...emailDigest(ring, email) },
   });
   const user = await findUserRowByEmail(pool, email);
-  const found = await pool.query<{ seq: string; at: Date; reason: string | null }>(
-    `select seq, at, detail->>'reason' as reason from audit_log
-      where action = 'signin.failed'
-        and (detail->>'emailDigest' = any($1) or actor_user_id = $2)
-      order by seq`,
-    [digests, user?.id ?? null],
-  );
-  if (found.rows.length === 0) {
+  const found = await listFailedSignIns(pool, digests, user?.id ?? null);
+  if (found.length === 0) {
     out(`No failed sign-in is recorded for ${email}.`);
     return;
   }
   out(
-    `${found.rows.length} failed sign-in${found.rows.length === 1 ? '' : 's'} for ${email}` +
+    `${found.length} failed sign-in${found.length === 1 ? '' : 's'} for ${email}` +
       `${user ? '' : ' (no account has this address)'}:`,
   );
-  for (const row of found.rows) {
+  for (const row of found) {
     out(`  row ${row.seq}  ${row.at.toISOString()}  ${row.reason ?? 'unknown'}`);
   }
 }
@@ -430,11 +421,7 @@ async function verifyEvidence(
     ? reference
     : await registrationIdOf(pool, (await userByEmail(pool, reference)).id, reference);
   const checks = await verifySignatureEvidence(pool, registrationId, async (documentId) => {
-    const found = await pool.query<{ storage_name: string }>(
-      'select storage_name from registration_documents where id = $1',
-      [documentId],
-    );
-    const name = found.rows[0]?.storage_name;
+    const name = await findRegistrationDocumentStorageName(pool, documentId);
     return name ? readDocument(pool, config.dataDir, name) : null;
   });
   if (checks.length === 0) {

@@ -16,6 +16,8 @@ import {
   type QuestionImpact,
   REWORDED_HEADING,
 } from '../../shared/forms/check/impact';
+import { listOpenApplicationAnswers } from '../../server/db/applications';
+import { listPendingRegistrationAnswers, type StoredAnswers } from '../../server/db/registrations';
 import { readConfig } from '../../server/config';
 import {
   FieldKeyError,
@@ -67,12 +69,6 @@ function publishedForms(
   return { forms: catalog(gitTree(root, commit), `at ${label}`), label };
 }
 
-interface StoredRow {
-  id: string;
-  form_id: string;
-  answers: unknown;
-}
-
 /** The answers still acted on, opened; those a key is missing for are named instead. */
 async function readRecords(
   pool: pg.Pool,
@@ -80,7 +76,7 @@ async function readRecords(
 ): Promise<{ records: ImpactRecord[]; unreadable: string[] }> {
   const records: ImpactRecord[] = [];
   const unreadable: string[] = [];
-  const read = (kind: ImpactRecord['kind'], row: StoredRow, open: () => Answers) => {
+  const read = (kind: ImpactRecord['kind'], row: StoredAnswers, open: () => Answers) => {
     try {
       records.push({ kind, id: row.id, formId: row.form_id, answers: open() });
     } catch (error) {
@@ -88,18 +84,11 @@ async function readRecords(
       unreadable.push(`${kind} ${row.id}: ${error.message}`);
     }
   };
-  const registrations = await pool.query<StoredRow>(
-    `select id, form_id, answers from registrations where status = 'pending' order by submitted_at, id`,
-  );
-  for (const row of registrations.rows) {
+  for (const row of await listPendingRegistrationAnswers(pool)) {
     read('registration', row, () => openRegistrationAnswers(ring, row.id, row.answers));
   }
   // Open: still being filled in, or reopened for the changes staff asked for.
-  const applications = await pool.query<StoredRow>(
-    `select id, form_id, answers from applications
-      where status in ('draft', 'changes_requested') order by created_at, id`,
-  );
-  for (const row of applications.rows) {
+  for (const row of await listOpenApplicationAnswers(pool)) {
     read('application', row, () => openApplicationAnswers(ring, row.id, row.answers));
   }
   return { records, unreadable };

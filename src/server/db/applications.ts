@@ -393,3 +393,14 @@ export async function holdStoredFile(
 export async function deleteApplicationFiles(db: Queryable, applicationId: string): Promise<void> {
   await db.query('delete from application_files where application_id = $1', [applicationId]);
 }
+
+/** Applications still being filled in, or reopened for the changes staff asked for; oldest first. */
+export async function listOpenApplicationAnswers(
+  db: Queryable,
+): Promise<{ id: string; form_id: string; answers: unknown }[]> {
+  const applications = await db.query<{ id: string; form_id: string; answers: unknown }>(
+    `select id, form_id, answers from applications
+      where status in ('draft', 'changes_requested') order by created_at, id`,
+  );
+  return applications.rows;
+}

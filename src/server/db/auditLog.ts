@@ -168,3 +168,22 @@ export async function listRegistrationAuditRows(
   );
   return result.rows;
 }
+
+/**
+ * The failed sign-ins recorded for an address (by the digests it may have been written under) or
+ * for its account, in chain order.
+ */
+export async function listFailedSignIns(
+  db: Queryable,
+  emailDigests: string[],
+  userId: string | null,
+): Promise<{ seq: string; at: Date; reason: string | null }[]> {
+  const found = await db.query<{ seq: string; at: Date; reason: string | null }>(
+    `select seq, at, detail->>'reason' as reason from audit_log
+      where action = 'signin.failed'
+        and (detail->>'emailDigest' = any($1) or actor_user_id = $2)
+      order by seq`,
+    [emailDigests, userId],
+  );
+  return found.rows;
+}

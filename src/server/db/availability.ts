@@ -2,6 +2,7 @@
  * Telling "the database is away" (down, restarting, unreachable, connections cut) from any
  * other failure: the first is answered 503 with Retry-After, the second stays a 500.
  */
+import type { Queryable } from './transaction';
 
 /** SQLSTATE classes and codes meaning the server is gone or refusing work for now. */
 const UNAVAILABLE_CODES = new Set([
@@ -37,4 +38,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // AggregateError (a refused connection on both IPv4 and IPv6) carries its causes inside.
   const errors = (error as { errors?: unknown }).errors;
   return Array.isArray(errors) && errors.some(isDatabaseUnavailable);
+}
+
+/** Asks the database the smallest question: what readiness waits on. */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.query('select 1');
 }

@@ -5,6 +5,7 @@
  * caches drop whatever they may have missed meanwhile.
  */
 import type pg from 'pg';
+import type { Queryable } from './transaction';
 
 type Handler = (payload: string) => void;
 
@@ -120,4 +121,25 @@ export class DatabaseListener {
     }, RECONNECT_DELAY_MS);
     this.retryTimer.unref();
   }
+}
+
+/** Notifies every instance listening on `channel` (after the sender's commit, if in one). */
+export async function notify(db: Queryable, channel: string, payload: string): Promise<void> {
+  await db.query('select pg_notify($1, $2)', [channel, payload]);
+}
+
+/**
+ * Takes the session-level advisory lock `key` on this connection if no other holds it: held
+ * until released or the connection ends, so one instance at a time leads.
+ */
+export async function tryHoldLock(client: pg.PoolClient, key: number): Promise<boolean> {
+  const result = await client.query<{ locked: boolean }>(
+    'select pg_try_advisory_lock($1) as locked',
+    [key],
+  );
+  return Boolean(result.rows[0]?.locked);
+}
+
+export async function releaseLock(client: pg.PoolClient, key: number): Promise<void> {
+  await client.query('select pg_advisory_unlock($1)', [key]);
 }

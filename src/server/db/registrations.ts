@@ -372,3 +372,30 @@ export async function findAnswersAwaitingChanges(
   );
   return result.rows[0] ?? null;
 }
+
+/** Where a registration document's bytes are stored, or null for an unknown document. */
+export async function findRegistrationDocumentStorageName(
+  db: Queryable,
+  documentId: string,
+): Promise<string | null> {
+  const found = await db.query<{ storage_name: string }>(
+    'select storage_name from registration_documents where id = $1',
+    [documentId],
+  );
+  return found.rows[0]?.storage_name ?? null;
+}
+
+/** A registration's or application's answers (still sealed) by form. */
+export interface StoredAnswers {
+  id: string;
+  form_id: string;
+  answers: unknown;
+}
+
+/** Registrations awaiting their first review, oldest first. */
+export async function listPendingRegistrationAnswers(db: Queryable): Promise<StoredAnswers[]> {
+  const registrations = await db.query<StoredAnswers>(
+    `select id, form_id, answers from registrations where status = 'pending' order by submitted_at, id`,
+  );
+  return registrations.rows;
+}

@@ -188,3 +188,17 @@ export async function endOtherSessions(
   ]);
   return result.rowCount ?? 0;
 }
+
+/**
+ * Whether the session of `idHash` is live, without touching its idle timer: an open market
+ * stream is not user activity and must not keep a session alive.
+ */
+export async function isSessionLive(db: Queryable, idHash: string): Promise<boolean> {
+  const result = await db.query(
+    `select 1 from sessions
+      where id_hash = $1 and expires_at > now()
+        and last_seen_at > now() - $2 * interval '1 millisecond'`,
+    [idHash, SESSION_IDLE_MS],
+  );
+  return (result.rowCount ?? 0) > 0;
+}

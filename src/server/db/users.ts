@@ -303,3 +303,17 @@ export async function lockOrganizationMembers(
   );
   return members.rows;
 }
+
+/** A staff user; verified when given a password, otherwise invited to set one. Its id. */
+export async function insertStaffUser(
+  db: Queryable,
+  email: string,
+  passwordHash: string | null,
+): Promise<string> {
+  const inserted = await db.query<{ id: string }>(
+    `insert into users (email, password_hash, email_verified_at, is_staff)
+     values ($1, $2, case when $2::text is null then null else now() end, true) returning id`,
+    [email, passwordHash],
+  );
+  return inserted.rows[0]!.id;
+}

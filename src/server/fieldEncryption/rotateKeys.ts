@@ -11,6 +11,15 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { FormCatalog } from '../../shared/forms/model/compileNode';
 import { fromPointer } from '../../shared/forms/model/pointer';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
+import {
+  lockSealedRows,
+  storeApplicationAnswers,
+  storePersonAnswers,
+  storePersonAnswersAt,
+  storeRegistrationAnswers,
+  storeVersionAnswers,
+  type SealedRows,
+} from '../db/keyRotation';
 import { versionContext } from '../db/registrationVersions';
 import { withTransaction } from '../db/transaction';
 import { portalForms } from '../forms';
@@ -65,104 +74,80 @@ export async function rotateFieldKeys(
     sealedFirstTime: 0,
     unreadable: [],
   };
-  await inBatches(
-    pool,
-    'select id, form_id, answers, payload from registrations',
-    async (db, row) => {
-      await rotateRegistration(db, ring, forms, row as unknown as RegistrationRow, counts).catch(
-        (error: unknown) => {
-          if (!(error instanceof UnreadableFieldError)) throw error;
-          counts.unreadable.push(`registration ${String(row.id)}`);
-        },
-      );
-    },
-  );
-  progress(`registrations done: ${counts.resealed} values encrypted again so far`);
-  await inBatches(
-    pool,
-    'select id, registration_id, position, answers from registration_persons',
-    async (db, row) => {
-      counts.rows++;
-      const context = registrationContext.person(String(row.registration_id), Number(row.position));
-      try {
-        const person = resealed(ring, row.answers, context);
-        counts.resealed += person.resealed;
-        counts.current += person.current;
-        if (person.resealed > 0) {
-          await db.query('update registration_persons set answers = $2 where id = $1', [
-            row.id,
-            JSON.stringify(person.value),
-          ]);
-        }
-      } catch (error) {
+  await inBatches(pool, 'registrations', async (db, row) => {
+    await rotateRegistration(db, ring, forms, row as unknown as RegistrationRow, counts).catch(
+      (error: unknown) => {
         if (!(error instanceof UnreadableFieldError)) throw error;
-        counts.unreadable.push(
-          `affiliated person ${Number(row.position) + 1} of registration ${String(row.registration_id)}`,
-        );
+        counts.unreadable.push(`registration ${String(row.id)}`);
+      },
+    );
+  });
+  progress(`registrations done: ${counts.resealed} values encrypted again so far`);
+  await inBatches(pool, 'persons', async (db, row) => {
+    counts.rows++;
+    const context = registrationContext.person(String(row.registration_id), Number(row.position));
+    try {
+      const person = resealed(ring, row.answers, context);
+      counts.resealed += person.resealed;
+      counts.current += person.current;
+      if (person.resealed > 0) {
+        await storePersonAnswers(db, row.id, person.value);
       }
-    },
-  );
+    } catch (error) {
+      if (!(error instanceof UnreadableFieldError)) throw error;
+      counts.unreadable.push(
+        `affiliated person ${Number(row.position) + 1} of registration ${String(row.registration_id)}`,
+      );
+    }
+  });
   progress(`affiliated persons done: ${counts.resealed} values encrypted again so far`);
   // Applications (the applicants' working copies) are sealed from their first save.
-  await inBatches(pool, 'select id, answers from applications', async (db, row) => {
+  await inBatches(pool, 'applications', async (db, row) => {
     counts.rows++;
     try {
       const answers = resealed(ring, row.answers, applicationContext(String(row.id)));
       counts.resealed += answers.resealed;
       counts.current += answers.current;
       if (answers.resealed > 0) {
-        await db.query('update applications set answers = $2 where id = $1', [
-          row.id,
-          JSON.stringify(answers.value),
-        ]);
+        await storeApplicationAnswers(db, row.id, answers.value);
       }
     } catch (error) {
       if (!(error instanceof UnreadableFieldError)) throw error;
       counts.unreadable.push(`application ${String(row.id)}`);
     }
   });
-  await inBatches(
-    pool,
-    'select id, registration_id, version, answers from registration_versions',
-    async (db, row) => {
-      counts.rows++;
-      const context = versionContext(String(row.registration_id), Number(row.version));
-      try {
-        const version = resealed(ring, row.answers, context);
-        counts.resealed += version.resealed;
-        counts.current += version.current;
-        if (version.resealed > 0) {
-          await db.query('update registration_versions set answers = $2 where id = $1', [
-            row.id,
-            JSON.stringify(version.value),
-          ]);
-        }
-      } catch (error) {
-        if (!(error instanceof UnreadableFieldError)) throw error;
-        counts.unreadable.push(
-          `version ${String(row.version)} of registration ${String(row.registration_id)}`,
-        );
+  await inBatches(pool, 'versions', async (db, row) => {
+    counts.rows++;
+    const context = versionContext(String(row.registration_id), Number(row.version));
+    try {
+      const version = resealed(ring, row.answers, context);
+      counts.resealed += version.resealed;
+      counts.current += version.current;
+      if (version.resealed > 0) {
+        await storeVersionAnswers(db, row.id, version.value);
       }
-    },
-  );
+    } catch (error) {
+      if (!(error instanceof UnreadableFieldError)) throw error;
+      counts.unreadable.push(
+        `version ${String(row.version)} of registration ${String(row.registration_id)}`,
+      );
+    }
+  });
   return counts;
 }
 
-/** Rows of `select` by id, a batch per transaction with its rows locked. */
+/** The rows of a table by id, a batch per transaction with its rows locked. */
 async function inBatches(
   pool: pg.Pool,
-  select: string,
+  table: SealedRows,
   each: (db: pg.PoolClient, row: Record<string, unknown>) => Promise<void>,
 ): Promise<void> {
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const last = await withTransaction(pool, async (db) => {
-      const rows = await db.query<Record<string, unknown>>(
-        `${select} where id > $1 order by id limit $2 for update`,
-        [after, BATCH],
-      );
-      for (const row of rows.rows) await each(db, row);
-      return rows.rows.at(-1)?.id as string | undefined;
+      const rows = await lockSealedRows(db, table, after, BATCH);
+      for (const row of rows) await each(db, row);
+      return rows.at(-1)?.id as string | undefined;
     });
     if (!last) return;
     after = last;
@@ -203,19 +188,11 @@ async function rotateRegistration(
     storedAnswers = sealed.answers;
     storedPayload = sealed.payload;
     for (const [position, person] of sealed.persons.entries()) {
-      await db.query(
-        `update registration_persons set answers = $3
-          where registration_id = $1 and position = $2`,
-        [row.id, position, JSON.stringify(person)],
-      );
+      await storePersonAnswersAt(db, row.id, position, person);
     }
   }
   if (answers.resealed + payload.resealed > 0 || plain > 0) {
-    await db.query('update registrations set answers = $2, payload = $3 where id = $1', [
-      row.id,
-      JSON.stringify(storedAnswers),
-      JSON.stringify(storedPayload),
-    ]);
+    await storeRegistrationAnswers(db, row.id, storedAnswers, storedPayload);
   }
   counts.resealed += answers.resealed + payload.resealed;
   counts.current += answers.current + payload.current;

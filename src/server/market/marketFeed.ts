@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { BookMessage, MarketStatus, PriceLevel, StatusMessage } from '../../shared/api/market';
-import type { DatabaseListener } from '../db/notifications';
+import { notify, releaseLock, tryHoldLock, type DatabaseListener } from '../db/notifications';
 import type { MarketEvent, MarketListener, MarketSimulator, SimulatorOptions } from './simulator';
 
 /** What a stream connection reads from the market. */
@@ -128,7 +128,7 @@ export class MarketFeed implements MarketSource {
     const client = this.leaderClient;
     this.leaderClient = undefined;
     if (client) {
-      await client.query('select pg_advisory_unlock($1)', [LEADER_LOCK]).catch(() => {});
+      await releaseLock(client, LEADER_LOCK).catch(() => {});
       client.release();
     }
   }
@@ -143,11 +143,8 @@ export class MarketFeed implements MarketSource {
       return; // the database is away; the next round tries again
     }
     try {
-      const result = await client.query<{ locked: boolean }>(
-        'select pg_try_advisory_lock($1) as locked',
-        [LEADER_LOCK],
-      );
-      if (!result.rows[0]?.locked || this.closed) {
+      const locked = await tryHoldLock(client, LEADER_LOCK);
+      if (!locked || this.closed) {
         client.release();
         return;
       }
@@ -214,7 +211,7 @@ export class MarketFeed implements MarketSource {
       const payload = JSON.stringify({ from: this.instanceId, events: batch } satisfies EventBatch);
       batch = [];
       size = 0;
-      this.pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload]).catch(() => {
+      notify(this.pool, EVENTS_CHANNEL, payload).catch(() => {
         // The database is away: followers miss these; their clients get fresh books later.
       });
     };
@@ -253,7 +250,7 @@ export class MarketFeed implements MarketSource {
 
   private sendDemand(hello: boolean): void {
     const payload = JSON.stringify({ from: this.instanceId, hello });
-    this.pool.query('select pg_notify($1, $2)', [DEMAND_CHANNEL, payload]).catch(() => {});
+    notify(this.pool, DEMAND_CHANNEL, payload).catch(() => {});
   }
 
   private onDemand(payload: string): void {

@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { SESSION_COOKIE } from '../../shared/api/http';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/api/market';
 import { hashToken } from '../auth/tokens';
-import { SESSION_IDLE_MS } from '../db/sessions';
+import { isSessionLive } from '../db/sessions';
 import { ClientError, forbidden, unauthorized } from '../errors';
 import { MarketFeed } from './marketFeed';
 import { MarketSimulator } from './simulator';
@@ -115,13 +115,7 @@ async function streamRoutes(
  * activity and must not keep a session alive.
  */
 async function sessionAlive(pool: pg.Pool, token: string): Promise<boolean> {
-  const result = await pool.query(
-    `select 1 from sessions
-      where id_hash = $1 and expires_at > now()
-        and last_seen_at > now() - $2 * interval '1 millisecond'`,
-    [hashToken(token), SESSION_IDLE_MS],
-  );
-  return (result.rowCount ?? 0) > 0;
+  return isSessionLive(pool, hashToken(token));
 }
 
 function originHost(origin: string): string | null {

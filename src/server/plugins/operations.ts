@@ -13,7 +13,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { passwordHashQueue } from '../auth/hashQueue';
-import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from '../db/availability';
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  pingDatabase,
+  RETRY_AFTER_SECONDS,
+} from '../db/availability';
 import { RequestMetrics } from './requestMetrics';
 
 /** How long readiness waits for the database before saying it is not ready. */
@@ -134,7 +138,7 @@ export const operationsPlugin = fp(
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          pool.query('select 1'),
+          pingDatabase(pool),
           new Promise((_resolve, reject) => {
             timer = setTimeout(
               () => reject(new Error('the database did not answer in time')),
