@@ -156,6 +156,32 @@ describe('statement GET: conditional requests and the per-organisation cache (is
     expect(stale.json().asOf).toBe('2026-11-20');
   });
 
+  it('answers a reload from memory: no query, so no statement read, serialised or compressed', async () => {
+    const etag = await etagOf(customer.client, customer.organizationId);
+    // Every database call of the app goes through its pool: a query, or a client taken from it.
+    const calls: string[] = [];
+    const pool = t.app.db as unknown as Record<
+      'query' | 'connect',
+      (...args: unknown[]) => unknown
+    >;
+    const originals = { query: pool.query, connect: pool.connect };
+    for (const name of ['query', 'connect'] as const) {
+      pool[name] = (...args: unknown[]) => {
+        calls.push(name);
+        return originals[name].apply(t.app.db, args);
+      };
+    }
+    try {
+      const again = await customer.client.get(url(customer.organizationId), {
+        'if-none-match': etag,
+      });
+      expect(again.statusCode).toBe(304);
+    } finally {
+      Object.assign(pool, originals);
+    }
+    expect(calls).toEqual([]);
+  });
+
   it('compares If-None-Match weakly at the route (RFC 9110 §13.1.2), never across organisations', async () => {
     const etag = await etagOf(customer.client, customer.organizationId);
     // A cache or proxy that weakened the tag (W/) still revalidates: 304 with the strong tag.
