@@ -7,6 +7,7 @@
  * load part, BENCH_ONLY=encryption (`npm run bench -- encryption`) only the encryption of
  * sensitive answers, BENCH_ONLY=applications (`npm run bench -- applications`) only the
  * applications' saves and uploads, BENCH_LOAD_SECONDS (default 10) is the length of each load run.
+ * `npm run bench -- keystrokes` runs only the individual form's keystrokes (OURS, B2, B1).
  * `npm run bench -- firstdraw` runs only the registration page's first draw of a generated
  * 200-question form against the individual form's (FIRSTDRAW_RUNS runs, default 5).
  */
@@ -21,6 +22,7 @@ import {
   buildBenchPages,
   KEYSTROKE_PAGES,
   launchChromium,
+  type KeystrokePage,
   type KeystrokeResult,
 } from './lib/browser';
 import { bundleFigures } from './lib/bundle';
@@ -103,6 +105,84 @@ function keystrokeStats(results: KeystrokeResult[]) {
 }
 
 const eventMs = (value: number) => (value === 0 ? '<16 ms' : ms(value));
+
+type KeystrokeStats = ReturnType<typeof keystrokeStats>;
+
+/** The individual form's keystroke rows: OURS against B2 and B1 (and B2 as first written, if run). */
+function keystrokeRows(stats: Partial<Record<KeystrokePage, KeystrokeStats>>): Row[] {
+  const { ours, b1, b2 } = stats as Record<KeystrokePage, KeystrokeStats>;
+  const b2simple = stats.b2simple;
+  return [
+    {
+      figure: 'keystroke→paint p50, OURS vs B2 (react-hook-form)',
+      value: ms(ours.p50),
+      baseline: ms(b2.p50),
+      ratio: ratio(ours.p50, b2.p50),
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'keystroke→paint p95, OURS vs B2 (react-hook-form)',
+      value: ms(ours.p95),
+      baseline: ms(b2.p95),
+      ratio: ratio(ours.p95, b2.p95),
+      goal: '≤ 1',
+      met: ours.p95 <= b2.p95,
+    },
+    ...(b2simple
+      ? [
+          {
+            figure:
+              'keystroke→paint p95, OURS vs B2 as first written (text places, yes/no checkboxes)',
+            value: ms(ours.p95),
+            baseline: ms(b2simple.p95),
+            ratio: ratio(ours.p95, b2simple.p95),
+            goal: '-',
+            met: null,
+          },
+        ]
+      : []),
+    {
+      figure: 'keystroke→paint p50, OURS vs B1 (stock rjsf)',
+      value: ms(ours.p50),
+      baseline: ms(b1.p50),
+      ratio: ratio(ours.p50, b1.p50),
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'keystroke→paint p95, OURS vs B1 (stock rjsf)',
+      value: ms(ours.p95),
+      baseline: ms(b1.p95),
+      ratio: ratio(ours.p95, b1.p95),
+      goal: '≤ 0.5',
+      met: ours.p95 <= 0.5 * b1.p95,
+    },
+    {
+      figure: 'Event Timing p95 (keys), OURS vs B1',
+      value: eventMs(ours.eventP95),
+      baseline: eventMs(b1.eventP95),
+      ratio: ours.eventP95 && b1.eventP95 ? ratio(ours.eventP95, b1.eventP95) : '-',
+      goal: '-',
+      met: null,
+    },
+  ];
+}
+
+/** One line per keystroke page: p50, p95, max, Event Timing and long tasks. */
+function keystrokeDetails(stats: Partial<Record<KeystrokePage, KeystrokeStats>>) {
+  for (const name of KEYSTROKE_PAGES) {
+    const s = stats[name];
+    if (!s) continue;
+    console.log(
+      `  ${name.padEnd(4)} keystroke→paint p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} ` +
+        `(${s.count} samples); Event Timing ≥16 ms on ${s.eventOver16}/${s.typed} keys; ` +
+        `long tasks ${s.longTasks.length}` +
+        (s.longTasks.length ? ` (max ${ms(Math.max(...s.longTasks))})` : '') +
+        (s.dataUrlBytes ? `; data URLs in form data ${MB(s.dataUrlBytes)}` : ''),
+    );
+  }
+}
 
 /** The server's peak RSS while 10 registrations of ~10 MB arrive at once (the full run and `memory`). */
 async function serverMemory(webDir: string, files: BenchFile[]) {
@@ -260,6 +340,35 @@ async function main() {
     );
     return;
   }
+  if (ONLY === 'keystrokes') {
+    // The individual form's keystrokes alone: OURS, B2 and B1 interleaved, with the files attached.
+    tempDir = makeTempDir('portal-bench');
+    const files = await makeBenchFiles(tempDir);
+    const pagesDir = path.join(tempDir, 'pages');
+    log('building the bench pages (production)');
+    await buildBenchPages(pagesDir);
+    browser = await launchChromium();
+    const pages = ['ours', 'b2', 'b1'] as const;
+    log(`keystrokes: ${KEYS.length} keys ${GAP_MS} ms apart into #${FIELD_ID}, ${RUNS} runs`);
+    const { keystrokes } = await browserFigures(browser, pagesDir, {
+      tempDir,
+      files,
+      runs: RUNS,
+      keys: KEYS,
+      gapMs: GAP_MS,
+      fieldId: FIELD_ID,
+      log,
+      pages,
+      engine: false,
+    });
+    const stats = Object.fromEntries(
+      pages.map((name) => [name, keystrokeStats(keystrokes[name])]),
+    ) as Partial<Record<KeystrokePage, KeystrokeStats>>;
+    console.log('\n' + printTable(keystrokeRows(stats)) + '\n');
+    keystrokeDetails(stats);
+    log('done');
+    return;
+  }
   if (ONLY === 'business') {
     tempDir = makeTempDir('portal-bench');
     const pagesDir = path.join(tempDir, 'pages');
@@ -355,8 +464,7 @@ async function main() {
   // ---- the table ----
   const stats = Object.fromEntries(
     KEYSTROKE_PAGES.map((name) => [name, keystrokeStats(keystrokes[name])]),
-  ) as Record<(typeof KEYSTROKE_PAGES)[number], ReturnType<typeof keystrokeStats>>;
-  const { ours, b1, b2, b2simple } = stats;
+  ) as Record<KeystrokePage, KeystrokeStats>;
   const pre = engine.precompiled;
   const payload = pre.payload;
   const payloadMs = median(payload.times);
@@ -369,54 +477,7 @@ async function main() {
   const allStored = memory.statuses.every((status) => status === 201);
 
   const rows: Row[] = [
-    {
-      figure: 'keystroke→paint p50, OURS vs B2 (react-hook-form)',
-      value: ms(ours.p50),
-      baseline: ms(b2.p50),
-      ratio: ratio(ours.p50, b2.p50),
-      goal: '-',
-      met: null,
-    },
-    {
-      figure: 'keystroke→paint p95, OURS vs B2 (react-hook-form)',
-      value: ms(ours.p95),
-      baseline: ms(b2.p95),
-      ratio: ratio(ours.p95, b2.p95),
-      goal: '≤ 1',
-      met: ours.p95 <= b2.p95,
-    },
-    {
-      figure: 'keystroke→paint p95, OURS vs B2 as first written (text places, yes/no checkboxes)',
-      value: ms(ours.p95),
-      baseline: ms(b2simple.p95),
-      ratio: ratio(ours.p95, b2simple.p95),
-      goal: '-',
-      met: null,
-    },
-    {
-      figure: 'keystroke→paint p50, OURS vs B1 (stock rjsf)',
-      value: ms(ours.p50),
-      baseline: ms(b1.p50),
-      ratio: ratio(ours.p50, b1.p50),
-      goal: '-',
-      met: null,
-    },
-    {
-      figure: 'keystroke→paint p95, OURS vs B1 (stock rjsf)',
-      value: ms(ours.p95),
-      baseline: ms(b1.p95),
-      ratio: ratio(ours.p95, b1.p95),
-      goal: '≤ 0.5',
-      met: ours.p95 <= 0.5 * b1.p95,
-    },
-    {
-      figure: 'Event Timing p95 (keys), OURS vs B1',
-      value: eventMs(ours.eventP95),
-      baseline: eventMs(b1.eventP95),
-      ratio: ours.eventP95 && b1.eventP95 ? ratio(ours.eventP95, b1.eventP95) : '-',
-      goal: '-',
-      met: null,
-    },
+    ...keystrokeRows(stats),
     {
       figure: 'first validation, browser, precompiled (valid; after load, warmed while idle)',
       value: ms(pre.firstValid),
@@ -593,16 +654,7 @@ async function main() {
 
   console.log('\n' + printTable(rows) + '\n');
   console.log('Details');
-  for (const name of KEYSTROKE_PAGES) {
-    const s = stats[name];
-    console.log(
-      `  ${name.padEnd(4)} keystroke→paint p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} ` +
-        `(${s.count} samples); Event Timing ≥16 ms on ${s.eventOver16}/${s.typed} keys; ` +
-        `long tasks ${s.longTasks.length}` +
-        (s.longTasks.length ? ` (max ${ms(Math.max(...s.longTasks))})` : '') +
-        (s.dataUrlBytes ? `; data URLs in form data ${MB(s.dataUrlBytes)}` : ''),
-    );
-  }
+  keystrokeDetails(stats);
   for (const name of BUSINESS_PAGES) {
     const s = biz[name];
     console.log(

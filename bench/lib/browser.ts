@@ -33,7 +33,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 export const KEYSTROKE_PAGES = ['ours', 'b1', 'b2', 'b2simple'] as const;
-type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
+export type KeystrokePage = (typeof KEYSTROKE_PAGES)[number];
 
 /**
  * Where each keystroke page is: b2simple is B2 as first written (country and region as text
@@ -93,6 +93,10 @@ interface BrowserOptions {
   /** The text field typed into (its input id). */
   fieldId: string;
   log: (line: string) => void;
+  /** The keystroke pages to run (default all of KEYSTROKE_PAGES). */
+  pages?: readonly KeystrokePage[];
+  /** Whether to take the engine page's figures after the keystrokes (default true). */
+  engine?: boolean;
 }
 
 export async function buildBenchPages(outDir: string): Promise<void> {
@@ -172,7 +176,7 @@ export async function browserFigures(
       KeystrokeResult[]
     >;
     for (let run = 0; run < options.runs; run++) {
-      for (const name of KEYSTROKE_PAGES) {
+      for (const name of options.pages ?? KEYSTROKE_PAGES) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
         try {
           const page = await context.newPage();
@@ -190,6 +194,7 @@ export async function browserFigures(
     }
 
     const engine = {} as EngineResult;
+    if (options.engine === false) return { keystrokes, engine };
     for (const mode of ['precompiled', 'lazy', 'cold', 'breakdown'] as const) {
       const context = await browser.newContext();
       try {

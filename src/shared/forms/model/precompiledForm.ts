@@ -6,6 +6,7 @@
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { RJSFSchema } from '@rjsf/utils';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+import type AJV8PrecompiledValidator from '@rjsf/validator-ajv8/lib/precompiledValidator.js';
 import type { BundledForm } from './bundleForm';
 import { validateAnswers } from '../validation/validateAnswers';
 import { assembleForm, type CompiledForm, type FormValidator } from './compiledForm';
@@ -23,13 +24,33 @@ export function precompiledForm(
   nested: Readonly<Record<string, CompiledForm>> = {},
   options: { warmUp?: boolean } = {},
 ): CompiledForm {
-  const validator = createPrecompiledValidator(
-    validateFns,
-    bundled.schema as RJSFSchema,
-  ) as unknown as FormValidator;
+  const precompiled = createPrecompiledValidator(validateFns, bundled.schema as RJSFSchema);
+  keepsFoundFunctions(precompiled as AJV8PrecompiledValidator);
+  const validator = precompiled as unknown as FormValidator;
   const form = assembleForm(id, bundled, validator, nested);
   if (options.warmUp !== false) warmUps.set(form, warmUpWhenIdle(form));
   return form;
+}
+
+/**
+ * rjsf's precompiled validator finds a schema's function by the hash of the schema's JSON, keys
+ * sorted, computed again on every `isValid`: each `if` of the form and each option rjsf matches,
+ * asked on every commit of an answer and in every field's render. In a trace of a pause in typing
+ * on the individual form, `hashForSchema` took 4 of the 14 ms rjsf spent applying the change. A
+ * schema object is never changed once built (rjsf copies to resolve), so its function is kept by
+ * the object; a schema built at run time is hashed as before.
+ */
+function keepsFoundFunctions(validator: AJV8PrecompiledValidator): void {
+  const find = validator.getValidator.bind(validator);
+  const found = new WeakMap<object, ReturnType<typeof find>>();
+  validator.getValidator = (schema) => {
+    let validate = found.get(schema);
+    if (!validate) {
+      validate = find(schema);
+      found.set(schema, validate);
+    }
+    return validate;
+  };
 }
 
 /**
