@@ -3,6 +3,8 @@
  * question by question. The session carries it; the engine's fields derive from it what is
  * editable (the marked questions, what is inside them, and what their change makes appear; with
  * a note alone, everything) and which question shows the reviewer's note. No per-form code.
+ * What is editable is the model's (changeModeModel.ts, which the session holds); this module
+ * draws it.
  */
 import { useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
@@ -10,57 +12,10 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { getDefaultRegistry } from '@rjsf/core';
 import { getUiOptions, type FieldProps, type Registry } from '@rjsf/utils';
-import type { CompiledForm } from '../../shared/forms/model/compiledForm';
-import { isEditableInChangeMode, isWithin } from '../../shared/forms/walk/changeScope';
 import { toPointer } from '../../shared/forms/model/pointer';
+import type { ChangeMode, RequestedChangeView } from './changeModeModel';
 import { reviewRow, reviewRowAt } from './SchemaReview';
 import type { Answers, FormSession } from './session';
-
-/** One question staff asked to change. */
-export interface RequestedChangeView {
-  path: string;
-  prompt: string;
-  note: string;
-}
-
-export class ChangeMode {
-  private readonly editable = new Map<string, boolean>();
-
-  constructor(
-    readonly form: CompiledForm,
-    /**
-     * The answers as submitted (the registration's, not the application's as since saved): what
-     * decides which questions a change makes appear, as the server's rule judges it.
-     */
-    readonly submitted: Answers,
-    readonly note: string | null,
-    readonly fields: readonly RequestedChangeView[],
-  ) {}
-
-  get marked(): string[] {
-    return this.fields.map((field) => field.path);
-  }
-
-  /** Whether the applicant may change the answer at `pointer` ('' is the whole form). */
-  isEditable(pointer: string): boolean {
-    let found = this.editable.get(pointer);
-    if (found === undefined) {
-      found = isEditableInChangeMode(this.form, this.submitted, this.marked, pointer);
-      this.editable.set(pointer, found);
-    }
-    return found;
-  }
-
-  /** Whether something at or inside `pointer` may change (a list row holding a marked answer). */
-  hasEditableWithin(pointer: string): boolean {
-    return this.isEditable(pointer) || this.marked.some((mark) => isWithin(mark, pointer));
-  }
-
-  /** The request on exactly this question, if any. */
-  requestAt(pointer: string): RequestedChangeView | undefined {
-    return this.fields.find((field) => field.path === pointer);
-  }
-}
 
 /** The change mode of the form a field belongs to (the session in rjsf's formContext). */
 export function changeModeOf(registry: Registry): ChangeMode | undefined {

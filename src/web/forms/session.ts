@@ -17,7 +17,7 @@ import { createFormEngine, getByPointer, ValueStore, type FormEngine } from './e
 import { droppedPointers } from './droppedPointers';
 import { collapseWidgetErrors, filterErrorSchema } from './errors';
 import { FormStatusStore } from './formStatus';
-import type { ChangeMode } from './changeMode';
+import type { ChangeMode } from './changeModeModel';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
 
@@ -126,7 +126,7 @@ interface FormSessionOptions {
   idPrefix?: string;
   /** Draw the form as one page even if its uiSchema names steps (a form on its own, in a test). */
   onePage?: boolean;
-  /** Changes requested: which answers may change (see changeMode.tsx); absent otherwise. */
+  /** Changes requested: which answers may change (see changeModeModel.ts); absent otherwise. */
   changeMode?: ChangeMode;
 }
 

@@ -9,7 +9,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { stepsOf } from '../../../src/shared/forms/model/steps';
-import { ChangeMode, type RequestedChangeView } from '../../../src/web/forms/changeMode';
+import { ChangeMode, type RequestedChangeView } from '../../../src/web/forms/changeModeModel';
 import { FormWizard } from '../../../src/web/forms/FormWizard';
 import { SchemaForm } from '../../../src/web/forms/SchemaForm';
 import { FormSession, type Answers } from '../../../src/web/forms/session';

@@ -11,7 +11,7 @@ import { currentUserQueryKey } from '../../api/get-current-user';
 import { useApplication } from '../../api/applications';
 import { registrationOverviewQueryKey } from '../../api/get-registration';
 import { submitRegistration } from '../../api/submit-registration';
-import { ChangeMode } from '../../forms/changeMode';
+import { ChangeMode } from '../../forms/changeModeModel';
 import { registrationKind, type RegistrationKind } from '../../forms/registrationForms';
 import { PageTitle } from '../../app/PageTitle';
 import { loadRegistration, type ChangesStart, type RegistrationForm } from './registrationSession';

@@ -8,7 +8,7 @@ import type { Answers } from '../../forms/SchemaForm';
 import { ServerApplication } from '../../forms/serverApplication';
 import { loadRegistrationForm } from '../../forms/registrationForms';
 import { FormSession } from '../../forms/session';
-import type { ChangeMode } from '../../forms/changeMode';
+import type { ChangeMode } from '../../forms/changeModeModel';
 
 /** What a registration reopened for requested changes starts from (the application). */
 export interface ChangesStart {
