@@ -39,6 +39,14 @@ export default tseslint.config(
             { target: './src/shared', from: './src/web', message: 'shared is pure' },
             { target: './src/shared', from: './src/server', message: 'shared is pure' },
             { target: './src/cli', from: './src/web', message: 'cli must not import web' },
+            // db/ is the floor of the server: SQL and rows, nothing that decrypts, stores files or
+            // answers requests (issue 36 §4).
+            {
+              target: './src/server/db',
+              from: './src/server',
+              except: ['./db'],
+              message: 'db/ imports only db/ and src/shared',
+            },
           ],
         },
       ],

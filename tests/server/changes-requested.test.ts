@@ -4,10 +4,8 @@ import { resubmitBusiness } from './registrationHelpers';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
 import type { RegistrationOverview } from '../../src/shared/api/registration';
 import type { ApplicationResponse } from '../../src/shared/api/applications';
-import {
-  listRegistrationVersions,
-  listStatusChanges,
-} from '../../src/server/db/registrationVersions';
+import { listStatusChanges } from '../../src/server/db/registrationVersions';
+import { listRegistrationVersions } from '../../src/server/registration/registrationVersions';
 import { registeredBusiness, signedInStaff } from './adminHelpers';
 import { pngBytes, postForm } from './authHelpers';
 import { createTestApp, testAppForBlock, type TestApp, type TestClient } from './testApp';

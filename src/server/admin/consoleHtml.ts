@@ -8,7 +8,7 @@ import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { firm } from '../../shared/config/firm';
 import type { AuditAction } from '../audit/recordAuditEvent';
 import type { RegistrationAuditEvent } from '../audit/registrationAuditEvents';
-import type { RegistrationDetail } from '../db/adminQueries';
+import type { RegistrationDetail } from './registrationView';
 import { CHANGES_FORM_ID } from './RegistrationAnswers';
 import { versionChangesId } from './RegistrationVersions';
 

@@ -15,6 +15,42 @@ import {
 } from '../../shared/forms/review/reviewRows';
 import { sectionsOf } from '../../shared/forms/walk/schemaWalk';
 import { fromPointer } from '../../shared/forms/model/pointer';
+import { getRegistration, type StoredRegistrationDetail } from '../db/adminQueries';
+import type { Queryable } from '../db/transaction';
+import type { FieldKeyRing } from '../fieldEncryption/keyRing';
+import { registrationContext } from '../fieldEncryption/registrationSealing';
+import { openSealedLeniently, unreadableMessage } from '../fieldEncryption/sealedJson';
+
+export interface RegistrationDetail extends Omit<StoredRegistrationDetail, 'sealedPayload'> {
+  /** The prompt+value payload as sent, sections as sent (sensitive answers decrypted). */
+  payload: Record<string, unknown>;
+  /** Why some sensitive answers could not be decrypted (their key is missing), or null. */
+  unreadable: string | null;
+}
+
+/** A registration as staff read it; `fieldKeys` decrypt its sensitive answers. Null when unknown. */
+export async function readRegistrationDetail(
+  db: Queryable,
+  registrationId: string,
+  fieldKeys: FieldKeyRing,
+): Promise<RegistrationDetail | null> {
+  const stored = await getRegistration(db, registrationId);
+  if (!stored) return null;
+  const { sealedPayload, documents, persons, ...summary } = stored;
+  // A value whose key is missing is left out (null) and said once, never a failed page.
+  const opened = openSealedLeniently(
+    fieldKeys,
+    sealedPayload,
+    registrationContext.payload(stored.registrationId),
+  );
+  return {
+    ...summary,
+    payload: opened.value,
+    unreadable: opened.unreadable.length > 0 ? unreadableMessage(opened.unreadable) : null,
+    persons,
+    documents,
+  };
+}
 
 /** A step's signature (`x-signatures`): what submitting it attested, who signed, the document. */
 export interface StepSignature {

@@ -12,9 +12,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE } from '../../shared/api/http';
 import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
-import { isUuid } from '../auth/apiSchemas';
+import { isUuid } from '../../shared/api/http';
 import { safeEqual } from '../auth/tokens';
-import { findRegistrationDocument, getRegistration, listRegistrations } from '../db/adminQueries';
+import { findRegistrationDocument, listRegistrations } from '../db/adminQueries';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { registrationAuditEvents } from '../audit/registrationAuditEvents';
 import { findUserRowById } from '../db/users';
@@ -46,7 +46,7 @@ import {
 } from './RegistrationAnswers';
 import { decideRegistration, requestChanges, selfReviewRefusal, type ReviewDeps } from './review';
 import { evidencePackage } from '../signatures/evidencePackage';
-import { listRegistrationVersions } from '../db/registrationVersions';
+import { listRegistrationVersions } from '../registration/registrationVersions';
 import { formOfVersion } from '../forms';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { versionDiff, type VersionSide } from '../../shared/forms/review/versionDiff';
@@ -55,12 +55,13 @@ import { evidenceSection } from '../signatures/evidenceHtml';
 import { listSignatureEvidence } from '../db/signatureEvidence';
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { standaloneNames } from '../../shared/forms/review/reviewRows';
-import type { RegistrationDetail } from '../db/adminQueries';
 import {
   documentTitles,
   registrationReview,
   sensitiveRows,
   type RegistrationReview,
+  readRegistrationDetail,
+  type RegistrationDetail,
 } from './registrationView';
 
 const SIGN_IN_REDIRECT = `/clearing/signin?${SIGN_IN_NOTICE_PARAM}=${'signin-required' satisfies SignInNotice}`;
@@ -318,7 +319,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   };
 
   const findRegistration = async (id: string) =>
-    isUuid(id) ? getRegistration(app.db, id, app.fieldKeys) : null;
+    isUuid(id) ? readRegistrationDetail(app.db, id, app.fieldKeys) : null;
 
   const showRegistration = async (
     request: FastifyRequest,
@@ -404,7 +405,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     `${CONSOLE_BASE}/registrations/:id/approve`,
     async (request, reply) => {
       const registration = isUuid(request.params.id)
-        ? await getRegistration(app.db, request.params.id, app.fieldKeys)
+        ? await readRegistrationDetail(app.db, request.params.id, app.fieldKeys)
         : null;
       if (!registration) {
         return notFound(request, reply, 'No such registration.');
@@ -593,7 +594,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     `${CONSOLE_BASE}/registrations/:id/evidence.zip`,
     async (request, reply) => {
       const registration = isUuid(request.params.id)
-        ? await getRegistration(app.db, request.params.id, app.fieldKeys)
+        ? await readRegistrationDetail(app.db, request.params.id, app.fieldKeys)
         : null;
       if (!registration) return notFound(request, reply, 'No such registration.');
       const evidence = await listSignatureEvidence(app.db, registration.registrationId);

@@ -7,9 +7,6 @@ import type {
   ReviewStatus,
 } from '../../shared/api/admin';
 import type { Role, UserDetails } from '../../shared/api/auth';
-import type { FieldKeyRing } from '../fieldEncryption/keyRing';
-import { registrationContext } from '../fieldEncryption/registrationSealing';
-import { openSealedLeniently, unreadableMessage } from '../fieldEncryption/sealedJson';
 import type { Queryable } from './transaction';
 
 interface UserListRow {
@@ -196,22 +193,20 @@ export interface RegistrationPerson {
   isDirect: boolean | null;
 }
 
-export interface RegistrationDetail extends AdminRegistrationSummary {
-  /** The prompt+value payload as sent, sections as sent (sensitive answers decrypted). */
-  payload: Record<string, unknown>;
-  /** Why some sensitive answers could not be decrypted (their key is missing), or null. */
-  unreadable: string | null;
+/** A registration as stored, for staff: its payload still sealed (admin/registrationView.ts opens it). */
+export interface StoredRegistrationDetail extends AdminRegistrationSummary {
+  /** The prompt+value payload as sent, its sensitive answers sealed. */
+  sealedPayload: Record<string, unknown>;
   documents: RegistrationDocument[];
   /** The affiliated persons (business registrations; empty for an individual). */
   persons: RegistrationPerson[];
 }
 
-/** A registration as staff read it; `fieldKeys` decrypt its sensitive answers. */
+/** A registration with its documents and affiliated persons; null when unknown. */
 export async function getRegistration(
   db: Queryable,
   registrationId: string,
-  fieldKeys: FieldKeyRing,
-): Promise<RegistrationDetail | null> {
+): Promise<StoredRegistrationDetail | null> {
   const result = await db.query<RegistrationRow & { payload: Record<string, unknown> }>(
     `${SELECT_REGISTRATION.replace('r.decision_reason', 'r.decision_reason, r.payload')}
       where r.id = $1`,
@@ -242,12 +237,9 @@ export async function getRegistration(
        from registration_persons where registration_id = $1 order by position`,
     [registrationId],
   );
-  // A value whose key is missing is left out (null) and said once, never a failed page.
-  const opened = openSealedLeniently(fieldKeys, row.payload, registrationContext.payload(row.id));
   return {
     ...toRegistration(row),
-    payload: opened.value,
-    unreadable: opened.unreadable.length > 0 ? unreadableMessage(opened.unreadable) : null,
+    sealedPayload: row.payload,
     persons: persons.rows.map((p) => ({
       position: p.position,
       firstName: p.first_name,

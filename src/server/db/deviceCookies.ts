@@ -1,4 +1,4 @@
-import { hashToken, newToken } from '../auth/tokens';
+import { hashToken, newToken } from './opaqueTokens';
 import type { Queryable } from './transaction';
 
 /** How long a browser stays known to an account after it was given its device cookie. */

@@ -1,4 +1,4 @@
-import { hashToken, newToken } from '../auth/tokens';
+import { hashToken, newToken } from './opaqueTokens';
 import type { Queryable } from './transaction';
 
 /** A stored passkey (WebAuthn credential). */

@@ -1,22 +1,15 @@
 /**
  * A registration's history (issue 17): every version submitted (the answers as sent, sealed as
  * registrations are, the schema hash they were answered under, the documents attached with the
- * SHA-256 of their bytes) and every status it took, when and by whom.
+ * SHA-256 of their bytes) and every status it took, when and by whom. Answers come and go
+ * sealed: registration/registrationVersions.ts seals and opens them.
  */
-import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { RegistrationStatus } from '../../shared/api/registration';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
-import type { FieldKeyRing } from '../fieldEncryption/keyRing';
-import {
-  openRegistrationAnswers,
-  sensitiveAnswerPointers,
-} from '../fieldEncryption/registrationSealing';
-import { openSealed, sealAt, type SealContext } from '../fieldEncryption/sealedJson';
-import { recordFormVersion } from './formVersions';
 import type { Queryable } from './transaction';
 
 /** Where a version's sealed answers are bound: this table, the registration and the version. */
-export const versionContext = (registrationId: string, version: number): SealContext => ({
+export const versionContext = (registrationId: string, version: number) => ({
   column: 'registration_versions.answers',
   row: `${registrationId}/${version}`,
 });
@@ -27,16 +20,6 @@ interface VersionDocument {
   size: number;
   sha256: string | null;
   storageName: string;
-}
-
-interface RegistrationVersion {
-  version: number;
-  schemaHash: string;
-  submittedAt: string;
-  /** The answers as submitted, sensitive ones opened. */
-  answers: Answers;
-  /** By multipart part (`w8orw9`, `document.termsOfService`): name and SHA-256 of the bytes. */
-  documents: Record<string, { name: string; sha256: string | null }>;
 }
 
 /** The registration's documents as they stand, with the SHA-256 PostgreSQL computes of the bytes. */
@@ -72,85 +55,91 @@ async function currentDocuments(
   );
 }
 
-/**
- * Stores the registration as it now stands (its documents as attached) as its next version:
- * `answers` are the plain answers submitted. Called in the submission's transaction, after the
- * documents are stored. Returns the version number.
- */
-export async function insertRegistrationVersion(
-  db: Queryable,
-  ring: FieldKeyRing,
-  entry: { registrationId: string; form: CompiledForm; schemaHash: string; answers: Answers },
-): Promise<number> {
+/** The next version number of a registration (1 for its first). */
+export async function nextVersionNumber(db: Queryable, registrationId: string): Promise<number> {
   const next = await db.query<{ version: number }>(
     `select coalesce(max(version), 0)::int + 1 as version from registration_versions
       where registration_id = $1`,
-    [entry.registrationId],
+    [registrationId],
   );
-  const version = next.rows[0]!.version;
-  // The wording it was answered under, kept so the console can show the prompts as asked.
-  if (entry.schemaHash === entry.form.hash) await recordFormVersion(db, entry.form);
-  const sealed = sealAt(
-    ring,
-    entry.answers,
-    sensitiveAnswerPointers(entry.form, entry.answers),
-    versionContext(entry.registrationId, version),
-  );
+  return next.rows[0]!.version;
+}
+
+/**
+ * Stores a version of the registration: its answers (sealed by the caller for
+ * `versionContext`) and its documents as they now stand.
+ */
+export async function insertVersionRow(
+  db: Queryable,
+  entry: { registrationId: string; version: number; schemaHash: string; sealedAnswers: unknown },
+): Promise<void> {
   await db.query(
     `insert into registration_versions (registration_id, version, schema_hash, answers, documents)
      values ($1, $2, $3, $4, $5)`,
     [
       entry.registrationId,
-      version,
+      entry.version,
       entry.schemaHash,
-      JSON.stringify(sealed),
+      JSON.stringify(entry.sealedAnswers),
       JSON.stringify(await currentDocuments(db, entry.registrationId)),
     ],
   );
-  return version;
 }
 
-/**
- * Makes sure a registration stored before versions were kept has its version 1 (the registration
- * row as first submitted), before a resubmission replaces the row.
- */
-export async function ensureFirstVersion(
-  db: Queryable,
-  ring: FieldKeyRing,
-  form: CompiledForm,
-  registrationId: string,
-): Promise<void> {
+export async function hasVersions(db: Queryable, registrationId: string): Promise<boolean> {
   const existing = await db.query(
     'select 1 from registration_versions where registration_id = $1',
     [registrationId],
   );
-  if (existing.rowCount) return;
+  return Boolean(existing.rowCount);
+}
+
+/** The registration row as first submitted (answers sealed), or null. */
+export async function findFirstSubmission(
+  db: Queryable,
+  registrationId: string,
+): Promise<{ schemaHash: string; answers: unknown; submittedAt: Date } | null> {
   const row = await db.query<{ schema_hash: string; answers: unknown; submitted_at: Date }>(
     'select schema_hash, answers, submitted_at from registrations where id = $1',
     [registrationId],
   );
   const registration = row.rows[0];
-  if (!registration) return;
-  const answers = openRegistrationAnswers(ring, registrationId, registration.answers);
-  await insertRegistrationVersion(db, ring, {
-    registrationId,
-    form,
-    schemaHash: registration.schema_hash,
-    answers,
-  });
+  return registration
+    ? {
+        schemaHash: registration.schema_hash,
+        answers: registration.answers,
+        submittedAt: registration.submitted_at,
+      }
+    : null;
+}
+
+/** Dates version 1 as the registration it was made from was submitted. */
+export async function setFirstVersionSubmittedAt(
+  db: Queryable,
+  registrationId: string,
+  submittedAt: Date,
+): Promise<void> {
   await db.query(
     'update registration_versions set submitted_at = $2 where registration_id = $1 and version = 1',
-    [registrationId, registration.submitted_at],
+    [registrationId, submittedAt],
   );
 }
 
-/** Every version of a registration, oldest first, answers opened (throws when a key is missing). */
-export async function listRegistrationVersions(
+/** A version as stored: answers sealed, documents by part. */
+export interface StoredVersion {
+  version: number;
+  schemaHash: string;
+  submittedAt: string;
+  sealedAnswers: Answers;
+  /** By multipart part (`w8orw9`, `document.termsOfService`): name and SHA-256 of the bytes. */
+  documents: Record<string, { name: string; sha256: string | null }>;
+}
+
+/** Every version of a registration, oldest first, answers sealed. */
+export async function listVersionRows(
   db: Queryable,
   registrationId: string,
-  /** The field keys that open sealed answers (`app.fieldKeys`). */
-  ring: FieldKeyRing,
-): Promise<RegistrationVersion[]> {
+): Promise<StoredVersion[]> {
   const rows = await db.query<{
     version: number;
     schema_hash: string;
@@ -166,7 +155,7 @@ export async function listRegistrationVersions(
     version: row.version,
     schemaHash: row.schema_hash,
     submittedAt: row.submitted_at.toISOString(),
-    answers: openSealed(ring, row.answers, versionContext(registrationId, row.version)),
+    sealedAnswers: row.answers,
     documents: Object.fromEntries(
       Object.entries(row.documents).map(([part, document]) => [
         part,

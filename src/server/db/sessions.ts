@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { hashToken, newToken } from '../auth/tokens';
+import { hashToken, newToken } from './opaqueTokens';
 import type { Queryable } from './transaction';
 
 /** Sessions end after this long without a request (OWASP ASVS 7.3.1) … */

@@ -1,5 +1,5 @@
 import type { Statement } from '../../shared/api/statement';
-import { isUuid } from '../auth/apiSchemas';
+import { isUuid } from '../../shared/api/http';
 import type { Queryable } from './transaction';
 
 export interface StoredStatement {

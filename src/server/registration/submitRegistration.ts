@@ -53,11 +53,8 @@ import {
   updateResubmittedRegistration,
   type ExistingRegistration,
 } from '../db/registrations';
-import {
-  ensureFirstVersion,
-  insertRegistrationVersion,
-  recordStatusChange,
-} from '../db/registrationVersions';
+import { recordStatusChange } from '../db/registrationVersions';
+import { ensureFirstVersion, insertRegistrationVersion } from './registrationVersions';
 import { withTransaction, type Queryable } from '../db/transaction';
 import { lockUser, setRegistrantDetails, type UserRow } from '../db/users';
 import { ChangeRefusedError, ClientError } from '../errors';
@@ -68,11 +65,8 @@ import {
   sensitivePayloadTrace,
 } from '../fieldEncryption/registrationSealing';
 import { personColumnValues, personItemSchema } from '../../shared/forms/model/personColumns';
-import {
-  currentEsignConsentVersion,
-  esignConsentWording,
-  findEsignConsent,
-} from '../signatures/esignConsents';
+import { findEsignConsent } from '../db/esignConsents';
+import { currentEsignConsentVersion, esignConsentWording } from '../signatures/esignConsents';
 import { recordSignatureEvidence } from '../signatures/signatureEvidence';
 import { discardForm, type FileRule, type readMultipartForm } from '../storage/multipartForm';
 import { deleteStored } from '../storage/uploads';

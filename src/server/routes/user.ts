@@ -12,7 +12,7 @@ import {
 import { firm } from '../../shared/config/firm';
 import type { IdentityConfirmation } from '../../shared/api/account';
 import { identityConfirmationBody, totpConfirmBody } from '../../shared/api/account';
-import { isUuid } from '../auth/apiSchemas';
+import { isUuid } from '../../shared/api/http';
 import {
   personFileRules,
   withPhotoFieldError,

@@ -17,9 +17,6 @@ import { ClientError } from '../errors';
 import { PROJECT_ROOT } from '../forms';
 import { publishedSha256 } from './signatureEvidence';
 
-// Until submitRegistration.ts (being changed elsewhere) imports it from db/esignConsents.ts.
-export { findEsignConsent };
-
 let wording: EsignConsentText | undefined;
 
 /** The consent's wording (read once: a schema change is a deployment). */

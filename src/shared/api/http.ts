@@ -26,6 +26,11 @@ export type ApiErrorBody = FromSchema<typeof apiErrorBodySchema>;
 export const UUID_PATTERN =
   '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
+const UUID = new RegExp(UUID_PATTERN);
+
+export const isUuid = (value: string | undefined): value is string =>
+  value !== undefined && UUID.test(value);
+
 /** The header carrying the CSRF token, which must equal the `csrf_token` cookie. */
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_COOKIE = 'csrf_token';
