@@ -15,7 +15,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FieldKeyError } from '../fieldEncryption/keyRing';
-import type { AuditChainHead } from './verifyAuditChain';
+
+/** The last row walked: what a checkpoint signs (verifyAuditChain.ts reports it). */
+export interface AuditChainHead {
+  seq: number;
+  hash: string;
+  /** The row's time, UTC to the microsecond. */
+  at: string;
+}
 
 const FORMAT = 'audit-checkpoint/1';
 const AUDIT_CHECKPOINT_KEY_FILE = 'audit-checkpoint.key';

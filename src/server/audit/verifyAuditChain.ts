@@ -1,18 +1,10 @@
 import { readAuditHead, readAuditRows } from '../db/auditLog';
 import type { Queryable } from '../db/transaction';
 import { auditCanonical, auditChainKeysOf, keyedLinkHash, unkeyedLinkHash } from './auditChainKeys';
-import type { AuditCheckpoint } from './auditCheckpoint';
+import type { AuditChainHead, AuditCheckpoint } from './auditCheckpoint';
 
 /** The hash the first row links to. */
 const GENESIS_HASH = '0'.repeat(64);
-
-/** The last row walked: what a checkpoint signs. */
-export interface AuditChainHead {
-  seq: number;
-  hash: string;
-  /** The row's time, UTC to the microsecond. */
-  at: string;
-}
 
 /** The outcome of walking the chain: intact, or the first row that no longer matches. */
 export type AuditChainReport =

@@ -6,7 +6,8 @@ import {
   type SchemaUtilsType,
   type UiSchema,
 } from '@rjsf/utils';
-import type { CompiledForm, FormValidator } from '../../shared/forms/model/compiledForm';
+import type { CompiledForm } from '../../shared/forms/model/compiledForm';
+import type { FormValidator } from '../../shared/forms/model/schemaTypes';
 import { createRjsfValidator } from '../../shared/forms/validation/rjsfErrors';
 import { omitHiddenAnswers } from '../../shared/forms/walk/answers';
 import { questionAt } from '../../shared/forms/walk/changeScope';

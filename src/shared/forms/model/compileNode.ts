@@ -9,7 +9,8 @@ import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { RJSFSchema } from '@rjsf/utils';
 import { RJSF_VALIDATOR_OPTIONS } from '../validation/ajvConfig';
 import { bundleForm, type BundledForm } from './bundleForm';
-import { assembleForm, nestedFormIds, type CompiledForm, type FormValidator } from './compiledForm';
+import { assembleForm, nestedFormIds, type CompiledForm } from './compiledForm';
+import type { FormValidator } from './schemaTypes';
 import {
   formFile,
   readFormSources,

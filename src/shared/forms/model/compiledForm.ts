@@ -5,14 +5,16 @@
  * the browser imports `virtual:forms/<form-id>` (the form with its precompiled validator), Node
  * compiles the folders it reads (`compileForms`, compileNode.ts).
  */
-import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import type { BundledForm } from './bundleForm';
-import type { Answers, JsonSchema, RegistrationAnnotation, UiSchema } from './schemaTypes';
+import type {
+  Answers,
+  FormValidator,
+  JsonSchema,
+  RegistrationAnnotation,
+  UiSchema,
+} from './schemaTypes';
 import { simpleCondition } from '../walk/schemaWalk';
 import { stepsOf, type FormStep } from './steps';
-
-/** rjsf's validator interface, as Ajv built it for this form (compiled or precompiled). */
-export type FormValidator = ValidatorType<Record<string, unknown>, RJSFSchema>;
 
 export interface CompiledForm {
   /** The folder name under schemas/ (kebab-case): the form id payloads and drafts carry. */

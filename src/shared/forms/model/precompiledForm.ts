@@ -9,7 +9,8 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type AJV8PrecompiledValidator from '@rjsf/validator-ajv8/lib/precompiledValidator.js';
 import type { BundledForm } from './bundleForm';
 import { validateAnswers } from '../validation/validateAnswers';
-import { assembleForm, type CompiledForm, type FormValidator } from './compiledForm';
+import { assembleForm, type CompiledForm } from './compiledForm';
+import type { FormValidator } from './schemaTypes';
 
 const warmUps = new WeakMap<CompiledForm, Promise<boolean>>();
 

@@ -1,4 +1,5 @@
 /** Loose JSON Schema and uiSchema types: schemas carry `x-…` keywords that typed models lack. */
+import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 
 /** A JSON Schema object as the engine reads it (annotations included). */
 export interface JsonSchema {
@@ -62,6 +63,12 @@ export type UiSchema = { [key: string]: unknown };
 
 /** Answers: the form data of one form. */
 export type Answers = Record<string, unknown>;
+
+/**
+ * rjsf's validator interface, as Ajv built it for a form (compiled or precompiled). Here, below
+ * the model and the walker, so the walker takes one without importing the model above it.
+ */
+export type FormValidator = ValidatorType<Record<string, unknown>, RJSFSchema>;
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,7 +8,7 @@
  */
 import { optionTitle, optionTitles } from '../model/optionTitle';
 import { AsYouType } from 'libphonenumber-js';
-import type { FormValidator } from '../model/compiledForm';
+import type { FormValidator } from '../model/schemaTypes';
 import {
   isAgreement,
   isPlainObject,

@@ -17,7 +17,8 @@ import {
   type UiSchema as RjsfUiSchema,
   type ValidationData,
 } from '@rjsf/utils';
-import type { CompiledForm, FormValidator } from '../model/compiledForm';
+import type { CompiledForm } from '../model/compiledForm';
+import type { FormValidator } from '../model/schemaTypes';
 import { fieldsInOrder } from '../walk/schemaWalk';
 import type { Answers } from '../model/schemaTypes';
 import type { AnswerError } from '../model/types';

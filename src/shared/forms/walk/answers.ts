@@ -1,5 +1,6 @@
 /** What leaves the form: answers hidden by a failing condition, and what a browser draft keeps. */
-import type { CompiledForm, FormValidator } from '../model/compiledForm';
+import type { CompiledForm } from '../model/compiledForm';
+import type { FormValidator } from '../model/schemaTypes';
 import {
   allProperties,
   childSchema,

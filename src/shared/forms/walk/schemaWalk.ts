@@ -4,7 +4,7 @@
  */
 import { retrieveSchema, type RJSFSchema } from '@rjsf/utils';
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
-import type { FormValidator } from '../model/compiledForm';
+import type { FormValidator } from '../model/schemaTypes';
 import { fromPointer, toPointer } from '../model/pointer';
 
 /** A JSON pointer inside the bundled schema (`#/$defs/address`, `#/definitions/x`), or undefined. */
