@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HashQueue, passwordHashQueue } from '../../src/server/auth/hashQueue';
 import { hashPassword } from '../../src/server/auth/passwords';
-import { hashToken } from '../../src/server/auth/tokens';
+import { hashToken } from '../../src/server/db/opaqueTokens';
 import { DEVICE_COOKIE } from '../../src/server/plugins/session';
 import { createVerifiedUser, freshClient, lastLink, PASSWORD, uniqueEmail } from './authHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';

@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
 import { readConfig } from '../../src/server/config';
 import { CSRF_EXEMPT_ROUTES } from '../../src/server/plugins/csrf';
-import { hashToken } from '../../src/server/auth/tokens';
+import { hashToken } from '../../src/server/db/opaqueTokens';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../../src/shared/api/http';
 import {
   createVerifiedUser,

@@ -7,12 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { BUSY_MESSAGE, HashQueue } from '../../src/server/auth/hashQueue';
 import { RATE_LIMITS } from '../../src/server/auth/routeHelpers';
-import {
-  checkLimitMax,
-  countHit,
-  enforceLimit,
-  SATURATED_AT,
-} from '../../src/server/db/rateLimits';
+import { enforceLimit } from '../../src/server/auth/enforceLimit';
+import { checkLimitMax, countHit, SATURATED_AT } from '../../src/server/db/rateLimits';
 import { ClientError } from '../../src/server/errors';
 import { freshClient, postForm, signedIn, uniqueEmail } from './authHelpers';
 import { createTestApp, TestClient, type TestApp } from './testApp';

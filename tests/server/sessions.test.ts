@@ -1,6 +1,6 @@
 /** The idle timeout: honest to within a minute, without a write on every request. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/server/auth/tokens';
+import { hashToken } from '../../src/server/db/opaqueTokens';
 import { SESSION_COOKIE } from '../../src/shared/api/http';
 import { signedIn } from './authHelpers';
 import { createTestApp, type TestApp } from './testApp';

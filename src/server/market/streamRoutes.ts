@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { SESSION_COOKIE } from '../../shared/api/http';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../../shared/api/market';
-import { hashToken } from '../auth/tokens';
+import { hashToken } from '../db/opaqueTokens';
 import { isSessionLive } from '../db/sessions';
 import { ClientError, forbidden, unauthorized } from '../errors';
 import { MarketFeed } from './marketFeed';

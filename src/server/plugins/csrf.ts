@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
-import { newToken, safeEqual } from '../auth/tokens';
+import { newToken } from '../db/opaqueTokens';
+import { safeEqual } from '../auth/tokens';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/api/http';
-import { hashToken } from '../auth/tokens';
+import { hashToken } from '../db/opaqueTokens';
 import { DEVICE_COOKIE_TTL_MS, deviceCookieUser, issueDeviceCookie } from '../db/deviceCookies';
 import { createSession, deleteSession, findSessionUser, SESSION_ABSOLUTE_MS } from '../db/sessions';
 import { unauthorized } from '../errors';

@@ -44,7 +44,7 @@ import {
 import { CHALLENGE_TTL_MS, takeChallenge } from '../db/passkeys';
 import { DEVICE_COOKIE_PATH } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
-import { enforceLimit } from '../db/rateLimits';
+import { enforceLimit } from '../auth/enforceLimit';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { forgetDevices } from '../db/deviceCookies';
 import { likelyRightPassword, noteRightPassword } from '../auth/signinHints';
@@ -62,7 +62,7 @@ import {
   type UserRow,
 } from '../db/users';
 import { ROLES, type Role } from '../../shared/api/auth';
-import { isUuid } from '../auth/apiSchemas';
+import { isUuid } from '../../shared/api/http';
 import {
   personFileRules,
   withPhotoFieldError,

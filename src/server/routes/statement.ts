@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendEncodedAnswer, whenAvailable, type EncodedAnswer } from '../conditionalGet';
 import type { SessionAccess } from '../auth/liveSessions';
 import { findOrganization } from '../db/statements';
-import { isUuid } from '../auth/apiSchemas';
+import { isUuid } from '../../shared/api/http';
 import { forbidden, notFound, unauthorized } from '../errors';
 import { statementResponseSchema } from '../../shared/api/statement';
 

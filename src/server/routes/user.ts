@@ -26,7 +26,7 @@ import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { confirmIdentity } from '../auth/secondFactor';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
-import { enforceLimit } from '../db/rateLimits';
+import { enforceLimit } from '../auth/enforceLimit';
 import { insertUserDocument } from '../db/documents';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
