@@ -7,7 +7,7 @@
  * load part, BENCH_ONLY=encryption (`npm run bench -- encryption`) only the encryption of
  * sensitive answers, BENCH_ONLY=applications (`npm run bench -- applications`) only the
  * applications' saves and uploads, BENCH_LOAD_SECONDS (default 10) is the length of each load run.
- * `npm run bench -- keystrokes` runs only the individual form's keystrokes (OURS, B2, B1).
+ * `npm run bench -- keystrokes` runs only the individual form's keystrokes (OURS, B1, B2).
  * `npm run bench -- firstdraw` runs only the registration page's first draw of a generated
  * 200-question form against the individual form's (FIRSTDRAW_RUNS runs, default 5).
  */
@@ -341,14 +341,15 @@ async function main() {
     return;
   }
   if (ONLY === 'keystrokes') {
-    // The individual form's keystrokes alone: OURS, B2 and B1 interleaved, with the files attached.
+    // The individual form's keystrokes alone: OURS, B1 and B2 interleaved in the full run's order,
+    // with the files attached.
     tempDir = makeTempDir('portal-bench');
     const files = await makeBenchFiles(tempDir);
     const pagesDir = path.join(tempDir, 'pages');
     log('building the bench pages (production)');
     await buildBenchPages(pagesDir);
     browser = await launchChromium();
-    const pages = ['ours', 'b2', 'b1'] as const;
+    const pages = KEYSTROKE_PAGES.filter((name) => name !== 'b2simple');
     log(`keystrokes: ${KEYS.length} keys ${GAP_MS} ms apart into #${FIELD_ID}, ${RUNS} runs`);
     const { keystrokes } = await browserFigures(browser, pagesDir, {
       tempDir,
