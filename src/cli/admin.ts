@@ -454,7 +454,7 @@ async function verifyEvidence(
 /** Seals every sensitive answer under the current key and says how many values it touched. */
 async function rotateKey(pool: pg.Pool, config: ServerConfig, out: Out): Promise<void> {
   const ring = loadFieldKeys(config);
-  const counts = await rotateFieldKeys(pool, ring);
+  const counts = await rotateFieldKeys(pool, ring, portalForms());
   out(
     `Key ${ring.current.id}: ${counts.resealed} values encrypted again, ${counts.current} already ` +
       `under it, ${counts.sealedFirstTime} stored before encryption now encrypted (${counts.rows} rows).`,

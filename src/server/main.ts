@@ -80,7 +80,7 @@ const closeApp = () => app.close();
 let seeded = false;
 try {
   // Several instances may start together on one empty database: both seeds take a lock.
-  if (config.seedDemo) seeded = await seedDemoData(database.pool, config);
+  if (config.seedDemo) seeded = await seedDemoData(database.pool, config, app.forms);
   // Sample disclosure documents: a year of them, once, when none are published yet.
   if (config.seedDemo) await seedDisclosures(database.pool, config);
 } catch (error) {

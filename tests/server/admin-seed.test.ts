@@ -23,7 +23,7 @@ describe('demo seed for review and the statement', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
-    expect(await seedDemoData(t.pool, t.config)).toBe(true);
+    expect(await seedDemoData(t.pool, t.config, t.app.forms)).toBe(true);
   });
   afterAll(async () => t.close());
 

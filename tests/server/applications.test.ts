@@ -205,7 +205,7 @@ describe('applications on the server: save and resume', () => {
   it('rotating the key leaves applications readable under the new key alone', async () => {
     const user = await signedIn(t);
     await save(user.client, 'business', { answers: businessAnswers(), baseRevision: 0 });
-    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`));
+    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`), t.app.forms);
     expect(counts.unreadable).toEqual([]);
     expect(await rawApplications(t, user.id)).not.toContain('v1.k1.');
     const onlyK2: FastifyInstance = await buildApp({
@@ -728,7 +728,8 @@ function changedIndividualForms(): FormCatalog {
     ...schema.required!.filter((key) => key !== 'irsFormW2'),
     'taxResidenceCountry',
   ];
-  const { forms, problems } = compileForms(sources, ['individual']);
+  // The person form too: the account's routes read the person's details by it (app.forms).
+  const { forms, problems } = compileForms(sources, ['individual', 'person']);
   expect(problems).toEqual([]);
   return forms;
 }

@@ -175,7 +175,7 @@ describe('sensitive answers encrypted at rest', () => {
   it('rotation: encrypted under k1, rotated to k2, k1 removed, still readable', async () => {
     const business = await registeredBusiness(t);
     const staff = await signedInStaff(t);
-    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`));
+    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`), t.app.forms);
     expect(counts.resealed).toBeGreaterThan(0);
     // The registration whose sealed payload was copied from another (above) is named, not lost.
     expect(counts.unreadable).not.toContain(`registration ${business.registrationId}`);
@@ -183,7 +183,7 @@ describe('sensitive answers encrypted at rest', () => {
     expect(raw).not.toContain('"v1.k1.');
     expect(raw).toContain('"v1.k2.');
     // Run again: nothing left to do (a stopped run resumes the same way).
-    const again = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`));
+    const again = await rotateFieldKeys(t.pool, parseFieldKeys(`${K2},${K1}`), t.app.forms);
     expect(again.resealed).toBe(0);
     expect(again.current).toBe(counts.resealed + counts.current);
     expect(again.unreadable).toEqual(counts.unreadable);
@@ -212,7 +212,7 @@ describe('sensitive answers encrypted at rest', () => {
       JSON.stringify(toPayloadJson(testForm('business'), plain).parts),
     ]);
     expect(await rawRows(t, business.registrationId)).toContain('PA1234567');
-    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(K1));
+    const counts = await rotateFieldKeys(t.pool, parseFieldKeys(K1), t.app.forms);
     expect(counts.sealedFirstTime).toBe(4); // two dates of birth, an SSN, a passport number
     expect(await rawRows(t, business.registrationId)).not.toContain('PA1234567');
     const staff = await signedInStaff(t);

@@ -10,7 +10,7 @@ import type { FileReference } from '../../shared/forms/model/types';
 import { validateAnswers } from '../../shared/forms/validation/validateAnswers';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { badRequest, ClientError } from '../errors';
-import { portalForms } from '../forms';
+import type { FormCatalog } from '../../shared/forms/model/compileNode';
 import type { FileRule, MultipartForm } from '../storage/multipartForm';
 import type { StoredFile } from '../db/documents';
 import { fromPointer } from '../../shared/forms/model/pointer';
@@ -43,16 +43,14 @@ interface PersonSubmission {
   photo?: StoredFile;
 }
 
-/** The person form (schemas/person), compiled once per process with the portal's forms. */
-function personForm(): CompiledForm {
-  const form = portalForms().get(PERSON_FORM);
+/**
+ * The person form (schemas/person) among the app's forms (`app.forms`), found when the routes are
+ * registered, so a portal without it fails at start rather than on a request.
+ */
+export function personFormOf(forms: FormCatalog): CompiledForm {
+  const form = forms.get(PERSON_FORM);
   if (!form) throw new Error('schemas/person is missing: the person fields have no form');
   return form;
-}
-
-/** Compiles the person form once per process (call when registering the routes). */
-export function preparePersonForm(): void {
-  personForm();
 }
 
 /**
@@ -60,8 +58,7 @@ export function preparePersonForm(): void {
  * which names it in a refusal ('The file for Government-issued photo ID … must be …'), as the
  * registration's upload does.
  */
-export function personFileRules(parts: PersonParts): Record<string, FileRule> {
-  const form = personForm();
+export function personFileRules(form: CompiledForm, parts: PersonParts): Record<string, FileRule> {
   const photo = deref(form.schema.properties?.photoId ?? {}, form.schema);
   const accept = photo['x-file'];
   if (!accept) throw new Error('The person form’s photoId is not a file answer');
@@ -72,9 +69,13 @@ export function personFileRules(parts: PersonParts): Record<string, FileRule> {
  * A refused photo ID file (not an image or PDF, too large, empty), as the multipart reader throws
  * it, also as a field error on its part, as a registration reports it on its answer.
  */
-export function withPhotoFieldError(error: unknown, parts: PersonParts): unknown {
+export function withPhotoFieldError(
+  error: unknown,
+  person: CompiledForm,
+  parts: PersonParts,
+): unknown {
   if (!(error instanceof ClientError) || error.errors) return error;
-  const label = personFileRules(parts)[parts.photoId]?.label;
+  const label = personFileRules(person, parts)[parts.photoId]?.label;
   if (!label || !error.message.includes(`for ${label} `)) return error;
   return new ClientError(error.statusCode, error.message, { [parts.photoId]: error.message });
 }
@@ -86,6 +87,7 @@ export function withPhotoFieldError(error: unknown, parts: PersonParts): unknown
  * first problem (in form order) and whose `errors` give every problem by part name.
  */
 export function readPerson(
+  person: CompiledForm,
   form: MultipartForm,
   parts: PersonParts,
   options: { optional?: readonly PersonAnswer[] } = {},
@@ -106,7 +108,7 @@ export function readPerson(
     } satisfies FileReference;
   }
   const optional = new Set<string>(options.optional ?? []);
-  const problems = validateAnswers(personForm(), answers).errors.filter(({ path }) => {
+  const problems = validateAnswers(person, answers).errors.filter(({ path }) => {
     const key = fromPointer(path)[0] ?? '';
     return !(optional.has(key) && answers[key] === undefined);
   });

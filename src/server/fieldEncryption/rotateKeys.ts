@@ -22,7 +22,6 @@ import {
 } from '../db/keyRotation';
 import { versionContext } from '../db/registrationVersions';
 import { withTransaction } from '../db/transaction';
-import { portalForms } from '../forms';
 import { applicationContext } from './applicationSealing';
 import type { FieldKeyRing } from './keyRing';
 import {
@@ -63,9 +62,9 @@ function plainSensitive(form: CompiledForm | undefined, answers: Answers): numbe
 export async function rotateFieldKeys(
   pool: pg.Pool,
   ring: FieldKeyRing,
+  /** The forms whose `x-sensitive` answers are sealed (the portal's: `app.forms`). */
+  forms: FormCatalog,
   progress: (line: string) => void = () => {},
-  /** The forms whose `x-sensitive` answers are sealed (the server's schemas/ by default). */
-  forms: FormCatalog = portalForms(),
 ): Promise<RotationCounts> {
   const counts: RotationCounts = {
     rows: 0,

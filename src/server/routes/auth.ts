@@ -66,7 +66,7 @@ import { isUuid } from '../../shared/api/http';
 import {
   personFileRules,
   withPhotoFieldError,
-  preparePersonForm,
+  personFormOf,
   readPerson,
   readRoles,
   SNAKE_CASE_PARTS,
@@ -381,8 +381,8 @@ export async function registerAuthRoutes(
  * choose among the invited roles (or send none to take them all), never add one.
  */
 function registerInviteAccept(app: FastifyInstance): void {
-  preparePersonForm();
-  const files = personFileRules(SNAKE_CASE_PARTS);
+  const personForm = personFormOf(app.forms);
+  const files = personFileRules(personForm, SNAKE_CASE_PARTS);
   app.post(
     '/auth/invite/accept',
     { config: perMinute(RATE_LIMITS.inviteAccept) },
@@ -391,7 +391,7 @@ function registerInviteAccept(app: FastifyInstance): void {
         dataDir: app.config.dataDir,
         files,
       }).catch((error: unknown) => {
-        throw withPhotoFieldError(error, SNAKE_CASE_PARTS);
+        throw withPhotoFieldError(error, personForm, SNAKE_CASE_PARTS);
       });
       let userId: string;
       try {
@@ -400,7 +400,7 @@ function registerInviteAccept(app: FastifyInstance): void {
         if (!token || !isUuid(organizationId)) throw badRequest(INVALID_LINK);
         const email = checkedEmail(form.field('email') ?? '');
         // The person form's rules and messages, as the business wizard's user step has them.
-        const { details: person, photo } = readPerson(form, SNAKE_CASE_PARTS);
+        const { details: person, photo } = readPerson(personForm, form, SNAKE_CASE_PARTS);
         const chosen = readRoles(form.all('role'));
         const passwordHash = await newPasswordHash(
           form.field('password_text') ?? '',

@@ -3,7 +3,7 @@ import { userSchema, type User } from '../../shared/api/auth';
 import {
   ANSWER_PARTS,
   personFileRules,
-  preparePersonForm,
+  personFormOf,
   readPerson,
   withPhotoFieldError,
 } from '../auth/personFields';
@@ -23,8 +23,8 @@ export function registerRegistrationUserRoutes(
   app: FastifyInstance,
   currentRow: (request: { requireUserId(): Promise<string> }) => Promise<UserRow>,
 ): void {
-  preparePersonForm();
-  const files = personFileRules(ANSWER_PARTS);
+  const personForm = personFormOf(app.forms);
+  const files = personFileRules(personForm, ANSWER_PARTS);
   app.post(
     '/registration/user',
     { schema: { response: { 200: userSchema } } },
@@ -40,10 +40,10 @@ export function registerRegistrationUserRoutes(
         dataDir: app.config.dataDir,
         files,
       }).catch((error: unknown) => {
-        throw withPhotoFieldError(error, ANSWER_PARTS);
+        throw withPhotoFieldError(error, personForm, ANSWER_PARTS);
       });
       try {
-        const { details: person, photo } = readPerson(form, ANSWER_PARTS);
+        const { details: person, photo } = readPerson(personForm, form, ANSWER_PARTS);
         await withTransaction(app.db, async (client) => {
           await setUserDetails(client, row.id, {
             firstName: person.firstName!,

@@ -16,7 +16,7 @@ import { isUuid } from '../../shared/api/http';
 import {
   personFileRules,
   withPhotoFieldError,
-  preparePersonForm,
+  personFormOf,
   readPerson,
   readRoles,
   SNAKE_CASE_PARTS,
@@ -180,8 +180,8 @@ const KYC_TAGS: SettingsTag[] = ['add_kyc', 'modify_kyc'];
  * change. A photo_id is accepted only with the KYC tags.
  */
 function registerSettingsUpdate(app: FastifyInstance, currentRow: CurrentRow): void {
-  preparePersonForm();
-  const files = personFileRules(SNAKE_CASE_PARTS);
+  const personForm = personFormOf(app.forms);
+  const files = personFileRules(personForm, SNAKE_CASE_PARTS);
   app.post(
     '/user/settings',
     { schema: { response: { 200: userSettingsSchema } } },
@@ -191,7 +191,7 @@ function registerSettingsUpdate(app: FastifyInstance, currentRow: CurrentRow): v
         dataDir: app.config.dataDir,
         files,
       }).catch((error: unknown) => {
-        throw withPhotoFieldError(error, SNAKE_CASE_PARTS);
+        throw withPhotoFieldError(error, personForm, SNAKE_CASE_PARTS);
       });
       let keepFiles = false;
       try {
@@ -218,6 +218,7 @@ async function applySetting(
   tag: SettingsTag,
   form: MultipartForm,
 ): Promise<void> {
+  const personForm = personFormOf(app.forms);
   switch (tag) {
     case 'add_kyc': {
       if (row.details) {
@@ -227,13 +228,15 @@ async function applySetting(
         );
       }
       // Spec access §3: add_kyc's photo_id is optional; the rest is required.
-      const { details, photo } = readPerson(form, SNAKE_CASE_PARTS, { optional: ['photoId'] });
+      const { details, photo } = readPerson(personForm, form, SNAKE_CASE_PARTS, {
+        optional: ['photoId'],
+      });
       await saveKyc(app, row, tag, details, photo);
       return;
     }
     case 'modify_kyc': {
       if (!row.details) throw badRequest('There are no details to change yet. Use add_kyc first.');
-      const { details, photo } = readPerson(form, SNAKE_CASE_PARTS, {
+      const { details, photo } = readPerson(personForm, form, SNAKE_CASE_PARTS, {
         optional: ['firstName', 'lastName', 'phoneNumber', 'photoId'],
       });
       if (Object.keys(details).length === 0 && !photo) throw badRequest('Nothing to change.');

@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config';
 import { hashPassword } from '../auth/passwords';
 import { anyUserExists, insertDemoOrganization, insertVerifiedUser } from '../db/demoSeed';
 import { lockForTransaction, withTransaction } from '../db/transaction';
+import type { FormCatalog } from '../../shared/forms/model/compileNode';
 import { seedDemoReview } from './demoReview';
 
 import { DEMO_SIGN_INS } from './demoSignIns';
@@ -14,7 +15,12 @@ export { DEMO_SIGN_INS };
  * Under an advisory lock: of several servers starting together on one empty database, one seeds
  * and the others, once it has committed, find its users and seed nothing.
  */
-export async function seedDemoData(pool: pg.Pool, config: ServerConfig): Promise<boolean> {
+export async function seedDemoData(
+  pool: pg.Pool,
+  config: ServerConfig,
+  /** The app's forms (`app.forms`): the demo registrations answer the individual form. */
+  forms: FormCatalog,
+): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     await lockForTransaction(client, 'seed:demo');
     if (await anyUserExists(client)) return false;
@@ -51,7 +57,7 @@ export async function seedDemoData(pool: pg.Pool, config: ServerConfig): Promise
       pendingOrg,
     );
     await insertUser(staff.email, staff.password, true, null, null);
-    await seedDemoReview(client, config, {
+    await seedDemoReview(client, config, forms, {
       approved: approved.email,
       pending: pending.email,
       staff: staff.email,

@@ -16,7 +16,7 @@ import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { signedDocuments, toPayloadJson } from '../../shared/forms/payload/payload';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
-import { portalForms } from '../forms';
+import type { FormCatalog } from '../../shared/forms/model/compileNode';
 import type { ServerConfig } from '../config';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { insertRegistration, insertRegistrationDocument } from '../db/registrations';
@@ -55,15 +55,19 @@ interface Person {
 }
 
 /** The form the demo people registered with: the demo data are its answers. */
-function individualForm(): CompiledForm {
-  const form = portalForms().get('individual');
+function individualFormOf(forms: FormCatalog): CompiledForm {
+  const form = forms.get('individual');
   if (!form) throw new Error('The demo data need the individual form (schemas/individual/)');
   return form;
 }
 
 /** Answers of the individual form for a demo person, on the schema's own example. */
-function demoAnswers(person: Person, files: Record<string, StoredFile>): Answers {
-  const example = structuredClone(individualForm().example) as Answers;
+function demoAnswers(
+  form: CompiledForm,
+  person: Person,
+  files: Record<string, StoredFile>,
+): Answers {
+  const example = structuredClone(form.example) as Answers;
   const reference = (part: string) => ({
     name: files[part]!.originalName,
     type: files[part]!.contentType,
@@ -113,6 +117,7 @@ async function sampleIdImage(label: string, color: string): Promise<Buffer> {
 async function seedRegistration(
   db: pg.PoolClient,
   config: ServerConfig,
+  form: CompiledForm,
   person: Person,
   ids: { userId: string; organizationId: string },
   decision: { reviewerId: string } | null,
@@ -138,9 +143,8 @@ async function seedRegistration(
       'application/pdf',
     ),
   };
-  const answers = demoAnswers(person, files);
+  const answers = demoAnswers(form, person, files);
   for (const key of Object.keys(answers)) if (answers[key] === undefined) delete answers[key];
-  const form = individualForm();
   const payload = toPayloadJson(form, answers);
   // Stored as the portal stores a submission: sensitive answers sealed.
   const fieldKeys = loadFieldKeys(config);
@@ -221,14 +225,17 @@ async function seedRegistration(
 export async function seedDemoReview(
   db: pg.PoolClient,
   config: ServerConfig,
+  forms: FormCatalog,
   emails: { approved: string; pending: string; staff: string },
 ): Promise<void> {
+  const form = individualFormOf(forms);
   const approved = await findDemoUser(db, emails.approved);
   const pending = await findDemoUser(db, emails.pending);
   const staff = await findDemoUser(db, emails.staff);
   await seedRegistration(
     db,
     config,
+    form,
     {
       firstName: 'Avery',
       lastName: 'Quinn',
@@ -252,6 +259,7 @@ export async function seedDemoReview(
   await seedRegistration(
     db,
     config,
+    form,
     {
       firstName: 'Jordan',
       lastName: 'Lee',
