@@ -17,7 +17,6 @@ import { safeEqual } from '../auth/tokens';
 import { findRegistrationDocument, listRegistrations } from '../db/adminQueries';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { registrationAuditEvents } from '../audit/registrationAuditEvents';
-import { findUserRowById } from '../db/users';
 import { ClientError } from '../errors';
 import { readDocumentPreview } from '../db/documents';
 import { readDocument } from '../storage/documentStore';
@@ -44,7 +43,7 @@ import {
   PREVIEWED_AS_JPEG,
   renderAnswers,
 } from './RegistrationAnswers';
-import { decideRegistration, requestChanges, selfReviewRefusal, type ReviewDeps } from './review';
+import { decideRegistration, requestChanges, selfReviewRefusal } from './review';
 import { evidencePackage } from '../signatures/evidencePackage';
 import { listRegistrationVersions } from '../registration/registrationVersions';
 import { formOfVersion } from '../forms';
@@ -63,6 +62,7 @@ import {
   readRegistrationDetail,
   type RegistrationDetail,
 } from './registrationView';
+import { lookUpStaffRequestUser, reviewDepsOf, staffOf } from './staffRequest';
 
 const SIGN_IN_REDIRECT = `/clearing/signin?${SIGN_IN_NOTICE_PARAM}=${'signin-required' satisfies SignInNotice}`;
 
@@ -75,14 +75,6 @@ const DECIDED_NOTICES: Record<string, string> = {
   changes_requested: 'Changes requested. The applicant was emailed what to change.',
 };
 
-interface Staff {
-  id: string;
-  email: string;
-  organizationId: string | null;
-}
-
-const staffOf = new WeakMap<FastifyRequest, Staff>();
-
 function html(reply: FastifyReply, code: number, body: string) {
   return reply
     .code(code)
@@ -93,7 +85,7 @@ function html(reply: FastifyReply, code: number, body: string) {
 
 /** The console's 404 page, saying what was not found. */
 function notFound(request: FastifyRequest, reply: FastifyReply, what: string) {
-  return html(reply, 404, messagePage('Not found', what, staffOf.get(request)!.email));
+  return html(reply, 404, messagePage('Not found', what, staffOf(request)!.email));
 }
 
 /** RFC 6266 attachment header: an ASCII fallback name plus the UTF-8 original. */
@@ -159,11 +151,9 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    const userId = await request.sessionUserId();
-    if (!userId) return reply.redirect(SIGN_IN_REDIRECT);
-    const user = await findUserRowById(app.db, userId);
+    const user = await lookUpStaffRequestUser(app, request);
     if (!user) return reply.redirect(SIGN_IN_REDIRECT);
-    if (!user.is_staff) {
+    if (!user.isStaff) {
       // Not a link back here (it would loop): a customer who lands here wants the customer site.
       return html(
         reply,
@@ -174,7 +164,6 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         }),
       );
     }
-    staffOf.set(request, { id: user.id, email: user.email, organizationId: user.organization_id });
   });
 
   // Form posts: same-origin and carrying the CSRF token of this browser's cookie.
@@ -197,7 +186,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         messagePage(
           'Session check failed',
           'Your session check failed. Reload the page and try again.',
-          staffOf.get(request)?.email,
+          staffOf(request)?.email,
         ),
       );
     }
@@ -212,18 +201,10 @@ async function consolePages(app: FastifyInstance): Promise<void> {
           ? error.message
           : 'The request could not be handled.'
         : 'Something went wrong. Please try again.';
-    return html(reply, status, messagePage('Error', message, staffOf.get(request)?.email));
+    return html(reply, status, messagePage('Error', message, staffOf(request)?.email));
   });
 
-  const staff = (request: FastifyRequest) => staffOf.get(request)!;
-  const reviewDeps = (request: FastifyRequest): ReviewDeps => ({
-    pool: app.db,
-    mailer: app.mailer,
-    publicUrl: app.config.publicUrl,
-    onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
-    forms: app.forms,
-    fieldKeys: app.fieldKeys,
-  });
+  const staff = (request: FastifyRequest) => staffOf(request)!;
 
   // A business registration is listed by the business's name (its form says it registers one).
   const forQueue = (r: AdminRegistrationSummary): ConsoleRegistration => ({
@@ -440,7 +421,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       }
       try {
         await requestChanges(
-          reviewDeps(request),
+          reviewDepsOf(app, request),
           {
             registrationId: id,
             note: typeof request.body.note === 'string' ? request.body.note : undefined,
@@ -524,7 +505,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       }
       try {
         const { status } = await decideRegistration(
-          reviewDeps(request),
+          reviewDepsOf(app, request),
           { registrationId: id, approved: decision === 'approve', reason: request.body.reason },
           { userId: staff(request).id, via: 'console' },
         );

@@ -32,7 +32,6 @@ import {
   requestChanges,
   resendVerificationEmail,
   type Actor,
-  type ReviewDeps,
 } from '../admin/review';
 import {
   countOrganizations,
@@ -43,13 +42,16 @@ import {
 } from '../db/adminQueries';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { findOrganization, latestStatement } from '../db/statements';
-import { findUserRowById } from '../db/users';
+import {
+  lookUpStaffRequestUser,
+  requestUserOf,
+  reviewDepsOf,
+  staffOf,
+} from '../admin/staffRequest';
 import { forbidden, notFound, unauthorized } from '../errors';
 
 /** The clearing id prefix of this firm's organisations (`NCF-100001`). */
 const CLEARING_FIRM_ID = 'NCF';
-
-const staffOf = new WeakMap<FastifyRequest, string>();
 
 const uuid = { type: 'string', pattern: UUID_PATTERN } as const;
 const body = (properties: Record<string, object>, required: string[]) => ({
@@ -67,16 +69,13 @@ const body = (properties: Record<string, object>, required: string[]) => ({
  */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request) => {
-    const userId = await request.sessionUserId();
-    if (!userId) throw unauthorized();
-    const user = await findUserRowById(app.db, userId);
+    const user = await lookUpStaffRequestUser(app, request);
     if (!user) throw unauthorized();
-    staffOf.set(request, userId);
-    if (!user.is_staff) throw forbidden('This is for staff only.');
+    if (!user.isStaff) throw forbidden('This is for staff only.');
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const actorUserId = staffOf.get(request);
+    const actorUserId = requestUserOf(request)?.id;
     if (actorUserId === undefined) return payload; // signed out: nobody to name
     const params = (request.params ?? {}) as Record<string, string>;
     await recordAuditEvent(app.db, {
@@ -93,16 +92,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const actor = (request: FastifyRequest): Actor => ({
-    userId: staffOf.get(request)!,
+    userId: staffOf(request)!.id,
     via: 'api',
-  });
-  const reviewDeps = (request: FastifyRequest): ReviewDeps => ({
-    pool: app.db,
-    mailer: app.mailer,
-    publicUrl: app.config.publicUrl,
-    onMailError: (error) => request.log.error({ err: error }, 'applicant email failed'),
-    forms: app.forms,
-    fieldKeys: app.fieldKeys,
   });
 
   app.get<{ Querystring: { search?: string; limit?: number; offset?: number } }>(
@@ -180,7 +171,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request): Promise<AdminDecisionResult> => {
       const { status: decided } = await decideRegistration(
-        reviewDeps(request),
+        reviewDepsOf(app, request),
         request.body,
         actor(request),
       );
@@ -198,7 +189,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request): Promise<AdminDecisionResult> => {
       const { status: decided } = await requestChanges(
-        reviewDeps(request),
+        reviewDepsOf(app, request),
         request.body,
         actor(request),
       );
