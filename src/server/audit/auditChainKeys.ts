@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { Queryable } from '../db/transaction';
 import { loadKeyRing, type FieldKey, type FieldKeyRing } from '../fieldEncryption/keyRing';
+import type { AuditCanonicalParts } from '../db/auditLog';
 
 const AUDIT_CHAIN_KEY_FILE = 'audit-chain.key';
 
@@ -76,19 +77,6 @@ export function unkeyedLinkHash(prevHash: string, canonical: string): string {
     .createHash('sha256')
     .update(prevHash + canonical, 'utf8')
     .digest('hex');
-}
-
-/** The columns a row's hash covers, as text from PostgreSQL's own output functions. */
-interface AuditCanonicalParts {
-  seq: string;
-  /** `at` in UTC to the microsecond: `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
-  at: string;
-  actorUserId: string | null;
-  action: string;
-  subject: string | null;
-  registrationId: string | null;
-  /** `detail::text`: jsonb's text form (keys sorted, one spelling per value). */
-  detailText: string;
 }
 
 /**

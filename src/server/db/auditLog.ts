@@ -49,15 +49,21 @@ export async function lockAuditHead(
   };
 }
 
-/** One audit row as appended: keyed (chain version 2) under `chainKey`. */
-interface AuditRowToAppend {
+/** The columns a row's hash covers, as text from PostgreSQL's own output functions. */
+export interface AuditCanonicalParts {
   seq: string;
+  /** `at` in UTC to the microsecond: `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
   at: string;
   actorUserId: string | null;
   action: string;
   subject: string | null;
   registrationId: string | null;
+  /** `detail::text`: jsonb's text form (keys sorted, one spelling per value). */
   detailText: string;
+}
+
+/** One audit row as appended: keyed (chain version 2) under `chainKey`. */
+interface AuditRowToAppend extends AuditCanonicalParts {
   prevHash: string;
   hash: string;
   chainKey: string;
