@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { putDocument, readStoredBytes } from '../db/documents';
+import { putDocument } from '../db/documents';
+import { readStoredOrLegacyFile } from '../storage/documentStore';
 import type { Queryable } from '../db/transaction';
 
 const STORAGE_NAME = /^[a-f0-9]{32}$/;
@@ -44,13 +44,7 @@ export async function readDisclosureFile(
   dataDir: string,
   storageName: string,
 ): Promise<Buffer | null> {
-  const stored = await readStoredBytes(db, storageName);
-  if (stored) return stored;
-  try {
-    return await fs.promises.readFile(disclosureFile(dataDir, storageName));
-  } catch {
-    return null;
-  }
+  return readStoredOrLegacyFile(db, storageName, disclosureFile(dataDir, storageName));
 }
 
 export function sha256Hex(bytes: Uint8Array): string {

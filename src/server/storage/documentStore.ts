@@ -23,10 +23,22 @@ export async function readDocument(
   dataDir: string,
   storageName: string,
 ): Promise<Buffer | null> {
+  return readStoredOrLegacyFile(db, storageName, storedPath(dataDir, storageName));
+}
+
+/**
+ * Bytes kept in the database under `storageName`, else the file at `legacyPath` where they were
+ * written before the database held them (documents, disclosures); null when neither has them.
+ */
+export async function readStoredOrLegacyFile(
+  db: Queryable,
+  storageName: string,
+  legacyPath: string,
+): Promise<Buffer | null> {
   const stored = await readStoredBytes(db, storageName);
   if (stored) return stored;
   try {
-    return await fs.promises.readFile(storedPath(dataDir, storageName));
+    return await fs.promises.readFile(legacyPath);
   } catch {
     return null;
   }
