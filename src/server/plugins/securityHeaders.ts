@@ -7,7 +7,8 @@ const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
  * Security headers on every answer but a 304; `Strict-Transport-Security` when the portal is public
  * over https, on every answer. The pages' CSP needs no `unsafe-eval` (validators are compiled ahead
  * of time); inline styles stay allowed because MUI's emotion injects them at run time. JSON answers
- * carry the strictest policy instead, a fifth of the bytes.
+ * carry the strictest policy instead, a fifth of the bytes, and `Cache-Control: no-store` unless
+ * their route chose a policy of its own.
  */
 export const securityHeadersPlugin = fp(
   async (app, options: { captcha: boolean; hsts: boolean }) => {
@@ -36,6 +37,9 @@ export const securityHeadersPlugin = fp(
         reply.header('referrer-policy', 'same-origin');
         reply.header('x-frame-options', 'DENY');
         if (!json) reply.header('cross-origin-opener-policy', 'same-origin');
+        // A JSON answer is one person's data unless its route says otherwise (the public
+        // listing, the statement's revalidated copy): no browser or proxy keeps it (ASVS 14.3.2).
+        if (json && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       }
       // Only when the portal is reached over https (PUBLIC_URL): sent over plain http it would be
       // ignored, and on a development machine it would pin localhost to https. A year, and every
