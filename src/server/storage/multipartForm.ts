@@ -28,7 +28,7 @@ export interface FileRule {
 }
 
 /** A file field's rule decided from the text fields before it; undefined refuses the field. */
-type FileRuleOf = (
+export type FileRuleOf = (
   name: string,
   fieldsBefore: ReadonlyMap<string, readonly string[]>,
 ) => FileRule | undefined;
