@@ -25,6 +25,8 @@ export type AuditAction =
   | 'reauth.failed'
   | 'email.change-requested'
   | 'email.changed'
+  // Outstanding emailed links voided by a recovery or a change of how the account signs in.
+  | 'links.cancelled'
   | 'settings.add_kyc'
   | 'settings.modify_kyc'
   | 'settings.invite_user'

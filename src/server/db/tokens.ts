@@ -59,3 +59,20 @@ export async function consumeAuthToken(
   const row = result.rows[0];
   return row ? { userId: row.user_id, data: row.data } : null;
 }
+
+/**
+ * Retires every live emailed link of an account (issue 39 §2): those mailed to it (email change,
+ * password reset, verification, an invitation to it) and the invitations it sent on its
+ * organisation's behalf. Called when the owner takes the account back or changes how it is
+ * reached (password reset or change, second factor on or off, email changed), so a link an
+ * intruder asked for does not outlive the recovery. Returns how many were retired.
+ */
+export async function cancelAccountLinks(db: Queryable, userId: string): Promise<number> {
+  const result = await db.query(
+    `update auth_tokens set used_at = now()
+      where used_at is null and expires_at > now()
+        and (user_id = $1 or (purpose = 'invite' and data->>'invitedBy' = $1::text))`,
+    [userId],
+  );
+  return result.rowCount ?? 0;
+}

@@ -178,11 +178,13 @@ export function emailChangeNoticeMessage(to: string, done: boolean): Message {
       : `A change of your ${firm.displayName} sign-in email was requested`,
     text:
       (done
-        ? `Your account's sign-in email is no longer this address.`
-        : `A change of your account's sign-in email was requested after your password was given. ` +
-          `It takes effect only when the new address confirms it.`) +
-      ` If this was not you, reset your password at once and contact support.` +
-      signature,
+        ? // This address no longer signs in, so only support can take the account back.
+          `Your account's sign-in email is no longer this address. If this was not you, ` +
+          `contact support at once.`
+        : // A reset from this address cancels the pending change (issue 39 §2).
+          `A change of your account's sign-in email was requested after your password was given. ` +
+          `It takes effect only when the new address confirms it. If this was not you, reset ` +
+          `your password at once: that cancels the change. Then contact support.`) + signature,
   };
 }
 

@@ -37,6 +37,7 @@ import {
   perMinute,
   RATE_LIMITS,
 } from '../auth/routeHelpers';
+import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { ipPlacesFor } from '../auth/ipPlaces';
 import { describeDevice, describePlace } from '../auth/sessionDevice';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
@@ -202,6 +203,8 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
       );
       const endedSessions = await withTransaction(app.db, async (client) => {
         await setPasswordHash(client, row.id, passwordHash);
+        // A reset link or an email change asked for before the change dies with the old password.
+        await cancelOutstandingLinks(client, row.id, 'password.changed');
         await recordAuditEvent(client, {
           action: 'password.changed',
           actorUserId: row.id,
@@ -260,7 +263,10 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
           'The passkey could not be added. Please confirm your password and try again.',
         );
       }
-      await recordAuditEvent(app.db, { action: 'passkey.added', actorUserId: row.id });
+      await withTransaction(app.db, async (client) => {
+        await cancelOutstandingLinks(client, row.id, 'passkey.added');
+        await recordAuditEvent(client, { action: 'passkey.added', actorUserId: row.id });
+      });
       const added = (await listPasskeys(app.db, row.id)).find((passkey) => passkey.id === id)!;
       return {
         id,
@@ -279,6 +285,7 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
       await confirmIdentity(app, row, request.body, request);
       const removed = await withTransaction(app.db, async (client) => {
         if (!(await deletePasskey(client, row.id, request.params.id))) return false;
+        await cancelOutstandingLinks(client, row.id, 'passkey.removed');
         await recordAuditEvent(client, { action: 'passkey.removed', actorUserId: row.id });
         return true;
       });
@@ -334,6 +341,8 @@ export async function registerEmailConfirmation(app: FastifyInstance): Promise<v
           const before = await findUserRowById(client, consumed.userId);
           if (!before) throw badRequest(INVALID_LINK);
           await setUserEmail(client, consumed.userId, newEmail);
+          // A reset link mailed to the old address, or another pending change, goes with it.
+          await cancelOutstandingLinks(client, consumed.userId, 'email.changed');
           await recordAuditEvent(client, { action: 'email.changed', actorUserId: consumed.userId });
           return { oldEmail: before.email, newEmail };
         });

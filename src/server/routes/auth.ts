@@ -46,6 +46,7 @@ import { DEVICE_COOKIE_PATH } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
+import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { forgetDevices } from '../db/deviceCookies';
 import { likelyRightPassword, noteRightPassword } from '../auth/signinHints';
 import { withTransaction } from '../db/transaction';
@@ -355,6 +356,9 @@ export async function registerAuthRoutes(
         const account = await findUserRowById(client, consumed.userId);
         if (account) refuseOwnWords(password, passwordContextOf(account));
         await setPasswordHash(client, consumed.userId, passwordHash);
+        // Every other link of the account goes too, on every instance (issue 39 §2): an email
+        // change an intruder started must not survive the owner's reset.
+        await cancelOutstandingLinks(client, consumed.userId, 'password.reset');
         // ASVS 7.4.3: the page offers to end every session (ticked unless the user unticks it);
         // the browsers that knew the old password are then no longer trusted to sign in first.
         if (endOtherSessions) {

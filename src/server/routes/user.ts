@@ -24,6 +24,7 @@ import {
 } from '../auth/personFields';
 import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { confirmIdentity } from '../auth/secondFactor';
+import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
@@ -117,6 +118,7 @@ export async function registerUserRoutes(
       await confirmIdentity(app, row, request.body, request);
       await withTransaction(app.db, async (client) => {
         await clearTotp(client, row.id);
+        await cancelOutstandingLinks(client, row.id, '2fa.disabled');
         await recordAuditEvent(client, { action: '2fa.disabled', actorUserId: row.id });
       });
       return { enabled: false };
@@ -136,7 +138,10 @@ export async function registerUserRoutes(
           totpCode: 'Wrong code',
         });
       }
-      await recordAuditEvent(app.db, { action: '2fa.enabled', actorUserId: row.id });
+      await withTransaction(app.db, async (client) => {
+        await cancelOutstandingLinks(client, row.id, '2fa.enabled');
+        await recordAuditEvent(client, { action: '2fa.enabled', actorUserId: row.id });
+      });
       return { enabled: true };
     },
   );
