@@ -4,6 +4,7 @@
  * shuts down gracefully on SIGINT/SIGTERM. A start that fails at any step ends with one sentence
  * (startupFailure.ts) and exit code 1, never a stack trace.
  */
+import path from 'node:path';
 import { buildApp } from './app';
 import { warmPdfInspection } from './storage/inspectionThreads';
 import { readConfig } from './config';
@@ -11,7 +12,7 @@ import { openDatabase } from './db/database';
 import { FieldKeyError, loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { loadAuditChainKeys } from './audit/auditChainKeys';
 import { readableLogStream } from './logging';
-import { createOutboxMailer } from './mail/mailer';
+import { createOutboxMailer, DEV_OUTBOX_FILE } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
 import { seedDemoData, DEMO_SIGN_INS } from './seed/demo';
 import { seedDisclosures } from './seed/disclosures';
@@ -63,7 +64,10 @@ const mailer = config.smtpUrl
   : readable
     ? createOutboxMailer(
         (line) => readable.write(JSON.stringify({ level: 30, time: Date.now(), msg: line })),
-        { summary: `http://localhost:${config.port}/dev/outbox` },
+        {
+          summary: `http://localhost:${config.port}/dev/outbox`,
+          file: path.join(config.dataDir, DEV_OUTBOX_FILE),
+        },
       )
     : createOutboxMailer();
 const closeDatabase = () => database.close();

@@ -32,7 +32,7 @@ test.describe('access flows', () => {
     ).toBeVisible();
 
     // The mail goes out just after the answer (same work for known and unknown emails): poll.
-    const link = await linkFromOutbox(page.request, email, '/clearing/user/verify-email');
+    const link = await linkFromOutbox(email, '/clearing/user/verify-email');
     expect(link).toMatch(/[?&]email=/);
     expect(link).toMatch(/[?&]access_token=/);
 
@@ -137,7 +137,7 @@ test.describe('access flows', () => {
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect(page.getByRole('alert')).toContainText(/received/i);
 
-    const link = await linkFromOutbox(page.request, email, '/clearing/user/reset-password');
+    const link = await linkFromOutbox(email, '/clearing/user/reset-password');
     expect(link).toMatch(/access_token=.+&user_id=|user_id=.+&access_token=/);
     await page.goto(link);
     await expectNoSeriousA11yViolations(page);

@@ -11,6 +11,7 @@ import {
   signUpAndVerify,
   test,
   type OutboxMessage,
+  readOutbox,
   uniqueEmail,
 } from './support';
 
@@ -82,12 +83,13 @@ async function approveInConsole(browser: Browser, email: string) {
 }
 
 /** The newest email to `to` whose subject matches. */
-async function mailTo(page: Page, to: string, subject: RegExp) {
+async function mailTo(to: string, subject: RegExp) {
   let found: OutboxMessage | undefined;
   await expect
-    .poll(async () => {
-      const messages = (await (await page.request.get('/dev/outbox')).json()) as OutboxMessage[];
-      found = messages.filter((m) => m.to === to && subject.test(m.subject)).at(-1);
+    .poll(() => {
+      found = readOutbox()
+        .filter((m) => m.to === to && subject.test(m.subject))
+        .at(-1);
       return found;
     })
     .toBeTruthy();
@@ -111,7 +113,7 @@ test.describe('home', () => {
     await expect(page.getByText(PENDING_BANNER)).toBeVisible();
     await expect(page.getByText(APPROVED_BANNER)).toHaveCount(0);
 
-    await mailTo(page, email, /received/);
+    await mailTo(email, /received/);
 
     await approveInConsole(browser, email);
 
@@ -124,7 +126,7 @@ test.describe('home', () => {
     await page.waitForLoadState('networkidle');
     // Without a statement yet it is asked for once (an answer of "none" is not retried).
     expect(statementCalls).toHaveLength(1);
-    await mailTo(page, email, /approved/);
+    await mailTo(email, /approved/);
     await expect(page.getByText(PENDING_BANNER)).toHaveCount(0);
     // No statement is loaded for the new organisation yet: the banner, not the statement.
     await expect(page.getByRole('heading', { name: 'Open Positions' })).toHaveCount(0);
@@ -170,7 +172,7 @@ test.describe('home', () => {
       await expect(console.getByText('Changes requested. The applicant was emailed')).toBeVisible();
     });
     // The email says changes were requested and links home, never what: a note may quote answers.
-    const asked = await mailTo(page, email, /needs changes/);
+    const asked = await mailTo(email, /needs changes/);
     expect(asked.text).not.toContain(note);
     expect(asked.text).toContain('/clearing/home');
     await page.goto('/clearing/home');
@@ -184,7 +186,7 @@ test.describe('home', () => {
       await console.getByRole('button', { name: 'Reject' }).click();
       await expect(console.getByText('Registration rejected.')).toBeVisible();
     });
-    expect((await mailTo(page, email, /not accepted/)).text).toContain(reason);
+    expect((await mailTo(email, /not accepted/)).text).toContain(reason);
     await page.reload();
     // The banner's title; the same words are the timeline's last step once its history loads.
     await expect(

@@ -56,7 +56,7 @@ test.describe('invitation', () => {
       multipart: { tag: 'invite_user', email: invitee, role: 'Trader' },
     });
     expect(invited.ok(), await invited.text()).toBe(true);
-    const link = await linkFromOutbox(page.request, invitee, '/clearing/user/accept-invite');
+    const link = await linkFromOutbox(invitee, '/clearing/user/accept-invite');
     expect(link).toMatch(/[?&]access_token=/);
     expect(link).toMatch(/[?&]organization_id=/);
     expect(link).toMatch(/[?&]email=/);

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../bench/lib/util';
+import { DEV_OUTBOX_FILE } from '../../src/server/mail/mailer';
 
 /** Everything one run writes: the build and each worker's data folder (gitignored, wiped per run). */
 const E2E_DIR = '.e2e-data';
@@ -58,6 +59,11 @@ export async function buildPortal(): Promise<void> {
 export interface Portal {
   /** Its origin, the worker's `baseURL`. */
   url: string;
+  /**
+   * The file its outbox is kept in (src/server/mail/mailer.ts): `GET /dev/outbox` answers no one
+   * behind a proxy, and this portal trusts one (TRUST_PROXY, support.ts).
+   */
+  outboxFile: string;
   /** Stops it (and its embedded PostgreSQL) and waits until the process has ended. */
   stop(): Promise<void>;
 }
@@ -87,6 +93,9 @@ export async function startPortal(workerIndex: number): Promise<Portal> {
   const dataDir = path.join(E2E_DIR, `worker-${workerIndex}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const logFile = path.join(dataDir, 'server.log');
+  // A run's emails only: the folder may hold the last run's.
+  const outboxFile = path.join(dataDir, DEV_OUTBOX_FILE);
+  fs.rmSync(outboxFile, { force: true });
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -147,7 +156,7 @@ export async function startPortal(workerIndex: number): Promise<Portal> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { url, stop };
+  return { url, outboxFile, stop };
 }
 
 function alive(pid: number): boolean {

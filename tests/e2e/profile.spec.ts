@@ -280,7 +280,7 @@ test('email change: the password again, then the link mailed to the new address'
   await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
   await expect(page.getByText(email, { exact: true })).toBeVisible();
 
-  await page.goto(await linkFromOutbox(page.request, newEmail, PROFILE));
+  await page.goto(await linkFromOutbox(newEmail, PROFILE));
   await expect(page.getByText(`Your sign-in email is now ${newEmail}.`)).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`${PROFILE}$`));
   await logOut(page);

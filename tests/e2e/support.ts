@@ -1,11 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import {
-  test as base,
-  expect,
-  type APIRequestContext,
-  type Browser,
-  type Page,
-} from '@playwright/test';
+import fs from 'node:fs';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { PORTAL_START_TIMEOUT_MS, startPortal, type Portal } from './portalServer';
 
@@ -23,8 +18,8 @@ export { expect };
  *
  * `page`: the portal trusts 127.0.0.1 as its reverse proxy (`TRUST_PROXY`), and every page sends
  * `X-Forwarded-For: 10.x.y.z`. The per-IP limits (five sign-ups a minute) then count each test as
- * its own visitor, as real visitors are, instead of the whole suite as one; the `/dev/outbox`
- * reads (`page.request`, no such header) still come from this machine.
+ * its own visitor, as real visitors are, instead of the whole suite as one. Behind a proxy the
+ * portal answers `/dev/outbox` to no one: the emails are read from its outbox file (readOutbox).
  */
 /** The address each test's `page` comes from, for API calls made as that same visitor. */
 const visitorAddresses = new WeakMap<Page, string>();
@@ -34,6 +29,7 @@ export const test = base.extend<object, { portal: Portal }>({
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
     async ({}, use, workerInfo) => {
       const portal = await startPortal(workerInfo.workerIndex);
+      workerOutboxFile = portal.outboxFile;
       try {
         await use(portal);
       } finally {
@@ -61,17 +57,26 @@ export interface OutboxMessage {
   links: string[];
 }
 
+/** The outbox file of this worker's portal (one portal per worker process). */
+let workerOutboxFile: string | undefined;
+
+/** Every email this worker's portal has sent, oldest first (none before the first). */
+export function readOutbox(): OutboxMessage[] {
+  if (!workerOutboxFile) throw new Error('No portal has started in this worker.');
+  try {
+    return JSON.parse(fs.readFileSync(workerOutboxFile, 'utf8')) as OutboxMessage[];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 /** The newest link in the dev outbox sent to `to` whose path contains `pathPart`. */
-export async function linkFromOutbox(
-  request: APIRequestContext,
-  to: string,
-  pathPart: string,
-): Promise<string> {
+export async function linkFromOutbox(to: string, pathPart: string): Promise<string> {
   let found: string | undefined;
   await expect
-    .poll(async () => {
-      const messages = (await (await request.get('/dev/outbox')).json()) as OutboxMessage[];
-      found = messages
+    .poll(() => {
+      found = readOutbox()
         .filter((message) => message.to.toLowerCase() === to.toLowerCase())
         .flatMap((message) => message.links)
         .filter((link) => link.includes(pathPart))
@@ -103,10 +108,7 @@ export async function signUpAndVerify(page: Page, email: string, password: strin
     data: { email, authOrigin: 'Clearing' },
   });
   expect(signUp.status(), await signUp.text()).toBe(200);
-  const link = new URL(
-    await linkFromOutbox(page.request, email, '/clearing/user/verify-email'),
-    'http://link',
-  );
+  const link = new URL(await linkFromOutbox(email, '/clearing/user/verify-email'), 'http://link');
   const verified = await page.request.post('/exchange/api/web/auth/verify-email', {
     headers,
     data: {

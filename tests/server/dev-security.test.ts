@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { readConfig } from '../../src/server/config';
+import { createOutboxMailer } from '../../src/server/mail/mailer';
 import { createTestApp, type TestApp } from './testApp';
 
 describe('the development start is not open to the network', () => {
@@ -39,5 +43,56 @@ describe('the development start is not open to the network', () => {
         expect(response.body).not.toContain('reset');
       }
     });
+
+    it('answers 404 to a request that came through a proxy on this machine (issue 39 §4)', async () => {
+      for (const headers of [
+        { 'x-forwarded-for': '203.0.113.9' },
+        { 'x-forwarded-for': '127.0.0.1' },
+        { forwarded: 'for=203.0.113.9' },
+      ]) {
+        const response = await t.app.inject({
+          url: '/dev/outbox',
+          remoteAddress: '127.0.0.1',
+          headers,
+        });
+        expect(response.statusCode, JSON.stringify(headers)).toBe(404);
+        expect(response.body).not.toContain('reset');
+      }
+    });
+  });
+
+  describe('/dev/outbox behind a trusted proxy (TRUST_PROXY)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ trustProxy: ['127.0.0.1'] });
+      await t.mailer.send({ to: 'a@example.com', subject: 'Reset', text: 'http://x/reset?t=1' });
+    });
+    afterAll(async () => t.close());
+
+    it('answers no one, the proxy’s own requests without a forwarded header included', async () => {
+      for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, {}]) {
+        const response = await t.app.inject({
+          url: '/dev/outbox',
+          remoteAddress: '127.0.0.1',
+          headers,
+        });
+        expect(response.statusCode, JSON.stringify(headers)).toBe(404);
+        expect(response.json()).toEqual({ errorMessage: 'Not found.' });
+      }
+    });
+  });
+
+  it('keeps the outbox in a file of the data folder too, for a harness behind a proxy', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
+    const file = path.join(dir, 'dev-outbox.json');
+    const mailer = createOutboxMailer(() => {}, { file });
+    await mailer.send({ to: 'a@example.com', subject: 'One', text: 'http://x/one' });
+    await mailer.send({ to: 'b@example.com', subject: 'Two', text: 'http://x/two' });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(mailer.outbox());
+    expect(mailer.outbox().map((message) => message.links)).toEqual([
+      ['http://x/one'],
+      ['http://x/two'],
+    ]);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

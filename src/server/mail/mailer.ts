@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /** One email as the portal sends it; `links` lists the URLs in the text, for the dev outbox. */
 export interface MailMessage {
   to: string;
@@ -12,15 +14,20 @@ export interface Mailer {
   outbox(): MailMessage[];
 }
 
+/** The file in the data folder a development server keeps its outbox in (main.ts). */
+export const DEV_OUTBOX_FILE = 'dev-outbox.json';
+
 const LINK = /https?:\/\/[^\s<>"]+/g;
 
 /**
- * Development mailer: prints each message to the console and keeps it for `GET /dev/outbox`.
+ * Development mailer: prints each message to the console and keeps it for `GET /dev/outbox`
+ * and, given `file`, in that file too (a JSON array, rewritten whole after each message): what a
+ * test harness reads when its portal sits behind a proxy, where the route answers nobody.
  * The console print is for the developer running the portal locally, not a production log.
  */
 export function createOutboxMailer(
   print: (text: string) => void = console.log,
-  options: { summary?: string } = {},
+  options: { summary?: string; file?: string } = {},
 ): Mailer {
   const messages: MailMessage[] = [];
   return {
@@ -28,6 +35,11 @@ export function createOutboxMailer(
       const full = { ...message, links: message.text.match(LINK) ?? [] };
       messages.push(full);
       if (messages.length > 200) messages.shift();
+      if (options.file) {
+        // Whole or not at all: a reader never sees half a file.
+        fs.writeFileSync(`${options.file}.tmp`, JSON.stringify(messages));
+        fs.renameSync(`${options.file}.tmp`, options.file);
+      }
       // `summary` (the server): one line pointing at the outbox, so emails do not break up the
       // log; otherwise (the operator CLI, which has no outbox) the whole message.
       print(
