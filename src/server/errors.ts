@@ -24,6 +24,23 @@ export class ClientError extends Error {
   }
 }
 
+/** Why an upload's content was refused (uploads.ts checkContent). */
+export type UploadRefusal = 'active-content' | 'unreadable-pdf' | 'not-an-image' | 'oversize-image';
+
+/**
+ * A 400 for an upload refused for what it holds rather than how it was sent: a security event,
+ * which the multipart reader records in the audit trail before the refusal goes on
+ * (storage/multipartForm.ts).
+ */
+export class RefusedUpload extends ClientError {
+  constructor(
+    message: string,
+    readonly reason: UploadRefusal,
+  ) {
+    super(400, message);
+  }
+}
+
 export const badRequest = (message: string, errors?: Record<string, string>) =>
   new ClientError(400, message, errors);
 export const unauthorized = (message = 'Please sign in to view that content.') =>

@@ -41,6 +41,8 @@ export type AuditAction =
   | 'application.file-uploaded'
   | 'application.file-removed'
   | 'application.change-refused'
+  // An upload refused for what it holds (active content, not what it claims to be).
+  | 'upload.refused'
   | 'registration.submitted'
   | 'registration.resubmitted'
   | 'registration.changes-made'
@@ -108,7 +110,7 @@ async function appendKeyedRow(db: Queryable, key: FieldKey, event: AuditEvent): 
   } = await lockAuditHead(db, {
     actorUserId: event.actorUserId,
     registrationId: event.registrationId ?? null,
-    detail: event.detail ?? {},
+    detail: storableDetail(event.detail ?? {}),
   });
   const seq = (BigInt(lastSeq) + 1n).toString();
   const parts = {
@@ -126,6 +128,23 @@ async function appendKeyedRow(db: Queryable, key: FieldKey, event: AuditEvent): 
     hash: keyedLinkHash(key, prevHash, auditCanonical(parts)),
     chainKey: key.id,
   });
+}
+
+/**
+ * `detail` as PostgreSQL's jsonb can hold it: a NUL (`\u0000`, which a request path can carry,
+ * `%00`) is refused there ("unsupported Unicode escape sequence"), and with it the whole row. It is
+ * written out as the six characters `\u0000`, so the row records what was asked.
+ */
+function storableDetail(
+  detail: NonNullable<AuditEvent['detail']>,
+): NonNullable<AuditEvent['detail']> {
+  const escape = (text: string) => text.replaceAll('\0', '\\u0000');
+  return Object.fromEntries(
+    Object.entries(detail).map(([key, value]) => [
+      escape(key),
+      typeof value === 'string' ? escape(value) : Array.isArray(value) ? value.map(escape) : value,
+    ]),
+  );
 }
 
 /**

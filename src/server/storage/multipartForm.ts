@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isStorableText } from '../../shared/rules/storableText';
-import { ClientError } from '../errors';
+import { ClientError, RefusedUpload } from '../errors';
+import { recordRefusedUpload } from '../audit/securityEvents';
 import { UNSTORABLE_MESSAGE } from '../plugins/inputGuard';
 import { trackSpooled } from './documentStore';
 import { MULTIPART_BODY_LIMIT, UPLOAD_LIMITS } from './uploadLimits';
@@ -149,6 +150,8 @@ export async function readMultipartForm(
     }
   } catch (error) {
     await discardFiles(options.dataDir, files.values());
+    // A file refused for what it holds is a security event, whatever the route makes of it.
+    if (error instanceof RefusedUpload) await recordRefusedUpload(request, error);
     throw translateLimitError(error);
   }
   return {

@@ -6,7 +6,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import sharp from 'sharp';
 import { imageFileTypes } from '../../shared/forms/validation/fileTypes';
 import type { StoredFile } from '../db/documents';
-import { ClientError } from '../errors';
+import { ClientError, RefusedUpload } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
 import { imageEnd } from './imageEnd';
 import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThreads';
@@ -142,13 +142,13 @@ export async function checkContent(
     // Judged as the viewer that opens it reads it (pdf.js's parser, in a worker thread).
     const inspection = looksPdf ? await inspectPdf(file) : null;
     if (!inspection || inspection.verdict === 'unreadable') {
-      throw new ClientError(400, `The file for ${label} is not a readable PDF.`);
+      throw new RefusedUpload(`The file for ${label} is not a readable PDF.`, 'unreadable-pdf');
     }
     // Staff open these files: a PDF that runs scripts or carries files is refused, not stored.
     if (inspection.verdict === 'active') {
-      throw new ClientError(
-        400,
+      throw new RefusedUpload(
         `The file for ${label} contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.`,
+        'active-content',
       );
     }
     return { contentType: 'application/pdf' };
@@ -156,9 +156,9 @@ export async function checkContent(
   // Dimensions come from the header alone, before any pixel is decoded.
   const oversize = await oversizeImage(file);
   if (oversize) {
-    throw new ClientError(
-      400,
+    throw new RefusedUpload(
       `The image for ${label} is too large (${oversize}). Please send a picture of at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`,
+      'oversize-image',
     );
   }
   const image = await decodedImage(file);
@@ -166,7 +166,7 @@ export async function checkContent(
     const accepted = imageFileTypes().map((type) => IMAGE_TYPE_NAMES[type] ?? type);
     const list = `${accepted.slice(0, -1).join(', ')} or ${accepted.at(-1)}`;
     const wanted = accept === 'image' ? `an image (${list})` : 'an image or a PDF';
-    throw new ClientError(400, `The file for ${label} must be ${wanted}.`);
+    throw new RefusedUpload(`The file for ${label} must be ${wanted}.`, 'not-an-image');
   }
   return image;
 }
