@@ -465,14 +465,26 @@ describe('user calls', () => {
       expect(mail.subject).not.toContain('spam');
     });
 
-    it('refuses to invite an email that already has a verified account', async () => {
+    it('answers an address with an account as a new one, and tells its owner by email with no link (issue 39 §5)', async () => {
       const admin = await administrator();
       const existing = await signedIn(t);
-      const response = await postForm(admin.client, `${API}/user/settings`, [
-        { name: 'tag', value: 'invite_user' },
-        { name: 'email', value: existing.email },
-      ]);
-      expect(response.statusCode).toBe(409);
+      const invite = (email: string) =>
+        postForm(admin.client, `${API}/user/settings`, [
+          { name: 'tag', value: 'invite_user' },
+          { name: 'email', value: email },
+        ]);
+      const unknown = await invite(uniqueEmail('new'));
+      const known = await invite(existing.email);
+      expect(known.statusCode).toBe(200);
+      expect([known.statusCode, known.body]).toEqual([unknown.statusCode, unknown.body]);
+      const told = t.mailer.outbox().filter((message) => message.to === existing.email);
+      expect(told.at(-1)!.text).toContain('already has an account');
+      expect(told.at(-1)!.links).toEqual([]);
+      const tokens = await t.pool.query(
+        `select count(*)::int as n from auth_tokens where user_id = $1 and purpose = 'invite'`,
+        [existing.id],
+      );
+      expect(tokens.rows[0].n).toBe(0);
     });
   });
 

@@ -70,6 +70,24 @@ export function inviteMessage(to: string, organizationName: string, link: string
   };
 }
 
+/**
+ * To the owner of an account an Administrator invited (issue 39 §5): the inviter is answered as for
+ * a new address, so an invitation tells nobody which addresses hold accounts; the owner learns of
+ * it here, with no link, since an account joins another organisation only through support.
+ */
+export function invitedExistingAccountMessage(to: string, organizationName: string): Message {
+  return {
+    to,
+    subject: `Invitation to join an organisation on ${firm.displayName}`,
+    text:
+      `You have been invited to join the organisation "${organizationName}" on ${firm.displayName}. ` +
+      `This email address already has an account with us, so the invitation cannot be accepted ` +
+      `with a link. If you want to join that organisation, contact our support; if you do not ` +
+      `know it, you can ignore this email.` +
+      signature,
+  };
+}
+
 /*
  * The applicant's registration emails (docs/decisions.md, Applicants and reviewers). They name the
  * applicant and the decision and nothing of what was submitted: no SSN, date of birth or document.

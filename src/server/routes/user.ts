@@ -49,7 +49,7 @@ import {
 } from '../db/users';
 import { isAdmittedParticipant } from '../db/registrations';
 import { badRequest, ClientError, forbidden, unauthorized } from '../errors';
-import { inviteMessage, links } from '../mail/templates';
+import { invitedExistingAccountMessage, inviteMessage, links } from '../mail/templates';
 import {
   discardForm,
   readMultipartForm,
@@ -317,31 +317,39 @@ async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartFor
   const roles = readRoles(form.all('role'));
   const offered = roles.length > 0 ? roles : ['Viewer'];
   await limitInvitations(app, row.id, organizationId);
-  const { token, to } = await withTransaction(app.db, async (client) => {
+  const organizationName = row.org_name ?? 'an organisation';
+  const invitation = await withTransaction(app.db, async (client) => {
     const existing = await findUserRowByEmail(client, email);
-    if (existing && (existing.email_verified_at || existing.organization_id)) {
-      throw new ClientError(
-        409,
-        'This email already has an account. Ask the person to contact support to join your organisation.',
-      );
-    }
+    // An account in use answers as a new address does (issue 39 §5: the answer told who holds an
+    // account); its owner is told by email instead, and no link is issued.
+    const inUse = !!existing && !!(existing.email_verified_at || existing.organization_id);
     // A new person gets an account with no organisation; acceptance attaches it.
     const invitedId = existing?.id ?? (await createUnverifiedUser(client, email));
-    const issued = await issueAuthToken(client, 'invite', invitedId, {
-      organizationId,
-      roles: offered,
-      invitedBy: row.id,
-    });
+    const issued = inUse
+      ? null
+      : await issueAuthToken(client, 'invite', invitedId, {
+          organizationId,
+          roles: offered,
+          invitedBy: row.id,
+        });
     await recordAuditEvent(client, {
       action: 'settings.invite_user',
       actorUserId: row.id,
       subjectUserId: invitedId,
-      detail: { roles: offered },
+      detail: { roles: offered, existingAccount: inUse },
     });
     return { token: issued, to: existing?.email ?? email };
   });
-  const link = links.invite(app.config.publicUrl, organizationId, to, token);
-  await app.mailer.send(inviteMessage(to, row.org_name ?? 'an organisation', link));
+  const { token, to } = invitation;
+  await app.mailer.send(
+    token === null
+      ? invitedExistingAccountMessage(to, organizationName)
+      : inviteMessage(
+          to,
+          organizationName,
+          links.invite(app.config.publicUrl, organizationId, to, token),
+        ),
+  );
 }
 
 /**
