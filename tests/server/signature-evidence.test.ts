@@ -107,7 +107,7 @@ describe('signature evidence', () => {
     expect(page.body).toContain('<h2 id="evidence">Signature evidence</h2>');
     expect(page.body).toContain(`title="${attached}"`);
     expect(page.body).toContain('I agree to the Futures Customer Agreement');
-    expect(page.body).toContain(`signed as Jane O&#39;Neill`);
+    expect(page.body).toContain(`signed as Jane O&#x27;Neill`);
     expect(page.body).toContain('/evidence.zip');
 
     const since = new Date();

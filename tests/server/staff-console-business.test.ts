@@ -86,6 +86,35 @@ describe('staff console: a business registration', () => {
     expect(documents).not.toContain('Authorized signer form');
   });
 
+  it('escapes a hostile business name on the list, its page and the approval', async () => {
+    const hostile = await registeredBusiness(t);
+    const evil = '<script>alert(1)</script>';
+    await t.pool.query(
+      `update organizations set name = $2
+        where id = (select organization_id from registrations where id = $1)`,
+      [hostile.registrationId, evil],
+    );
+    const url = `${C}/registrations/${hostile.registrationId}`;
+    const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;';
+    const list = (await staff.client.get(C)).body;
+    const page = (await staff.client.get(url)).body;
+    const approve = (await staff.client.get(`${url}/approve`)).body;
+    for (const body of [list, page, approve]) {
+      expect(body).not.toContain(evil);
+      // No script but the console's own, by address (the CSP allows no inline one).
+      expect(
+        body.replace(/<script src="\/clearing\/admin\/console\.js" defer=""><\/script>/, ''),
+      ).not.toMatch(/<script/i);
+    }
+    // Listed by the business's name, as text.
+    expect(list).toContain(`<td>${escaped}<br/><span class="muted">registered by `);
+    expect(list).toContain(`<span class="visually-hidden"> ${escaped}</span>`);
+    // The page's title and heading, and the Organization fact.
+    expect(page).toContain(`<h1>${escaped}: registration</h1>`);
+    expect(page).toContain(`<dt>Organization</dt><dd>${escaped} (<span class="nowrap">`);
+    expect(approve).toContain(`<button type="submit" class="approve">Approve ${escaped}</button>`);
+  });
+
   it('approves and rejects business registrations like individual ones', async () => {
     const response = await postForm(staff.client, `${detailUrl()}/decision`, {
       decision: 'approve',

@@ -30,7 +30,7 @@ describe('staff console: review actions and reading a registration', () => {
 
     const confirm = await staff.client.get(`${url}/approve`);
     expect(confirm.statusCode).toBe(200);
-    expect(confirm.body).toContain('Approve Jane O&#39;Neill?');
+    expect(confirm.body).toContain('Approve Jane O&#x27;Neill?');
     expect(confirm.body).toContain(c.email);
     expect(confirm.body).toContain(`name="confirmed" value="${c.registrationId}"`);
     expect(confirm.body).toContain(
@@ -99,7 +99,11 @@ describe('staff console: review actions and reading a registration', () => {
       detail: { via: 'console' },
     });
     const list = (await staff.client.get(C)).body;
-    const waiting = list.slice(list.indexOf("Waiting for the applicant's changes"));
+    const heading = list.indexOf(
+      '<h2 id="waiting-heading">Waiting for the applicant&#x27;s changes',
+    );
+    expect(heading).toBeGreaterThan(0);
+    const waiting = list.slice(heading);
     expect(waiting).toContain(c.email);
     // Without the CSRF token nothing happens.
     const forged = await postForm(staff.client, `${url}/changes`, { note }, { csrf: null });

@@ -423,9 +423,9 @@ describe('the console’s tables keep words whole (issue 26 §4)', () => {
     const evidence = page.slice(page.indexOf('id="evidence"'));
     // An email is whole but for one break after its @ (the evidence table fits its column).
     const [local, domain] = applicant.email.split('@');
-    expect(evidence).toContain(`<span>${local}@<wbr>${domain}</span>`);
+    expect(evidence).toContain(`<span>${local}@<wbr/>${domain}</span>`);
     // So is it in the facts above: a long one ran into the Organization beside it.
-    expect(page).toContain(`<dt>Email</dt><dd>${local}@<wbr>${domain}</dd>`);
+    expect(page).toContain(`<dt>Email</dt><dd>${local}@<wbr/>${domain}</dd>`);
     const list = (await staff.client.get(CONSOLE)).body;
     expect(list).toMatch(/<td><span class="nowrap">NCF-\d{6}<\/span><\/td>/);
     const css = (await staff.client.get(`${CONSOLE}/console.css`)).body;

@@ -4,9 +4,9 @@
  * applicant's review draws them): sections from the uiSchema, prompts, affiliated persons,
  * documents, sensitive answers masked with a Reveal, and beside every answer and document a
  * mark with a note for a change request. React escapes every answer; no HTML is built by hand.
+ * A part of the console's registration page (`console/DetailPage.tsx`).
  */
 import type { ReactNode } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReviewItem, ReviewRow, ReviewSection } from '../../shared/forms/review/reviewRows';
 import type { RegistrationDocument, RegistrationPerson } from '../db/adminQueries';
 import type { StepSignature } from './registrationView';
@@ -25,7 +25,8 @@ export const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/web
  */
 export const PREVIEWED_AS_JPEG = new Set(['image/heic']);
 
-interface AnswersViewProps {
+/** What the answers are drawn from, and what they may offer (Reveal, the marks). */
+export interface AnswersViewProps {
   consoleBase: string;
   registrationId: string;
   sections: readonly ReviewSection[];
@@ -60,11 +61,7 @@ export function maskValue(text: string): string {
 const anchorOf = (pointer: string) =>
   `a${pointer.replace(/[^A-Za-z0-9_-]/g, (c) => (c === '/' ? '-' : `_${c.charCodeAt(0)}`))}`;
 
-export function renderAnswers(props: AnswersViewProps): string {
-  return renderToStaticMarkup(<RegistrationAnswers {...props} />);
-}
-
-function RegistrationAnswers(props: AnswersViewProps) {
+export function RegistrationAnswers(props: AnswersViewProps) {
   return (
     <>
       {props.persons.length > 0 && (

@@ -2,9 +2,9 @@
  * The versions of a registration on the console's page: each submission with its wording
  * version (schema hash) and time, and between consecutive ones what changed, by prompt (answers
  * before and after, sensitive ones masked; documents replaced, added or removed). Drawn by
- * React on the server; the diff is the shared `versionDiff`.
+ * React on the server as a part of the console's registration page; the diff is the shared
+ * `versionDiff`.
  */
-import { renderToStaticMarkup } from 'react-dom/server';
 import type { AnswerSide, VersionDiff } from '../../shared/forms/review/versionDiff';
 import { maskValue } from './RegistrationAnswers';
 
@@ -24,16 +24,16 @@ export const versionChangesId = (version: number) => `changes-v${version}`;
 const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** The section, nothing for a registration submitted once, or a sentence saying why not. */
-export function renderVersions(versions: readonly ShownVersion[] | string): string {
+export function RegistrationVersions({ versions }: { versions: readonly ShownVersion[] | string }) {
   if (typeof versions === 'string') {
-    return renderToStaticMarkup(
+    return (
       <section aria-labelledby="versions-heading">
         <h2 id="versions-heading">Versions</h2>
         <p className="error">{versions}</p>
-      </section>,
+      </section>
     );
   }
-  return versions.length ? renderToStaticMarkup(<Versions versions={versions} />) : '';
+  return versions.length ? <Versions versions={versions} /> : null;
 }
 
 function Versions({ versions }: { versions: readonly ShownVersion[] }) {

@@ -22,35 +22,31 @@ import { readDocumentPreview } from '../db/documents';
 import { readDocument } from '../storage/documentStore';
 import { firm } from '../../shared/config/firm';
 import {
-  approveConfirmPage,
-  AWAITING_REVIEW,
   CONSOLE_BASE,
   CONSOLE_CSS,
   CONSOLE_CSS_PATH,
   CONSOLE_JS,
   CONSOLE_JS_PATH,
-  CSRF_FIELD,
-  detailPage,
-  listPage,
-  messagePage,
-  OPEN_FOR_DECISION,
-  type ConsoleRegistration,
-} from './consoleHtml';
+} from './console/consoleAssets';
+import { CSRF_FIELD, type ConsoleRegistration } from './console/consoleParts';
+import { renderApprovePage } from './console/ApprovePage';
+import { renderDetailPage } from './console/DetailPage';
+import { renderListPage } from './console/ListPage';
+import { renderMessagePage } from './console/MessagePage';
 import {
   MARK_FIELD,
   MARK_NOTE_PREFIX,
   PREVIEWABLE_IMAGES,
   PREVIEWED_AS_JPEG,
-  renderAnswers,
 } from './RegistrationAnswers';
-import { decideRegistration, requestChanges, selfReviewRefusal } from './review';
+import { AWAITING_REVIEW, decideRegistration, OPEN_FOR_DECISION, requestChanges } from './review';
+import { ownOrganizationRefusal } from './ownOrganization';
 import { evidencePackage } from '../signatures/evidencePackage';
 import { listRegistrationVersions } from '../registration/registrationVersions';
 import { formOfVersion } from '../forms';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { versionDiff, type VersionSide } from '../../shared/forms/review/versionDiff';
-import { renderVersions, type ShownVersion } from './RegistrationVersions';
-import { evidenceSection } from '../signatures/evidenceHtml';
+import type { ShownVersion } from './RegistrationVersions';
 import { listSignatureEvidence } from '../db/signatureEvidence';
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { standaloneNames } from '../../shared/forms/review/reviewRows';
@@ -85,7 +81,7 @@ function html(reply: FastifyReply, code: number, body: string) {
 
 /** The console's 404 page, saying what was not found. */
 function notFound(request: FastifyRequest, reply: FastifyReply, what: string) {
-  return html(reply, 404, messagePage('Not found', what, staffOf(request)!.email));
+  return html(reply, 404, renderMessagePage('Not found', what, staffOf(request)!.email));
 }
 
 /** RFC 6266 attachment header: an ASCII fallback name plus the UTF-8 original. */
@@ -158,7 +154,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       return html(
         reply,
         403,
-        messagePage('Staff only', 'This console is for staff only.', undefined, {
+        renderMessagePage('Staff only', 'This console is for staff only.', undefined, {
           href: '/clearing/home',
           text: `Go to the ${firm.displayName} customer site`,
         }),
@@ -183,7 +179,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       return html(
         reply,
         403,
-        messagePage(
+        renderMessagePage(
           'Session check failed',
           'Your session check failed. Reload the page and try again.',
           staffOf(request)?.email,
@@ -201,7 +197,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
           ? error.message
           : 'The request could not be handled.'
         : 'Something went wrong. Please try again.';
-    return html(reply, status, messagePage('Error', message, staffOf(request)?.email));
+    return html(reply, status, renderMessagePage('Error', message, staffOf(request)?.email));
   });
 
   const staff = (request: FastifyRequest) => staffOf(request)!;
@@ -219,7 +215,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const decided = all
       .filter((r) => r.status === 'approved' || r.status === 'rejected')
       .slice(0, 50);
-    return html(reply, 200, listPage(pending, decided, staff(request).email, waiting));
+    return html(
+      reply,
+      200,
+      renderListPage({ pending, decided, waiting, signedInAs: staff(request).email }),
+    );
   });
 
   /** The review of a registration drawn by its form, or a sentence saying why it cannot be. */
@@ -326,10 +326,15 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const titles = form ? documentTitles(form, sections) : new Map<string, string>();
     const names = standaloneNames(sections);
     // Nobody decides on their own registration or their organisation's: no buttons, and why.
-    const selfReview = selfReviewRefusal(registration, staff(request));
+    const selfReview = await ownOrganizationRefusal(
+      app.db,
+      'registration',
+      { registrationId },
+      staff(request).id,
+    );
     // Changes may be asked of a registration awaiting review, a resubmitted one too.
     const marking = AWAITING_REVIEW.includes(registration.status) && !selfReview;
-    const answersHtml = renderAnswers({
+    const answers = {
       consoleBase: CONSOLE_BASE,
       registrationId: registration.registrationId,
       sections,
@@ -343,14 +348,15 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       revealed: new Set(options.revealed ? [options.revealed] : []),
       marking,
       formMissing: typeof review === 'string' ? review : undefined,
-    });
-    const versions = await versionsOf(request, registration, form);
+    };
     return html(
       reply,
       options.code ?? 200,
-      detailPage({
+      renderDetailPage({
         registration: { ...registration, business: forQueue(registration).business },
-        answersHtml,
+        answers,
+        versions: await versionsOf(request, registration, form),
+        evidence: await listSignatureEvidence(app.db, registration.registrationId),
         promptOf: (pointer) => names.get(pointer),
         documentTitleOf: (part) => titles.get(part),
         marking,
@@ -360,14 +366,6 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         notice: options.notice,
         error: options.error ?? registration.unreadable ?? undefined,
         auditEvents: await registrationAuditEvents(app.db, registrationId),
-        latestVersion: typeof versions === 'string' ? undefined : versions.at(-1)?.version,
-        extra:
-          renderVersions(versions) +
-          evidenceSection(
-            CONSOLE_BASE,
-            registration.registrationId,
-            await listSignatureEvidence(app.db, registration.registrationId),
-          ),
       }),
     );
   };
@@ -393,7 +391,12 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       }
       if (
         !OPEN_FOR_DECISION.includes(registration.status) ||
-        selfReviewRefusal(registration, staff(request))
+        (await ownOrganizationRefusal(
+          app.db,
+          'registration',
+          { registrationId: registration.registrationId },
+          staff(request).id,
+        ))
       ) {
         // The registration's page says why it cannot be approved here.
         return reply.redirect(`${CONSOLE_BASE}/registrations/${registration.registrationId}`, 303);
@@ -401,7 +404,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       return html(
         reply,
         200,
-        approveConfirmPage({
+        renderApprovePage({
           registration: forQueue(registration),
           csrfToken: request.cookies[CSRF_COOKIE] ?? '',
           signedInAs: staff(request).email,
@@ -451,7 +454,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       const refuse = (code: number, message: string) =>
         json
           ? reply.code(code).header('cache-control', 'no-store').send({ errorMessage: message })
-          : html(reply, code, messagePage('Not revealed', message, staff(request).email));
+          : html(reply, code, renderMessagePage('Not revealed', message, staff(request).email));
       const registration = await findRegistration(request.params.id);
       if (!registration) {
         return json
@@ -496,7 +499,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         return html(
           reply,
           400,
-          messagePage('Not decided', 'Choose Approve or Reject.', staff(request).email),
+          renderMessagePage('Not decided', 'Choose Approve or Reject.', staff(request).email),
         );
       }
       // An approval counts only from the confirmation page, which names the applicant.

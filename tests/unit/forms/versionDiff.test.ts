@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { compileForms } from '../../../src/shared/forms/model/compileNode';
 import type { Answers } from '../../../src/shared/forms/model/schemaTypes';
 import { versionDiff, type VersionSide } from '../../../src/shared/forms/review/versionDiff';
-import { renderVersions } from '../../../src/server/admin/RegistrationVersions';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { RegistrationVersions } from '../../../src/server/admin/RegistrationVersions';
 import { projectSources, testForm } from '../../forms';
 
 const business = testForm('business');
@@ -141,10 +143,14 @@ describe('the console’s versions section', () => {
       side(business, before, { '/w8orw9': W2 }),
       side(business, after, { '/w8orw9': { name: 'w9-signed.pdf', sha256: 'c'.repeat(64) } }),
     );
-    const html = renderVersions([
-      { version: 1, schemaHash: 'h1', submittedAt: '2026-11-20T10:00:00.000Z' },
-      { version: 2, schemaHash: 'h2', submittedAt: '2026-11-24T09:30:00.000Z', diff },
-    ]);
+    const html = renderToStaticMarkup(
+      createElement(RegistrationVersions, {
+        versions: [
+          { version: 1, schemaHash: 'h1', submittedAt: '2026-11-20T10:00:00.000Z' },
+          { version: 2, schemaHash: 'h2', submittedAt: '2026-11-24T09:30:00.000Z', diff },
+        ],
+      }),
+    );
     expect(html).toContain('<td>1</td><td>2026-11-20 10:00 UTC</td><td><code>h1</code></td>');
     expect(html).toContain('<h3 id="changes-v2">What changed from version 1 to version 2</h3>');
     expect(html).toContain(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { firm, type SiteLink } from '../shared/config/firm';
-import { escapeHtml as e } from './admin/consoleHtml';
+import { renderToStaticMarkup } from 'react-dom/server';
 
 /**
  * The firm's other sites (Products, About, Docs, Help, Privacy Policy, Terms of Use, …) stand
@@ -27,34 +27,50 @@ export function registerSamplePages(app: FastifyInstance): void {
 
 export const SAMPLE_NOTICE = 'Sample page: the firm running this portal replaces it with its own.';
 
-function samplePage(title: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${e(title)} (sample) · ${e(firm.displayName)}</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>
+const SAMPLE_CSS = `
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0b1f3a;background:#f5f7fa}
 header{background:#0b1f3a;color:#fff;padding:14px 24px;font-weight:700;font-size:1.15rem}
 header a{color:inherit;text-decoration:none}
 main{max-width:720px;margin:32px auto;padding:0 24px}
 .sample{border:2px dashed #b45309;background:#fff7ed;color:#7c2d12;padding:12px 16px;border-radius:6px;font-weight:600}
 a{color:#1d4ed8}
-</style>
-</head>
-<body>
-<header><a href="/clearing">${e(firm.displayName)}</a></header>
-<main>
-<p class="sample" role="note">${e(SAMPLE_NOTICE)}</p>
-<h1>${e(title)}</h1>
-<p>This page stands in for ${e(firm.displayName)}'s ${e(title)} page, which lives outside the
-clearing member portal.</p>
-<p><a href="/clearing">Back to the clearing portal</a> · Questions:
-<a href="mailto:${e(firm.supportEmail)}">${e(firm.supportEmail)}</a> · ${e(firm.supportPhone)}</p>
-</main>
-</body>
-</html>`;
+`;
+
+function samplePage(title: string): string {
+  return `<!doctype html>\n${renderToStaticMarkup(<SamplePage title={title} />)}`;
+}
+
+function SamplePage({ title }: { title: string }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>{`${title} (sample) · ${firm.displayName}`}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <style>{SAMPLE_CSS}</style>
+      </head>
+      <body>
+        <header>
+          <a href="/clearing">{firm.displayName}</a>
+        </header>
+        <main>
+          <p className="sample" role="note">
+            {SAMPLE_NOTICE}
+          </p>
+          <h1>{title}</h1>
+          <p>
+            {`This page stands in for ${firm.displayName}'s ${title} page, which lives outside the clearing member portal.`}
+          </p>
+          <p>
+            <a href="/clearing">Back to the clearing portal</a>
+            {' · Questions: '}
+            <a href={`mailto:${firm.supportEmail}`}>{firm.supportEmail}</a>
+            {` · ${firm.supportPhone}`}
+          </p>
+        </main>
+      </body>
+    </html>
+  );
 }
