@@ -45,7 +45,9 @@ export function phoneProblem(value: string): PhoneProblem | null {
   if (!NUMBER_CHARACTERS.test(main)) return 'invalidCharacters';
   if (main.replace(/\D/g, '').length < 2) return 'tooShort';
   try {
-    return parsePhoneNumberWithError(text).isPossible() ? null : 'notPossible';
+    // Valid, not only possible: '+1 999 555 0100' has the length of a US number but no such
+    // area code (issue 38 §1). The message stays the spec's 'Phone number is not valid'.
+    return parsePhoneNumberWithError(text).isValid() ? null : 'notPossible';
   } catch (error) {
     if (error instanceof ParseError) return PARSE_REASONS[error.message] ?? 'notPossible';
     throw error;

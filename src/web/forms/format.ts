@@ -1,4 +1,4 @@
-import { AsYouType } from 'libphonenumber-js';
+import { AsYouType, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 
 /** 'NNN-NN-NNNN' as far as typed: digits only, hyphens inserted, at most 9 digits (11 characters). */
 export function formatSsn(raw: string): string {
@@ -60,19 +60,38 @@ export interface FormattedPhone {
   value: string | undefined;
   /** Two-letter code of the country the number belongs to, once it is known. */
   country: string | undefined;
+  /** The region a number typed without '+' was read in. */
+  readIn?: CountryCode;
 }
 
 /**
- * International phone formatting as typed and on paste (business §4): a '+' is prepended when the
- * text does not start with one, and the number is grouped by libphonenumber-js; its answer is '+'
- * and the digits. One behaviour wherever a phone number is asked (both registrations, the
- * invitation page). A national number read this way may belong to no country (3035550123 reads
- * as +30…): the phone widget then offers the national number's fix (`internationalSuggestion`).
+ * A phone number formatted as typed and on paste, one behaviour wherever a phone number is asked
+ * (both registrations, the dialog, the invitation page); its answer is '+' and the digits.
+ * - Typed with a '+': international, grouped by libphonenumber-js (business §4).
+ * - Typed without one, with a `region` (the applicant's: the address country in the form, else
+ *   the form's default, the United States): read as a number of that region, the way people
+ *   write their own number ('(312) 555-0100' → '+13125550100'). Digits that are no number of
+ *   that region stay so (the rule then says 'Phone number is not valid'); they are never re-read
+ *   as another country's ('3125550100' as +31, the Netherlands).
+ * - Typed without one and no region: the spec's '+' prepended.
  */
-export function formatPhone(raw: string): FormattedPhone {
+export function formatPhone(raw: string, region?: CountryCode): FormattedPhone {
   const digits = raw.replace(/\D/g, '');
   if (digits.length === 0) {
     return { text: raw.trim() === '+' ? '+' : '', value: undefined, country: undefined };
+  }
+  if (region && !raw.trim().startsWith('+')) {
+    // Shown as typed, grouped in the region's style ('(312) 555-0100'): read back it is
+    // international. Converting as typed would read the next keystroke as international.
+    const typer = new AsYouType(region);
+    const text = typer.input(digits);
+    const number = typer.getNumber();
+    return {
+      text,
+      value: number?.number ?? `+${getCountryCallingCode(region)}${digits}`,
+      country: number?.isValid() ? number.country : undefined,
+      readIn: region,
+    };
   }
   const typer = new AsYouType();
   const text = typer.input(`+${digits}`);

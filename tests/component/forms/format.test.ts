@@ -53,6 +53,19 @@ describe('formatPhone', () => {
     expect(formatPhone('303-555-0123 ').value).toBe('+3035550123');
     expect(formatPhone('(').text).toBe('');
   });
+  it("reads a number typed without '+' in the region given, never as another country's", () => {
+    expect(formatPhone('(312) 555-0100', 'US')).toEqual({
+      text: '(312) 555-0100',
+      value: '+13125550100',
+      country: 'US',
+      readIn: 'US',
+    });
+    expect(formatPhone('1 312 555 0100', 'US').value).toBe('+13125550100');
+    expect(formatPhone('555-0100', 'US')).toMatchObject({ value: '+15550100', country: undefined });
+    expect(formatPhone('020 7946 0958', 'GB').value).toBe('+442079460958');
+    // A '+' says the country itself.
+    expect(formatPhone('+3125550100', 'US').value).toBe('+3125550100');
+  });
   it('keeps a lone + and empties on nothing', () => {
     expect(formatPhone('+')).toEqual({ text: '+', value: undefined, country: undefined });
     expect(formatPhone('')).toEqual({ text: '', value: undefined, country: undefined });

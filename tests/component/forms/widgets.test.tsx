@@ -138,40 +138,100 @@ describe('PhoneWidget', { timeout: 30_000 }, () => {
     expect(phone()).toHaveAccessibleDescription(/United Kingdom/);
   });
 
+  // Issue 38 §1: a number typed without '+' is read in the applicant's region (the mailing
+  // address's country, else the form's default, the United States), never as another country's.
   it.each([
-    ['2125550142', '+2125550142'],
-    ['(212) 555-0142', '+2125550142'],
-  ])(
-    "prepends '+' to %j as typed (business §4) and offers the US number in one click",
-    async (typed, answered) => {
-      const { user, answers } = renderQuestions(['primaryPhoneNumber']);
-      await user.type(phone(), typed);
-      expect(phone()).toHaveValue(formatInternational(answered));
-      await user.tab();
-      // Read as +212 it is no valid number: the rule says so, and the fix is offered beside it.
-      await screen.findByText(messageFor({ primaryPhoneNumber: answered }, '/primaryPhoneNumber'));
-      const fix = screen.getByRole('button', { name: suggestionText('+1 212 555 0142') });
-      await user.click(fix);
-      await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+12125550142'));
-      expect(phone()).toHaveValue('+1 212 555 0142');
-      expect(phone()).toHaveFocus();
-      expect(screen.queryByRole('button', { name: /\+1 212 555 0142/ })).toBeNull();
-      await waitFor(() => expect(phone()).not.toHaveAttribute('aria-invalid', 'true'));
-    },
-  );
+    ['(312) 555-0100', '(312) 555-0100'],
+    ['312-555-0100', '(312) 555-0100'],
+    ['3125550100', '(312) 555-0100'],
+  ])('reads %j typed with no address yet as a US number', async (typed, shown) => {
+    const { user, answers } = renderQuestions(['primaryPhoneNumber']);
+    await user.type(phone(), typed);
+    expect(phone()).toHaveValue(shown);
+    expect(phone()).toHaveAccessibleDescription(/United States/);
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+13125550100'));
+    // Left, it shows the international number it was read as: what will be sent.
+    expect(phone()).toHaveValue('+1 312 555 0100');
+    expect(phone()).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('button', { name: /Did you mean/ })).toBeNull();
+  });
 
-  it("formats a paste without '+' at once", async () => {
+  it('reads it in a US mailing address as a US number', async () => {
+    const { user, answers } = renderQuestions(['primaryPhoneNumber', 'mailingAddress'], {
+      formData: { mailingAddress: { country: 'US' } },
+    });
+    await user.type(phone(), '(312) 555-0100');
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+13125550100'));
+  });
+
+  it("reads it in a non-US mailing address as that country's number", async () => {
+    const { user, answers } = renderQuestions(['primaryPhoneNumber', 'mailingAddress'], {
+      formData: { mailingAddress: { country: 'GB' } },
+    });
+    await user.type(phone(), '020 7946 0958');
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+442079460958'));
+    expect(phone()).toHaveAccessibleDescription(/United Kingdom/);
+    // A US number typed the US way is no British number: refused, never read as +31 or +1.
+    await user.clear(phone());
+    await user.type(phone(), '(312) 555-0100');
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+443125550100'));
+    await screen.findByText(
+      messageFor({ primaryPhoneNumber: '+443125550100' }, '/primaryPhoneNumber'),
+    );
+  });
+
+  it('reads the number again when the address country is chosen after it', async () => {
+    const { user, answers } = renderQuestions(['primaryPhoneNumber', 'mailingAddress']);
+    await user.type(phone(), '020 7946 0958');
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+102079460958'));
+    await user.selectOptions(field(title('mailingAddress', 'country')), 'GB');
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+442079460958'));
+  });
+
+  it("refuses '555-0100' (no area code) with the spec's message, never as +55", async () => {
+    const { user, answers } = renderQuestions(['primaryPhoneNumber']);
+    await user.type(phone(), '555-0100');
+    await user.tab();
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+15550100'));
+    await screen.findByText(messageFor({ primaryPhoneNumber: '+15550100' }, '/primaryPhoneNumber'));
+  });
+
+  it("offers the US number in one click for one typed with a '+' that is no number", async () => {
+    const { user, answers } = renderQuestions(['primaryPhoneNumber']);
+    await user.type(phone(), '+2125550142');
+    expect(phone()).toHaveValue(formatInternational('+2125550142'));
+    await user.tab();
+    // Read as +212 it is no valid number: the rule says so, and the fix is offered beside it.
+    await screen.findByText(
+      messageFor({ primaryPhoneNumber: '+2125550142' }, '/primaryPhoneNumber'),
+    );
+    const fix = screen.getByRole('button', { name: suggestionText('+1 212 555 0142') });
+    await user.click(fix);
+    await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+12125550142'));
+    expect(phone()).toHaveValue('+1 212 555 0142');
+    expect(phone()).toHaveFocus();
+    expect(screen.queryByRole('button', { name: /\+1 212 555 0142/ })).toBeNull();
+    await waitFor(() => expect(phone()).not.toHaveAttribute('aria-invalid', 'true'));
+  });
+
+  it("reads a paste without '+' in the region at once", async () => {
     const { user, answers } = renderQuestions(['primaryPhoneNumber']);
     await user.click(phone());
     await user.paste('1 303-555-0123');
-    expect(phone()).toHaveValue('+1 303 555 0123');
+    expect(phone()).toHaveValue('1 (303) 555-0123');
     await user.tab();
     await waitFor(() => expect(answers.current.primaryPhoneNumber).toBe('+13035550123'));
+    expect(phone()).toHaveValue('+1 303 555 0123');
   });
 
   it('offers no fix for a number that is not a US number', async () => {
     const { user } = renderQuestions(['primaryPhoneNumber']);
-    await user.type(phone(), '0142');
+    await user.type(phone(), '+0142');
     expect(phone()).toHaveValue('+0142');
     await user.tab();
     await screen.findByText(messageFor({ primaryPhoneNumber: '+0142' }, '/primaryPhoneNumber'));

@@ -48,7 +48,7 @@ describe('validateAnswers', () => {
     ]);
   });
 
-  it('gives one message per field, in form order', () => {
+  it('gives every message that applies to a field, in form order (issue 37 §2)', () => {
     const { errors } = validateAnswers(testForm('individual'), {
       ...example,
       agreeSignature: false,
@@ -58,6 +58,7 @@ describe('validateAnswers', () => {
     expect(errors).toEqual([
       { path: '/firstName', message: 'Must provide first name' },
       { path: '/mailingAddress/postalCode', message: 'Postal code can only contain numbers.' },
+      { path: '/mailingAddress/postalCode', message: 'Postal code must be 5 digits.' },
       { path: '/agreeSignature', message: 'Must provide your electronic signature' },
     ]);
   });
@@ -80,6 +81,7 @@ describe('validateAnswers', () => {
       ['US', '1011A'],
       ['US', '123456'],
       ['US', '12 34'],
+      ['US', '60601-1234'],
       ['GB', 'SW1A 2AA'],
     ] as const) {
       const address = { ...(example.mailingAddress as object), country, postalCode };

@@ -17,6 +17,10 @@ describe('phoneProblem', () => {
     ['+1-212-555-01#42a', 'invalidCharacters'],
     ['+9991234567', 'invalidCountry'],
     ['+121255', 'notPossible'],
+    // Valid, not only possible (issue 38 §1): the length of a US number, no such area code.
+    ['+1 999 555 0100', 'notPossible'],
+    ['+1 123 456 7890', 'notPossible'],
+    ['+1 312 555 0100', null],
   ])('%s → %s', (value, problem) => {
     expect(phoneProblem(value)).toBe(problem);
   });

@@ -5,7 +5,9 @@ describe('postalCodeProblem', () => {
   it.each([
     ['US', '10118', null],
     ['US', '1011A', 'digits'],
-    ['US', '10118-0110', 'digits'],
+    // A ZIP+4: numbers, a hyphen aside; what is wrong is its length (issue 38 §1).
+    ['US', '10118-0110', 'length'],
+    ['US', '10118 0110', 'digits'],
     ['US', '1011', 'length'],
     ['US', '101180', 'length'],
     ['GB', 'SW1A 2AA', null],

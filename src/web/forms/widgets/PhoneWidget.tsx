@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import Button from '@mui/material/Button';
 import type { WidgetProps } from '@rjsf/utils';
-import type { CountryCode } from 'libphonenumber-js';
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
 import { internationalSuggestion } from '../../../shared/rules/phone';
 import { COUNTRY_CHOICES } from '../countries';
+import { engineOf, useAnswerAt } from '../engine';
 import { formatInternational, formatPhone, type FormattedPhone } from '../format';
 import type { Parsed } from '../useBufferedText';
 import { stringOption } from './a11y';
@@ -13,10 +14,11 @@ import { TextInput } from './TextInput';
 const PLACEHOLDER = '+1 123 456 7890';
 /** Helper text template, `{country}` replaced; uiSchema option `countryDetectedText` overrides it. */
 const DETECTED = 'Country code detected: {country}';
-/** The form's default country (spec §9), whose national numbers get the one-click fix. */
+/** The form's default region (spec §9) when the uiSchema names none (`defaultCountry`). */
 const DEFAULT_COUNTRY: CountryCode = 'US';
 
-const parsePhone = (raw: string): FormattedPhone => formatPhone(raw);
+const regionOf = (answer: unknown): CountryCode | undefined =>
+  typeof answer === 'string' && isSupportedCountry(answer) ? answer : undefined;
 const phoneText = (value: unknown): string =>
   typeof value === 'string' ? formatInternational(value) : '';
 
@@ -38,16 +40,29 @@ function suggestionWording(schema: WidgetProps['schema']): string | undefined {
 }
 
 /**
- * International phone number (business §4): a '+' is prepended when the text lacks one and the
- * number is grouped with libphonenumber-js as typed and on paste, stored as '+' and digits; a
- * restored answer is shown grouped. Once the number's country is known (and there is no error),
- * a helper text names it. A national number that got the '+' reads as no valid number (3035550123
- * as +30…): when its digits are a valid number of the default country, a button under it offers
+ * International phone number (business §4), grouped with libphonenumber-js as typed and on
+ * paste, stored as '+' and digits; a restored answer is shown grouped. A number typed without '+'
+ * is read in the applicant's region (issue 38 §1): the country answered at the uiSchema option
+ * `countryFrom` (a JSON pointer: '/mailingAddress/country'), else `defaultCountry` (US), so
+ * '(312) 555-0100' is +1 312 555 0100, never +31 (`formatPhone`). Once the number's country is
+ * known (and there is no error), a helper text names it. A number typed with a '+' that is no
+ * valid number ('+3035550123') but whose digits are one of the region's gets a button offering
  * that number in one click, worded by the schema's `x-phone.suggestion`, and the helper text
  * (which would name the wrong country) gives way to it.
  */
 export function PhoneWidget(props: WidgetProps) {
-  const { id, value, options, schema, disabled, readonly, onChange, onBlur } = props;
+  const { id, value, options, schema, disabled, readonly, onChange, onBlur, registry } = props;
+  const countryFrom = stringOption(options, 'countryFrom', '');
+  // No pointer, no subscription: the widget then never re-renders for another answer's keystroke.
+  const answered = useAnswerAt(countryFrom ? engineOf(registry) : undefined, countryFrom);
+  const region =
+    (countryFrom ? regionOf(answered) : undefined) ??
+    regionOf(stringOption(options, 'defaultCountry', DEFAULT_COUNTRY)) ??
+    DEFAULT_COUNTRY;
+  const parsePhone = useCallback(
+    (raw: string): FormattedPhone => formatPhone(raw, region),
+    [region],
+  );
   const [country, setCountry] = useState<string | undefined>(() =>
     typeof value === 'string' ? formatPhone(value).country : undefined,
   );
@@ -58,14 +73,28 @@ export function PhoneWidget(props: WidgetProps) {
     setCountry(typeof value === 'string' ? formatPhone(value).country : undefined);
     setTyped(typeof value === 'string' ? value : '');
   }
+  // The number as typed without '+', read in the region: read again when the region changes
+  // (the address country answered after the phone number).
+  const national = useRef<string | null>(null);
   const onParsed = useCallback((parsed: Parsed) => {
     setCountry((parsed as FormattedPhone).country);
     setTyped(parsed.text);
+    national.current = (parsed as FormattedPhone).readIn ? parsed.text : null;
   }, []);
+  const readIn = useRef(region);
+  useEffect(() => {
+    if (readIn.current === region) return;
+    readIn.current = region;
+    if (national.current === null || readonly) return;
+    const reread = formatPhone(national.current, region).value;
+    if (reread !== undefined && reread !== value) onChange(reread);
+  }, [region, readonly, value, onChange]);
   const wording = suggestionWording(schema);
-  const defaultCountry = stringOption(options, 'defaultCountry', DEFAULT_COUNTRY) as CountryCode;
+  // Only a number typed with its '+' can be a wrong country's: one without is read in the region.
   const suggestion =
-    wording && !readonly && typed !== '' ? internationalSuggestion(typed, defaultCountry) : null;
+    wording && !readonly && typed.trim().startsWith('+')
+      ? internationalSuggestion(typed, region)
+      : null;
 
   // After the fix is taken the button is gone: focus goes back to the number, not the page.
   const refocus = useRef(false);
@@ -81,6 +110,17 @@ export function PhoneWidget(props: WidgetProps) {
     onBlur(id, suggestion);
   };
 
+  // A number typed without '+' is shown as the international number it was read as once the
+  // applicant leaves it ('(312) 555-0100' → '+1 312 555 0100'): what will be sent, seen.
+  const showReadAs = (fieldId: string, text: unknown) => {
+    const input = document.getElementById(fieldId);
+    if (input instanceof HTMLInputElement && national.current !== null && input.value !== '') {
+      const read = formatPhone(national.current, region);
+      if (read.value) input.value = formatInternational(read.value);
+    }
+    onBlur(fieldId, text);
+  };
+
   const helperText =
     country && !suggestion
       ? stringOption(options, 'countryDetectedText', DETECTED).replace(
@@ -93,6 +133,7 @@ export function PhoneWidget(props: WidgetProps) {
       <TextInput
         {...props}
         placeholder={props.placeholder || PLACEHOLDER}
+        onBlur={showReadAs}
         parse={parsePhone}
         toText={phoneText}
         onParsed={onParsed}
