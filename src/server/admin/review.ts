@@ -40,12 +40,8 @@ import { saveStatement, type StoredStatement } from '../db/statements';
 import { issueAuthToken } from '../db/tokens';
 import { withTransaction } from '../db/transaction';
 import { findUserRowById, markDetailsApproved } from '../db/users';
-import {
-  findReviewParties,
-  lockOrganizationForDecision,
-  setParticipantDecision,
-} from '../db/adminQueries';
-import { badRequest, ClientError, forbidden, notFound } from '../errors';
+import { lockOrganizationForDecision, setParticipantDecision } from '../db/adminQueries';
+import { badRequest, ClientError, notFound } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import {
   changesRequestedMessage,
@@ -55,6 +51,7 @@ import {
   verifyEmailMessage,
 } from '../mail/templates';
 import { validateStatement } from '../statements/validateStatement';
+import { refuseOwnOrganization } from './ownOrganization';
 
 export interface Actor {
   /** The staff member, or null for the operator CLI. */
@@ -90,38 +87,6 @@ export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'change
 
 /** How the applicant's timeline names who acted: staff, or an operator's command. */
 const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
-
-/**
- * Why a reviewer may not decide on a registration (approve, reject, ask for changes), or null
- * when they may: nobody reviews a registration they filed, or one of their own organisation
- * (issue 26: staff could approve their own). The console leaves its buttons out with this
- * sentence; the decision itself is refused with it (403).
- */
-export function selfReviewRefusal(
-  registration: { userId: string; organizationId: string },
-  reviewer: { id: string; organizationId: string | null },
-): string | null {
-  if (registration.userId === reviewer.id) {
-    return 'You filed this registration, so you cannot decide on it: another reviewer must approve, reject or request changes.';
-  }
-  if (reviewer.organizationId && reviewer.organizationId === registration.organizationId) {
-    return 'This registration is of your own organisation, so you cannot decide on it: another reviewer must approve, reject or request changes.';
-  }
-  return null;
-}
-
-/** Refuses (403) a staff member's decision on their own registration or organisation's. */
-async function refuseSelfReview(
-  db: pg.PoolClient,
-  registrationId: string,
-  actor: Actor,
-): Promise<void> {
-  // The operator's command line acts for the firm, not as a reviewer with an organisation.
-  if (!actor.userId) return;
-  const parties = await findReviewParties(db, registrationId, actor.userId);
-  const refusal = parties && selfReviewRefusal(parties.registration, parties.reviewer);
-  if (refusal) throw forbidden(refusal);
-}
 
 /** Updates an open registration and answers its applicant; 404 unknown, 409 already decided. */
 async function updateOpenRegistration(
@@ -168,7 +133,12 @@ export async function decideRegistration(
   const reason = checkReason(decision.approved, decision.reason);
   const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
   const applicant = await withTransaction(deps.pool, async (db) => {
-    await refuseSelfReview(db, decision.registrationId, actor);
+    await refuseOwnOrganization(
+      db,
+      'registration',
+      { registrationId: decision.registrationId },
+      actor.userId,
+    );
     const row = await updateOpenRegistration(db, decision.registrationId, OPEN_FOR_DECISION, {
       status,
       reviewedBy: actor.userId,
@@ -315,7 +285,12 @@ export async function requestChanges(
     throw badRequest('Please say what the applicant should change.');
   if (note.length > REASON_MAX) throw badRequest(`The note is too long (${REASON_MAX} max).`);
   const applicant = await withTransaction(deps.pool, async (db) => {
-    await refuseSelfReview(db, request.registrationId, actor);
+    await refuseOwnOrganization(
+      db,
+      'registration',
+      { registrationId: request.registrationId },
+      actor.userId,
+    );
     const requested = await checkedFields(deps, db, request.registrationId, fields);
     const row = await updateOpenRegistration(db, request.registrationId, AWAITING_REVIEW, {
       status: 'changes_requested',
@@ -395,6 +370,12 @@ export async function decideParticipant(
   const reason = checkReason(decision.approved, decision.reason);
   const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
   return withTransaction(pool, async (db) => {
+    await refuseOwnOrganization(
+      db,
+      'admission',
+      { organizationId: decision.organizationId },
+      actor.userId,
+    );
     const row = await lockOrganizationForDecision(db, decision.organizationId);
     if (!row) throw notFound('No such organization.');
     if (decision.approved && row.registrationStatus && row.registrationStatus !== 'approved') {
@@ -452,6 +433,13 @@ export async function loadStatement(
   entry: { organizationId: string; statement: unknown; asOf?: string | undefined },
   actor: Actor,
 ): Promise<StoredStatement> {
+  // Refused before the statement is looked at: its own staff learn nothing from validation.
+  await refuseOwnOrganization(
+    pool,
+    'statement',
+    { organizationId: entry.organizationId },
+    actor.userId,
+  );
   const check = validateStatement(entry.statement);
   if (!check.valid) {
     throw new ClientError(

@@ -293,35 +293,33 @@ export async function findRegistrationDocument(
     : null;
 }
 
+/** The organisation of an act: named by one of its registrations, or directly. */
+const BY_REGISTRATION = 'select organization_id, user_id from registrations where id = $1';
+const BY_ORGANIZATION = 'select $1::uuid as organization_id, null::uuid as user_id';
+
 /**
- * Who filed a registration and for which organisation, beside the reviewer's own organisation:
- * what the self-review rule compares (admin/review.ts). Null for an unknown registration.
+ * How a staff member is tied to the organisation an act concerns (admin/ownOrganization.ts):
+ * whether they belong to it, whether they filed one of its registrations, and, when the act is
+ * on a registration, whether they filed that one. The organisation is named directly or by one
+ * of its registrations; null for an unknown registration.
  */
-export async function findReviewParties(
+export async function findOrganizationTies(
   db: Queryable,
-  registrationId: string,
-  reviewerId: string,
-): Promise<{
-  registration: { userId: string; organizationId: string };
-  reviewer: { id: string; organizationId: string | null };
-} | null> {
-  const result = await db.query<{
-    user_id: string;
-    organization_id: string;
-    reviewer_organization_id: string | null;
-  }>(
-    `select r.user_id, r.organization_id,
-            (select u.organization_id from users u where u.id = $2) as reviewer_organization_id
-       from registrations r where r.id = $1`,
-    [registrationId, reviewerId],
+  subject: { organizationId: string } | { registrationId: string },
+  staffId: string,
+): Promise<{ member: boolean; filed: boolean; filedThis: boolean } | null> {
+  const result = await db.query<{ member: boolean; filed: boolean; filed_this: boolean }>(
+    `with subject as (${'registrationId' in subject ? BY_REGISTRATION : BY_ORGANIZATION})
+     select exists (select 1 from users u
+                     where u.id = $2 and u.organization_id = s.organization_id) as member,
+            exists (select 1 from registrations r
+                     where r.organization_id = s.organization_id and r.user_id = $2) as filed,
+            coalesce(s.user_id = $2, false) as filed_this
+       from subject s`,
+    ['registrationId' in subject ? subject.registrationId : subject.organizationId, staffId],
   );
   const row = result.rows[0];
-  return row
-    ? {
-        registration: { userId: row.user_id, organizationId: row.organization_id },
-        reviewer: { id: reviewerId, organizationId: row.reviewer_organization_id },
-      }
-    : null;
+  return row ? { member: row.member, filed: row.filed, filedThis: row.filed_this } : null;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { confirmIdentity } from '../auth/secondFactor';
 import { cancelOutstandingLinks } from '../auth/accountLinks';
+import { refuseOwnOrganization } from '../admin/ownOrganization';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
@@ -292,10 +293,21 @@ async function saveKyc(
   });
 }
 
-/** The caller's organisation, when they are its Administrator; 403 otherwise. */
-function administeredOrganization(row: UserRow): string {
+/**
+ * The caller's organisation, when they are its Administrator; 403 otherwise. A member of staff
+ * never acts on their own organisation's behalf (issue 39 §3, admin/ownOrganization.ts).
+ */
+async function administeredOrganization(app: FastifyInstance, row: UserRow): Promise<string> {
   if (!row.organization_id || !row.roles.includes('Administrator')) {
     throw forbidden('Only an Administrator of your organisation can do this.');
+  }
+  if (row.is_staff) {
+    await refuseOwnOrganization(
+      app.db,
+      'settings',
+      { organizationId: row.organization_id },
+      row.id,
+    );
   }
   return row.organization_id;
 }
@@ -309,7 +321,7 @@ function administeredOrganization(row: UserRow): string {
  * Optional repeated `role` fields set the roles on offer (default Viewer).
  */
 async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
-  const organizationId = administeredOrganization(row);
+  const organizationId = await administeredOrganization(app, row);
   if (!(await isAdmittedParticipant(app.db, organizationId))) {
     throw forbidden('Your organisation can invite people once Northstar has approved it.');
   }
@@ -374,7 +386,7 @@ async function limitInvitations(app: FastifyInstance, userId: string, organizati
 
 /** set_roles: an Administrator sets a member's roles; the organisation keeps an Administrator. */
 async function setRoles(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
-  const organizationId = administeredOrganization(row);
+  const organizationId = await administeredOrganization(app, row);
   const userId = form.field('user_id');
   if (!isUuid(userId)) throw badRequest('Choose a member.', { user_id: 'Required' });
   const roles = readRoles(form.all('role'));
