@@ -80,4 +80,16 @@ describe('registration_persons columns from x-person-column', () => {
       ]),
     );
   });
+
+  it('forms check refuses a number question filling the whole-number column (issue 37 §2)', () => {
+    const sources = withPerson((properties) => {
+      properties.ownershipPercent!.type = 'number';
+    });
+    const messages = checkForms(sources)
+      .problems.filter((p) => p.file === 'schemas/business/business.schema.json')
+      .map((p) => `${p.pointer} ${p.message}`);
+    expect(messages).toContain(
+      '/affiliatedPersons/items/ownershipPercent/x-person-column registration_persons.ownership_percent keeps whole numbers, and this question takes any number (15.5 would be stored as nothing): write "type": "integer"',
+    );
+  });
 });

@@ -225,10 +225,14 @@ export const ROOT_NOT_OBJECT =
 
 /** The form's root is an object holding questions, or the problem saying it is not. */
 export function checkRoot(formId: string, root: JsonSchema): Problem[] {
-  const type = root.type;
-  const isObject =
-    type === 'object' ||
-    (type === undefined && root.items === undefined && root['x-file'] === undefined);
-  if (isObject && !isChoice(root)) return [];
+  // A root without a `type` is refused too (issue 37 §2): validate and payload could not read
+  // its answers as questions, though check let it pass.
+  let resolved = root;
+  try {
+    resolved = deref(root, root);
+  } catch {
+    // A reference that points nowhere is said by the compile step.
+  }
+  if (resolved.type === 'object' && !isChoice(resolved)) return [];
   return [{ file: formFile(formId, 'schema'), pointer: '', message: ROOT_NOT_OBJECT }];
 }

@@ -4,9 +4,10 @@
  */
 import type { CompiledForm } from '../model/compiledForm';
 import { buildProblem, checkBrowserBuild, checkRoot, checkUnsupported } from './checkBuild';
+import { checkKeywords, ignoredKeywordProblems } from './checkKeywords';
 import { unaskedAnswers, unaskedMessage } from '../walk/answers';
 import { compileForms } from '../model/compileNode';
-import { FormSchemaError } from '../model/bundleForm';
+import { bundleForm, FormSchemaError } from '../model/bundleForm';
 import type { FormSources, Problem } from '../model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from '../validation/keywords';
@@ -201,9 +202,8 @@ const MESSAGE_KEYWORDS = [
   'minProperties',
   'maxProperties',
   'propertyNames',
+  // `minContains`/`maxContains` fail as `contains`: its message covers them.
   'contains',
-  'minContains',
-  'maxContains',
   'anyOf',
   'pattern',
   'minLength',
@@ -254,7 +254,16 @@ function checkKeywordMessages(formId: string, root: JsonSchema): Problem[] {
       missing.set(keyword, [...(missing.get(keyword) ?? []), toPointer([...keys, keyword])]);
     }
     for (const [key, value] of Object.entries(node)) {
-      const skipped = ['if', 'errorMessage', 'default', 'examples', 'const', 'enum'].includes(key);
+      // A `contains` item's own failures are never shown (the list's message is): no message.
+      const skipped = [
+        'if',
+        'contains',
+        'errorMessage',
+        'default',
+        'examples',
+        'const',
+        'enum',
+      ].includes(key);
       if (!skipped && !key.startsWith('x-')) visit(value, [...keys, key]);
     }
   };
@@ -440,10 +449,13 @@ export function checkForms(
 ): { problems: Problem[]; forms: Map<string, CompiledForm> } {
   const compiled = compileForms(sources);
   const { forms } = compiled;
-  const problems = compiled.problems.map((problem) => {
-    const error = compiled.errors.get(fromPointer(`/${problem.file}`).at(-2) ?? '');
+  const problems = compiled.problems.flatMap((problem) => {
+    const formId = fromPointer(`/${problem.file}`).at(-2) ?? '';
+    const error = compiled.errors.get(formId);
+    const ignored = ignoredKeywordProblems(formId, bundledSchema(sources, formId), error);
+    if (ignored.length > 0) return ignored;
     const pointer = error instanceof FormSchemaError ? error.pointer : problem.pointer;
-    return { ...problem, pointer, message: buildProblem(error) };
+    return [{ ...problem, pointer, message: buildProblem(error) }];
   });
   for (const [formId, form] of forms) {
     try {
@@ -479,11 +491,24 @@ export function checkForms(
   return { problems, forms };
 }
 
+/** A form's bundled schema, or undefined when it does not bundle. */
+function bundledSchema(sources: FormSources, formId: string): unknown {
+  const files = sources.forms[formId];
+  try {
+    return files ? bundleForm(files, sources.commons).schema : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every check of one compiled form. */
 function checkForm(formId: string, form: CompiledForm, assetFiles?: string[]): Problem[] {
   const root = checkRoot(formId, form.schema);
   if (root.length > 0) return root;
-  const problems = checkUnsupported(formId, form.schema);
+  const problems = [
+    ...checkUnsupported(formId, form.schema),
+    ...checkKeywords(formId, form.schema),
+  ];
   // What the walker cannot follow is said once; the other checks would trip on it.
   if (problems.length > 0) return problems;
   problems.push(...checkBrowserBuild(formId, form));

@@ -94,6 +94,8 @@ export function personColumnProblems(root: JsonSchema): { pointer: string; messa
       });
     } else if (!isLeaf(resolved)) {
       problems.push({ pointer, message: 'x-person-column belongs on an answer, not a group' });
+    } else if (!keepsAnswer(PERSON_COLUMNS[column].kind, resolved)) {
+      problems.push({ pointer, message: kindMessage(column, resolved) });
     } else {
       seen.set(column, key);
     }
@@ -107,4 +109,36 @@ export function personColumnProblems(root: JsonSchema): { pointer: string; messa
     }
   }
   return problems;
+}
+
+/** What the question's answers are, as the column kinds name them. */
+function answerKinds(question: JsonSchema): string[] {
+  const sendAs = question['x-send-as'];
+  if (isPlainObject(sendAs))
+    return [...new Set(Object.values(sendAs).map((value) => typeof value))];
+  if (sendAs === 'iso-date') return ['string'];
+  const types = typeof question.type === 'string' ? [question.type] : (question.type ?? []);
+  return types.map((type) =>
+    type === 'integer' ? 'integer' : type === 'number' ? 'number' : type,
+  );
+}
+
+/** Whether every answer the question takes is kept by a column of `kind` (issue 37 §2). */
+function keepsAnswer(kind: 'text' | 'integer' | 'boolean', question: JsonSchema): boolean {
+  const kinds = answerKinds(question).filter((each) => each !== 'null');
+  const wanted = { text: 'string', integer: 'integer', boolean: 'boolean' }[kind];
+  return kinds.length > 0 && kinds.every((each) => each === wanted);
+}
+
+function kindMessage(column: PersonColumn, question: JsonSchema): string {
+  const kind = PERSON_COLUMNS[column].kind;
+  const kinds = answerKinds(question).join(' or ') || 'of no declared type';
+  const write = {
+    text: '"type": "string"',
+    integer: '"type": "integer"',
+    boolean: '"type": "boolean"',
+  }[kind];
+  return kind === 'integer' && kinds.includes('number')
+    ? `registration_persons.${column} keeps whole numbers, and this question takes any number (15.5 would be stored as nothing): write ${write}`
+    : `registration_persons.${column} keeps ${kind === 'text' ? 'text' : kind === 'integer' ? 'whole numbers' : 'yes or no'}, and this question's answers are ${kinds}: write ${write}, or fill another column`;
 }

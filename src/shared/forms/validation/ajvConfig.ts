@@ -8,6 +8,7 @@ import type { Ajv, Options, Vocabulary } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import * as nextModule from 'ajv/dist/vocabularies/next.js';
 import type { CustomValidatorOptionsType } from '@rjsf/validator-ajv8';
+import { containsOnTheList } from './containsKeyword';
 import { addProjectKeywords } from './keywords';
 
 export const AJV_OPTIONS: Options = {
@@ -32,6 +33,10 @@ export const AJV_OPTIONS: Options = {
   // the browser's validator module shrank 327 → 211 kB and its main function 252 → 94 kB, which
   // is what the JavaScript engine compiles on the first call.
   inlineRefs: false,
+  // `minContains`/`maxContains` are enforced only with Ajv's `next` option: without it Ajv knows
+  // the keywords (the vocabulary below) but its `contains` counts one match and ignores them, so
+  // a form saying "exactly one control person" took two (issue 37 §2).
+  next: true,
 };
 
 /** A CommonJS module whose default export may arrive wrapped once more, as interop goes. */
@@ -47,6 +52,7 @@ function extendAjv(ajv: Ajv): Ajv {
   // draft 2019-09's `dependentRequired` and `dependentSchemas` (and `minContains`), beside
   // draft-07's `dependencies`, as Ajv2019 adds them.
   ajv.addVocabulary(NEXT_VOCABULARY);
+  containsOnTheList(ajv);
   addProjectKeywords(ajv);
   return ajvErrors(ajv);
 }

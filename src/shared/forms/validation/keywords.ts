@@ -16,6 +16,7 @@ import { LEI_PROBLEMS } from '../../rules/lei';
 import { NAME_PROBLEMS } from '../../rules/names';
 import { PHONE_PROBLEMS } from '../../rules/phone';
 import { SSN_PROBLEMS } from '../../rules/ssn';
+import { answerRuleProblems } from './answerRules';
 import { ruleAdapters, RULES_MODULE_ID, type RuleName } from './ruleAdapters';
 
 /** The reasons each rule keyword can fail for; every one needs a message unless optional. */
@@ -229,8 +230,48 @@ function ruleKeyword(keyword: `x-${RuleName}`): KeywordDefinition {
   };
 }
 
+/**
+ * `x-rules`: rules across answers (answerRules.ts), each a JSON Logic expression over the answers
+ * of the schema holding it, its message shown at `at`. One error carries every broken rule
+ * (`params.problems`); validateAnswers gives each its own message and place.
+ */
+const ANSWER_RULES_KEYWORD: KeywordDefinition = {
+  keyword: 'x-rules',
+  schemaType: 'array',
+  metaSchema: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        rule: {},
+        message: { type: 'string', minLength: 1 },
+        at: { type: 'string', pattern: '^(/[^/]*)*$' },
+        values: { type: 'object', propertyNames: { pattern: '^[A-Za-z_]\\w*$' } },
+        $comment: { type: 'string' },
+      },
+      required: ['rule', 'message'],
+      additionalProperties: false,
+    },
+  },
+  code(cxt: KeywordCxt) {
+    const { gen, data, schemaCode } = cxt;
+    const check: Name = gen.scopeValue('func', {
+      ref: answerRuleProblems,
+      code: _`require(${RULES_MODULE_ID}).answerRuleProblems`,
+    });
+    const problems = gen.const('problems', _`${check}(${data}, ${schemaCode})`);
+    cxt.setParams({ problems });
+    cxt.fail(_`${problems}.length > 0`);
+  },
+  error: {
+    message: ({ params }) => _`${params.problems}[0].message`,
+    params: ({ params }) => _`{problems: ${params.problems}}`,
+  },
+};
+
 /** Registers every `x-…` keyword on `ajv` and returns it. */
 export function addProjectKeywords(ajv: Ajv): Ajv {
+  addOnce(ajv, ANSWER_RULES_KEYWORD);
   for (const keyword of Object.keys(RULE_KEYWORDS) as `x-${RuleName}`[]) {
     addOnce(ajv, ruleKeyword(keyword));
   }

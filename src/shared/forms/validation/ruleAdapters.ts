@@ -12,6 +12,9 @@ import { nameProblem } from '../../rules/names';
 import { phoneProblem } from '../../rules/phone';
 import { ssnProblem } from '../../rules/ssn';
 
+/** The rules across answers (`x-rules`), evaluated by the keyword's generated code too. */
+export { answerRuleProblems } from './answerRules';
+
 export type RuleAdapter = (value: string, messages: Record<string, string>) => string | null;
 
 export const ruleAdapters = {

@@ -8,7 +8,10 @@
  * - errors inside a list's item are reported on that item's field (`/affiliatedPersons/0/ssn`),
  *   prefixed with the item's name and position ('Affiliated person 1: SSN required', spec
  *   business §5.5), the name being the `title` of the list's `items`;
- * - one message per field, the first Ajv gives; fields in form order (uiSchema `ui:order`).
+ * - every message that applies to a field, in the order Ajv gives them (the schema's), one per
+ *   failing keyword (a limit stated twice, by a base rule and a condition, is said once);
+ *   fields in form order (uiSchema `ui:order`);
+ * - a rule across answers (`x-rules`) at the place it names, a `contains` at the list alone.
  */
 import type { ErrorObject } from 'ajv';
 import type { RJSFSchema } from '@rjsf/utils';
@@ -25,6 +28,7 @@ import {
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
 import type { ValidationResult } from '../model/types';
 import { fromPointer, toPointer } from '../model/pointer';
+import type { AnswerRuleProblem } from './answerRules';
 
 /** Blank text (empty or spaces) and null count as no answer, as in the browser (rjsf drops ''). */
 function isBlank(value: unknown): boolean {
@@ -97,36 +101,50 @@ function nestedProperties(schema: JsonSchema, root: JsonSchema): NestedPropertie
 interface RawError {
   path: string;
   message: string;
+  /** The keyword that failed: a keyword failing twice at one answer (two places state the same
+   * limit, with different bounds) is one fact, said once. */
+  keyword: string;
 }
 
 function translate(error: ErrorObject, defaults: Record<string, string>): RawError[] {
   if (error.keyword === 'if') return [];
+  if (error.keyword === 'x-rules') {
+    // Each broken rule across answers at its own place (`at`, from where the rule stands).
+    const { problems } = error.params as { problems: AnswerRuleProblem[] };
+    return problems.map(({ at, message }) => ({
+      path: `${error.instancePath}${at}`,
+      message,
+      keyword: `x-rules ${message}`,
+    }));
+  }
   // A keyword without its own errorMessage takes the form's default (`x-messages`), never
   // Ajv's English: `forms check` requires one or the other for every keyword that can fail.
   const message =
     (error.keyword === 'errorMessage' ? error.message : defaults[error.keyword]) ??
     error.message ??
     '';
+  let keyword = error.keyword;
   if (error.keyword === 'required') {
     // The form's default (`x-messages`) lands on the missing answer, as its own message would.
     const property = (error.params as { missingProperty: string }).missingProperty;
-    return [{ path: `${error.instancePath}/${property}`, message }];
+    return [{ path: `${error.instancePath}/${property}`, message, keyword }];
   }
   if (error.keyword === 'errorMessage') {
     const originals = (error.params as { errors?: ErrorObject[] }).errors ?? [];
+    keyword = originals[0]?.keyword ?? keyword;
     const missing = originals.find((original) => original.keyword === 'required');
     if (missing) {
       const property = (missing.params as { missingProperty: string }).missingProperty;
-      return [{ path: `${error.instancePath}/${property}`, message }];
+      return [{ path: `${error.instancePath}/${property}`, message, keyword: 'required' }];
     }
     const key = originals.map(refusedKey).find((found) => found !== undefined);
     if (key !== undefined)
-      return [{ path: `${error.instancePath}/${escapePointerKey(key)}`, message }];
+      return [{ path: `${error.instancePath}/${escapePointerKey(key)}`, message, keyword }];
   }
   const key = refusedKey(error);
   if (key !== undefined)
-    return [{ path: `${error.instancePath}/${escapePointerKey(key)}`, message }];
-  return [{ path: error.instancePath, message }];
+    return [{ path: `${error.instancePath}/${escapePointerKey(key)}`, message, keyword }];
+  return [{ path: error.instancePath, message, keyword }];
 }
 
 /** The key an object refuses (a pattern or `propertyNames` broken): its message goes to its row. */
@@ -260,16 +278,32 @@ export function validateAnswers(form: CompiledForm, answers: Answers): Validatio
   const { errors = [] } = validator.rawValidation<ErrorObject>(form.schema as RJSFSchema, prepared);
   const layout = formLayout(form.schema, form.uiSchema);
 
-  const byField = new Map<string, { message: string; rank: number[] }>();
+  // Every message that applies, in the order Ajv gives them at a field (the schema's); one per
+  // failing keyword, and the same words once.
+  const byField = new Map<string, { messages: string[]; keywords: Set<string>; rank: number[] }>();
   const defaults = form.schema['x-messages'] ?? {};
   for (const error of errors.flatMap((each) => translate(each, defaults))) {
     const { path, prefix, rank } = locatePath(error.path, layout);
-    if (!byField.has(path)) byField.set(path, { message: prefix + error.message, rank });
+    const message = prefix + error.message;
+    const field = byField.get(path);
+    if (!field)
+      byField.set(path, { messages: [message], keywords: new Set([error.keyword]), rank });
+    else if (!field.messages.includes(message) && !field.keywords.has(error.keyword)) {
+      field.messages.push(message);
+      field.keywords.add(error.keyword);
+    }
   }
   return {
     valid: byField.size === 0,
     errors: [...byField]
       .sort(([, a], [, b]) => compareRanks(a.rank, b.rank))
-      .map(([path, { message }]) => ({ path, message })),
+      .flatMap(([path, { messages, keywords }]) => {
+        // The answer's own rules first, then the rules across answers that name it.
+        const across = [...keywords].map((keyword) => keyword.startsWith('x-rules '));
+        const ordered = messages
+          .map((message, index) => ({ message, late: across[index] ?? false }))
+          .sort((a, b) => Number(a.late) - Number(b.late));
+        return ordered.map(({ message }) => ({ path, message }));
+      }),
   };
 }
