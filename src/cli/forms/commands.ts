@@ -186,9 +186,13 @@ export function runValidate(root: string, formId: string, file: string, json: bo
   else {
     const n = result.errors.length;
     out(`${file}: ${n} problem${n === 1 ? '' : 's'} with these ${form.id} answers`);
+    // An answer with several messages (a list's own and a rule's) is named once above them.
+    let previous: string | undefined;
     for (const { path: pointer, message } of result.errors) {
       const prompt = prompts.get(pointer);
-      out(`  ${pointer || '(form)'}${prompt ? ` (${prompt})` : ''}\n    ${message}`);
+      if (pointer !== previous) out(`  ${pointer || '(form)'}${prompt ? ` (${prompt})` : ''}`);
+      out(`    ${message}`);
+      previous = pointer;
     }
   }
   if (unasked.length > 0) out(`${file}: ${unaskedMessage(unasked)}`);
