@@ -82,8 +82,16 @@ export interface ReviewDeps {
 
 /** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
 export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
-/** Statuses staff may still decide from: awaiting review, or waiting for the applicant's changes. */
-export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
+/**
+ * Statuses staff may decide from (approve, reject, ask for changes): awaiting review only. Each
+ * submitted version takes one decision (issue 39 §5): a request for changes is that version's
+ * decision, and the next is made on the version the applicant sends back. Each decision is one
+ * conditional update of the registration's row in its transaction, so of two decisions sent
+ * together the second waits for the first's commit, finds the status moved on and answers 409:
+ * an approval could otherwise land on a registration waiting for changes, its application left
+ * open to saves.
+ */
+export const OPEN_FOR_DECISION: readonly string[] = AWAITING_REVIEW;
 
 /** How the applicant's timeline names who acted: staff, or an operator's command. */
 const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
@@ -120,7 +128,7 @@ async function tellApplicant(deps: ReviewDeps, message: Parameters<Mailer['send'
 }
 
 /**
- * Approves or rejects a registration awaiting review (or waiting for requested changes).
+ * Approves or rejects a registration awaiting review (never one waiting for requested changes).
  * Approval flips the registrant's `details.approved`, which turns their home banner from "under
  * review" to "approved"; a rejection keeps the reason, which the applicant's home page shows.
  * Either way the applicant is emailed. 404 for an unknown registration, 409 when already decided.
@@ -342,6 +350,10 @@ export async function approveUser(
   if (row && OPEN_FOR_DECISION.includes(row.status)) {
     await decideRegistration(deps, { registrationId: row.id, approved: true }, actor);
     return { registrationId: row.id };
+  }
+  // Waiting for the applicant's changes: that version's decision is made (OPEN_FOR_DECISION).
+  if (row?.status === 'changes_requested') {
+    throw new ClientError(409, alreadyMessage('changes_requested'));
   }
   const user = await findUserRowById(pool, userId);
   if (!user?.details) throw new ClientError(409, 'This user has not registered yet.');
