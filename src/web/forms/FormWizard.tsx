@@ -122,7 +122,7 @@ export function FormWizard({
           ))}
         </Stepper>
       )}
-      <RestoredDraftNotice session={session} application={saver?.application} />
+      <RestoredDraftNotice session={session} saver={saver} />
       {step.signaturePrompt && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {step.signaturePrompt}

@@ -50,9 +50,18 @@ export function SaveStatus({ saver }: { saver: ServerApplication }) {
   );
 }
 
+/** Why Save and finish later did not save, from the save state it ended in. */
+function notSavedReason(state: SaveState): string {
+  if (state.kind === 'retrying') return state.reason;
+  if (state.kind === 'expired') return SESSION_EXPIRED_MESSAGE;
+  return 'Our server has not answered yet.';
+}
+
 /**
  * Save and finish later: saves now, then says where to come back (this address; signing in on
- * any device opens the application where it was left). Signs nothing out.
+ * any device opens the application where it was left). Signs nothing out. When the save fails,
+ * or the server has not answered within a few seconds, a dialog says it is not saved, why, and
+ * what to do (the answers stay and are saved once the server answers), with Try again.
  */
 export function SaveAndFinishLater({
   session,
@@ -64,13 +73,16 @@ export function SaveAndFinishLater({
   disabled?: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const [notSaved, setNotSaved] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const save = async () => {
+    setNotSaved(null);
     setSaving(true);
     const saved = await saver.saveNow(session.answers(), { step: session.stepIndex.get() });
     setSaving(false);
-    // Not saved: the status region says so and saving goes on by itself.
+    // Not saved: said at once (saving goes on by itself, and the status region follows it).
     if (saved) setOpen(true);
+    else setNotSaved(notSavedReason(saver.state.get()));
   };
   const address = `${window.location.origin}${window.location.pathname}`;
   return (
@@ -83,6 +95,29 @@ export function SaveAndFinishLater({
       >
         Save and finish later
       </Button>
+      <Dialog
+        open={notSaved !== null}
+        onClose={() => setNotSaved(null)}
+        aria-labelledby="not-saved-title"
+        aria-describedby="not-saved-text"
+      >
+        <DialogTitle id="not-saved-title">Your application is not saved yet</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="not-saved-text">
+            {notSaved} Your answers stay on this page, and this device keeps them too (except
+            documents, signatures and sensitive numbers such as your SSN); they are saved by
+            themselves as soon as our server answers again. Check your internet connection, keep
+            this page open, and try again in a moment.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setNotSaved(null)}>Keep working</Button>
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog's way on, as ARIA's dialog pattern asks */}
+          <Button variant="contained" autoFocus onClick={() => void save()}>
+            Try again
+          </Button>
+        </DialogActions>
+      </Dialog>
       <Dialog
         open={open}
         onClose={() => setOpen(false)}

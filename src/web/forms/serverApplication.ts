@@ -4,7 +4,10 @@
  * goes away. One save is under way at a time; a failed one is retried with a growing wait and
  * nothing is lost meanwhile (the answers stay in the page, and a browser draft without sensitive
  * answers stays as the offline fallback). A save from a stale revision (another window saved) is
- * merged question by question and saved again.
+ * merged question by question and saved again. Changes not yet on the server are also kept in
+ * the browser with the revision they were made from (unsentChanges.ts, filtered as a draft is):
+ * a reload or a crash of the page brings them back over the server's application, and they are
+ * sent once the server answers again.
  */
 import { canonicalJson } from '../../shared/forms/model/bundleForm';
 import { isFileReference } from '../../shared/forms/model/types';
@@ -21,15 +24,29 @@ import {
   uploadApplicationFile,
   type Application,
 } from '../api/applications';
-import { createDraftSaver, clearDraft, loadDraft, type DraftSaver } from './drafts';
+import { createDraftSaver, clearDraft, DRAFT_DELAY_MS, loadDraft, type DraftSaver } from './drafts';
 import { ValueStore, type FileUploader } from './engine';
 import type { Answers, SaveContext, SessionPersistence } from './session';
 import { fromPointer, toPointer } from '../../shared/forms/model/pointer';
+import {
+  clearUnsent,
+  clearUploads,
+  fillUnkept,
+  forgetUpload,
+  loadUnsent,
+  loadUploads,
+  recordUpload,
+  writeUnsent,
+  type UnsentChanges,
+  type UploadUnderWay,
+} from './unsentChanges';
 
 /** About a second after the last change (issue 17). */
 const SAVE_DELAY_MS = 1000;
 /** Retries wait 1 s, 2 s, 4 s … up to this. */
 const MAX_RETRY_DELAY_MS = 30_000;
+/** Save and finish later says it did not save once the server has not answered for this long. */
+export const SAVE_NOW_WAIT_MS = 8000;
 
 /** What the status region beside the form's buttons says. */
 export type SaveState =
@@ -102,6 +119,27 @@ function withHeldFilesOnly(application: Application): Answers {
   return out;
 }
 
+/**
+ * Changes kept in the browser (`local`, made from `base`) laid over the application as the
+ * server holds it now: merged question by question as a 409 is (`mergeAnswers`), then with what
+ * the browser never keeps (sensitive answers, files, signatures) taken from the server's, also
+ * inside lists. `changed`: the result differs from what the server holds (something to send).
+ */
+function overServerAnswers(
+  base: Answers,
+  local: Answers,
+  server: Answers,
+  filter: (answers: Answers) => Answers,
+): { answers: Answers; taken: string[]; changed: boolean } {
+  const serverSafe = filter(server);
+  const { merged, taken } = mergeAnswers(base, local, serverSafe);
+  return {
+    answers: fillUnkept(merged, server, serverSafe),
+    taken,
+    changed: !same(merged, serverSafe),
+  };
+}
+
 /** `answers` with `value` at `pointer` (`undefined` removes it). */
 function setAt(answers: Answers, pointer: string, value: unknown): Answers {
   const keys = fromPointer(pointer);
@@ -132,6 +170,14 @@ export class ServerApplication implements SessionPersistence {
   readonly application: Application | null;
   /** Where the answers that opened the form came from (the server, or this device's draft). */
   readonly restoredFrom: 'server' | 'device' | undefined;
+  /**
+   * Set when the page opened on changes this browser kept that the server did not hold (typed
+   * while it could not be reached): `taken`, the pointers of answers the server's application
+   * changed elsewhere meanwhile (both kept, as after a 409).
+   */
+  readonly restoredUnsent: { taken: string[] } | undefined;
+  /** Files that were still uploading when the page was last left, and did not arrive. */
+  readonly lostUploads: readonly UploadUnderWay[];
   /** Called with the merged answers after a 409, for the session to show them. */
   onMerged: ((answers: Answers) => void) | undefined;
 
@@ -143,8 +189,16 @@ export class ServerApplication implements SessionPersistence {
   /** The answers as the server holds them at `revision` (what a merge compares against). */
   private base: Answers;
   private pending: { answers: Answers; step: number | null } | undefined;
+  /** The change a save is carrying now (still unsent until the server answers). */
+  private sending: { answers: Answers; step: number | null } | undefined;
   private last: { answers: Answers; step: number | null } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private unsentTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Opened without the server's answers (offline, from this device's draft): the first 409 takes
+   * back from the server's copy what the draft could not keep.
+   */
+  private fillFromServer = false;
   private inFlight: Promise<void> | undefined;
   private failures = 0;
   private stopped = false;
@@ -157,19 +211,62 @@ export class ServerApplication implements SessionPersistence {
     this.retryDelayMs = options.retryDelayMs ?? 1000;
     this.draft = createDraftSaver(options.formId, options.draftFilter);
     const application = options.application;
+    const unsent = loadUnsent(options.formId);
+    const uploads = loadUploads(options.formId);
     this.revision = application?.revision ?? 0;
     if (application && application.status !== 'submitted') {
-      this.initial = withHeldFilesOnly(application);
+      const held = withHeldFilesOnly(application);
       this.base = application.answers;
-      this.restoredFrom = Object.keys(this.initial).length > 0 ? 'server' : undefined;
       this.state.set({ kind: 'saved', at: new Date(application.savedAt) });
+      // Changes made here that the server did not get (typed offline, then reloaded): laid over
+      // its application, merged as a 409 is when it moved on since.
+      const restored =
+        unsent &&
+        overServerAnswers(
+          unsent.revision === application.revision ? options.draftFilter(held) : unsent.base,
+          unsent.answers,
+          held,
+          options.draftFilter,
+        );
+      if (restored?.changed) {
+        this.initial = restored.answers;
+        this.pending = { answers: restored.answers, step: unsent?.step ?? application.step };
+        this.restoredUnsent = { taken: restored.taken };
+      } else {
+        this.initial = held;
+        if (unsent) clearUnsent(options.formId);
+      }
+      this.restoredFrom = Object.keys(this.initial).length > 0 ? 'server' : undefined;
+      this.lostUploads = uploads.filter((upload) => {
+        const arrived = application.files[upload.pointer]?.name === upload.name;
+        if (arrived) forgetUpload(options.formId, upload.pointer, upload.name);
+        return !arrived;
+      });
     } else {
-      // Nothing on the server yet: this device's draft (saved while offline), if any.
+      // Nothing on the server yet, or it could not be reached: this device's draft, if any.
       this.initial = loadDraft(options.formId);
-      this.base = {};
+      this.base = unsent?.base ?? {};
+      this.fillFromServer = true;
+      if (unsent) this.pending = { answers: this.initial ?? unsent.answers, step: unsent.step };
       this.restoredFrom =
         this.initial && Object.keys(this.initial).length > 0 ? 'device' : undefined;
+      this.lostUploads = uploads;
     }
+  }
+
+  /**
+   * The page is open: changes kept from an earlier visit that the server did not get go now.
+   * Called once the page shows them (an effect: calling it again sends nothing twice).
+   */
+  resume(): void {
+    if (!this.pending || this.stopped || this.inFlight) return;
+    this.draft.save(this.pending.answers);
+    void this.send();
+  }
+
+  /** The connection came back (the browser's `online`): a save that failed goes again now. */
+  retryNow(): void {
+    if (this.failures > 0 && this.pending && !this.stopped) void this.send();
   }
 
   load(): Answers | undefined {
@@ -189,6 +286,7 @@ export class ServerApplication implements SessionPersistence {
     if (this.stopped) return;
     this.pending = { answers, step: context.step ?? this.last?.step ?? null };
     this.draft.save(answers);
+    this.keepUnsent();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.send(), this.saveDelayMs);
   }
@@ -196,6 +294,7 @@ export class ServerApplication implements SessionPersistence {
   /** Saves a pending change now (leaving a step). */
   flush(): void {
     this.draft.flush();
+    if (this.unsentTimer) this.writeUnsentNow();
     if (this.pending) void this.send();
   }
 
@@ -207,6 +306,7 @@ export class ServerApplication implements SessionPersistence {
    */
   flushOnPageHide(): void {
     this.draft.flush();
+    if (this.unsentTimer) this.writeUnsentNow();
     if (!this.pending || this.stopped) return;
     const { answers, step } = this.pending;
     const body = { answers, baseRevision: this.revision, step };
@@ -219,13 +319,24 @@ export class ServerApplication implements SessionPersistence {
 
   /**
    * Saves now and resolves true once every change is on the server (Save and finish later);
-   * false when this attempt failed (retries go on).
+   * false when this attempt failed, or the server has not answered in `SAVE_NOW_WAIT_MS`
+   * (retries go on, and the changes stay kept in the browser meanwhile).
    */
   saveNow(answers: Answers, context: SaveContext = {}): Promise<boolean> {
     this.pending = { answers, step: context.step ?? this.last?.step ?? null };
     this.draft.save(answers);
     this.draft.flush();
-    const done = new Promise<boolean>((resolve) => this.waiters.push(resolve));
+    this.writeUnsentNow();
+    const done = new Promise<boolean>((resolve) => {
+      const timeout = setTimeout(() => answer(false), SAVE_NOW_WAIT_MS);
+      const answer = (saved: boolean) => {
+        clearTimeout(timeout);
+        const index = this.waiters.indexOf(answer);
+        if (index >= 0) this.waiters.splice(index, 1);
+        resolve(saved);
+      };
+      this.waiters.push(answer);
+    });
     void this.send();
     return done;
   }
@@ -234,6 +345,8 @@ export class ServerApplication implements SessionPersistence {
   clear(): void {
     this.draft.cancel();
     clearDraft(this.formId);
+    this.forgetUnsent();
+    clearUploads(this.formId);
     clearTimeout(this.timer);
     this.pending = { answers: {}, step: 0 };
     void this.send();
@@ -246,6 +359,8 @@ export class ServerApplication implements SessionPersistence {
     this.pending = undefined;
     this.draft.cancel();
     clearDraft(this.formId);
+    this.forgetUnsent();
+    clearUploads(this.formId);
   }
 
   /** Nothing waits to be saved (leaving loses nothing but what a failed save still holds). */
@@ -271,10 +386,12 @@ export class ServerApplication implements SessionPersistence {
   uploader(): FileUploader {
     return {
       upload: async (pointer, file, onProgress) => {
+        // Its name is kept while it goes: a reload before it arrives can then name it.
+        recordUpload(this.formId, pointer, file.name);
         // An expired session asks to sign in again in place, then sends the file again.
         const uploaded = await withSessionRenewal(() =>
           uploadApplicationFile(this.formId, pointer, file, file.name, onProgress),
-        );
+        ).finally(() => forgetUpload(this.formId, pointer, file.name));
         const reference = { name: uploaded.name, type: uploaded.type, size: uploaded.size };
         // The server set the file's answer in a new revision: that is the base from now on.
         if (uploaded.revision > this.revision) {
@@ -306,6 +423,7 @@ export class ServerApplication implements SessionPersistence {
     const change = this.pending;
     if (!change) return this.settle(true);
     this.pending = undefined;
+    this.sending = change;
     this.state.set({ kind: 'saving' });
     try {
       // An expired session asks to sign in again in a dialog, then the same save goes again.
@@ -326,16 +444,25 @@ export class ServerApplication implements SessionPersistence {
       this.base = change.answers;
       this.last = change;
       this.failures = 0;
+      this.fillFromServer = false;
+      this.sending = undefined;
       this.state.set({ kind: 'saved', at: new Date(saved.savedAt) });
-      if (!this.pending) this.settle(true);
+      // The server holds everything: nothing unsent is kept here any more.
+      if (!this.pending) {
+        this.forgetUnsent();
+        this.settle(true);
+      } else this.keepUnsent();
     } catch (error) {
+      this.sending = undefined;
       const server = conflictingApplication(error);
       if (server) {
         this.resolveConflict(change, server);
+        this.keepUnsent();
         return;
       }
       // Put back what was not saved, unless a newer change replaced it meanwhile.
       this.pending ??= change;
+      this.writeUnsentNow();
       this.failed(error);
     }
   }
@@ -343,16 +470,49 @@ export class ServerApplication implements SessionPersistence {
   /** Another window saved: each question keeps this page's change, the others take the server's. */
   private resolveConflict(change: { answers: Answers; step: number | null }, server: Application) {
     const local = this.pending?.answers ?? change.answers;
-    const { merged, taken } = mergeAnswers(this.base, local, server.answers);
+    // Opened on this device's draft: what a draft never keeps comes back from the server's copy
+    // (no change of another window's to announce).
+    const filled = this.fillFromServer
+      ? overServerAnswers(this.base, local, withHeldFilesOnly(server), this.options.draftFilter)
+      : undefined;
+    const { merged, taken } = filled
+      ? { merged: filled.answers, taken: filled.taken }
+      : mergeAnswers(this.base, local, server.answers);
+    this.fillFromServer = false;
     this.revision = server.revision;
     this.base = server.answers;
     this.pending = { answers: merged, step: this.pending?.step ?? change.step };
     this.failures = 0;
-    if (taken.length > 0) {
-      this.onMerged?.(merged);
-      this.merged.set(true);
-    }
+    if (taken.length > 0 || (filled && !same(merged, local))) this.onMerged?.(merged);
+    if (taken.length > 0) this.merged.set(true);
     // send() goes on with the merged answers from the new revision
+  }
+
+  /** Keeps what the server does not hold yet in the browser, as a draft is kept (debounced). */
+  private keepUnsent(): void {
+    clearTimeout(this.unsentTimer);
+    this.unsentTimer = setTimeout(() => this.writeUnsentNow(), DRAFT_DELAY_MS);
+  }
+
+  private writeUnsentNow(): void {
+    clearTimeout(this.unsentTimer);
+    this.unsentTimer = undefined;
+    const unsent = this.pending ?? this.sending;
+    if (!unsent || this.stopped) return;
+    const filter = this.options.draftFilter;
+    const record: UnsentChanges = {
+      revision: this.revision,
+      base: filter(this.base),
+      answers: filter(unsent.answers),
+      step: unsent.step,
+    };
+    writeUnsent(this.formId, record);
+  }
+
+  private forgetUnsent(): void {
+    clearTimeout(this.unsentTimer);
+    this.unsentTimer = undefined;
+    clearUnsent(this.formId);
   }
 
   private failed(error: unknown): void {

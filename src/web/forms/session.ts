@@ -443,6 +443,19 @@ export class FormSession {
   }
 
   /**
+   * The files still being sent, by prompt and name ('Form W-2 (w2.pdf)'): leaving the page now
+   * stops their uploads, and they never arrive.
+   */
+  uploadsUnderWay(): string[] {
+    return this.engine.uploads.sending().map((pointer) => {
+      const prompt =
+        questionAt(this.form, this.current, pointer)?.prompt ?? fromPointer(pointer).at(-1) ?? '';
+      const name = this.engine.files.get(pointer)?.name;
+      return name ? `${prompt} (${name})` : prompt;
+    });
+  }
+
+  /**
    * Opens one item of a list (`/affiliatedPersons`) for editing in place (the list's dialog): a
    * view of this session whose answers are the page's with the item being edited in its place,
    * validated by the page's validator. Nothing reaches the page's answers before `save`.

@@ -10,10 +10,11 @@ import type { Answers, FormSession } from './session';
 
 /**
  * Warns before leaving a form that holds answers a draft cannot keep (uploads, signatures, SSNs,
- * dates of birth), naming them: closing or reloading the tab asks the browser's question; a link
- * inside the portal (the header, the choice page, Sign out) asks ours. Moving between the steps
- * of the same form is not leaving it. The `beforeunload` listener is registered only while
- * something would be lost: a page with one cannot enter the browser's back/forward cache.
+ * dates of birth), or while a file is still uploading (leaving stops it), naming them: closing
+ * or reloading the tab asks the browser's question; a link inside the portal (the header, the
+ * choice page, Sign out) asks ours. Moving between the steps of the same form is not leaving it.
+ * The `beforeunload` listener is registered only while something would be lost: a page with one
+ * cannot enter the browser's back/forward cache.
  * Where answers are saved elsewhere (the application on the server), a link first saves what is
  * pending: it leaves as soon as nothing would be lost, and asks only when that save fails (or
  * has not answered after a few seconds). Returns the dialog to render.
@@ -30,19 +31,24 @@ export function useLeaveWarning(
     (listener: () => void) => {
       const stopAnswers = session.engine.answers.subscribe(listener);
       const stopStatus = session.status.subscribe(listener);
+      const stopUploads = session.engine.uploads.subscribe(listener);
       const stopKept = keptChanges?.subscribe(listener);
       return () => {
         stopAnswers();
         stopStatus();
+        stopUploads();
         stopKept?.();
       };
     },
     [session, keptChanges],
   );
-  // A string, so React compares snapshots by value.
+  // Strings, so React compares snapshots by value.
+  const uploadingText = useSyncExternalStore(subscribe, () => session.uploadsUnderWay().join('\n'));
+  const uploading = uploadingText ? uploadingText.split('\n') : [];
   const lostText = useSyncExternalStore(subscribe, () => session.unkeptAnswers(kept).join('\n'));
-  const lost = lostText ? lostText.split('\n') : [];
-  const wouldLose = lost.length > 0;
+  // A file still uploading is named once, with the uploads.
+  const lost = (lostText ? lostText.split('\n') : []).filter((each) => !uploading.includes(each));
+  const wouldLose = lost.length > 0 || uploading.length > 0;
   const latest = useRef(wouldLose);
   useEffect(() => {
     latest.current = wouldLose;
@@ -92,16 +98,33 @@ export function useLeaveWarning(
       aria-describedby="leave-form-text"
     >
       <DialogTitle id="leave-form-title">Leave this page?</DialogTitle>
-      <DialogContent>
-        <DialogContentText id="leave-form-text">
-          For your security, these answers are never saved on this device. If you leave now you will
-          have to give them again:
-        </DialogContentText>
-        <ul>
-          {lost.map((prompt) => (
-            <li key={prompt}>{prompt}</li>
-          ))}
-        </ul>
+      <DialogContent id="leave-form-text">
+        {uploading.length > 0 ? (
+          <>
+            <DialogContentText>
+              These files are still uploading. If you leave now they will not arrive, and you will
+              have to choose them again:
+            </DialogContentText>
+            <ul>
+              {uploading.map((prompt) => (
+                <li key={prompt}>{prompt}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {lost.length > 0 ? (
+          <>
+            <DialogContentText>
+              For your security, these answers are never saved on this device. If you leave now you
+              will have to give them again:
+            </DialogContentText>
+            <ul>
+              {lost.map((prompt) => (
+                <li key={prompt}>{prompt}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={() => blocker.reset?.()}>Stay on this page</Button>

@@ -4,7 +4,14 @@ import type { Application } from '../../../src/web/api/applications';
 import { SESSION_EXPIRED_MESSAGE } from '../../../src/web/api/client';
 import { sessionRenewal } from '../../../src/web/app/sessionExpiry';
 import { SaveStatus } from '../../../src/web/forms/SaveStatus';
-import { mergeAnswers, ServerApplication } from '../../../src/web/forms/serverApplication';
+import {
+  mergeAnswers,
+  SAVE_NOW_WAIT_MS,
+  ServerApplication,
+} from '../../../src/web/forms/serverApplication';
+import { fillUnkept } from '../../../src/web/forms/unsentChanges';
+import { draftSafeAnswers } from '../../../src/shared/forms/walk/answers';
+import { testForm } from '../../forms';
 import { json } from '../renderApp';
 
 /**
@@ -375,5 +382,225 @@ describe('opening on the application', () => {
     const store = saver(null);
     expect(store.load()).toEqual({ firstName: 'Jane' });
     expect(store.restoredFrom).toBe('device');
+  });
+});
+
+/** Issue 38 §2: changes typed while the server cannot be reached survive a reload. */
+describe('changes the server did not get, kept in the browser', () => {
+  const UNSENT = 'clearing.draft.individual.unsent';
+  const unsent = () => JSON.parse(localStorage.getItem(UNSENT) ?? 'null') as unknown;
+  const offline = () => Promise.reject(new TypeError('Failed to fetch'));
+
+  it('are kept with the revision they were made from, without the SSN, and forgotten once the server holds them', async () => {
+    const puts = server([offline]);
+    const store = saver(application());
+    store.save(
+      { firstName: 'Janet', lastName: 'Sample', socialSecurityNumber: '123-45-6789' },
+      { step: 1 },
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(puts).toHaveLength(1);
+    expect(unsent()).toEqual({
+      revision: 3,
+      base: { firstName: 'Jane', lastName: 'Sample' },
+      answers: { firstName: 'Janet', lastName: 'Sample' },
+      step: 1,
+    });
+    // The next try reaches the server: nothing unsent is kept any more.
+    await vi.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(puts).toHaveLength(2);
+    expect(unsent()).toBeNull();
+  });
+
+  it('a page reloaded on the same revision opens them over the server’s application, its SSN and held files kept, and sends them', async () => {
+    localStorage.setItem(
+      UNSENT,
+      JSON.stringify({
+        revision: 3,
+        base: { firstName: 'Jane', lastName: 'Sample' },
+        answers: { firstName: 'Janet', lastName: 'Sample', employerName: 'Acme' },
+        step: 1,
+      }),
+    );
+    const puts = server();
+    const store = saver(
+      application({
+        answers: { firstName: 'Jane', lastName: 'Sample', socialSecurityNumber: '123-45-6789' },
+      }),
+    );
+    const opened = {
+      firstName: 'Janet',
+      lastName: 'Sample',
+      employerName: 'Acme',
+      socialSecurityNumber: '123-45-6789',
+    };
+    expect(store.load()).toEqual(opened);
+    expect(store.restoredUnsent).toEqual({ taken: [] });
+    expect(store.holdsEverything()).toBe(false);
+    store.resume();
+    await settle();
+    expect(puts).toEqual([{ answers: opened, baseRevision: 3, step: 1, keepalive: undefined }]);
+    expect(unsent()).toBeNull();
+    expect(store.holdsEverything()).toBe(true);
+  });
+
+  it('the server moved on since (another window saved): merged per question, the answers taken from there named', () => {
+    localStorage.setItem(
+      UNSENT,
+      JSON.stringify({
+        revision: 3,
+        base: { firstName: 'Jane', lastName: 'Sample' },
+        answers: { firstName: 'Janet', lastName: 'Sample' },
+        step: 0,
+      }),
+    );
+    server();
+    const store = saver(
+      application({
+        revision: 5,
+        answers: { firstName: 'Jane', lastName: 'Smith', socialSecurityNumber: '123-45-6789' },
+      }),
+    );
+    expect(store.load()).toEqual({
+      firstName: 'Janet',
+      lastName: 'Smith',
+      socialSecurityNumber: '123-45-6789',
+    });
+    expect(store.restoredUnsent).toEqual({ taken: ['/lastName'] });
+  });
+
+  it('nothing left to send (the save on leaving landed): opens on the server’s answers and forgets the record', () => {
+    localStorage.setItem(
+      UNSENT,
+      JSON.stringify({
+        revision: 3,
+        base: { firstName: 'Jane' },
+        answers: { firstName: 'Jane', lastName: 'Sample' },
+        step: 0,
+      }),
+    );
+    server();
+    const store = saver(application({ revision: 4 }));
+    expect(store.load()).toEqual({ firstName: 'Jane', lastName: 'Sample' });
+    expect(store.restoredUnsent).toBeUndefined();
+    expect(unsent()).toBeNull();
+  });
+
+  it('opened on this device’s draft (the server unreachable), the first 409 takes the SSN back from the server’s copy, without calling it another window’s change', async () => {
+    localStorage.setItem('clearing.draft.individual', JSON.stringify({ firstName: 'Janet' }));
+    localStorage.setItem(
+      UNSENT,
+      JSON.stringify({
+        revision: 3,
+        base: { firstName: 'Jane' },
+        answers: { firstName: 'Janet' },
+        step: 0,
+      }),
+    );
+    const theirs = application({
+      answers: { firstName: 'Jane', socialSecurityNumber: '123-45-6789' },
+    });
+    const puts = server([
+      () => json(409, { errorMessage: 'Changed elsewhere.', application: theirs }),
+    ]);
+    const store = saver(null);
+    const shown: Record<string, unknown>[] = [];
+    store.onMerged = (answers) => shown.push(answers);
+    expect(store.load()).toEqual({ firstName: 'Janet' });
+    store.resume();
+    await settle();
+    const merged = { firstName: 'Janet', socialSecurityNumber: '123-45-6789' };
+    expect(puts.map((put) => put.answers)).toEqual([{ firstName: 'Janet' }, merged]);
+    expect(shown).toEqual([merged]);
+    expect(store.merged.get()).toBe(false);
+  });
+
+  it('the connection coming back sends a failed save at once, without waiting for its next try', async () => {
+    const puts = server([offline, offline, offline]);
+    const store = saver(application());
+    store.save({ firstName: 'Janet' }, { step: 0 });
+    for (const wait of [1000, 1000, 2000]) {
+      await vi.advanceTimersByTimeAsync(wait);
+      await settle();
+    }
+    expect(puts).toHaveLength(3); // the next try waits 4 s
+    store.retryNow();
+    await settle();
+    expect(puts).toHaveLength(4);
+    expect(store.state.get()).toMatchObject({ kind: 'saved' });
+  });
+
+  it('Save and finish later answers false once the server has not answered for a few seconds', async () => {
+    server([() => new Promise<Response>(() => undefined)]);
+    const store = saver(application());
+    let answered: boolean | undefined;
+    void store.saveNow({ firstName: 'Janet' }, { step: 0 }).then((saved) => (answered = saved));
+    await vi.advanceTimersByTimeAsync(SAVE_NOW_WAIT_MS - 1);
+    expect(answered).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answered).toBe(false);
+    // The change is kept in the browser meanwhile.
+    expect(unsent()).toMatchObject({ answers: { firstName: 'Janet' } });
+  });
+});
+
+describe('inside a list (affiliated persons)', () => {
+  const business = testForm('business');
+  const keep = (answers: Record<string, unknown>) => draftSafeAnswers(business, answers);
+  const person = (firstName: string, ssn: string) => ({ firstName, lastName: 'Okafor', ssn });
+
+  it('a person edited here keeps the SSN the server holds; one matched by name after a removal too; an added one has none', () => {
+    const server = {
+      bizName: 'Granite',
+      affiliatedPersons: [person('Amara', '111-11-1111'), person('Daniel', '222-22-2222')],
+    };
+    const serverSafe = keep(server);
+    // The same two persons, the first renamed: matched by place.
+    const renamed = keep({
+      ...server,
+      affiliatedPersons: [person('Amy', '111-11-1111'), person('Daniel', '222-22-2222')],
+    });
+    expect(fillUnkept(renamed, server, serverSafe)).toEqual({
+      bizName: 'Granite',
+      affiliatedPersons: [person('Amy', '111-11-1111'), person('Daniel', '222-22-2222')],
+    });
+    // Amara removed, a new person added: Daniel is found by his answers, the new one has no SSN.
+    const changed = keep({
+      ...server,
+      affiliatedPersons: [person('Daniel', ''), { firstName: 'Lee', lastName: 'Okafor' }],
+    });
+    expect(fillUnkept(changed, server, serverSafe)).toEqual({
+      bizName: 'Granite',
+      affiliatedPersons: [
+        person('Daniel', '222-22-2222'),
+        { firstName: 'Lee', lastName: 'Okafor' },
+      ],
+    });
+  });
+});
+
+describe('files still uploading when the page was left', () => {
+  it('are named after a reload unless the server holds them (those are forgotten)', async () => {
+    sessionStorage.clear();
+    sessionStorage.setItem(
+      'clearing.draft.individual.uploads',
+      JSON.stringify([
+        { pointer: '/irsFormW2', name: 'w2.pdf' },
+        { pointer: '/photoId', name: 'front.png' },
+      ]),
+    );
+    server();
+    const store = saver(
+      application({
+        files: { '/photoId': { name: 'front.png', type: 'image/png', size: 10 } },
+        answers: { firstName: 'Jane', photoId: { name: 'front.png', type: 'image/png', size: 10 } },
+      }),
+    );
+    expect(store.lostUploads).toEqual([{ pointer: '/irsFormW2', name: 'w2.pdf' }]);
+    expect(JSON.parse(sessionStorage.getItem('clearing.draft.individual.uploads')!)).toEqual([
+      { pointer: '/irsFormW2', name: 'w2.pdf' },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import type { Application } from '../../api/applications';
 import { useCurrentUser } from '../../api/get-current-user';
 import type { Answers } from '../../forms/SchemaForm';
 import { ServerApplication } from '../../forms/serverApplication';
+import { lostUploadMessage } from '../../forms/unsentChanges';
 import { loadRegistrationForm } from '../../forms/registrationForms';
 import { FormSession } from '../../forms/session';
 import type { ChangeMode } from '../../forms/changeModeModel';
@@ -92,13 +93,29 @@ export function useRegistrationSession(
     });
     session.engine.uploader = saver.uploader();
     saver.onMerged = (answers) => session.applyExternal(answers);
+    // A file the page was left during the upload of is named at its question.
+    for (const { pointer, name } of saver.lostUploads) {
+      session.engine.uploads.set(pointer, {
+        kind: 'failed',
+        message: lostUploadMessage(name),
+        retry: false,
+      });
+    }
     return { session, saver };
   });
   useEffect(() => {
+    // Changes this browser kept from a visit the server never heard of go now.
+    saver.resume();
     // The page going away (closed, reloaded, another site): the pending save outlives it.
     const onPageHide = () => saver.flushOnPageHide();
+    // The connection is back: a failed save goes again without waiting for its next try.
+    const onOnline = () => saver.retryNow();
     window.addEventListener('pagehide', onPageHide);
-    return () => window.removeEventListener('pagehide', onPageHide);
+    window.addEventListener('online', onOnline);
+    return () => {
+      window.removeEventListener('pagehide', onPageHide);
+      window.removeEventListener('online', onOnline);
+    };
   }, [saver]);
   const saveBeforeLeaving = useCallback(() => saver.saveBeforeLeaving(), [saver]);
   const leaveWarning = useLeaveWarning(
