@@ -45,6 +45,7 @@ import { CHALLENGE_TTL_MS, takeChallenge } from '../db/passkeys';
 import { DEVICE_COOKIE_PATH } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
+import { mayMail } from '../auth/mailCap';
 import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { forgetDevices } from '../db/deviceCookies';
@@ -146,6 +147,8 @@ export async function registerAuthRoutes(
       row = await findUserRowByEmail(app.db, email);
     }
     if (!row) throw new Error('user vanished after sign-up');
+    // The requester was answered already, and the same, whether or not this mail goes.
+    if (!(await mayMail(app, 'signup', row.email))) return;
     if (row.email_verified_at) {
       await app.mailer.send(accountExistsMessage(row.email, links.signIn(app.config.publicUrl)));
     } else {
@@ -332,6 +335,7 @@ export async function registerAuthRoutes(
       app.backgroundJobs.run('password-reset-request', async () => {
         const row = await findUserRowByEmail(app.db, email);
         if (!row?.email_verified_at) return;
+        if (!(await mayMail(app, 'reset', row.email))) return;
         const token = await issueAuthToken(app.db, 'reset-password', row.id);
         const link = links.resetPassword(app.config.publicUrl, row.id, token);
         await app.mailer.send(resetPasswordMessage(row.email, link));
