@@ -165,6 +165,25 @@ describe('POST registration/business', () => {
     expect(response.statusCode).toBe(201);
   });
 
+  it('refuses direct ownership over 100 % at the list, naming the total (issue 37)', async () => {
+    const { client, email, id } = await signedIn(t);
+    const answers = businessAnswers(email);
+    const persons = answers.affiliatedPersons as Answers[];
+    persons[0]!.ownershipPercent = 60;
+    persons[1]!.isDirect = 'direct';
+    persons[1]!.ownershipPercent = 60;
+    const response = await submit(client, businessForm(answers));
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      errorMessage: 'Some answers need attention.',
+      errors: {
+        '/affiliatedPersons':
+          'The direct ownership of the persons listed adds up to 120 %; it can be at most 100 %',
+      },
+    });
+    expect((await countFor(t, id)).registrations).toBe(0);
+  });
+
   it('refuses invalid answers with the schema messages, array errors prefixed, storing nothing', async () => {
     const { client, email, id } = await signedIn(t);
     const before = await storedFiles(t);

@@ -547,10 +547,14 @@ function readAnswers(
   const answers = withReadOnlyPrefill(compiled, omitHiddenAnswers(compiled, decoded), { email });
   const { valid, errors } = validateAnswers(compiled, answers);
   if (!valid) {
+    // An answer's several messages (its own and a rule's across answers) each on a line.
+    const byPath = new Map<string, string[]>();
+    for (const { path, message } of errors)
+      byPath.set(path, [...(byPath.get(path) ?? []), message]);
     throw new ClientError(
       422,
       'Some answers need attention.',
-      Object.fromEntries(errors.map((error) => [error.path, error.message])),
+      Object.fromEntries([...byPath].map(([path, messages]) => [path, messages.join('\n')])),
     );
   }
   return answers;

@@ -27,9 +27,11 @@ import { RestoredDraftNotice } from './RestoredDraftNotice';
 import { SchemaForm, type Answers, type FilesByPointer } from './SchemaForm';
 import { SchemaReview } from './SchemaReview';
 import { SectionProgress } from './SectionProgress';
-import { errorEntries, type FormSession } from './session';
+import type { FormSession } from './session';
+import { fromErrorSchema } from '../../shared/forms/validation/rjsfErrors';
 import type { ServerApplication } from './serverApplication';
 import { MergedNotice, SaveAndFinishLater, SaveStatus } from './SaveStatus';
+import { BELOW_DESKTOP } from '../app/theme';
 
 /** Spec §2.1 (business): steps change with a 500 ms slide. */
 const SLIDE_MS = 500;
@@ -85,6 +87,7 @@ export function FormWizard({
     setMoved(true);
   }
   useStepHistory(session);
+  useServerRefusals(session, fieldErrors);
 
   useLayoutEffect(() => {
     // Not on the page's first draw: the user has not moved yet.
@@ -103,7 +106,7 @@ export function FormWizard({
 
   if (!step) {
     // A form without steps (the preview of a dialog's form): its questions and a submit button.
-    return <SchemaForm session={session} extraErrors={fieldErrors} onSubmit={onSubmit} />;
+    return <SchemaForm session={session} onSubmit={onSubmit} />;
   }
 
   const editSection = (index: number, sectionId: string | null) => {
@@ -154,16 +157,24 @@ export function FormWizard({
           {step.review ? (
             <ReviewStep
               session={session}
-              fieldErrors={fieldErrors}
               failureAlert={failureAlert}
               onEdit={editSection}
               onSubmit={() => void session.submit(onSubmit)}
               saver={saver}
             />
           ) : (
-            <Box sx={{ display: 'flex', gap: 4, alignItems: 'flex-start' }}>
+            <Box
+              sx={{
+                display: 'flex',
+                gap: 4,
+                alignItems: 'flex-start',
+                // One column on a narrow screen: the questions take its width, the sections'
+                // progress follows them.
+                [BELOW_DESKTOP]: { flexDirection: 'column', alignItems: 'stretch' },
+              }}
+            >
               <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
-                <SchemaForm session={session} extraErrors={fieldErrors} onSubmit={onSubmit}>
+                <SchemaForm session={session} onSubmit={onSubmit}>
                   <WizardButtons
                     session={session}
                     saver={saver}
@@ -180,6 +191,7 @@ export function FormWizard({
                   top: 16,
                   maxHeight: 'calc(100vh - 32px)',
                   overflowY: 'auto',
+                  [BELOW_DESKTOP]: { flex: 'none', position: 'static', maxHeight: 'none' },
                 }}
               >
                 <SectionProgress session={session} />
@@ -191,6 +203,17 @@ export function FormWizard({
       </Slide>
     </>
   );
+}
+
+/**
+ * The server's refusal of a submission (a 422's messages by answer) handed to the session: each
+ * message shows at its question as the browser's own check would, and counts as an answer to fix,
+ * until that answer changes (issue 37 §3).
+ */
+function useServerRefusals(session: FormSession, fieldErrors: ErrorSchema<Answers> | undefined) {
+  useEffect(() => {
+    if (fieldErrors) session.refuseAnswers(fromErrorSchema(fieldErrors));
+  }, [session, fieldErrors]);
 }
 
 /**
@@ -292,7 +315,15 @@ function WizardButtons({
     <Box sx={{ mt: 3 }}>
       {failureAlert}
       {saver && <MergedNotice saver={saver} />}
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
+      <Box
+        sx={{
+          display: 'flex',
+          gap: 2,
+          alignItems: 'center',
+          // A narrow screen puts the buttons that do not fit on the next line, each whole.
+          [BELOW_DESKTOP]: { flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } },
+        }}
+      >
         {/* Change mode keeps every other answer as submitted: nothing there to reset. */}
         {!session.changeMode && <ResetFormButton session={session} disabled={status.submitting} />}
         <Box sx={{ flex: 1 }} />
@@ -330,25 +361,23 @@ function WizardButtons({
 
 /**
  * The review step: the alert listing every message (the form's own, and those the server gave
- * for answers it refused), the review with Edit per section, Reset, Back and Submit.
+ * for answers it refused, which the session holds), the review with Edit per section, Reset, Back
+ * and Submit.
  */
 function ReviewStep({
   session,
-  fieldErrors,
   failureAlert,
   onEdit,
   onSubmit,
   saver,
 }: {
   session: FormSession;
-  fieldErrors: ErrorSchema<Answers> | undefined;
   failureAlert?: ReactNode;
   onEdit: (stepIndex: number, sectionId: string | null) => void;
   onSubmit: () => void;
   saver?: ServerApplication;
 }) {
-  const own = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
-  const entries = [...own, ...(fieldErrors ? errorEntries(fieldErrors) : [])];
+  const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
   return (
     <Box>
       {entries.length > 0 && (

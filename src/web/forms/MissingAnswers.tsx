@@ -8,7 +8,7 @@ import { stepFields } from '../../shared/forms/model/steps';
 
 /**
  * Beside a disabled submit or next button, what it waits for: how many answers are still needed
- * with a control that moves to the first of them and shows its message (on the review, the
+ * and how many to fix, with a control that moves to the first of them and shows its message (on the review, the
  * step that asks it), or that no answer has been given yet. A grey button then never leaves the
  * user guessing (issues 11, 26).
  */
@@ -30,7 +30,8 @@ export function MissingAnswers({
       </Typography>
     );
   }
-  const fields = new Set(entries.map((entry) => entry.id)).size;
+  const toFix = new Set(entries.filter((entry) => entry.given).map((entry) => entry.id));
+  const needed = new Set(entries.filter((entry) => !toFix.has(entry.id)).map((entry) => entry.id));
   function showFirst() {
     // The first in the page's order, not the schema's.
     const onPage = entries
@@ -49,13 +50,26 @@ export function MissingAnswers({
   return (
     <Box role="status" sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
       <Typography variant="body2" color="text.secondary">
-        {fields === 1 ? '1 answer is still needed.' : `${fields} answers are still needed.`}
+        {answersLeft(needed.size, toFix.size)}
       </Typography>
       <Link component="button" type="button" variant="body2" onClick={showFirst}>
         Go to the first
       </Link>
     </Box>
   );
+}
+
+/**
+ * What a grey button waits for: answers still needed (none given) and answers to fix (given and
+ * refused, a list breaking a rule across its items included), each counted by question.
+ */
+export function answersLeft(needed: number, toFix: number): string {
+  const neededText =
+    needed === 1 ? '1 answer is still needed' : `${needed} answers are still needed`;
+  const fixText = toFix === 1 ? '1 answer to fix' : `${toFix} answers to fix`;
+  if (toFix === 0) return `${neededText}.`;
+  if (needed === 0) return `${fixText}.`;
+  return `${neededText}, ${fixText}.`;
 }
 
 /** The step whose questions hold `entry`'s answer, when another step than the one shown does. */

@@ -15,9 +15,9 @@ export function sectionHeadingId(stepId: string, index: number): string {
 
 /**
  * Beside a long step: its titled sections, each a link to its heading with how many of its
- * answers are still needed (or that it is complete), so a user sees where they are and what is
- * left. Counts every answer the section still needs, touched or not, as "N answers are still
- * needed" does for the step.
+ * answers are still needed or to fix (or that it is complete), so a user sees where they are and
+ * what is left. Counts every answer the section still needs or must fix, touched or not, as "N
+ * answers are still needed" does for the step; a rule across a list's items counts at the list.
  */
 export function SectionProgress({ session }: { session: FormSession }) {
   const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
@@ -29,7 +29,8 @@ export function SectionProgress({ session }: { session: FormSession }) {
     .map((section, index) => ({ section, index }))
     .filter(({ section }) => section.title);
   if (!step || sections.length < 2) return null;
-  const needed = byQuestion(entries.map((entry) => entry.pointer));
+  const needed = byQuestion(entries.filter((entry) => !entry.given).map((entry) => entry.pointer));
+  const toFix = byQuestion(entries.filter((entry) => entry.given).map((entry) => entry.pointer));
   const sending = byQuestion(uploads.sending());
   // Change mode: the questions staff asked to change (none when a note alone opens everything).
   const requested = byQuestion(session.changeMode?.marked ?? []);
@@ -42,7 +43,8 @@ export function SectionProgress({ session }: { session: FormSession }) {
         {sections.map(({ section, index }) => {
           const countOf = (found: Map<string, Set<string>>) =>
             section.fields.reduce((sum, name) => sum + (found.get(name)?.size ?? 0), 0);
-          const count = countOf(needed);
+          const fix = countOf(toFix);
+          const count = countOf(needed) + fix;
           const uploading = countOf(sending);
           const changes = countOf(requested);
           const id = sectionHeadingId(step.id, index);
@@ -51,9 +53,7 @@ export function SectionProgress({ session }: { session: FormSession }) {
           // holding requested changes says so rather than that it is complete.
           const state =
             count > 0
-              ? count === 1
-                ? '1 answer needed'
-                : `${count} answers needed`
+              ? sectionLeft(count - fix, fix)
               : uploading > 0
                 ? uploading === 1
                   ? 'Uploading a file'
@@ -99,6 +99,14 @@ export function SectionProgress({ session }: { session: FormSession }) {
       </Box>
     </Box>
   );
+}
+
+/** A section's answers still needed and to fix: '1 answer needed', '1 answer to fix', both. */
+function sectionLeft(needed: number, toFix: number): string {
+  const neededText = needed === 1 ? '1 answer needed' : `${needed} answers needed`;
+  const fixText = toFix === 1 ? '1 answer to fix' : `${toFix} answers to fix`;
+  if (toFix === 0) return neededText;
+  return needed === 0 ? fixText : `${neededText}, ${fixText}`;
 }
 
 /** Pointers grouped by their question (the top-level answer a section lists). */

@@ -105,6 +105,8 @@ export interface ErrorEntry {
   /** The answer's JSON pointer ('/bizName'). */
   pointer: string;
   message: string;
+  /** The answer was given and is refused (an answer to fix), not still needed. */
+  given?: boolean;
 }
 
 interface FormSessionOptions {
@@ -179,6 +181,8 @@ export class FormSession {
   private validationTimer: ReturnType<typeof setTimeout> | undefined;
   /** Files the server refused, by pointer: the refused answer and the server's reason. */
   private readonly refusedFiles = new Map<string, { answer: string; message: string }>();
+  /** Answers a submission was refused for (a 422), by pointer: the answer then, the messages. */
+  private readonly refusedAnswers = new Map<string, { answer: string; messages: string[] }>();
   private lastVerdict:
     { data: Answers; collapse: boolean; valid: boolean; shaped: ErrorSchema<Answers> } | undefined;
 
@@ -274,11 +278,19 @@ export class FormSession {
     const collapse = options.collapse !== false;
     const { valid, shaped } = this.validated(data, collapse);
     const refused = this.refusalsIn(data);
-    if (refused.size === 0) return { valid, errorSchema: shaped };
+    const answers = this.answerRefusalsIn(data);
+    if (refused.size === 0 && answers.size === 0) return { valid, errorSchema: shaped };
     // A refused file's reason stands in place of the form's own messages on it.
     let withRefusals: unknown = shaped;
     for (const [pointer, message] of refused) {
       withRefusals = setIn(withRefusals, fromPointer(pointer), { __errors: [message] });
+    }
+    // The server's messages for an answer it refused join the form's own there, each once.
+    for (const [pointer, messages] of answers) {
+      const node = getByPointer(withRefusals, pointer) as { __errors?: string[] } | undefined;
+      const own = node?.__errors ?? [];
+      const merged = [...own, ...messages.filter((message) => !own.includes(message))];
+      withRefusals = setIn(withRefusals, [...fromPointer(pointer), '__errors'], merged);
     }
     return { valid: false, errorSchema: withRefusals as ErrorSchema<Answers> };
   }
@@ -334,6 +346,37 @@ export class FormSession {
     this.refusedFiles.set(pointer, { answer: canonicalJson(answer ?? null), message });
     this.touched.add(idOfPointer(pointer).replace(/^root/, this.idPrefix));
     this.refresh();
+  }
+
+  /**
+   * The server refused the submission for these answers (a 422's messages by pointer): each is
+   * shown at its question as the form's own check would show it, counted as an answer to fix,
+   * until that answer changes.
+   */
+  refuseAnswers(errors: readonly { path: string; message: string }[]): void {
+    this.refusedAnswers.clear();
+    for (const { path, message } of errors) {
+      const refusal = this.refusedAnswers.get(path) ?? {
+        answer: canonicalJson(getByPointer(this.current, path) ?? null),
+        messages: [],
+      };
+      refusal.messages.push(message);
+      this.refusedAnswers.set(path, refusal);
+      // Shown at once, as a refused file's reason is.
+      this.touched.add(idOfPointer(path).replace(/^root/, this.idPrefix));
+    }
+    this.refresh();
+  }
+
+  /** The server's refusals whose refused answer is still the answer in `data`, by pointer. */
+  private answerRefusalsIn(data: Answers): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [pointer, refusal] of this.refusedAnswers) {
+      if (canonicalJson(getByPointer(data, pointer) ?? null) === refusal.answer) {
+        out.set(pointer, refusal.messages);
+      }
+    }
+    return out;
   }
 
   /** Whether the answer at `pointer` is a file the server refused (its reason is the message). */
@@ -469,14 +512,20 @@ export class FormSession {
     clearTimeout(this.validationTimer);
     const { errorSchema } = this.validate();
     const step = this.forStep(errorSchema);
-    const entries = errorEntries(step, this.idPrefix);
+    const entries = errorEntries(step, this.idPrefix, '', this.current);
     this.status.set({ valid: entries.length === 0 });
     this.stepErrors.set(
       sameEntries(this.stepErrors.get(), entries) ? this.stepErrors.get() : entries,
     );
+    // A list's (or group's) own messages show once something inside it was worked on: a rule
+    // across a list's items is said at the list as soon as an item is answered (issue 37 §3).
+    const touchedWithin = (id: string) => {
+      for (const touched of this.touched) if (touched.startsWith(`${id}_`)) return true;
+      return false;
+    };
     const shown = filterErrorSchema(
       step,
-      (id) => this.attempted || this.touched.has(id),
+      (id) => this.attempted || this.touched.has(id) || (id !== this.idPrefix && touchedWithin(id)),
       this.idPrefix,
     ) as ErrorSchema<Answers>;
     const previous = this.shownErrors.get();
@@ -607,10 +656,36 @@ export class FormSession {
   }
 }
 
-/** The messages of an ErrorSchema with their fields' ids, in the schema's order. */
-export function errorEntries(errorSchema: ErrorSchema, id = 'root', pointer = ''): ErrorEntry[] {
+/**
+ * Whether an answer was given (something to fix when it fails) rather than still needed: not
+ * absent, not blank text, not an empty list or group.
+ */
+export function isGiven(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+/**
+ * The messages of an ErrorSchema with their fields' ids, in the schema's order; with `answers`,
+ * each says whether its answer was given (an answer to fix) or is still needed.
+ */
+export function errorEntries(
+  errorSchema: ErrorSchema,
+  id = 'root',
+  pointer = '',
+  answers?: Answers,
+): ErrorEntry[] {
   const node = errorSchema as { __errors?: string[] } & Record<string, unknown>;
-  const out: ErrorEntry[] = (node.__errors ?? []).map((message) => ({ id, pointer, message }));
+  const given = answers !== undefined && isGiven(getByPointer(answers, pointer));
+  const out: ErrorEntry[] = (node.__errors ?? []).map((message) => ({
+    id,
+    pointer,
+    message,
+    ...(given ? { given } : {}),
+  }));
   for (const [key, child] of Object.entries(node)) {
     if (key !== '__errors' && child && typeof child === 'object') {
       out.push(
@@ -618,6 +693,7 @@ export function errorEntries(errorSchema: ErrorSchema, id = 'root', pointer = ''
           child as ErrorSchema,
           `${id}_${key}`,
           toPointer([...fromPointer(pointer), key]),
+          answers,
         ),
       );
     }
@@ -627,7 +703,8 @@ export function errorEntries(errorSchema: ErrorSchema, id = 'root', pointer = ''
 
 function sameEntries(a: ErrorEntry[], b: ErrorEntry[]): boolean {
   return (
-    a.length === b.length && a.every((x, i) => x.id === b[i]!.id && x.message === b[i]!.message)
+    a.length === b.length &&
+    a.every((x, i) => x.id === b[i]!.id && x.message === b[i]!.message && x.given === b[i]!.given)
   );
 }
 

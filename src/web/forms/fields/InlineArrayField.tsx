@@ -11,6 +11,7 @@ import {
   type ArrayFieldTemplateProps,
   type FieldProps,
   type Registry,
+  type UiSchema,
 } from '@rjsf/utils';
 import { visuallyHidden } from '../../app/theme';
 
@@ -47,7 +48,7 @@ function InlineArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
     <div style={ITEM}>
       <div style={CONTENT}>
         {itemLabel !== undefined && isValidElement(children)
-          ? cloneElement(children as ReactElement<{ title?: string }>, { title: itemLabel })
+          ? labelled(children, itemLabel)
           : children}
       </div>
       {hasToolbar ? (
@@ -71,6 +72,32 @@ function InlineArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
       ) : null}
     </div>
   );
+}
+
+type ItemElement = ReactElement<{ title?: string; uiSchema?: UiSchema }>;
+
+/**
+ * The item's field named `label`: a short answer takes it as its prompt (`title`), a group of
+ * answers (an object, 'Principal 2') as its heading, which rjsf's object field reads from
+ * `ui:title` before the schema's title (issue 37 §3).
+ */
+function labelled(children: ReactElement, label: string): ReactElement {
+  const element = children as ItemElement;
+  return cloneElement(element, {
+    title: label,
+    uiSchema: titledUi(element.props.uiSchema ?? {}, label),
+  });
+}
+
+const titledUis = new WeakMap<UiSchema, Map<string, UiSchema>>();
+
+/** `uiSchema` with `ui:title`, the same object for the same label (rjsf compares by identity). */
+function titledUi(uiSchema: UiSchema, label: string): UiSchema {
+  let byLabel = titledUis.get(uiSchema);
+  if (!byLabel) titledUis.set(uiSchema, (byLabel = new Map()));
+  let titled = byLabel.get(label);
+  if (!titled) byLabel.set(label, (titled = { ...uiSchema, 'ui:title': label }));
+  return titled;
 }
 
 /** An item's words from a list option ('DBA name {n}'), `{n}` counted from 1. */

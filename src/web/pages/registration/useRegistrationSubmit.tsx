@@ -14,10 +14,15 @@ import { SupportHint } from '../auth/SupportHint';
 import { forgetAccountType } from './RegistrationChoicePage';
 import { registrationFailure, type RegistrationFailure } from './registrationFailure';
 
-/** Server field errors ({pointer: message}) in the shape rjsf shows beside the fields. */
+/**
+ * Server field errors ({pointer: message}, an answer's several messages on lines of their own) in
+ * the shape rjsf shows beside the fields.
+ */
 function serverFieldErrors(form: CompiledForm, error: unknown): ErrorSchema<Answers> | undefined {
   if (!(error instanceof ApiError) || !error.errors) return undefined;
-  const errors = Object.entries(error.errors).map(([path, message]) => ({ path, message }));
+  const errors = Object.entries(error.errors).flatMap(([path, messages]) =>
+    messages.split('\n').map((message) => ({ path, message })),
+  );
   return toRjsfErrors(errors, form).errorSchema;
 }
 
