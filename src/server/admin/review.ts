@@ -91,7 +91,7 @@ export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
  * an approval could otherwise land on a registration waiting for changes, its application left
  * open to saves.
  */
-export const OPEN_FOR_DECISION: readonly string[] = AWAITING_REVIEW;
+export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW];
 
 /** How the applicant's timeline names who acted: staff, or an operator's command. */
 const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
