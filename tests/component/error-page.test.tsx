@@ -50,3 +50,20 @@ describe('ErrorPage', () => {
     expect(assign).toHaveBeenCalledWith(expect.stringMatching(/^\/exchange\/dashboard\/signin\?/));
   });
 });
+
+describe('a page whose code could not be fetched', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('says the page could not be loaded and offers Try again (issue 38 §2)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderThrowing(
+      new TypeError('Failed to fetch dynamically imported module: http://localhost/assets/Home.js'),
+    );
+    expect(
+      await screen.findByRole('heading', { name: 'This page could not be loaded' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Check your internet connection, then try again.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(screen.queryByText(/Our website is having some issues/)).toBeNull();
+  });
+});

@@ -100,3 +100,27 @@ test('an expired session during the LEI lookup: sign in again in the dialog, the
   await expect(page.locator('#root_firstName')).toHaveValue('Daniel');
   await expect(page.getByText('id-front.png')).toBeVisible();
 });
+
+test('with the connection cut, Electronically Sign keeps the page and the answers, says what failed, and signs once it is back', async ({
+  page,
+}) => {
+  await signUpAndSignIn(page, uniqueEmail('esign.offline'));
+  await page.goto('/clearing/registration/individual');
+  await page.locator('#root_firstName').fill('Jane');
+  // The connection drops: every request fails from now on, the dialog's own code included.
+  await page.route('**/*', (route) => route.abort('internetdisconnected'));
+  const terms = page.getByRole('group', { name: prompt('agreeTermsOfService') });
+  await terms.getByRole('button', { name: 'Electronically Sign' }).click();
+  const failed = page
+    .getByRole('alert')
+    .filter({ hasText: 'Part of this page could not be loaded' });
+  await expect(failed).toBeVisible();
+  await expect(page.locator('#root_firstName')).toHaveValue('Jane');
+  await expect(terms.getByRole('button', { name: 'Electronically Sign' })).toBeVisible();
+
+  await page.unroute('**/*');
+  await failed.getByRole('button', { name: 'Try again' }).click();
+  await consentInDialog(page);
+  await expect(terms.getByRole('button', { name: 'Remove Signature' })).toBeVisible();
+  await expect(page.locator('#root_firstName')).toHaveValue('Jane');
+});

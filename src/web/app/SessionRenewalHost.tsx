@@ -1,12 +1,13 @@
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { lazyPart, PartBoundary } from './LazyPart';
 import { requireFreshSession, sessionRenewal } from './sessionExpiry';
 
 // Loaded when first asked for: pages that never meet an expired session carry no dialog code.
-const SessionExpiredDialog = lazy(() =>
-  import('./SessionExpiredDialog').then((module) => ({ default: module.SessionExpiredDialog })),
+const SessionExpiredDialog = lazyPart(() =>
+  import('./SessionExpiredDialog').then((module) => module.SessionExpiredDialog),
 );
-const SessionDeclinedNotice = lazy(() =>
-  import('./SessionDeclinedNotice').then((module) => ({ default: module.SessionDeclinedNotice })),
+const SessionDeclinedNotice = lazyPart(() =>
+  import('./SessionDeclinedNotice').then((module) => module.SessionDeclinedNotice),
 );
 
 /**
@@ -22,7 +23,7 @@ export function SessionRenewalHost() {
   return (
     <>
       {requested && (
-        <Suspense fallback={null}>
+        <PartBoundary retry={SessionExpiredDialog.retry} floating>
           <SessionExpiredDialog
             onSignedIn={() => sessionRenewal.renewed()}
             onCancel={() => {
@@ -30,10 +31,14 @@ export function SessionRenewalHost() {
               setDeclined(true);
             }}
           />
-        </Suspense>
+        </PartBoundary>
       )}
       {declined && !requested && (
-        <Suspense fallback={null}>
+        <PartBoundary
+          retry={SessionDeclinedNotice.retry}
+          onClose={() => setDeclined(false)}
+          floating
+        >
           <SessionDeclinedNotice
             onClose={() => setDeclined(false)}
             onSignIn={() => {
@@ -42,7 +47,7 @@ export function SessionRenewalHost() {
               requireFreshSession().catch(() => {});
             }}
           />
-        </Suspense>
+        </PartBoundary>
       )}
     </>
   );

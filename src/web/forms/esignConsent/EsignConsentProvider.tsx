@@ -1,7 +1,5 @@
 import {
   createContext,
-  lazy,
-  Suspense,
   useContext,
   useEffect,
   useMemo,
@@ -11,12 +9,14 @@ import {
 } from 'react';
 import type { EsignConsentState } from '../../../shared/api/esignConsent';
 import { getEsignConsent } from '../../api/esign-consent';
+import { lazyPart, PartBoundary } from '../../app/LazyPart';
 import { onClientSessionEnd } from '../../app/session';
 import { SessionRenewalDeclined } from '../../app/sessionExpiry';
 
 // Loaded on the first signature: pages that sign nothing carry neither the dialog nor its text.
-const EsignConsentDialog = lazy(() =>
-  import('./EsignConsentDialog').then((module) => ({ default: module.EsignConsentDialog })),
+// Offline, its import fails: the page stays, says so, and offers Try again or Close (no signature).
+const EsignConsentDialog = lazyPart(() =>
+  import('./EsignConsentDialog').then((module) => module.EsignConsentDialog),
 );
 
 /** What an agreement asks before its first signature. */
@@ -101,13 +101,13 @@ export function EsignConsentProvider({ children }: { children: ReactNode }) {
     <EsignConsentContext.Provider value={gate}>
       {children}
       {dialog && (
-        <Suspense fallback={null}>
+        <PartBoundary retry={EsignConsentDialog.retry} onClose={() => dialog.finish(null)} floating>
           <EsignConsentDialog
             version={dialog.version}
             onConsented={(state) => dialog.finish(state)}
             onCancel={() => dialog.finish(null)}
           />
-        </Suspense>
+        </PartBoundary>
       )}
     </EsignConsentContext.Provider>
   );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,11 +17,10 @@ import { ADMIN_SITE_URL, postSignInPath } from '../../app/session';
 import { AuthCard } from './AuthCard';
 import { AuthTextField } from './AuthTextField';
 import { SignInForm } from './SignInForm';
+import { lazyPart, PartBoundary } from '../../app/LazyPart';
 
 // The toast shows only when a notice was handed over; its Snackbar loads with it.
-const InfoToast = lazy(() =>
-  import('./InfoToast').then((module) => ({ default: module.InfoToast })),
-);
+const InfoToast = lazyPart(() => import('./InfoToast').then((module) => module.InfoToast));
 
 const RESET_RECEIVED_MESSAGE =
   "We received your request. If an account exists for that email, you'll receive a link to reset your password.";
@@ -36,9 +35,9 @@ export function SignInPage() {
   return (
     <>
       {message && (
-        <Suspense fallback={null}>
+        <PartBoundary retry={InfoToast.retry} floating>
           <InfoToast key={message} message={message} />
-        </Suspense>
+        </PartBoundary>
       )}
       {view === 'signin' ? (
         <SignInCard redirect={params.get('redirect')} onForgot={() => setView('forgot')} />

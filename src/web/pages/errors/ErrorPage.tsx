@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { ApiError, GENERIC_FAILURE_MESSAGE, redirectToSignIn } from '../../api/client';
+import { isChunkLoadError } from '../../app/LazyPart';
 import { PageTitle } from '../../app/PageTitle';
 import { SupportContact } from '../../app/SupportContact';
 
@@ -34,6 +35,28 @@ export function ErrorPage({ incidentId }: { incidentId?: string | undefined }) {
   );
 }
 
+const PAGE_NOT_LOADED_TITLE = 'This page could not be loaded';
+const PAGE_NOT_LOADED_MESSAGE = 'Check your internet connection, then try again.';
+
+/**
+ * A page whose code could not be fetched (the connection dropped on the way to it): said as
+ * what it is, with Try again, rather than as the generic failure (issue 38 §2).
+ */
+function PageNotLoaded() {
+  return (
+    <Box sx={{ maxWidth: 640, mx: 'auto', my: 8, px: 3, textAlign: 'center' }}>
+      <PageTitle title={PAGE_NOT_LOADED_TITLE} />
+      <Typography variant="h1" gutterBottom>
+        {PAGE_NOT_LOADED_TITLE}
+      </Typography>
+      <Typography sx={{ mb: 3 }}>{PAGE_NOT_LOADED_MESSAGE}</Typography>
+      <Button variant="contained" onClick={() => window.location.reload()}>
+        Try again
+      </Button>
+    </Box>
+  );
+}
+
 /**
  * The router's error boundary: shows the error page, or goes to sign-in on a 401. `standalone`
  * when it replaces the whole layout (so it brings its own main landmark).
@@ -48,10 +71,7 @@ export function RouteErrorPage({ standalone = false }: { standalone?: boolean })
     else console.error(error);
   }, [error, unauthenticated]);
   const incidentId = error instanceof ApiError ? error.incidentId : undefined;
-  if (!standalone) return <ErrorPage incidentId={incidentId} />;
-  return (
-    <Box component="main">
-      <ErrorPage incidentId={incidentId} />
-    </Box>
-  );
+  const page = isChunkLoadError(error) ? <PageNotLoaded /> : <ErrorPage incidentId={incidentId} />;
+  if (!standalone) return page;
+  return <Box component="main">{page}</Box>;
 }
