@@ -1,8 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import Alert from '@mui/material/Alert';
-
-/** Below this viewport width the app says it is desktop only (access §9). */
-const DESKTOP_MIN_WIDTH = 991;
+import { DESKTOP_MIN_WIDTH } from './theme';
 
 function subscribe(onChange: () => void) {
   window.addEventListener('resize', onChange);

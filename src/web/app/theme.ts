@@ -3,6 +3,16 @@ import { createTheme } from '@mui/material/styles';
 /** Dark navy of the dark header variant and the brand. */
 export const NAVY = '#0b1f3a';
 
+/** Below this viewport width the app says it is desktop only (access §9, business §9). */
+export const DESKTOP_MIN_WIDTH = 991;
+
+/**
+ * The media query of the widths below the desktop breakpoint, for `sx`: there the desktop-only
+ * notice shows, and what it sits above is laid out in one column that fits the screen (a phone
+ * at 390 px, a tablet at 768 px) instead of the desktop's columns side by side.
+ */
+export const BELOW_DESKTOP = `@media (max-width: ${DESKTOP_MIN_WIDTH - 0.02}px)`;
+
 /**
  * The keyboard focus indicator of every control (WCAG 2.2 2.4.7 focus visible, 2.4.13 focus
  * appearance): a solid 3 px ring 2 px outside the control, in a blue of more than 3:1 contrast
