@@ -28,12 +28,20 @@ import {
 import { bindAuditChainKeys, loadAuditChainKeys } from '../server/audit/auditChainKeys';
 import {
   AuditCheckpointError,
+  checkpointAge,
   loadCheckpointSigningKey,
+  newestStoredCheckpoint,
   readCheckpoint,
   signCheckpoint,
+  storeCheckpoint,
   type AuditCheckpoint,
 } from '../server/audit/auditCheckpoint';
-import { verifyAuditChain, type AuditChainReport } from '../server/audit/verifyAuditChain';
+import { formatKeyedFrom, parseKeyedFrom } from '../server/audit/keyedFrom';
+import {
+  verifyAuditChain,
+  type AuditChainReport,
+  type KeyedFromPin,
+} from '../server/audit/verifyAuditChain';
 import { grantAppRole } from '../server/db/appRole';
 import { findOrganization } from '../server/db/statements';
 import { MAX_DISCLOSURE_BYTES, publishDisclosure } from '../server/disclosures/publish';
@@ -73,11 +81,17 @@ const USAGE = `Usage: npm run admin -- <command> [options]
                                                 password, or reads the password from stdin
   verify-audit [--checkpoint <file>]            walk the audit trail's keyed hash chain; names
                                                 the first row that no longer matches (exit 1);
-                                                with a checkpoint, also proves every row up to
-                                                it unchanged and none cut from the end
+                                                with a checkpoint (the file, or the newest in
+                                                AUDIT_CHECKPOINT_DIR), also proves every row up
+                                                to it unchanged and none cut from the end, and
+                                                says how old it is; from the row
+                                                AUDIT_CHAIN_KEYED_FROM (or the checkpoint)
+                                                names, every row must be keyed
   audit-checkpoint                              verify the chain, then print its head (row,
-                                                hash, time) signed with AUDIT_CHECKPOINT_KEY,
-                                                to keep outside the database
+                                                hash, time) and first keyed row signed with
+                                                AUDIT_CHECKPOINT_KEY, to keep outside the
+                                                database (in AUDIT_CHECKPOINT_DIR when set: run
+                                                it from cron)
   audit-lookup <email>                          list the failed sign-ins on an address, with or
                                                 without an account (rows name an address only
                                                 by a keyed digest: FIELD_ENCRYPTION_KEYS)
@@ -95,9 +109,10 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Environment: DATABASE_URL, or DATA_DIR (default ./data) for the embedded database; SMTP_URL
 to send the applicant's email (without it the email is printed here); FIELD_ENCRYPTION_KEYS,
-AUDIT_CHAIN_KEYS, AUDIT_CHECKPOINT_KEY, AUDIT_CHECKPOINT_PUBLIC_KEYS (development: key files in
-DATA_DIR). verify-audit, audit-checkpoint and audit-lookup are audited, naming the operator.
-Exit codes: 0 done, 1 refused (verify-audit: the trail was altered), 2 unusable input.`;
+AUDIT_CHAIN_KEYS, AUDIT_CHAIN_KEYED_FROM, AUDIT_CHECKPOINT_KEY, AUDIT_CHECKPOINT_PUBLIC_KEYS,
+AUDIT_CHECKPOINT_DIR (development: key files in DATA_DIR). verify-audit, audit-checkpoint and
+audit-lookup are audited, naming the operator. Exit codes: 0 done, 1 refused (verify-audit: the
+trail was altered, or in production nothing outside the database pins it), 2 unusable input.`;
 
 const CLI: Actor = { userId: null, via: 'cli' };
 
@@ -289,18 +304,21 @@ function reportBreak(report: Extract<AuditChainReport, { intact: false }>, err: 
   );
 }
 
+/** The configuration's pin of the chain's first keyed row, when set (keyedFrom.ts). */
+function configuredPins(config: ServerConfig): KeyedFromPin[] {
+  return config.auditChainKeyedFrom
+    ? [{ keyedFrom: parseKeyedFrom(config.auditChainKeyedFrom), source: 'AUDIT_CHAIN_KEYED_FROM' }]
+    : [];
+}
+
 /**
- * Walks the audit trail: 0 when every row still matches its hash (and the checkpoint, when one
- * is given), 1 naming the first that does not. The run is itself audited.
+ * The checkpoint to verify against: the file given, else the newest kept in
+ * AUDIT_CHECKPOINT_DIR; a checkpoint whose signature fails is refused (409).
  */
-async function verifyAudit(
-  pool: pg.Pool,
+function checkpointToVerify(
   config: ServerConfig,
   checkpointFile: string | undefined,
-  out: Out,
-  err: Out,
-): Promise<number> {
-  let checkpoint: AuditCheckpoint | undefined;
+): AuditCheckpoint | undefined {
   if (checkpointFile !== undefined) {
     let text: string;
     try {
@@ -312,9 +330,49 @@ async function verifyAudit(
     if (!read.valid) {
       throw new ClientError(409, `The checkpoint in ${checkpointFile} is refused: ${read.reason}.`);
     }
-    checkpoint = read.checkpoint;
+    return read.checkpoint;
   }
-  const report = await verifyAuditChain(pool, checkpoint ? { checkpoint } : {});
+  if (!config.auditCheckpointDir) return undefined;
+  const stored = newestStoredCheckpoint(config.auditCheckpointDir, config);
+  if (stored && !stored.valid) {
+    throw new ClientError(409, `The checkpoint in ${stored.file} is refused: ${stored.reason}.`);
+  }
+  return stored?.checkpoint;
+}
+
+/** What to set so the chain is pinned, or why nothing can be yet. */
+function notPinned(report: Extract<AuditChainReport, { intact: true }>): string {
+  return report.firstKeyed
+    ? `Not pinned: AUDIT_CHAIN_KEYED_FROM is not set and no checkpoint names the first keyed row, ` +
+        `so a chain rewritten without its key (every row unkeyed) would verify too. Set ` +
+        `AUDIT_CHAIN_KEYED_FROM=${formatKeyedFrom(report.firstKeyed)} beside AUDIT_CHAIN_KEYS ` +
+        `(row ${report.firstKeyed.seq} is the first keyed row, after ${report.unkeyed} unkeyed).`
+    : 'Not pinned: the chain holds no keyed row and AUDIT_CHAIN_KEYED_FROM is not set: either ' +
+        'nothing was recorded since the chain was keyed, or it was rewritten without its key.';
+}
+
+/**
+ * Walks the audit trail: 0 when every row still matches its hash (and the checkpoint, and the
+ * first keyed row pinned outside the database), 1 naming the first that does not. The checkpoint
+ * is the file given or the newest in AUDIT_CHECKPOINT_DIR; its age is said. Production refuses
+ * (1) to vouch for a chain nothing outside the database pins. The run is itself audited.
+ */
+async function verifyAudit(
+  pool: pg.Pool,
+  config: ServerConfig,
+  checkpointFile: string | undefined,
+  out: Out,
+  err: Out,
+): Promise<number> {
+  const pins = configuredPins(config);
+  const checkpoint = checkpointToVerify(config, checkpointFile);
+  if (checkpoint?.keyedFrom) {
+    pins.push({
+      keyedFrom: checkpoint.keyedFrom,
+      source: `the checkpoint of ${checkpoint.takenAt}`,
+    });
+  }
+  const report = await verifyAuditChain(pool, { ...(checkpoint ? { checkpoint } : {}), pins });
   await recordAuditEvent(pool, {
     action: 'audit.verified',
     actorUserId: null,
@@ -323,11 +381,16 @@ async function verifyAudit(
       operator: operator(),
       intact: report.intact,
       rows: report.rows,
+      pinned: pins.length > 0,
       ...(checkpoint ? { checkpointSeq: checkpoint.seq } : {}),
     },
   });
   if (!report.intact) {
     reportBreak(report, err);
+    return 1;
+  }
+  if (pins.length === 0 && config.production) {
+    err(`The audit trail cannot be vouched for. ${notPinned(report)}`);
     return 1;
   }
   const unkeyed = report.unkeyed
@@ -336,17 +399,34 @@ async function verifyAudit(
   out(
     `Audit trail intact: ${report.rows} rows, each matching its hash and the row before${unkeyed}.`,
   );
-  if (checkpoint) {
+  if (pins.length > 0 && report.firstKeyed) {
     out(
-      `Every row up to row ${checkpoint.seq} is as the checkpoint of ${checkpoint.takenAt} signed it.`,
+      `Keyed from row ${report.firstKeyed.seq} on, as ${pins.map((pin) => pin.source).join(' and ')} says.`,
     );
   }
+  if (checkpoint) {
+    const age = checkpointAge(checkpoint.takenAt);
+    out(
+      `Every row up to row ${checkpoint.seq} is as the checkpoint of ${checkpoint.takenAt} signed it; that checkpoint is ${age.words} old.`,
+    );
+    if (age.overADay) {
+      err(
+        `The newest checkpoint is ${age.words} old: rows written since are pinned by nothing outside the database. Is audit-checkpoint still run on its schedule?`,
+      );
+    }
+  } else {
+    err(
+      'No checkpoint: rows cut from the end cannot be told. Run audit-checkpoint on a schedule with AUDIT_CHECKPOINT_DIR set (docs/operators.md, The audit trail).',
+    );
+  }
+  if (pins.length === 0) err(notPinned(report));
   return 0;
 }
 
 /**
- * Verifies the chain, then prints its head signed with the checkpoint key (one line of JSON on
- * stdout, for the operator to keep elsewhere); a broken chain is not signed (exit 1).
+ * Verifies the chain, then prints its head and first keyed row signed with the checkpoint key
+ * (one line of JSON on stdout) and, with AUDIT_CHECKPOINT_DIR set, keeps it there as a file of
+ * its own: the command cron runs. A broken chain is not signed (exit 1).
  */
 async function auditCheckpoint(
   pool: pg.Pool,
@@ -355,23 +435,26 @@ async function auditCheckpoint(
   err: Out,
 ): Promise<number> {
   const signingKey = loadCheckpointSigningKey(config);
-  const report = await verifyAuditChain(pool);
+  const report = await verifyAuditChain(pool, { pins: configuredPins(config) });
   if (!report.intact) {
     reportBreak(report, err);
     err('No checkpoint was signed.');
     return 1;
   }
   if (!report.head) throw new ClientError(409, 'The audit trail is empty: nothing to sign.');
-  const signed = signCheckpoint(report.head, signingKey);
+  const signed = signCheckpoint(report.head, report.firstKeyed, signingKey);
   await recordAuditEvent(pool, {
     action: 'audit.checkpoint',
     actorUserId: null,
     detail: { via: 'cli', operator: operator(), checkpointSeq: report.head.seq },
   });
-  out(signed);
+  out(signed.line);
+  const kept = config.auditCheckpointDir
+    ? ` Kept in ${storeCheckpoint(config.auditCheckpointDir, signed.line, signed.checkpoint)}.`
+    : ' Keep it outside the database (a log, a ticket, a WORM bucket).';
   err(
-    `Checkpoint of row ${report.head.seq} signed. Keep it outside the database (a log, a ticket, ` +
-      'a WORM bucket); verify-audit --checkpoint <file> checks the trail against it.',
+    `Checkpoint of row ${report.head.seq} signed.${kept} verify-audit checks the trail against ` +
+      'it (--checkpoint <file>, or the newest in AUDIT_CHECKPOINT_DIR).',
   );
   return 0;
 }

@@ -39,10 +39,20 @@ export interface ServerConfig {
   fieldEncryptionKeys: string | undefined;
   /** `AUDIT_CHAIN_KEYS`: the keys the audit trail's hash chain is keyed with (audit/auditChainKeys.ts). */
   auditChainKeys: string | undefined;
+  /**
+   * `AUDIT_CHAIN_KEYED_FROM`: `<row>:<hash>` of the audit chain's first keyed row, kept beside the
+   * keys so a chain once keyed never verifies unkeyed again (audit/keyedFrom.ts).
+   */
+  auditChainKeyedFrom: string | undefined;
   /** `AUDIT_CHECKPOINT_KEY`: the Ed25519 private key that signs audit checkpoints (PEM or base64 PKCS#8). */
   auditCheckpointKey: string | undefined;
   /** `AUDIT_CHECKPOINT_PUBLIC_KEYS`: earlier checkpoint keys' public halves (base64 SPKI), comma-separated. */
   auditCheckpointPublicKeys: string | undefined;
+  /**
+   * `AUDIT_CHECKPOINT_DIR`: where `audit-checkpoint` keeps each checkpoint it signs and where
+   * `verify-audit` finds the newest (audit/auditCheckpoint.ts).
+   */
+  auditCheckpointDir: string | undefined;
   /**
    * `SESSION_PLACE_DATABASE`: the MMDB file giving sessions their approximate place (unset: the
    * shipped DB-IP country data; `off`: addresses only). See auth/ipPlaces.ts.
@@ -83,8 +93,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     fieldEncryptionKeys: env.FIELD_ENCRYPTION_KEYS || undefined,
     auditChainKeys: env.AUDIT_CHAIN_KEYS || undefined,
+    auditChainKeyedFrom: env.AUDIT_CHAIN_KEYED_FROM || undefined,
     auditCheckpointKey: env.AUDIT_CHECKPOINT_KEY || undefined,
     auditCheckpointPublicKeys: env.AUDIT_CHECKPOINT_PUBLIC_KEYS || undefined,
+    auditCheckpointDir: env.AUDIT_CHECKPOINT_DIR
+      ? path.resolve(env.AUDIT_CHECKPOINT_DIR)
+      : undefined,
     sessionPlaceDatabase: env.SESSION_PLACE_DATABASE || undefined,
   };
 }

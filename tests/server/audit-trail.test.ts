@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDigest, recordAuditEvent } from '../../src/server/audit/recordAuditEvent';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { verifyAuditChain } from '../../src/server/audit/verifyAuditChain';
+import { unkeyedHashSql } from './auditTamper';
 import { bindAuditChainKeys } from '../../src/server/audit/auditChainKeys';
 import { grantAppRole } from '../../src/server/db/appRole';
 import { createPool } from '../../src/server/db/database';
@@ -369,7 +370,7 @@ describe('audit trail', () => {
 
     // Recomputing that row's hash without the chain's key does not mend it (issue 27).
     await tamper(
-      `update audit_log set hash = audit_hash(prev_hash, audit_canonical(audit_log)) where seq = $1`,
+      `update audit_log set hash = ${unkeyedHashSql('prev_hash', 'audit_log')} where seq = $1`,
     );
     expect(await verifyAuditChain(t.pool)).toMatchObject({
       intact: false,

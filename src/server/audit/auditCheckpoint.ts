@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FieldKeyError } from '../fieldEncryption/keyRing';
+import type { KeyedFrom } from './keyedFrom';
 
 /** The last row walked: what a checkpoint signs (verifyAuditChain.ts reports it). */
 export interface AuditChainHead {
@@ -24,10 +25,12 @@ export interface AuditChainHead {
   at: string;
 }
 
-const FORMAT = 'audit-checkpoint/1';
+/** Checkpoints before issue 39 signed the head only; from then on, the first keyed row too. */
+const FORMAT_1 = 'audit-checkpoint/1';
+const FORMAT = 'audit-checkpoint/2';
 const AUDIT_CHECKPOINT_KEY_FILE = 'audit-checkpoint.key';
 
-/** A checkpoint as signed: the head row and when the checkpoint was taken. */
+/** A checkpoint as signed: the head row, the first keyed row and when it was taken. */
 export interface AuditCheckpoint {
   seq: number;
   hash: string;
@@ -36,6 +39,11 @@ export interface AuditCheckpoint {
   takenAt: string;
   /** The signing key's fingerprint (SHA-256 of its public key, 16 hex digits). */
   key: string;
+  /**
+   * The chain's first keyed row when the checkpoint was taken (keyedFrom.ts): null in a
+   * checkpoint of the first format, or of a chain with no keyed row yet.
+   */
+  keyedFrom: KeyedFrom | null;
 }
 
 /** A checkpoint file that cannot be read as one (unusable input, not a verdict on the trail). */
@@ -119,31 +127,43 @@ function checkpointVerifyKeys(config: CheckpointKeyConfig): crypto.KeyObject[] {
   return keys;
 }
 
-function signedText(checkpoint: AuditCheckpoint): Buffer {
-  return Buffer.from(
-    JSON.stringify([
-      FORMAT,
-      checkpoint.seq,
-      checkpoint.hash,
-      checkpoint.rowAt,
-      checkpoint.takenAt,
-      checkpoint.key,
-    ]),
-    'utf8',
-  );
+function signedText(format: string, checkpoint: AuditCheckpoint): Buffer {
+  const fields: unknown[] = [
+    format,
+    checkpoint.seq,
+    checkpoint.hash,
+    checkpoint.rowAt,
+    checkpoint.takenAt,
+    checkpoint.key,
+  ];
+  if (format !== FORMAT_1) {
+    fields.push(checkpoint.keyedFrom?.seq ?? null, checkpoint.keyedFrom?.hash ?? null);
+  }
+  return Buffer.from(JSON.stringify(fields), 'utf8');
 }
 
-/** The checkpoint of a verified head, as one line of JSON (the file an operator keeps). */
-export function signCheckpoint(head: AuditChainHead, signingKey: crypto.KeyObject): string {
+/**
+ * The checkpoint of a verified head and the chain's first keyed row, as one line of JSON (the
+ * file an operator keeps) and as read back.
+ */
+export function signCheckpoint(
+  head: AuditChainHead,
+  keyedFrom: KeyedFrom | null,
+  signingKey: crypto.KeyObject,
+  takenAt: Date = new Date(),
+): { line: string; checkpoint: AuditCheckpoint } {
   const checkpoint: AuditCheckpoint = {
     seq: head.seq,
     hash: head.hash,
     rowAt: head.at,
-    takenAt: new Date().toISOString(),
+    takenAt: takenAt.toISOString(),
     key: fingerprint(crypto.createPublicKey(signingKey)),
+    keyedFrom,
   };
-  const signature = crypto.sign(null, signedText(checkpoint), signingKey).toString('base64');
-  return JSON.stringify({ format: FORMAT, ...checkpoint, signature });
+  const signature = crypto
+    .sign(null, signedText(FORMAT, checkpoint), signingKey)
+    .toString('base64');
+  return { line: JSON.stringify({ format: FORMAT, ...checkpoint, signature }), checkpoint };
 }
 
 /**
@@ -160,11 +180,9 @@ export function readCheckpoint(
     if (!line.trim().startsWith('{')) continue;
     try {
       const parsed = JSON.parse(line) as unknown;
-      if (
-        parsed &&
-        typeof parsed === 'object' &&
-        (parsed as { format?: unknown }).format === FORMAT
-      ) {
+      const format =
+        parsed && typeof parsed === 'object' && (parsed as { format?: unknown }).format;
+      if (format === FORMAT || format === FORMAT_1) {
         found = parsed as Record<string, unknown>;
         break;
       }
@@ -179,7 +197,8 @@ export function readCheckpoint(
     typeof found.rowAt !== 'string' ||
     typeof found.takenAt !== 'string' ||
     typeof found.key !== 'string' ||
-    typeof found.signature !== 'string'
+    typeof found.signature !== 'string' ||
+    (found.format === FORMAT && !isKeyedFrom(found.keyedFrom))
   ) {
     throw new AuditCheckpointError(
       `No audit checkpoint (${FORMAT}) found: pass the file audit-checkpoint printed.`,
@@ -191,7 +210,9 @@ export function readCheckpoint(
     rowAt: found.rowAt,
     takenAt: found.takenAt,
     key: found.key,
+    keyedFrom: keyedFromOf(found),
   };
+  const format = found.format as string;
   const key = checkpointVerifyKeys(config).find(
     (candidate) => fingerprint(candidate) === checkpoint.key,
   );
@@ -204,11 +225,84 @@ export function readCheckpoint(
   }
   const valid = crypto.verify(
     null,
-    signedText(checkpoint),
+    signedText(format, checkpoint),
     key,
     Buffer.from(found.signature, 'base64'),
   );
   return valid
     ? { checkpoint, valid }
     : { checkpoint, valid, reason: 'its signature does not match its content (it was altered)' };
+}
+
+/** A checkpoint's `keyedFrom`: null, or a row number and a hash. */
+function isKeyedFrom(value: unknown): boolean {
+  if (value === null) return true;
+  const pin = value as { seq?: unknown; hash?: unknown } | undefined;
+  return (
+    typeof pin === 'object' &&
+    Number.isSafeInteger(pin.seq) &&
+    typeof pin.hash === 'string' &&
+    /^[0-9a-f]{64}$/.test(pin.hash)
+  );
+}
+
+function keyedFromOf(found: Record<string, unknown>): KeyedFrom | null {
+  const pin = found.format === FORMAT ? (found.keyedFrom as KeyedFrom | null) : null;
+  return pin ? { seq: pin.seq, hash: pin.hash } : null;
+}
+
+const STORED_NAME = /^audit-checkpoint-[0-9TZ-]+\.json$/;
+
+/**
+ * Keeps a checkpoint in `AUDIT_CHECKPOINT_DIR` (issue 39 §1: taken on a schedule, from cron), one
+ * read-only file per checkpoint named by its time, never overwriting one. Returns its path.
+ */
+export function storeCheckpoint(dir: string, line: string, checkpoint: AuditCheckpoint): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `audit-checkpoint-${checkpoint.takenAt.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${line}\n`, { mode: 0o444, flag: 'wx' });
+  return file;
+}
+
+/** The newest checkpoint kept in a folder, or why one of them cannot be trusted. */
+type StoredCheckpoint =
+  | { file: string; checkpoint: AuditCheckpoint; valid: true }
+  | { file: string; valid: false; reason: string };
+
+/**
+ * The newest checkpoint (by the time it was taken) of those `storeCheckpoint` kept in `dir`; null
+ * when there is none. A file there whose signature fails is reported instead: a forged or altered
+ * checkpoint in the store is itself a finding.
+ */
+export function newestStoredCheckpoint(
+  dir: string,
+  config: CheckpointKeyConfig,
+): StoredCheckpoint | null {
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => STORED_NAME.test(n)) : [];
+  let newest: StoredCheckpoint | null = null;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const read = readCheckpoint(fs.readFileSync(file, 'utf8'), config);
+    if (!read.valid) return { file, valid: false, reason: read.reason ?? 'it is not valid' };
+    if (!newest?.valid || read.checkpoint.takenAt > newest.checkpoint.takenAt) {
+      newest = { file, checkpoint: read.checkpoint, valid: true };
+    }
+  }
+  return newest;
+}
+
+/** How long ago a checkpoint was taken, in words (`3 hours`), and whether that is over a day. */
+export function checkpointAge(
+  takenAt: string,
+  now: Date = new Date(),
+): { words: string; overADay: boolean } {
+  const minutes = Math.max(0, Math.floor((now.getTime() - Date.parse(takenAt)) / 60_000));
+  const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const words =
+    minutes < 60
+      ? count(minutes, 'minute')
+      : minutes < 48 * 60
+        ? count(Math.floor(minutes / 60), 'hour')
+        : count(Math.floor(minutes / (24 * 60)), 'day');
+  return { words, overADay: minutes > 24 * 60 };
 }

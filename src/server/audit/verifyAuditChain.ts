@@ -2,6 +2,7 @@ import { readAuditHead, readAuditRows } from '../db/auditLog';
 import type { Queryable } from '../db/transaction';
 import { auditCanonical, auditChainKeysOf, keyedLinkHash, unkeyedLinkHash } from './auditChainKeys';
 import type { AuditChainHead, AuditCheckpoint } from './auditCheckpoint';
+import type { KeyedFrom } from './keyedFrom';
 
 /** The hash the first row links to. */
 const GENESIS_HASH = '0'.repeat(64);
@@ -14,10 +15,19 @@ export type AuditChainReport =
       /** Rows written before the chain was keyed (version 1, plain SHA-256). */
       unkeyed: number;
       head: AuditChainHead | null;
+      /** The first keyed row walked (what AUDIT_CHAIN_KEYED_FROM and checkpoints pin). */
+      firstKeyed: KeyedFrom | null;
     }
   | { intact: false; rows: number; seq: number; id: string | null; problem: string };
 
 const BATCH = 5000;
+
+/** Where keyed rows begin, as a source outside the database says (keyedFrom.ts). */
+export interface KeyedFromPin {
+  keyedFrom: KeyedFrom;
+  /** Who says so, for the report: `AUDIT_CHAIN_KEYED_FROM`, or a checkpoint. */
+  source: string;
+}
 
 /**
  * Walks the audit trail in chain order and recomputes every link here, in Node, from the row's
@@ -30,13 +40,19 @@ const BATCH = 5000;
  * With a checkpoint (auditCheckpoint.ts, its signature checked by the caller), the row it names
  * must still have the hash it signed, and rows up to it must all be there: an owner who rewrites
  * the whole chain, or cuts its tail and moves the head back, is caught by it.
+ *
+ * Each pin (keyedFrom.ts: the configuration's AUDIT_CHAIN_KEYED_FROM, a checkpoint's) names the
+ * first keyed row: that row must be keyed and keep its hash, and no row from it on may be
+ * unkeyed, so a chain once keyed never verifies unkeyed again, even rewritten from row 1.
  */
 export async function verifyAuditChain(
   db: Queryable,
-  options: { checkpoint?: AuditCheckpoint } = {},
+  options: { checkpoint?: AuditCheckpoint; pins?: KeyedFromPin[] } = {},
 ): Promise<AuditChainReport> {
   const { ring } = auditChainKeysOf(db);
   const checkpoint = options.checkpoint;
+  const pins = options.pins ?? [];
+  let firstKeyed: KeyedFrom | null = null;
   let expectedSeq = 1;
   let previousHash = GENESIS_HASH;
   let rows = 0;
@@ -59,6 +75,15 @@ export async function verifyAuditChain(
       }
       if (row.prev_hash !== previousHash) {
         return broken('it does not link to the row before (its prev_hash differs)');
+      }
+      const pinnedBefore = pins.find((pin) => pin.keyedFrom.seq <= seq);
+      if (row.chain_version !== 2 && pinnedBefore) {
+        const from = pinnedBefore.keyedFrom.seq;
+        return broken(
+          from === seq
+            ? `it is unkeyed, but ${pinnedBefore.source} says the chain is keyed from this row (the chain was rewritten without its key)`
+            : `it is unkeyed after row ${from}, from which ${pinnedBefore.source} says the chain is keyed (the chain was rewritten without its key)`,
+        );
       }
       const canonical = auditCanonical({
         seq: row.seq,
@@ -89,6 +114,14 @@ export async function verifyAuditChain(
       if (hash !== row.hash) {
         return broken('its content no longer matches its hash (the row was changed)');
       }
+      for (const pin of pins) {
+        if (pin.keyedFrom.seq === seq && pin.keyedFrom.hash !== row.hash) {
+          return broken(
+            `its hash is not the one ${pin.source} names for the first keyed row (the chain was rewritten up to here)`,
+          );
+        }
+      }
+      if (row.chain_version === 2 && !firstKeyed) firstKeyed = { seq, hash: row.hash };
       if (checkpoint && seq === checkpoint.seq && row.hash !== checkpoint.hash) {
         return broken(
           `its hash is not the one the checkpoint of ${checkpoint.takenAt} signed (the chain was rewritten up to here)`,
@@ -108,6 +141,16 @@ export async function verifyAuditChain(
       seq: expectedSeq,
       id: null,
       problem: `rows ${expectedSeq} to ${checkpoint.seq} are missing from the end (the checkpoint of ${checkpoint.takenAt} counted ${checkpoint.seq})`,
+    };
+  }
+  const beyond = pins.find((pin) => pin.keyedFrom.seq > expectedSeq - 1);
+  if (beyond) {
+    return {
+      intact: false,
+      rows,
+      seq: expectedSeq,
+      id: null,
+      problem: `rows ${expectedSeq} to ${beyond.keyedFrom.seq} are missing (${beyond.source} says the chain is keyed from row ${beyond.keyedFrom.seq})`,
     };
   }
   const last = await readAuditHead(db);
@@ -132,5 +175,5 @@ export async function verifyAuditChain(
       problem: 'the chain head does not name the last row',
     };
   }
-  return { intact: true, rows, unkeyed, head };
+  return { intact: true, rows, unkeyed, head, firstKeyed };
 }
