@@ -42,6 +42,7 @@ import { MULTIPART_BODY_LIMIT } from './storage/uploadLimits';
 import { registerWeb } from './web';
 import { portalForms, unavailablePortalForms } from './forms';
 import type { FormCatalog } from '../shared/forms/model/compileNode';
+import { notFoundPage } from './samplePages';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,7 +173,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Fastify's default 404 logs "Route GET:<full url> not found", query string and any emailed
   // token included; this one logs nothing beyond the (redacted) request line.
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errorMessage: 'Not found.' }));
+  app.setNotFoundHandler((request, reply) => {
+    // A browser opening an address nothing answers gets a page saying so; a client of the API
+    // (which never asks for HTML first) gets its JSON.
+    const page = request.method === 'GET' || request.method === 'HEAD';
+    if (page && /^text\/html\b/.test(request.headers.accept ?? '')) {
+      return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
+    }
+    return reply.code(404).send({ errorMessage: 'Not found.' });
+  });
 
   await app.register(routeTablePlugin);
   // Before every route: the contract plugin's hooks describe each one as it is added.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { firm, type SiteLink } from '../shared/config/firm';
+import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 
 /**
@@ -40,14 +41,15 @@ function samplePage(title: string): string {
   return `<!doctype html>\n${renderToStaticMarkup(<SamplePage title={title} />)}`;
 }
 
-function SamplePage({ title }: { title: string }) {
+/** A plain page of the firm outside the app: its name as the header, then `children`. */
+function PlainPage({ title, children }: { title: string; children: ReactNode }) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>{`${title} (sample) · ${firm.displayName}`}</title>
+        <title>{`${title} · ${firm.displayName}`}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <style>{SAMPLE_CSS}</style>
       </head>
@@ -55,22 +57,54 @@ function SamplePage({ title }: { title: string }) {
         <header>
           <a href="/clearing">{firm.displayName}</a>
         </header>
-        <main>
-          <p className="sample" role="note">
-            {SAMPLE_NOTICE}
-          </p>
-          <h1>{title}</h1>
-          <p>
-            {`This page stands in for ${firm.displayName}'s ${title} page, which lives outside the clearing member portal.`}
-          </p>
-          <p>
-            <a href="/clearing">Back to the clearing portal</a>
-            {' · Questions: '}
-            <a href={`mailto:${firm.supportEmail}`}>{firm.supportEmail}</a>
-            {` · ${firm.supportPhone}`}
-          </p>
-        </main>
+        <main>{children}</main>
       </body>
     </html>
   );
+}
+
+const Contact = () => (
+  <>
+    <a href={`mailto:${firm.supportEmail}`}>{firm.supportEmail}</a>
+    {` · ${firm.supportPhone}`}
+  </>
+);
+
+function SamplePage({ title }: { title: string }) {
+  return (
+    <PlainPage title={`${title} (sample)`}>
+      <p className="sample" role="note">
+        {SAMPLE_NOTICE}
+      </p>
+      <h1>{title}</h1>
+      <p>
+        {`This page stands in for ${firm.displayName}'s ${title} page, which lives outside the clearing member portal.`}
+      </p>
+      <p>
+        <a href="/clearing">Back to the clearing portal</a>
+        {' · Questions: '}
+        <Contact />
+      </p>
+    </PlainPage>
+  );
+}
+
+const NOT_FOUND_TITLE = 'Page not found';
+
+/**
+ * What a browser gets for an address outside the app that nothing answers (issue 38 §4): a page
+ * saying so, with the way into the portal, instead of the API's JSON. Sent with 404.
+ */
+export function notFoundPage(): string {
+  return `<!doctype html>\n${renderToStaticMarkup(
+    <PlainPage title={NOT_FOUND_TITLE}>
+      <h1>{NOT_FOUND_TITLE}</h1>
+      <p>There is no page at this address. The link may be mistyped, or the page may have moved.</p>
+      <p>
+        <a href="/clearing/home">Go to the clearing portal</a>
+        {' · Questions: '}
+        <Contact />
+      </p>
+    </PlainPage>,
+  )}`;
 }

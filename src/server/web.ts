@@ -6,6 +6,7 @@ import { notApi } from './routes/contract';
 import { registerStaffConsole } from './admin/staffConsole';
 import { registerFavicon } from './favicon';
 import { registerSamplePages } from './samplePages';
+import { isAppPath } from '../shared/config/appPaths';
 
 /** The exchange's profile page, which the standalone portal answers itself. */
 const PROFILE_PATH = '/exchange/dashboard/profile';
@@ -68,11 +69,17 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
 
   app.get('/', async (_request, reply) => reply.redirect('/clearing'));
   app.get('/clearing', async (_request, reply) => sendApp(reply));
-  app.get('/clearing/*', async (request, reply) => {
+  const registrationFormIds = [...app.forms.values()]
+    .filter((form) => form.registration)
+    .map((form) => form.id);
+  app.get<{ Params: { '*': string } }>('/clearing/*', async (request, reply) => {
     // Asset-looking paths that were not found stay 404 instead of answering HTML.
     if (/\.(js|css|map|png|svg|ico|woff2?|br|gz)$/.test(request.url.split('?')[0] ?? '')) {
       return reply.code(404).send({ errorMessage: 'Not found.' });
     }
+    // An address the app has no page for: the app (which shows its not-found page), with 404.
+    const development = !app.config.production;
+    if (!isAppPath(request.params['*'], registrationFormIds, { development })) reply.code(404);
     return sendApp(reply);
   });
 

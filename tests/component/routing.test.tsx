@@ -123,12 +123,21 @@ describe('routing guards (access §2)', () => {
     await expectAt(router, '/home');
   });
 
-  it('sends an unknown registration form id where any unknown address goes (home, then registration)', async () => {
-    signedIn(unregisteredUser());
-    const { router } = renderApp('/clearing/registration/no-such-form');
-    await expectAt(router, '/registration');
-    expect(await screen.findByRole('button', { name: 'Get Started' })).toBeInTheDocument();
-  });
+  it.each([
+    ['without details', unregisteredUser()],
+    ['registered', makeUser()],
+    ['signed out', null],
+  ])(
+    'shows the not-found page for an unknown registration form id, %s (issue 38 §4)',
+    async (_who, user) => {
+      signedIn(user);
+      const { router } = renderApp('/clearing/registration/no-such-form');
+      expect(
+        await screen.findByRole('heading', { name: 'Page not found' }, { timeout: 15_000 }),
+      ).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/clearing/registration/no-such-form');
+    },
+  );
 
   it('offers every registration form of the catalog, as its schema says, in its order', async () => {
     signedIn(unregisteredUser());
@@ -140,11 +149,23 @@ describe('routing guards (access §2)', () => {
     ).toEqual(kinds.map((choice) => `${choice.label}${choice.description}`));
   });
 
-  it('redirects unknown /clearing paths to /clearing/home', async () => {
-    signedIn(makeUser());
-    const { router } = renderApp('/clearing/no/such/page');
-    await expectAt(router, '/home');
-  });
+  it.each([
+    ['signed in', makeUser()],
+    ['signed out', null],
+  ])(
+    'shows unknown /clearing paths the not-found page with a way home, %s (issue 38 §4)',
+    async (_who, user) => {
+      signedIn(user);
+      const { router } = renderApp('/clearing/no/such/page');
+      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute(
+        'href',
+        '/clearing/home',
+      );
+      // The address stays what was asked for: no redirect hides the mistake.
+      expect(router.state.location.pathname).toBe('/clearing/no/such/page');
+    },
+  );
 
   it('hands /clearing/admin/* to the server with a full page load of the same URL', async () => {
     signedIn(makeUser({ isNorthstarClearingStaff: true }));

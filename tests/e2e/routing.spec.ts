@@ -48,10 +48,23 @@ test.describe('routing table, signed out', () => {
     await expect(page).toHaveURL(/\/clearing\/regulation\/disclosures$/);
   });
 
-  test('unknown /clearing paths and /fcm/* go to home (then sign-in when signed out)', async ({
+  test('an unknown address gets the not-found page with 404 and a way home; /fcm/* goes home', async ({
     page,
   }) => {
-    await page.goto('/clearing/no-such-page');
+    // Issue 38 §4: in the portal's layout under /clearing, a plain page outside it.
+    for (const path of ['/clearing/no-such-page', '/clearing/registration/nonexistent-form']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+      await expect(page.getByRole('banner')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    }
+    await expectNoSeriousA11yViolations(page);
+    const outside = await page.goto('/nonexistent-top');
+    expect(outside?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the clearing portal' }).click();
     await expect(page).toHaveURL(/\/clearing\/(home|signin)/);
     await page.goto('/fcm/anything');
     await expect(page).toHaveURL(/\/clearing\/(home|signin)/);
@@ -115,7 +128,7 @@ test.describe('routing table, signed out', () => {
 });
 
 test.describe('routing table, signed in', () => {
-  test('a user with details: registration → home, /clearing → home, signed-out pages → /clearing → home', async ({
+  test('a user with details: registration → home, /clearing → home, signed-out pages → /clearing → home, an unknown address → not found', async ({
     page,
   }) => {
     await signedIn(page, approved.email, approved.password);
@@ -126,8 +139,10 @@ test.describe('routing table, signed in', () => {
     await page.goto('/clearing/signup');
     await expect(page).toHaveURL(/\/clearing\/home$/);
     await page.goto('/clearing/nothing-here');
-    await expect(page).toHaveURL(/\/clearing\/home$/);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Signout' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveURL(/\/clearing\/home$/);
   });
 
   test('profile menu: Profile and Logout for a customer, no Clearing Admin', async ({ page }) => {

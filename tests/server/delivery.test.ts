@@ -66,6 +66,32 @@ describe('delivery: compression, caching, favicon', () => {
     }
   });
 
+  it('answers an address the app has no page for with 404 and a page saying so (issue 38 §4)', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const url of ['/clearing/home', '/clearing/registration/business', '/clearing/signin']) {
+      expect((await t.app.inject({ url, headers: html })).statusCode, url).toBe(200);
+    }
+    for (const url of [
+      '/clearing/this-does-not-exist',
+      '/clearing/registration/nonexistent-form',
+      '/clearing/home/extra',
+    ]) {
+      const response = await t.app.inject({ url, headers: html });
+      expect(response.statusCode, url).toBe(404);
+      // The app itself, which draws its not-found page in the portal's layout.
+      expect(response.body, url).toContain('<title>x</title>');
+    }
+    // Outside the app: a browser gets a page with the way in, a client of the API its JSON.
+    const page = await t.app.inject({ url: '/nonexistent-top', headers: html });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('<h1>Page not found</h1>');
+    expect(page.body).toContain('href="/clearing/home"');
+    const api = await t.app.inject({ url: '/nonexistent-top' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ errorMessage: 'Not found.' });
+  });
+
   it('compresses API answers for clients that accept it', async () => {
     const response = await t.app.inject({
       url: '/clearing/regulation/disclosures',

@@ -1,5 +1,5 @@
 /** Routing guards of access §2 and business §6. */
-import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useEffect } from 'react';
@@ -7,6 +7,8 @@ import { hasRegistered, type User } from '../../shared/api/auth';
 import { browserLocation } from '../api/client';
 import { useCurrentUser } from '../api/get-current-user';
 import { ADMIN_SITE_URL, postSignInPath, signInPath } from './session';
+import { registrationKind } from '../forms/registrationForms';
+import { NotFoundPage } from '../pages/errors/NotFoundPage';
 
 export function Loading() {
   return (
@@ -38,6 +40,9 @@ export function SignedOutRoute() {
 export function ProtectedRoute() {
   const { data: user, isPending } = useCurrentUser();
   const { pathname, search } = useLocation();
+  // A registration form no catalog has is no page, signed in or out (issue 38 §4).
+  const { formId } = useParams();
+  if (formId !== undefined && !registrationKind(formId)) return <NotFoundPage />;
   if (isPending) return <Loading />;
   if (!user) {
     return <Navigate to={signInPath('signin-required', `/clearing${pathname}${search}`)} replace />;

@@ -3,7 +3,8 @@
  * Form pages load lazily so the sign-in route carries no registration code.
  */
 import { lazy } from 'react';
-import { Navigate, type RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
+import { DISCLOSURE_CATEGORIES } from '../../shared/api/disclosures';
 import { loadApplicationEarly } from '../api/get-application';
 import { loadRegistrationForm, registrationKind } from '../forms/registrationForms';
 import { FullPageReload } from './FullPageReload';
@@ -11,6 +12,7 @@ import { ProtectedRoute, RegisteredRoute, SignedOutRoute, UnregisteredRoute } fr
 import { Layout } from './Layout';
 import type { RouteHandle } from './routeHandle';
 import { RouteErrorPage } from '../pages/errors/ErrorPage';
+import { NotFoundPage } from '../pages/errors/NotFoundPage';
 // Logout stays in the main bundle: it must run at once, before any guard reacts to the sign-out.
 import { LogoutPage } from '../pages/auth/LogoutPage';
 import { SignInPage } from '../pages/auth/SignInPage';
@@ -108,14 +110,6 @@ const FormsPreviewPage = import.meta.env.DEV
     )
   : null;
 
-const DISCLOSURE_CATEGORIES = [
-  'firm-disclosure',
-  'daily-segregation',
-  'capital-summary',
-  'monthly-segregation',
-  'audited-financial',
-] as const;
-
 const dark: RouteHandle = { darkHeader: true };
 const darkNoProfile: RouteHandle = { darkHeader: true, hideProfileMenu: true };
 
@@ -186,7 +180,8 @@ export const routes: RouteObject[] = [
           ...(FormsPreviewPage
             ? [{ path: 'dev/forms/:formId?', element: <FormsPreviewPage /> }]
             : []),
-          { path: '*', element: <Navigate to="/home" replace /> },
+          // Any other address: the not-found page (the server answers it with 404).
+          { path: '*', element: <NotFoundPage /> },
         ],
       },
     ],

@@ -17,6 +17,7 @@ import { PageTitle } from '../../app/PageTitle';
 import { loadRegistration, type ChangesStart, type RegistrationForm } from './registrationSession';
 import { RegistrationPage, UnavailableForm } from './RegistrationPage';
 import { firstInFormOrder, stepOf } from './ChangesRequestedIntro';
+import { NotFoundPage } from '../errors/NotFoundPage';
 
 /**
  * /clearing/registration/<formId>/changes (issue 17): the submitted registration reopened from
@@ -26,7 +27,7 @@ import { firstInFormOrder, stepOf } from './ChangesRequestedIntro';
 export function ChangesRequestedPage() {
   const { formId = '' } = useParams();
   const kind = registrationKind(formId);
-  if (!kind) return <Navigate to="/home" replace />;
+  if (!kind) return <NotFoundPage />;
   return <ChangesOf key={kind.id} kind={kind} />;
 }
 

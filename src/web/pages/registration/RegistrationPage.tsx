@@ -1,5 +1,5 @@
 import { use, useState } from 'react';
-import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -33,6 +33,7 @@ import {
   useRegistrationSession,
 } from './registrationSession';
 import { RegistrationFailureAlert, useRegistrationSubmit } from './useRegistrationSubmit';
+import { NotFoundPage } from '../errors/NotFoundPage';
 
 /** What differs between the registrations a page serves: the rest is the form's files. */
 interface Registration {
@@ -55,12 +56,12 @@ interface Registration {
 /**
  * /clearing/registration/<form-id>: every registration form of the catalog (a folder whose schema
  * declares `x-registration`), its page title, link back to the choice and confirmation read from
- * the schema. An id no registration form has goes where any unknown address goes (home).
+ * the schema. An id no registration form has gets the not-found page.
  */
 export function RegistrationFormPage() {
   const { formId = '' } = useParams();
   const kind = registrationKind(formId);
-  if (!kind) return <Navigate to="/home" replace />;
+  if (!kind) return <NotFoundPage />;
   // A page per form: moving to another form's address starts that form's page afresh.
   return <KnownRegistration key={kind.id} kind={kind} />;
 }
