@@ -12,7 +12,7 @@ import type { Queryable } from '../db/transaction';
 import { forbidden } from '../errors';
 
 /** What a member of staff would do about the organisation. */
-export type OrganizationDuty = 'registration' | 'admission' | 'statement' | 'settings';
+type OrganizationDuty = 'registration' | 'admission' | 'statement' | 'settings';
 
 /** The organisation the act concerns: directly, or through one of its registrations. */
 type Subject = { organizationId: string } | { registrationId: string };
