@@ -88,7 +88,8 @@ describe('audit trail', () => {
     });
     expect(reset.statusCode).toBe(200);
 
-    // Staff: view, reveal, download, request changes in the console, approve through the API.
+    // Staff: view, reveal, download, request changes in the console, approve (another) through
+    // the API.
     const staff = await signedInStaff(t);
     const page = `${C}/registrations/${customer.registrationId}`;
     expect((await staff.client.get(page)).statusCode).toBe(200);
@@ -106,8 +107,10 @@ describe('audit trail', () => {
       note: 'Please upload a sharper photo of your ID.',
     });
     expect(changes.statusCode).toBe(303);
+    // Another registration approved: one waiting for changes takes no decision (issue 39 §5).
+    const approved = await registeredCustomer(t);
     const approve = await staff.client.post('/exchange/api/admin/onboarding/kyc-approval', {
-      registrationId: customer.registrationId,
+      registrationId: approved.registrationId,
       approved: true,
     });
     expect(approve.statusCode).toBe(200);
@@ -175,7 +178,9 @@ describe('audit trail', () => {
     });
     expect(ofRegistration('registration.document-downloaded')?.detail).toEqual({ documentId });
     expect(ofRegistration('registration.changes-requested')?.detail).toEqual({ via: 'console' });
-    expect(ofRegistration('registration.approved')).toMatchObject({
+    expect(
+      find('registration.approved', (r) => r.registration_id === approved.registrationId),
+    ).toMatchObject({
       actor_user_id: staff.id,
       detail: { via: 'api' },
     });
