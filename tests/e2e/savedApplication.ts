@@ -92,15 +92,15 @@ const BUSINESS_PDFS = [
 /**
  * The business registration answered whole, as the wizard's spec answers it (the example's
  * business and persons, the fixtures' ID photo and PDFs, every agreement signed), saved for the
- * signed-in `page` on Business Details (step 1) or the step given.
+ * signed-in `page` on Business Details (step 1) or the step given, `overrides` laid on top.
  */
 export async function saveBusinessApplication(
   page: Page,
   email: string,
-  { step = 1 }: { step?: number } = {},
+  { step = 1, overrides = {} }: { step?: number; overrides?: Answers } = {},
 ): Promise<void> {
   await saveApplicationByApi(page, 'business', {
-    overrides: { email, signerAuthorization: 'yes', authorizationForm: undefined },
+    overrides: { email, signerAuthorization: 'yes', authorizationForm: undefined, ...overrides },
     step,
     files: [
       { pointer: '/photoId', path: 'tests/fixtures/files/id-front.png', mimeType: 'image/png' },

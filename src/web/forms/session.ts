@@ -517,15 +517,25 @@ export class FormSession {
     this.stepErrors.set(
       sameEntries(this.stepErrors.get(), entries) ? this.stepErrors.get() : entries,
     );
-    // A list's (or group's) own messages show once something inside it was worked on: a rule
-    // across a list's items is said at the list as soon as an item is answered (issue 37 §3).
+    // A list's (or group's) own messages show once something inside it was worked on, and a
+    // list holding items says what its items break together at once (a total over 100 %, a
+    // restored application's included): the applicant acts on it there (issue 37 §3).
     const touchedWithin = (id: string) => {
       for (const touched of this.touched) if (touched.startsWith(`${id}_`)) return true;
       return false;
     };
+    const lists = new Set(
+      entries
+        .filter((entry) => entry.given && Array.isArray(getByPointer(this.current, entry.pointer)))
+        .map((entry) => entry.id),
+    );
     const shown = filterErrorSchema(
       step,
-      (id) => this.attempted || this.touched.has(id) || (id !== this.idPrefix && touchedWithin(id)),
+      (id) =>
+        this.attempted ||
+        this.touched.has(id) ||
+        lists.has(id) ||
+        (id !== this.idPrefix && touchedWithin(id)),
       this.idPrefix,
     ) as ErrorSchema<Answers>;
     const previous = this.shownErrors.get();
