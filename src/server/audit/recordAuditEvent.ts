@@ -18,6 +18,8 @@ export type AuditAction =
   | '2fa.disabled'
   // Too many failed second-factor attempts in a row: the second factor locked for a while.
   | '2fa.locked'
+  // Too many wrong passwords in a row: sign-in from new browsers locked for a while.
+  | 'signin.locked'
   | 'passkey.added'
   | 'passkey.removed'
   | 'password.changed'

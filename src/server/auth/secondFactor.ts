@@ -14,6 +14,7 @@ import {
 } from '../db/users';
 import { badRequest, ClientError } from '../errors';
 import { links, secondFactorLockedMessage } from '../mail/templates';
+import { readableMoment, secondsUntil, waitWords } from './failureWaits';
 import { relyingParty, verifyPasskeyAnswer } from './passkeys';
 import { confirmPassword } from './routeHelpers';
 import { matchTotp } from './totp';
@@ -54,21 +55,9 @@ export const SECOND_FACTOR_NEEDED =
   'Two-factor authentication is on for your account: confirm with a code from your authenticator app or with your passkey.';
 const BAD_PASSKEY_REAUTH = 'The passkey could not be verified. Please try again.';
 
-/** When the next attempt may come, as people read it: a UTC time, to the minute (rounded up). */
-function readableMoment(at: Date): string {
-  const up = new Date(Math.ceil(at.getTime() / 60_000) * 60_000);
-  return `${up.toISOString().slice(0, 10)} ${up.toISOString().slice(11, 16)} UTC`;
-}
-
-function waitWords(seconds: number): string {
-  if (seconds <= 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minutes`;
-}
-
 /** The 429 for an attempt that came before its wait ended; says when to try again. */
 function waitError(failures: number, blockedUntil: Date): ClientError {
-  const seconds = Math.max(1, Math.ceil((blockedUntil.getTime() - Date.now()) / 1000));
+  const seconds = secondsUntil(blockedUntil);
   const message =
     failures >= SECOND_FACTOR_LIMITS.lockAt
       ? `Two-factor sign-in is locked after too many failed attempts. Please try again after ${readableMoment(blockedUntil)}.`

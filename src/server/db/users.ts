@@ -1,5 +1,6 @@
 import type { ApplicationReview, Role, User, UserDetails } from '../../shared/api/auth';
 import type { RegistrationStatus } from '../../shared/api/registration';
+import { accountSubject } from './passwordFailures';
 import type { Queryable } from './transaction';
 
 /** A users row joined with its organisation, as stored. */
@@ -82,7 +83,9 @@ export async function createUnverifiedUser(
 /**
  * Sets a new password hash; `verify` also marks the email verified (first password). A new
  * password starts the second factor's failure count again: it ends the lock at NIST's cap
- * (auth/secondFactor.ts), which only someone holding the old password could have reached.
+ * (auth/secondFactor.ts), which only someone holding the old password could have reached. It
+ * clears the account's count of wrong passwords too (auth/passwordFailures.ts): a reset is how
+ * the owner ends a lock someone else's guesses brought.
  */
 export async function setPasswordHash(
   db: Queryable,
@@ -91,11 +94,12 @@ export async function setPasswordHash(
   options: { verify?: boolean } = {},
 ): Promise<void> {
   await db.query(
-    `update users set password_hash = $2,
+    `with cleared as (delete from password_failures where subject = $4)
+     update users set password_hash = $2,
             second_factor_failures = 0, second_factor_blocked_until = null,
             email_verified_at = case when $3 then coalesce(email_verified_at, now()) else email_verified_at end
       where id = $1`,
-    [userId, passwordHash, options.verify === true],
+    [userId, passwordHash, options.verify === true, accountSubject(userId)],
   );
 }
 

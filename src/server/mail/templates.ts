@@ -225,3 +225,24 @@ export function secondFactorLockedMessage(to: string, until: string, signInLink:
       signature,
   };
 }
+
+/**
+ * To the account's owner, once, when wrong passwords lock sign-in from new browsers (issue 39
+ * §4). Says that the browsers they signed in with before still sign in, and that a reset ends the
+ * lock; it names no password or address tried.
+ */
+export function passwordLockedMessage(to: string, until: string, signInLink: string): Message {
+  return {
+    to,
+    subject: `Sign-in to your ${firm.displayName} account is locked for new browsers`,
+    text:
+      `Someone tried to sign in to your account with a wrong password too many times in a row. ` +
+      `To protect your account, sign-in from a browser that has not signed in to it before is ` +
+      `locked until ${until}. The browsers you signed in with before still sign in as usual: ` +
+      `${signInLink}\n\n` +
+      `To end the lock now, choose "Forgot Password" on the sign-in page and set a new password. ` +
+      `If it was not you, none of these attempts signed in. If your password is used elsewhere ` +
+      `too, change it here and there.` +
+      signature,
+  };
+}

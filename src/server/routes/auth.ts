@@ -50,6 +50,12 @@ import { consumeAuthToken, issueAuthToken } from '../db/tokens';
 import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { forgetDevices } from '../db/deviceCookies';
 import { likelyRightPassword, noteRightPassword } from '../auth/signinHints';
+import {
+  claimPasswordCheck,
+  passwordFailed,
+  passwordPassed,
+  passwordSubject,
+} from '../auth/passwordFailures';
 import { withTransaction } from '../db/transaction';
 import {
   createUnverifiedUser,
@@ -297,6 +303,11 @@ export async function registerAuthRoutes(
       deviceUserId,
     ]);
     const usable = row && row.password_hash && row.email_verified_at ? row : null;
+    // Counted per account whatever the address, before the hash runs (issue 39 §4): while a new
+    // browser's wait or lock runs, even the right password gets the 429. An email naming no
+    // account is counted the same way, so the answers never tell the two apart.
+    const subject = passwordSubject(app, row, email);
+    const failures = await claimPasswordCheck(app, subject, !!row && deviceUser === row.id);
     // An unknown email is checked against a decoy hash, so timing does not tell it apart.
     const hash = usable?.password_hash ?? (await decoyHash(app.config.passwordCost));
     const rightBefore = likelyRightPassword(usable, password);
@@ -309,11 +320,13 @@ export async function registerAuthRoutes(
         action: 'signin.failed',
         actorUserId: row?.id ?? null,
         detail: row
-          ? { reason: usable ? 'password' : 'not-verified' }
-          : { reason: 'unknown-email', ...emailDigest(app.fieldKeys, email) },
+          ? { reason: usable ? 'password' : 'not-verified', failures }
+          : { reason: 'unknown-email', failures, ...emailDigest(app.fieldKeys, email) },
       });
+      await passwordFailed(app, row, failures);
       throw new ClientError(401, BAD_CREDENTIALS);
     }
+    await passwordPassed(app, subject);
     noteRightPassword(usable, password);
     return usable;
   }
