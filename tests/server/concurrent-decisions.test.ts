@@ -57,10 +57,10 @@ describe('one decision per submitted version (issue 39 §5)', () => {
     return result.rows[0]!;
   };
 
-  it('refuses an approval or a rejection once changes were requested, until the applicant sends them', async () => {
+  it('refuses an approval or more changes once changes were requested, until the applicant sends them', async () => {
     const customer = await registeredCustomer(t);
     expect((await decide(first, 'changes', customer.registrationId)).statusCode).toBe(200);
-    for (const decision of ['approve', 'reject', 'changes'] as const) {
+    for (const decision of ['approve', 'changes'] as const) {
       const late = await decide(second, decision, customer.registrationId);
       expect(late.statusCode, decision).toBe(409);
       expect(late.json().errorMessage).toBe(
@@ -72,6 +72,21 @@ describe('one decision per submitted version (issue 39 §5)', () => {
       application: 'changes_requested',
       approved: false,
     });
+  });
+
+  it('lets staff reject a registration waiting for changes, closing its application to saves', async () => {
+    const customer = await registeredCustomer(t);
+    expect((await decide(first, 'changes', customer.registrationId)).statusCode).toBe(200);
+    expect((await decide(second, 'reject', customer.registrationId)).statusCode).toBe(200);
+    expect(await stateOf(customer.id)).toEqual({
+      registration: 'rejected',
+      application: 'submitted',
+      approved: false,
+    });
+    const save = await customer.client.request('PUT', '/exchange/api/web/applications/individual', {
+      json: { answers: {}, baseRevision: 0 },
+    });
+    expect(save.statusCode).toBe(409);
   });
 
   it('the operator’s approve refuses a registration waiting for changes, approving no details', async () => {
@@ -98,6 +113,9 @@ describe('one decision per submitted version (issue 39 §5)', () => {
     ['changes', 'changes'],
   ];
   it.each(pairs)('lets one of %s and %s sent together through, the other 409', async (a, b) => {
+    // A rejection may follow a request for changes (it closes the waiting application); the
+    // other way round, and every other pair, one of the two is refused.
+    const both = (winner: Decision) => winner === 'changes' && b === 'reject';
     for (let round = 0; round < 3; round++) {
       const customer = await registeredCustomer(t);
       const answers = await Promise.all([
@@ -105,11 +123,21 @@ describe('one decision per submitted version (issue 39 §5)', () => {
         decide(second, b, customer.registrationId),
       ]);
       const codes = answers.map((answer) => answer.statusCode);
+      const state = await stateOf(customer.id);
+      if (codes.every((code) => code === 200)) {
+        // Changes asked, then rejected: the rejection closed the reopened application.
+        expect(both('changes')).toBe(true);
+        expect(state).toEqual({
+          registration: 'rejected',
+          application: 'submitted',
+          approved: false,
+        });
+        continue;
+      }
       expect([...codes].sort(), answers.map((answer) => answer.body).join(' | ')).toEqual([
         200, 409,
       ]);
       const winner = codes[0] === 200 ? a : b;
-      const state = await stateOf(customer.id);
       expect(state.registration).toBe(STATUS[winner]);
       expect(state.approved).toBe(winner === 'approve');
       // The application reopens for changes only when that was the decision.

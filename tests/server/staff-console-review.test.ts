@@ -90,10 +90,12 @@ describe('staff console: review actions and reading a registration', () => {
     const after = (await staff.client.get(response.headers.location as string)).body;
     expect(after).toContain('Changes requested. The applicant was emailed what to change.');
     expect(after).toContain(note);
-    // The request is this version's decision (issue 39 §5): none other until the changes come.
+    // The request is this version's decision (issue 39 §5): no approval or other request until
+    // the changes come; a rejection may still close an application the applicant abandons.
     expect(after).not.toContain('>Request changes</button>');
-    expect(after).not.toContain('>Reject</button>');
-    expect(after).not.toContain('>Approve</button>');
+    expect(after).not.toContain('>Approve');
+    expect(after).toContain('>Reject</button>');
+    expect(after).toContain('Waiting for the applicant&#x27;s changes');
     expect(t.mailer.outbox().at(-1)).toMatchObject({ to: c.email });
     expect((await auditRows(t, 'registration.changes-requested')).at(-1)).toMatchObject({
       actor_user_id: staff.id,

@@ -20,6 +20,7 @@ import {
   deleteApplicationFiles,
   setApplicationStatus,
   updateApplicationAnswers,
+  closeApplicationReopenedBy,
 } from '../db/applications';
 import {
   decideOpenRegistration,
@@ -92,6 +93,12 @@ export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
  * open to saves.
  */
 export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW];
+/**
+ * Statuses staff may reject from: awaiting review, or waiting for changes the applicant may never
+ * send (an abandoned application is closed by a rejection, with its reason). The rejection closes
+ * the application the request reopened in the same transaction, so it takes no more saves.
+ */
+export const REJECTABLE: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
 
 /** How the applicant's timeline names who acted: staff, or an operator's command. */
 const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
@@ -128,7 +135,8 @@ async function tellApplicant(deps: ReviewDeps, message: Parameters<Mailer['send'
 }
 
 /**
- * Approves or rejects a registration awaiting review (never one waiting for requested changes).
+ * Approves or rejects a registration awaiting review; rejects (never approves) one waiting for
+ * requested changes, closing the application the request reopened.
  * Approval flips the registrant's `details.approved`, which turns their home banner from "under
  * review" to "approved"; a rejection keeps the reason, which the applicant's home page shows.
  * Either way the applicant is emailed. 404 for an unknown registration, 409 when already decided.
@@ -147,11 +155,13 @@ export async function decideRegistration(
       { registrationId: decision.registrationId },
       actor.userId,
     );
-    const row = await updateOpenRegistration(db, decision.registrationId, OPEN_FOR_DECISION, {
+    const from = decision.approved ? OPEN_FOR_DECISION : REJECTABLE;
+    const row = await updateOpenRegistration(db, decision.registrationId, from, {
       status,
       reviewedBy: actor.userId,
       reason,
     });
+    if (!decision.approved) await closeApplicationReopenedBy(db, decision.registrationId);
     await recordStatusChange(db, {
       registrationId: decision.registrationId,
       status,

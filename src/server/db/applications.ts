@@ -301,6 +301,22 @@ export async function setApplicationStatus(
   );
 }
 
+/**
+ * The application a change request on `registrationId` reopened, closed again (submitted, no
+ * request): the registration was rejected while waiting for the changes. Nothing when none waits.
+ */
+export async function closeApplicationReopenedBy(
+  db: Queryable,
+  registrationId: string,
+): Promise<void> {
+  await db.query(
+    `update applications
+        set status = 'submitted', change_request = null, revision = revision + 1, updated_at = now()
+      where status = 'changes_requested' and change_request->>'registrationId' = $1`,
+    [registrationId],
+  );
+}
+
 /** The files an application holds, by pointer. */
 export async function listApplicationFiles(
   db: Queryable,

@@ -12,7 +12,7 @@ import {
   type AnswersViewProps,
 } from '../RegistrationAnswers';
 import { RegistrationVersions, versionChangesId, type ShownVersion } from '../RegistrationVersions';
-import { AWAITING_REVIEW, OPEN_FOR_DECISION } from '../review';
+import { AWAITING_REVIEW, OPEN_FOR_DECISION, REJECTABLE } from '../review';
 import { AuditTrail, type AuditTrailProps } from './AuditTrail';
 import { CONSOLE_BASE } from './consoleAssets';
 import { ConsolePage, renderConsolePage } from './ConsolePage';
@@ -79,7 +79,7 @@ function DetailPage(props: DetailPageProps) {
         registrationId={r.registrationId}
         evidence={props.evidence}
       />
-      {open && <Decision {...props} />}
+      {REJECTABLE.includes(r.status) && <Decision {...props} open={open} />}
       <AuditTrail
         events={props.auditEvents}
         documents={r.documents}
@@ -154,7 +154,8 @@ function VersionLinks({ open, latestVersion }: { open: boolean; latestVersion?: 
 }
 
 /** Approve (after a confirmation), Request changes, Reject; or why this reviewer may not. */
-function Decision(props: DetailPageProps) {
+/** The decisions open: approve and ask for changes when `open`; reject also while waiting. */
+function Decision(props: DetailPageProps & { open: boolean }) {
   const action = `${CONSOLE_BASE}/registrations/${props.registration.registrationId}`;
   return (
     <section aria-labelledby="decision-heading" className="decision">
@@ -163,12 +164,19 @@ function Decision(props: DetailPageProps) {
         <p>{props.selfReview}</p>
       ) : (
         <>
-          <form method="get" action={`${action}/approve`}>
-            <button type="submit" className="approve">
-              Approve…
-            </button>
-          </form>
-          {props.marking && (
+          {props.open ? (
+            <form method="get" action={`${action}/approve`}>
+              <button type="submit" className="approve">
+                Approve…
+              </button>
+            </form>
+          ) : (
+            <p>
+              Waiting for the applicant&apos;s changes: approve once they are sent. Rejecting now
+              closes the application; the applicant can no longer change it.
+            </p>
+          )}
+          {props.open && props.marking && (
             // The marks beside the answers belong to this form (their `form` attribute names it).
             <form method="post" action={`${action}/changes`} id={CHANGES_FORM_ID}>
               <Hidden name={CSRF_FIELD} value={props.csrfToken} />
