@@ -63,7 +63,7 @@ export function MissingAnswers({
  * What a grey button waits for: answers still needed (none given) and answers to fix (given and
  * refused, a list breaking a rule across its items included), each counted by question.
  */
-export function answersLeft(needed: number, toFix: number): string {
+function answersLeft(needed: number, toFix: number): string {
   const neededText =
     needed === 1 ? '1 answer is still needed' : `${needed} answers are still needed`;
   const fixText = toFix === 1 ? '1 answer to fix' : `${toFix} answers to fix`;

@@ -670,7 +670,7 @@ export class FormSession {
  * Whether an answer was given (something to fix when it fails) rather than still needed: not
  * absent, not blank text, not an empty list or group.
  */
-export function isGiven(value: unknown): boolean {
+function isGiven(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === 'string') return value.trim() !== '';
   if (Array.isArray(value)) return value.length > 0;

@@ -19,7 +19,7 @@
 import { evaluate, truthy, type Logic } from './jsonLogic';
 
 /** One rule of `x-rules`. */
-export interface AnswerRule {
+interface AnswerRule {
   rule: Logic;
   message: string;
   /** Where the message shows, from the schema holding the rule ('' or absent: there). */

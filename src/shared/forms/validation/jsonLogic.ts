@@ -10,7 +10,7 @@
 export type Logic = unknown;
 
 /** Named values a rule computed first (`values`), read by `{"var": "<name>"}` at its top level. */
-export type LogicValues = Readonly<Record<string, unknown>>;
+type LogicValues = Readonly<Record<string, unknown>>;
 
 /** JSON Logic's truthiness: an empty list is false, as are `0`, `""`, `null` and `false`. */
 export function truthy(value: unknown): boolean {
