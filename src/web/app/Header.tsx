@@ -1,14 +1,15 @@
-import { lazy, Suspense } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { Link as RouterLink, useInRouterContext } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
+import Link, { type LinkProps } from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import type { User } from '../../shared/api/auth';
 import { firm } from '../../shared/config/firm';
 import { ADMIN_SITE_URL } from './session';
-import { NAVY } from './theme';
+import { BELOW_DESKTOP, NAVY } from './theme';
+import { lazyPart, PartBoundary } from './LazyPart';
 
 /** Links to the exchange's other sites (the firm's configuration): plain anchors, full loads. */
 const HEADER_LINKS = [
@@ -19,9 +20,7 @@ const HEADER_LINKS = [
 ] as const;
 
 // Only signed-in users have the menu: its popover code stays off the sign-in route's bundle.
-const ProfileMenu = lazy(() =>
-  import('./ProfileMenu').then((module) => ({ default: module.ProfileMenu })),
-);
+const ProfileMenu = lazyPart(() => import('./ProfileMenu').then((module) => module.ProfileMenu));
 
 interface HeaderProps {
   user: User | null;
@@ -30,7 +29,40 @@ interface HeaderProps {
   hideSignIn?: boolean;
 }
 
-/** The shared header: top bar (legal links, Admin Site, Sign In / Signout) and main bar. */
+/** The app's address outside its router (the Profile page, a page of its own). */
+const APP_BASE = '/clearing';
+
+/**
+ * A link to a page of the app (`to` relative to /clearing): through the router inside the app,
+ * a full page load from a page outside it (Profile), which has no router.
+ */
+function AppLink({ to, ...props }: { to: string } & Omit<LinkProps, 'href'>) {
+  return useInRouterContext() ? (
+    <Link component={RouterLink} to={to} {...props} />
+  ) : (
+    <Link href={`${APP_BASE}${to}`} {...props} />
+  );
+}
+
+/** A small text button to a page of the app, as {@link AppLink} reaches it. */
+function AppButton({ to, children }: { to: string; children: ReactNode }) {
+  return useInRouterContext() ? (
+    <Button component={RouterLink} to={to} size="small" color="inherit">
+      {children}
+    </Button>
+  ) : (
+    <Button href={`${APP_BASE}${to}`} size="small" color="inherit">
+      {children}
+    </Button>
+  );
+}
+
+/**
+ * The shared header: top bar (legal links, Admin Site, Sign In / Signout) and main bar. Below
+ * the desktop breakpoint its bars wrap instead of running off the screen: the main bar keeps the
+ * brand and the account menu on its first line and puts the site links (Help among them) on the
+ * next, so everything stays on screen and reachable at 390 px.
+ */
 export function Header({
   user,
   dark = false,
@@ -60,20 +92,20 @@ export function Header({
           minHeight: 36,
           fontSize: '0.8125rem',
           bgcolor: dark ? '#07162b' : '#eef2f7',
+          [BELOW_DESKTOP]: { flexWrap: 'wrap', columnGap: 2, rowGap: 0, px: 2 },
         }}
       >
-        <Box component="nav" aria-label="Legal" sx={{ display: 'flex', gap: 2 }}>
+        <Box
+          component="nav"
+          aria-label="Legal"
+          sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}
+        >
           <Link href="/disclosures" color="inherit" underline="hover">
             Disclosures
           </Link>
-          <Link
-            component={RouterLink}
-            to="/regulation/disclosures"
-            color="inherit"
-            underline="hover"
-          >
+          <AppLink to="/regulation/disclosures" color="inherit" underline="hover">
             Regulatory Disclosures
-          </Link>
+          </AppLink>
         </Box>
         <Box sx={{ flexGrow: 1 }} />
         {staff && (
@@ -82,28 +114,36 @@ export function Header({
           </Link>
         )}
         {user ? (
-          <Button component={RouterLink} to="/logout" size="small" color="inherit">
-            Signout
-          </Button>
+          <AppButton to="/logout">Signout</AppButton>
         ) : (
-          !hideSignIn && (
-            <Button component={RouterLink} to="/signin" size="small" color="inherit">
-              Sign In
-            </Button>
-          )
+          !hideSignIn && <AppButton to="/signin">Sign In</AppButton>
         )}
       </Box>
-      <Toolbar sx={{ gap: 4, px: 3 }}>
-        <Link
-          component={RouterLink}
+      <Toolbar
+        sx={{
+          gap: 4,
+          px: 3,
+          [BELOW_DESKTOP]: { flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, px: 2, py: 1 },
+        }}
+      >
+        <AppLink
           to="/"
           color="inherit"
           underline="none"
-          sx={{ fontWeight: 700, fontSize: '1.25rem', letterSpacing: 0.3 }}
+          sx={{ fontWeight: 700, fontSize: '1.25rem', letterSpacing: 0.3, whiteSpace: 'nowrap' }}
         >
           {firm.displayName}
-        </Link>
-        <Box component="nav" aria-label="Main" sx={{ display: 'flex', gap: 3 }}>
+        </AppLink>
+        <Box
+          component="nav"
+          aria-label="Main"
+          sx={{
+            display: 'flex',
+            gap: 3,
+            // Its own line under the brand and the menu.
+            [BELOW_DESKTOP]: { order: 1, flexBasis: '100%', flexWrap: 'wrap', columnGap: 2.5 },
+          }}
+        >
           {HEADER_LINKS.map((link) => (
             <Link
               key={link.href}
@@ -118,9 +158,9 @@ export function Header({
         </Box>
         <Box sx={{ flexGrow: 1 }} />
         {user && !hideProfileMenu && (
-          <Suspense fallback={null}>
+          <PartBoundary retry={ProfileMenu.retry}>
             <ProfileMenu staff={staff} showProfile={!dark} />
-          </Suspense>
+          </PartBoundary>
         )}
       </Toolbar>
     </AppBar>

@@ -1,23 +1,34 @@
 import { useId, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { Link as RouterLink, useInRouterContext, useLocation } from 'react-router-dom';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { ADMIN_SITE_URL, PROFILE_URL } from './session';
 
-/** The profile dropdown: Profile, Clearing Admin (staff only), Logout (access §2). */
-export function ProfileMenu({ staff, showProfile }: { staff: boolean; showProfile: boolean }) {
+interface ProfileMenuProps {
+  staff: boolean;
+  showProfile: boolean;
+}
+
+/**
+ * The profile dropdown: Profile, Clearing Admin (staff only), Logout (access §2). Inside the app
+ * it closes whenever the page changes; on a page outside the app's router (Profile) every item
+ * is a full page load.
+ */
+export function ProfileMenu(props: ProfileMenuProps) {
+  return useInRouterContext() ? <InAppProfileMenu {...props} /> : <MenuOf {...props} />;
+}
+
+function InAppProfileMenu(props: ProfileMenuProps) {
+  // A new page draws a new (closed) menu.
+  return <MenuOf key={useLocation().pathname} {...props} inApp />;
+}
+
+function MenuOf({ staff, showProfile, inApp = false }: ProfileMenuProps & { inApp?: boolean }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
-  const location = useLocation();
   const close = () => setAnchor(null);
-  // Close the menu whenever the page changes.
-  const [lastPath, setLastPath] = useState(location.pathname);
-  if (lastPath !== location.pathname) {
-    setLastPath(location.pathname);
-    setAnchor(null);
-  }
   return (
     <>
       <IconButton
@@ -48,9 +59,15 @@ export function ProfileMenu({ staff, showProfile }: { staff: boolean; showProfil
             Clearing Admin
           </MenuItem>
         )}
-        <MenuItem component={RouterLink} to="/logout" onClick={close}>
-          Logout
-        </MenuItem>
+        {inApp ? (
+          <MenuItem component={RouterLink} to="/logout" onClick={close}>
+            Logout
+          </MenuItem>
+        ) : (
+          <MenuItem component="a" href="/clearing/logout">
+            Logout
+          </MenuItem>
+        )}
       </Menu>
     </>
   );

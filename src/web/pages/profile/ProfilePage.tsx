@@ -5,12 +5,13 @@ import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { firm } from '../../../shared/config/firm';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { confirmEmail, useProfile } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
-import { NAVY } from '../../app/theme';
+import { useCurrentUser } from '../../api/get-current-user';
+import { Header } from '../../app/Header';
+import { PageFrame } from '../../app/PageFrame';
 import { EmailSection } from './EmailSection';
 import { PasswordSection } from './PasswordSection';
 import { SessionsSection } from './SessionsSection';
@@ -57,37 +58,15 @@ export function ProfilePage() {
 
 function ProfileLayout({ notice }: { notice: ReactNode }) {
   const profile = useProfile();
+  const { data: user } = useCurrentUser();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Box
-        component="header"
-        sx={{
-          bgcolor: NAVY,
-          color: '#fff',
-          px: 3,
-          py: 1.5,
-          display: 'flex',
-          gap: 3,
-          alignItems: 'center',
-        }}
-      >
-        <Link
-          href="/clearing/home"
-          color="inherit"
-          underline="none"
-          sx={{ fontWeight: 700, fontSize: '1.25rem' }}
-        >
-          {firm.displayName}
-        </Link>
-        <Box sx={{ flexGrow: 1 }} />
-        <Link href="/clearing/home" color="inherit" underline="hover">
+    // The app's frame with its light header (access §2: the dark one is for registration and the
+    // signed-out pages), outside the app's router: its links load their pages in full.
+    <PageFrame header={<Header user={user ?? null} />}>
+      <Box sx={{ px: { xs: 2, sm: 3 }, py: 4, maxWidth: 1000, width: '100%', mx: 'auto' }}>
+        <Link href="/clearing/home" sx={{ display: 'inline-block', mb: 2 }}>
           Back to clearing
         </Link>
-        <Link href="/clearing/logout" color="inherit" underline="hover">
-          Logout
-        </Link>
-      </Box>
-      <Box component="main" sx={{ px: 3, py: 4, maxWidth: 1000, width: '100%', mx: 'auto' }}>
         <Typography variant="h1" gutterBottom>
           Profile
         </Typography>
@@ -97,7 +76,15 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
         ) : profile.isError ? (
           <Alert severity="error">{errorMessageOf(profile.error)}</Alert>
         ) : (
-          <Paper variant="outlined" sx={{ p: 3, display: 'grid', gap: 3 }}>
+          <Paper
+            variant="outlined"
+            sx={{
+              p: { xs: 2, sm: 3 },
+              display: 'grid',
+              gridTemplateColumns: 'minmax(0, 1fr)',
+              gap: 3,
+            }}
+          >
             <Box component="section" aria-labelledby="details-heading">
               <Typography variant="h2" id="details-heading" gutterBottom>
                 Your details
@@ -106,7 +93,8 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
                 component="dl"
                 sx={{
                   display: 'grid',
-                  gridTemplateColumns: 'max-content 1fr',
+                  gridTemplateColumns: 'max-content minmax(0, 1fr)',
+                  '& dd': { overflowWrap: 'anywhere' },
                   columnGap: 3,
                   rowGap: 1,
                   m: 0,
@@ -143,6 +131,6 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
           </Paper>
         )}
       </Box>
-    </Box>
+    </PageFrame>
   );
 }

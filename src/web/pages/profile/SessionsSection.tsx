@@ -12,8 +12,12 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEndOtherSessions, useEndSession, useSessions } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
+import { useSideScroll } from '../../app/useSideScroll';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { formatMoment } from './formatMoment';
+
+/** Dates and the Sign out button stay on one line; the device and the place wrap instead. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 type Ending = { action: string; run: (password: string) => Promise<unknown> } | null;
 
@@ -33,58 +37,64 @@ export function SessionsSection({ email }: { email: string }) {
   const failure = sessions.error;
   // Ending sessions asks for the password again (ASVS 7.5.2).
   const [ending, setEnding] = useState<Ending>(null);
+  // On a phone the table scrolls sideways in its place; the page keeps the screen's width.
+  const { ref, regionProps } = useSideScroll<HTMLDivElement>('Active sessions');
   return (
     <Box component="section" aria-labelledby="sessions-heading">
       <Typography variant="h2" id="sessions-heading" gutterBottom>
         Active sessions
       </Typography>
-      <Table size="small" aria-labelledby="sessions-heading" sx={{ maxWidth: 900 }}>
-        <TableHead>
-          <TableRow>
-            <TableCell>Device</TableCell>
-            <TableCell>Signed in from</TableCell>
-            <TableCell>Signed in</TableCell>
-            <TableCell>Last seen</TableCell>
-            <TableCell>
-              <Box component="span" sx={{ position: 'absolute', left: -10000 }}>
-                Action
-              </Box>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {list.map((session) => (
-            <TableRow key={session.id}>
+      <Box ref={ref} {...regionProps} sx={{ maxWidth: 900, overflowX: 'auto' }}>
+        <Table size="small" aria-labelledby="sessions-heading">
+          <TableHead>
+            <TableRow>
+              <TableCell>Device</TableCell>
+              <TableCell>Signed in from</TableCell>
+              <TableCell>Signed in</TableCell>
+              <TableCell>Last seen</TableCell>
               <TableCell>
-                {session.device}{' '}
-                {session.current ? (
-                  <Chip size="small" color="primary" label="This browser" />
-                ) : null}
-              </TableCell>
-              <TableCell>{session.place}</TableCell>
-              <TableCell>{formatMoment(session.signedInAt)}</TableCell>
-              <TableCell>{session.current ? 'Now' : formatMoment(session.lastSeenAt)}</TableCell>
-              <TableCell align="right">
-                {session.current ? null : (
-                  <Button
-                    size="small"
-                    disabled={endOne.isPending}
-                    onClick={() =>
-                      setEnding({
-                        action: `sign out ${session.device} (${session.place})`,
-                        run: (password) => endOne.mutateAsync({ id: session.id, password }),
-                      })
-                    }
-                    aria-label={`Sign out ${session.device}, ${session.place}`}
-                  >
-                    Sign out
-                  </Button>
-                )}
+                <Box component="span" sx={{ position: 'absolute', left: -10000 }}>
+                  Action
+                </Box>
               </TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {list.map((session) => (
+              <TableRow key={session.id}>
+                <TableCell>
+                  {session.device}{' '}
+                  {session.current ? (
+                    <Chip size="small" color="primary" label="This browser" />
+                  ) : null}
+                </TableCell>
+                <TableCell>{session.place}</TableCell>
+                <TableCell sx={NO_WRAP}>{formatMoment(session.signedInAt)}</TableCell>
+                <TableCell sx={NO_WRAP}>
+                  {session.current ? 'Now' : formatMoment(session.lastSeenAt)}
+                </TableCell>
+                <TableCell align="right" sx={NO_WRAP}>
+                  {session.current ? null : (
+                    <Button
+                      size="small"
+                      disabled={endOne.isPending}
+                      onClick={() =>
+                        setEnding({
+                          action: `sign out ${session.device} (${session.place})`,
+                          run: (password) => endOne.mutateAsync({ id: session.id, password }),
+                        })
+                      }
+                      aria-label={`Sign out ${session.device}, ${session.place}`}
+                    >
+                      Sign out
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
       {list.length > 0 ? (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1, maxWidth: 900 }}>
           Places are approximate, looked up from each session&apos;s IP address.
