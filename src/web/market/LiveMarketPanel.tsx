@@ -18,6 +18,7 @@ import {
 } from '../../shared/api/market';
 import { bestAsk, bestBid, type ConnectionState, type MarketState } from './marketReducer';
 import { useMarketData } from './useMarketData';
+import { useSideScroll } from '../app/useSideScroll';
 
 /** Recent trades listed per product. */
 const RECENT_TRADES_PER_PRODUCT = 5;
@@ -69,7 +70,12 @@ export function LiveMarketPanel({
   const state = useMarketData(products.map((product) => product.code));
   const headingId = useId();
   return (
-    <Paper component="section" aria-labelledby={headingId} variant="outlined" sx={{ p: 3 }}>
+    <Paper
+      component="section"
+      aria-labelledby={headingId}
+      variant="outlined"
+      sx={{ p: { xs: 2, sm: 3 } }}
+    >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'baseline', mb: 2 }}>
         <Typography variant="h5" component="h2" id={headingId}>
           Live market
@@ -109,8 +115,9 @@ function TopOfBook({
     ) : (
       '—'
     );
+  const { ref, regionProps } = useSideScroll<HTMLDivElement>('Best bid and ask');
   return (
-    <TableContainer>
+    <TableContainer ref={ref} {...regionProps}>
       <Table size="small" aria-label="Best bid and ask">
         <TableHead>
           <TableRow>
@@ -151,8 +158,9 @@ function RecentTrades({ product, state }: { product: MarketProduct; state: Marke
     .filter((trade) => trade.symbol === product.code)
     .slice(0, RECENT_TRADES_PER_PRODUCT);
   const label = `Recent trades: ${product.name}`;
+  const { ref, regionProps } = useSideScroll<HTMLDivElement>(label);
   return (
-    <TableContainer>
+    <TableContainer ref={ref} {...regionProps}>
       <Table size="small" aria-label={label}>
         <caption style={{ captionSide: 'top', textAlign: 'left', padding: '0 0 4px' }}>
           {product.name}

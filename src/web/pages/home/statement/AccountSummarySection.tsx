@@ -33,7 +33,7 @@ export function AccountSummarySection({ accounts }: { accounts: AccountSummary[]
       {accounts.length === 0 ? (
         <Typography>No accounts.</Typography>
       ) : (
-        <Box sx={{ display: 'grid', gap: 2 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
           {accounts.map((account) => (
             <AccountCard key={account.externalAccountId} account={account} />
           ))}
@@ -58,7 +58,7 @@ function AccountCard({ account }: { account: AccountSummary }) {
     ['Margin excess', account.marginExcess, true],
   ];
   return (
-    <Paper variant="outlined" sx={{ p: 2.5 }}>
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
       <Typography variant="h6" component="h4">
         Account {id}
       </Typography>
@@ -93,7 +93,8 @@ function AccountCard({ account }: { account: AccountSummary }) {
           display: 'grid',
           gap: 2.5,
           mt: 2.5,
-          gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
+          // minmax(0, …): a table wider than its column scrolls in it, never widens the card.
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
           alignItems: 'start',
         }}
       >

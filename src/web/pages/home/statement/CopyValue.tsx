@@ -35,7 +35,7 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
   };
 
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minHeight: 36 }}>
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, minHeight: 36 }}>
       <Typography component="span" variant="body2" color="text.secondary" sx={{ minWidth: 96 }}>
         {label}
       </Typography>

@@ -31,7 +31,7 @@ export function FundingPaymentsSection({
       {products.length === 0 ? (
         <Typography>{NO_FUNDING_PAYMENTS}</Typography>
       ) : (
-        <Box sx={{ display: 'grid', gap: 2 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
           {products.map((product) => (
             <ProductPayments key={product} product={product} payments={payments[product]!} />
           ))}

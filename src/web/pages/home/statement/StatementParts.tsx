@@ -5,6 +5,7 @@ import Table from '@mui/material/Table';
 import TableCell, { type TableCellProps } from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import Typography from '@mui/material/Typography';
+import { useSideScroll } from '../../../app/useSideScroll';
 
 /** One statement section: a region named by its heading. */
 export function StatementSection({ title, children }: { title: string; children: ReactNode }) {
@@ -19,10 +20,14 @@ export function StatementSection({ title, children }: { title: string; children:
   );
 }
 
-/** A small outlined table named for assistive technology by `label`. */
+/**
+ * A small outlined table named for assistive technology by `label`. Wider than the screen (a
+ * phone), it scrolls sideways inside its frame, which the keyboard can then reach.
+ */
 export function StatementTable({ label, children }: { label: string; children: ReactNode }) {
+  const { ref, regionProps } = useSideScroll<HTMLDivElement>(label);
   return (
-    <TableContainer component={Paper} variant="outlined">
+    <TableContainer component={Paper} variant="outlined" ref={ref} {...regionProps}>
       <Table size="small" aria-label={label}>
         {children}
       </Table>

@@ -27,7 +27,7 @@ export const StatementView = memo(function StatementView({
       component="article"
       aria-labelledby={`${kindId} ${nameId}`}
       variant="outlined"
-      sx={{ p: 3 }}
+      sx={{ p: { xs: 2, sm: 3 } }}
     >
       <Typography variant="overline" color="text.secondary" component="p" id={kindId}>
         Customer statement
