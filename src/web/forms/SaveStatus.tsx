@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { Fragment, useState, useSyncExternalStore } from 'react';
 import { format } from 'date-fns';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -129,8 +129,8 @@ export function SaveAndFinishLater({
           <DialogContentText id="saved-for-later-text">
             Everything you have given so far is saved, documents included. To finish it, come back
             to{' '}
-            <Box component="span" sx={{ fontWeight: 600, wordBreak: 'break-all' }}>
-              {address}
+            <Box component="span" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              <BreakableAddress address={address} />
             </Box>
             . Signing in on any device opens your application where you left it.
           </DialogContentText>
@@ -156,4 +156,19 @@ export function MergedNotice({ saver }: { saver: ServerApplication }) {
       This application was also changed in another window; both sets of answers were kept.
     </Alert>
   );
+}
+
+/**
+ * An address that wraps where a reader expects, after a slash ('…/registration/' then
+ * 'business'), never inside a word ('registr' / 'ation'): a line break is offered after each '/',
+ * and a part longer than the line is the only one ever cut.
+ */
+function BreakableAddress({ address }: { address: string }) {
+  const parts = address.split(/(?<=\/)(?!\/)/);
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {part}
+      {index < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
 }

@@ -71,6 +71,51 @@ describe('field and object templates', { timeout: 30_000 }, () => {
     expect(screen.getByText('Optional')).toBeInTheDocument();
   });
 
+  it('draws a long prompt above its input, whole, and a short one inside the outline', () => {
+    const long =
+      'Futures commission merchant the entity clears through (self-clearing firms give their own name)';
+    renderForm({
+      form: formOf({
+        schema: {
+          type: 'object',
+          required: ['fcm'],
+          properties: {
+            fcm: { type: 'string', title: long },
+            nickname: { type: 'string', title: 'Nickname' },
+            // 33 characters: long for a short input (18rem), not for a full-width one.
+            unit: { type: 'string', title: 'Apartment, suite, unit (optional)' },
+            line2: { type: 'string', title: 'Apartment, suite, unit (optional)' },
+          },
+        },
+        uiSchema: { unit: { 'ui:options': { width: 'short' } } },
+      }),
+    });
+    // Above: a label of its own before the input (one line of outline cannot hold it), the
+    // input named by it, and no prompt in the outline's notch.
+    const above = (id: string, prompt: string) => {
+      const label = document.querySelector<HTMLLabelElement>(`label[for="${id}"]`)!;
+      const outlined = document.getElementById(id)!.closest('.MuiTextField-root')!;
+      expect(
+        label.compareDocumentPosition(outlined) & Node.DOCUMENT_POSITION_FOLLOWING,
+      ).toBeTruthy();
+      expect(outlined).not.toContainElement(label);
+      expect(outlined.querySelector('legend')).not.toHaveTextContent(prompt);
+    };
+    expect(field(long)).toHaveAttribute('id', 'root_fcm');
+    expect(document.querySelector('label[for="root_fcm"]')).toHaveTextContent(`${long} *`);
+    above('root_fcm', long);
+    above('root_unit', 'Apartment');
+    // Inside: MUI's floating label and the notch that makes room for it.
+    for (const [id, prompt] of [
+      ['root_nickname', 'Nickname'],
+      ['root_line2', 'Apartment, suite, unit (optional)'],
+    ] as const) {
+      const outlined = document.getElementById(id)!.closest('.MuiTextField-root')!;
+      expect(outlined.querySelector(`label[for="${id}"]`)).toHaveTextContent(prompt);
+      expect(outlined.querySelector('legend')).toHaveTextContent(prompt);
+    }
+  });
+
   it('draws a key box and a remove button for the keys of an additionalProperties map', async () => {
     renderForm({
       form: formOf({

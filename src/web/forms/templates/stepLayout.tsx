@@ -7,6 +7,7 @@ import { allProperties } from '../../../shared/forms/walk/schemaWalk';
 import type { JsonSchema } from '../../../shared/forms/model/schemaTypes';
 import type { FormStep } from '../../../shared/forms/model/steps';
 import { sectionHeadingId } from '../SectionProgress';
+import { isLongPrompt, PromptAbove } from '../widgets/PromptAbove';
 import { PLAIN_TEXTAREA } from '../widgets/TextInput';
 
 /** The wizard step a form draws (SchemaForm puts it in rjsf's formContext). */
@@ -89,11 +90,13 @@ function fieldOrPlaceholder(props: ObjectFieldTemplateProps, name: string): Reac
   const id = [props.fieldPathId.$id, name].join('_');
   // Always empty: three rows, as an empty autosizing textarea of at least three rows is.
   const textarea = getUiOptions(ui).widget === 'textarea';
-  return (
+  const prompt = title ?? name;
+  const above = isLongPrompt(prompt, getUiOptions(ui).width);
+  const field = (
     <TextField
       key={name}
       id={id}
-      label={title ?? name}
+      label={above ? undefined : prompt}
       value=""
       disabled
       fullWidth
@@ -101,5 +104,13 @@ function fieldOrPlaceholder(props: ObjectFieldTemplateProps, name: string): Reac
       rows={textarea ? 3 : undefined}
       slotProps={textarea ? PLAIN_TEXTAREA : undefined}
     />
+  );
+  if (!above) return field;
+  // The prompt above, as the question draws it once shown (TextInput).
+  return (
+    <div key={name}>
+      <PromptAbove id={id} prompt={prompt} disabled />
+      {field}
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import type { WidgetProps } from '@rjsf/utils';
 import { useEsignConsentGate } from '../esignConsent/EsignConsentProvider';
 import { describedBy, stringOption } from './a11y';
+import { BELOW_DESKTOP } from '../../app/theme';
 
 /**
  * One legal agreement row (business spec §2.3): a signed/unsigned icon, the title (a link to the
@@ -48,14 +49,22 @@ export function AgreementWidget(props: WidgetProps) {
     <Box
       role="group"
       aria-labelledby={titleId}
-      sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 1 }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 2,
+        py: 1,
+        // On a narrow screen the button goes under the text when both do not fit one line, so
+        // the text keeps the width (it ran down one word a line beside the button at 390 px).
+        [BELOW_DESKTOP]: { flexWrap: 'wrap', '& > .MuiButton-root': { ml: 5 } },
+      }}
     >
       {signed ? (
         <CheckCircleIcon color="success" aria-hidden />
       ) : (
         <RadioButtonUncheckedIcon color={hasErrors ? 'error' : 'disabled'} aria-hidden />
       )}
-      <Typography id={titleId} sx={{ flex: 1 }} color={hasErrors ? 'error' : undefined}>
+      <Typography id={titleId} sx={{ flex: '1 1 14rem' }} color={hasErrors ? 'error' : undefined}>
         {document ? (
           <Link href={document} target="_blank" rel="noopener">
             {label}

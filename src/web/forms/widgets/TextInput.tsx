@@ -13,6 +13,7 @@ import TextField from '@mui/material/TextField';
 import { labelValue, type WidgetProps } from '@rjsf/utils';
 import { plainText, useBufferedText, type Parsed } from '../useBufferedText';
 import { describedBy } from './a11y';
+import { isLongPrompt, PromptAbove } from './PromptAbove';
 
 interface TextInputProps extends WidgetProps {
   /** Formats what was typed or pasted and derives the answer from it. */
@@ -152,13 +153,15 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
     if (event.key === 'Enter') flush();
   };
 
-  return (
+  const prompt = labelValue(label || undefined, hideLabel, undefined);
+  const above = isLongPrompt(prompt, options.width);
+  const field = (
     <TextField
       key={revision}
       inputRef={inputRef}
       id={id}
       name={htmlName || id}
-      label={labelValue(label || undefined, hideLabel, undefined)}
+      label={above ? undefined : prompt}
       defaultValue={initialText}
       placeholder={
         placeholder || (typeof options.placeholder === 'string' ? options.placeholder : '')
@@ -199,6 +202,13 @@ export const TextInput = memo(function TextInput(props: TextInputProps) {
         },
       }}
     />
+  );
+  if (!above) return field;
+  return (
+    <>
+      <PromptAbove id={id} prompt={prompt} required={required} disabled={disabled} />
+      {field}
+    </>
   );
 });
 

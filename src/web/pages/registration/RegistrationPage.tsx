@@ -202,8 +202,16 @@ function OpenRegistration({
     <Container maxWidth={false} sx={{ maxWidth: 1160, py: 5 }} disableGutters>
       <PageTitle title={registration.pageTitle} />
       {/* Clipped, not hidden: the slide stays inside, and the progress column can stick. */}
-      <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 }, overflow: 'clip' }}>
-        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline' }}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3, md: 5 }, overflow: 'clip' }}>
+        <Box
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            columnGap: 2,
+            justifyContent: 'space-between',
+            alignItems: 'baseline',
+          }}
+        >
           <Typography variant="h1" gutterBottom>
             {form.compiled.schema.title}
           </Typography>
