@@ -17,7 +17,7 @@ import {
 
 const ORG = '6f1c1c3e-8d6a-4c59-9d36-2f3f5b0a7e11';
 const VALID_PATH = `/clearing/user/accept-invite?access_token=tok-1&organization_id=${ORG}&email=invitee%40example.com`;
-const PASSWORD = 'Secret123!';
+const PASSWORD = 'Quay-Lantern-48!';
 
 type User = ReturnType<typeof userEvent.setup>;
 

@@ -86,6 +86,48 @@ describe('new passwords (docs/decisions.md, Passwords and sessions: 8+ character
   const OWN_WORDS =
     'Password is too weak. It is made mostly of your email address, your name, or the name of your firm or of this service.';
 
+  // Issue 39 §4: the checks read a password as people do, so a year, a symbol, leetspeak,
+  // lookalike letters of another script and fullwidth forms do not hide a common password or the
+  // account's own words.
+  it('refuses, on verification, common passwords and own words however they are written', async () => {
+    const email = uniqueEmail('henry.walker');
+    const { client, token } = await verifyToken(email);
+    const refusals: Record<string, string> = {};
+    for (const password of [
+      'Password123!',
+      'Welcome2026!',
+      'Qwerty123!',
+      'P@ssw0rd2026',
+      'Summer2026!',
+      'Passw\u043Erd2026!', // a Cyrillic о in place of the o
+      '\uFF30\uFF41\uFF53\uFF53\uFF57\uFF4F\uFF52\uFF44\uFF11\uFF12\uFF13', // fullwidth
+      'N0rthst4r-Cl34ring!',
+      'H3nry-W4lker-2026!',
+    ]) {
+      const refused = await client.post(`${API}/auth/verify-email`, { token, email, password });
+      refusals[password] = `${refused.statusCode} ${refused.json().errorMessage}`;
+    }
+    expect(refusals).toEqual({
+      'Password123!': '400 Password is too weak',
+      'Welcome2026!': '400 Password is too weak',
+      'Qwerty123!': '400 Password is too weak',
+      'P@ssw0rd2026': '400 Password is too weak',
+      'Summer2026!': '400 Password is too weak',
+      'Passw\u043Erd2026!': '400 Password is too weak',
+      '\uFF30\uFF41\uFF53\uFF53\uFF57\uFF4F\uFF52\uFF44\uFF11\uFF12\uFF13':
+        '400 Password is too weak',
+      'N0rthst4r-Cl34ring!': `400 ${OWN_WORDS}`,
+      'H3nry-W4lker-2026!': `400 ${OWN_WORDS}`,
+    });
+    // The demo sign-ins' passwords stay good ones.
+    const accepted = await client.post(`${API}/auth/verify-email`, {
+      token,
+      email,
+      password: 'Demo-Pass-2026!',
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+
   it('refuses, on verification, the email as the password (carol1@sec.example) and the service’s words', async () => {
     const email = 'carol1@sec.example';
     const { client, token } = await verifyToken(email);

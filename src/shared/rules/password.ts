@@ -6,6 +6,7 @@
  * sentence.
  */
 import { firm } from '../config/firm';
+import { passwordForms, passwordSkeleton } from './passwordForms';
 
 export type PasswordStrength = 'weak' | 'medium' | 'strong';
 
@@ -17,12 +18,19 @@ const PASSWORD_MIN_LENGTH = 8;
  */
 export const PASSWORD_MAX_LENGTH = 1024;
 
-const classes = (password: string) => ({
-  lower: /[a-z]/.test(password),
-  upper: /[A-Z]/.test(password),
-  digit: /\d/.test(password),
-  special: /[!@#$%^&*]/.test(password),
-});
+/**
+ * The character classes of a password as it is hashed (NFKC, passwords.ts): fullwidth `Ｐａｓｓ１`
+ * has the classes of `Pass1`, and so meets the rules, and the common-password check, as that does.
+ */
+const classes = (password: string) => {
+  const hashed = password.normalize('NFKC');
+  return {
+    lower: /[a-z]/.test(hashed),
+    upper: /[A-Z]/.test(hashed),
+    digit: /\d/.test(hashed),
+    special: /[!@#$%^&*]/.test(hashed),
+  };
+};
 
 /** The specification's weak rule: at least 6 characters and two of lowercase, uppercase, digit. */
 export function passesWeakRule(password: string): boolean {
@@ -39,7 +47,7 @@ export function passwordStrength(
   commonPasswords?: ReadonlySet<string>,
   context: PasswordContext = {},
 ): PasswordStrength {
-  if (tooWeak(password, commonPasswords) || madeOfOwnWords(password, context)) return 'weak';
+  if (newPasswordError(password, commonPasswords, context)) return 'weak';
   const { lower, upper, digit, special } = classes(password);
   return lower && upper && digit && special ? 'strong' : 'medium';
 }
@@ -57,19 +65,21 @@ export const PASSWORD_MESSAGES = {
 } as const;
 
 /**
- * Whether a password is on the list of common passwords. The list is lower case; so is the
- * comparison, so `Password1` counts as the `password1` every cracking list starts with.
+ * Whether a password is on the list of common passwords, in any of the forms that read as it
+ * (passwordForms.ts): the list is lower case, so `Password1` counts as the `password1` every
+ * cracking list starts with, and `P@ssw0rd2026`, `Welcome2026!` and `Passwоrd1` (a Cyrillic о)
+ * as `password` and `welcome`.
  */
 function isCommonPassword(password: string, commonPasswords: ReadonlySet<string>): boolean {
-  return commonPasswords.has(password.toLowerCase());
+  return passwordForms(password).some((form) => commonPasswords.has(form));
 }
 
-function tooWeak(password: string, commonPasswords: ReadonlySet<string> | undefined): boolean {
+/** Too short, too long or too simple, whatever the list says. */
+function tooWeak(password: string): boolean {
   return (
     password.length < PASSWORD_MIN_LENGTH ||
     password.length > PASSWORD_MAX_LENGTH ||
-    !passesWeakRule(password) ||
-    (commonPasswords !== undefined && isCommonPassword(password, commonPasswords))
+    !passesWeakRule(password)
   );
 }
 
@@ -85,7 +95,8 @@ export interface PasswordContext {
 /** Fewer letters than this left once the account's words are taken out: "mostly" those words. */
 const OWN_LETTERS_NEEDED = 4;
 
-const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}]/gu, '');
+/** The letters of a text as it reads (accents off, lookalikes Latin, lower case). */
+const letters = (text: string) => passwordSkeleton(text).replace(/[^\p{L}]/gu, '');
 
 /** The words a password must not be made of: the account's, the firm's and the service's. */
 function ownWords(context: PasswordContext): string[] {
@@ -110,15 +121,19 @@ function ownWords(context: PasswordContext): string[] {
 
 /**
  * Whether a password is, or mostly is, the account's own words (ASVS 6.2.11): with case, digits
- * and symbols set aside, and each of those words taken out, fewer than four letters remain. So
- * `carol1@sec.example` for carol1@sec.example, `Northstar2026!` and `Carol-Smith-1` (for Carol
- * Smith) are refused; `Carol-Lantern-48` keeps a word of its own.
+ * and symbols set aside, and each of those words taken out, fewer than four letters remain, in
+ * any of the forms that read as it (passwordForms.ts: lookalike letters, leetspeak). So
+ * `carol1@sec.example` for carol1@sec.example, `Northstar2026!`, `N0rthst4r-Cl34ring!` and
+ * `Carol-Smith-1` (for Carol Smith) are refused; `Carol-Lantern-48` keeps a word of its own.
  */
 export function madeOfOwnWords(password: string, context: PasswordContext): boolean {
-  let rest = letters(password);
-  if (rest.length === 0) return false;
-  for (const word of ownWords(context)) rest = rest.split(word).join('');
-  return rest.length < OWN_LETTERS_NEEDED;
+  const words = ownWords(context);
+  return passwordForms(password).some((form) => {
+    let rest = letters(form);
+    if (rest.length === 0) return false;
+    for (const word of words) rest = rest.split(word).join('');
+    return rest.length < OWN_LETTERS_NEEDED;
+  });
 }
 
 /**
@@ -132,8 +147,13 @@ export function newPasswordError(
   context: PasswordContext = {},
 ): string | null {
   if (!password) return PASSWORD_MESSAGES.required;
-  if (tooWeak(password, commonPasswords)) return PASSWORD_MESSAGES.tooWeak;
+  if (tooWeak(password)) return PASSWORD_MESSAGES.tooWeak;
+  // Before the list: `Carol1-2026!` is refused for being Carol's name (saying so), though the
+  // list has `carol` too.
   if (madeOfOwnWords(password, context)) return PASSWORD_MESSAGES.ownWords;
+  if (commonPasswords && isCommonPassword(password, commonPasswords)) {
+    return PASSWORD_MESSAGES.tooWeak;
+  }
   return null;
 }
 
