@@ -72,6 +72,10 @@ details.mark summary { cursor: pointer; color: var(--accent); }
 details.mark[open] { display: block; margin: 6px 0 8px; padding: 6px 10px; background: #fff8e6; border-left: 3px solid #8a5a00; }
 details.mark label { display: block; margin: 4px 0 2px; }
 details.mark textarea { width: 100%; max-width: 480px; font: inherit; }
+tr.requested > th, tr.requested > td { background: #fff8e6; }
+tr.requested > th { border-left: 3px solid #8a5a00; }
+p.requested-note { margin: 4px 0 0; color: #5c3c00; }
+.requested-summary { background: #fff8e6; border-left: 3px solid #8a5a00; padding: 8px 16px; margin: 16px 0; }
 tr:has(details.mark input:checked) > th, div:has(> dd > details.mark input:checked) > dt { color: #8a5a00; font-weight: 600; }
 .reveal-status:not(:empty) { margin-left: 8px; color: #b3261e; }
 table.answers.versions th, table.answers.diff th { width: auto; }
@@ -80,6 +84,26 @@ table.answers.diff td, table.answers.diff thead th:not(:first-child) { width: 30
 .before { color: #8a1c1c; }
 .after { color: #1d5c2e; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+/* Below the portal's desktop breakpoint (991 px: a tablet, a phone) the page keeps the screen's
+   width: the header wraps, a table wider than the screen scrolls inside itself (its rows' links
+   and Mark controls make it reachable by keyboard), the answers and the audit trail wrap their
+   text rather than scroll (the signature evidence, with its hashes, scrolls), and facts,
+   previews and forms take one column. */
+@media (max-width: 990.98px) {
+  .top { flex-wrap: wrap; gap: 4px 16px; padding: 10px 16px; }
+  main { padding: 12px 16px 32px; }
+  table { display: block; overflow-x: auto; position: relative; }
+  table.answers:not(.evidence) td { overflow-wrap: anywhere; }
+  /* The trail fits: tighter cells, its who (an email) broken where it must, the other columns
+     wrapped between words (it has nothing to focus, so it must not need scrolling). */
+  table.audit th, table.audit td { padding: 4px 6px; }
+  table.audit td:nth-child(4) { overflow-wrap: anywhere; }
+  dl.facts { grid-template-columns: minmax(0, 1fr); }
+  dl.facts dd { overflow-wrap: anywhere; }
+  figure.preview img { max-width: 100%; height: auto; }
+  form.confirm { flex-wrap: wrap; }
+  details.mark { margin-left: 8px; }
+}
 `;
 
 /**
