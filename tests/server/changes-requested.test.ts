@@ -104,6 +104,11 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     expect(mail.text).toContain('/clearing/home');
     expect(mail.text).not.toContain('New Zealand');
     expect(mail.text).not.toContain('Two things to fix');
+    // The questions to change by prompt (issue 38 §5), never an answer; the notes wait on the
+    // portal.
+    expect(mail.text).toContain(`- ${testForm('business').schema.properties!.w8orw9!.title}`);
+    expect(mail.text).toContain('- Affiliated person 2: Passport country of issuance');
+    expect(mail.text).toContain("The reviewer's notes are waiting for you on the portal.");
   });
 
   it('hands the registration back as the application: answers, files held, the request', async () => {

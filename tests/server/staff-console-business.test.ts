@@ -129,6 +129,7 @@ describe('staff console: a business registration', () => {
     const rejected = await postForm(staff.client, `${url}/decision`, {
       decision: 'reject',
       reason: 'The certificate of incorporation is unreadable.',
+      confirmed: other.registrationId,
     });
     expect(rejected.statusCode).toBe(303);
     expect((await staff.client.get(`${url}?decided=rejected`)).body).toContain(

@@ -193,10 +193,24 @@ describe('staff console: the registration page drawn from the form', () => {
       fields: ['/w8orw9', '/affiliatedPersons/1/passportCountryOfIssuance', '/bizEmail'],
     });
     const after = (await staff.client.get(`${url}?decided=changes_requested`)).body;
+    // The trail names each marked answer with its note while the request waits (issue 38 §5).
     expect(after).toContain(
-      'marked: Tax information: W-9 for US firms, W-8BEN-E for international firms (PDF), Affiliated person 2: Passport country of issuance, Business contact email',
+      'marked: Tax information: W-9 for US firms, W-8BEN-E for international firms (PDF) (“The W-9 is not signed.”), Affiliated person 2: Passport country of issuance (“The passport is from New Zealand.”), Business contact email (“Use the compliance mailbox.”)',
     );
-    // No marks once the request is sent.
+    // No marks to set once the request is sent, but the marked answers stay highlighted with
+    // their notes, and listed together, until the applicant answers.
     expect(after).not.toContain('name="mark"');
+    expect(after).toContain('<h2 id="requested-heading">Changes asked of the applicant</h2>');
+    expect(after).toContain('href="#a-affiliatedPersons-1-passportCountryOfIssuance">');
+    expect(after).toContain(
+      '<div id="a-affiliatedPersons-1-passportCountryOfIssuance" class="requested">',
+    );
+    expect(after).toContain(
+      '>Affiliated person 2: Passport country of issuance</a>: The passport is from New Zealand.</li>',
+    );
+    expect(after).toContain(
+      '<p class="requested-note"><strong>Change requested</strong>: The passport is from New Zealand.</p>',
+    );
+    expect((after.match(/<(tr|div) [^>]*class="requested"/g) ?? []).length).toBe(3);
   });
 });

@@ -56,7 +56,7 @@ describe('staff console: review actions and reading a registration', () => {
     // Posted by hand (the page offers no buttons): each is refused with the sentence.
     for (const [path, body] of [
       ['decision', { decision: 'approve', confirmed: own.registrationId }],
-      ['decision', { decision: 'reject', reason: 'No.' }],
+      ['decision', { decision: 'reject', reason: 'No.', confirmed: own.registrationId }],
       ['changes', { note: 'Change it.' }],
     ] as const) {
       const response = await postForm(own.client, `${url}/${path}`, body);

@@ -241,9 +241,25 @@ describe('staff console', () => {
     });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.body).toContain('Please give a reason for the rejection.');
+    // Reject asks first, naming the applicant and the reason they will be emailed (issue 38 §5).
+    const reason = 'Name does not match the <b>photo ID</b>.';
+    const asked = await postForm(staff.client, `${url}/decision`, { decision: 'reject', reason });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('You are about to reject the registration of');
+    expect(asked.body).toContain(c.email);
+    expect(asked.body).toContain('Name does not match the &lt;b&gt;photo ID&lt;/b&gt;.');
+    expect(asked.body).toContain(
+      `<input type="hidden" name="confirmed" value="${c.registrationId}"/>`,
+    );
+    expect(asked.body).toContain(`<a href="${url}">Cancel</a>`);
+    const waiting = await t.pool.query('select status from registrations where id = $1', [
+      c.registrationId,
+    ]);
+    expect(waiting.rows[0].status).toBe('pending');
     const response = await postForm(staff.client, `${url}/decision`, {
       decision: 'reject',
-      reason: 'Name does not match the <b>photo ID</b>.',
+      reason,
+      confirmed: c.registrationId,
     });
     expect(response.statusCode).toBe(303);
     const page = (await staff.client.get(`${url}?decided=rejected`)).body;

@@ -44,6 +44,10 @@ export interface AnswersViewProps {
   revealed: ReadonlySet<string>;
   /** Whether answers may be marked for a change request (the registration awaits review). */
   marking: boolean;
+  /** The answers a change request still waiting asked to change, with each note, by pointer. */
+  requested?: ReadonlyMap<string, string> | undefined;
+  /** An answer's prompt as it stands alone ('Affiliated person 2: Passport country …'). */
+  promptOf?: ((pointer: string) => string | undefined) | undefined;
   /** The form of this registration is not served any more: nothing to draw the answers by. */
   formMissing?: string | undefined;
 }
@@ -67,6 +71,7 @@ export function RegistrationAnswers(props: AnswersViewProps) {
       {props.persons.length > 0 && (
         <PersonsSummary persons={props.persons} personsKey={props.personsKey} />
       )}
+      {props.requested && props.requested.size > 0 && <RequestedChanges {...props} />}
       <h2>Answers as submitted</h2>
       <p className="muted">
         Each prompt is the wording the applicant answered. Sensitive identifiers are masked;
@@ -82,7 +87,11 @@ export function RegistrationAnswers(props: AnswersViewProps) {
             <caption>{section.title}</caption>
             <tbody>
               {section.rows.map((row) => (
-                <tr key={row.pointer} id={anchorOf(row.pointer)}>
+                <tr
+                  key={row.pointer}
+                  id={anchorOf(row.pointer)}
+                  className={requestedClass(props, row.pointer)}
+                >
                   <th scope="row">{row.prompt}</th>
                   <td>
                     <Answer {...props} row={row} />
@@ -127,6 +136,29 @@ export function RegistrationAnswers(props: AnswersViewProps) {
         <p>No documents.</p>
       )}
     </>
+  );
+}
+
+/**
+ * The changes asked of the applicant while the registration waits for them (issue 38 §5): each
+ * marked answer by prompt, with its note, linking to the answer (highlighted in the tables).
+ */
+function RequestedChanges(props: AnswersViewProps) {
+  return (
+    <section aria-labelledby="requested-heading" className="requested-summary">
+      <h2 id="requested-heading">Changes asked of the applicant</h2>
+      <p className="muted">
+        Waiting for the applicant; the notes below were sent with the request.
+      </p>
+      <ul>
+        {[...(props.requested ?? [])].map(([pointer, note]) => (
+          <li key={pointer}>
+            <a href={`#${anchorOf(pointer)}`}>{props.promptOf?.(pointer) ?? pointer}</a>
+            {note ? `: ${note}` : ''}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -194,9 +226,25 @@ function Answer(props: AnswersViewProps & { row: ReviewRow }) {
     <>
       <Value {...props} row={row} />
       <Mark {...props} row={row} />
+      <RequestedNote {...props} row={row} />
     </>
   );
 }
+
+/** Under an answer a waiting change request marked: that it was asked, with the note. */
+function RequestedNote(props: AnswersViewProps & { row: ReviewRow }) {
+  if (!props.requested?.has(props.row.pointer)) return null;
+  const note = props.requested.get(props.row.pointer);
+  return (
+    <p className="requested-note">
+      <strong>Change requested</strong>
+      {note ? `: ${note}` : ''}
+    </p>
+  );
+}
+
+const requestedClass = (props: AnswersViewProps, pointer: string) =>
+  props.requested?.has(pointer) ? 'requested' : undefined;
 
 function Item(props: AnswersViewProps & { item: ReviewItem }) {
   const { item } = props;
@@ -212,7 +260,11 @@ function Group(props: AnswersViewProps & { rows: readonly ReviewRow[] }) {
   return (
     <dl className="group">
       {props.rows.map((row) => (
-        <div key={row.pointer} id={anchorOf(row.pointer)}>
+        <div
+          key={row.pointer}
+          id={anchorOf(row.pointer)}
+          className={requestedClass(props, row.pointer)}
+        >
           <dt>{row.prompt}</dt>
           <dd>
             <Answer {...props} row={row} />

@@ -337,11 +337,16 @@ export async function requestChanges(
         ...(requested.length > 0 ? { fields: requested.map((field) => field.path) } : {}),
       },
     });
-    return row;
+    return { ...row, prompts: requested.map((field) => field.prompt) };
   });
   await tellApplicant(
     deps,
-    changesRequestedMessage(applicant.email, applicant.first_name, links.home(deps.publicUrl)),
+    changesRequestedMessage(
+      applicant.email,
+      applicant.first_name,
+      links.home(deps.publicUrl),
+      applicant.prompts,
+    ),
   );
   return { status: 'changes_requested', userId: applicant.user_id };
 }

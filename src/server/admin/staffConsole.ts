@@ -30,6 +30,7 @@ import {
 } from './console/consoleAssets';
 import { CSRF_FIELD, type ConsoleRegistration } from './console/consoleParts';
 import { renderApprovePage } from './console/ApprovePage';
+import { renderRejectPage } from './console/RejectPage';
 import { renderDetailPage } from './console/DetailPage';
 import { renderListPage } from './console/ListPage';
 import { renderMessagePage } from './console/MessagePage';
@@ -48,6 +49,7 @@ import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { versionDiff, type VersionSide } from '../../shared/forms/review/versionDiff';
 import type { ShownVersion } from './RegistrationVersions';
 import { listSignatureEvidence } from '../db/signatureEvidence';
+import { findChangeRequest } from '../db/registrations';
 import type { AdminRegistrationSummary } from '../../shared/api/admin';
 import { standaloneNames } from '../../shared/forms/review/reviewRows';
 import {
@@ -334,6 +336,11 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     );
     // Changes may be asked of a registration awaiting review, a resubmitted one too.
     const marking = AWAITING_REVIEW.includes(registration.status) && !selfReview;
+    // Asked and not yet answered: the marks and their notes stay in view (issue 38 §5).
+    const waiting = await findChangeRequest(app.db, registrationId);
+    const requested = new Map<string, string>(
+      (waiting?.fields ?? []).map((field) => [field.path, field.note]),
+    );
     const answers = {
       consoleBase: CONSOLE_BASE,
       registrationId: registration.registrationId,
@@ -347,6 +354,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       csrfToken: request.cookies[CSRF_COOKIE] ?? '',
       revealed: new Set(options.revealed ? [options.revealed] : []),
       marking,
+      requested,
+      promptOf: (pointer: string) => names.get(pointer),
       formMissing: typeof review === 'string' ? review : undefined,
     };
     return html(
@@ -358,6 +367,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         versions: await versionsOf(request, registration, form),
         evidence: await listSignatureEvidence(app.db, registration.registrationId),
         promptOf: (pointer) => names.get(pointer),
+        requested,
         documentTitleOf: (part) => titles.get(part),
         marking,
         selfReview,
@@ -505,6 +515,28 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       // An approval counts only from the confirmation page, which names the applicant.
       if (decision === 'approve' && request.body.confirmed !== id) {
         return reply.redirect(`${CONSOLE_BASE}/registrations/${id}/approve`, 303);
+      }
+      // So does a rejection: its page names the applicant and the reason they will be emailed.
+      if (decision === 'reject' && request.body.confirmed !== id) {
+        const reason = request.body.reason?.trim() ?? '';
+        const registration = await findRegistration(id);
+        if (!registration) return notFound(request, reply, 'No such registration.');
+        if (!reason) {
+          return showRegistration(request, reply, id, {
+            error: 'Please give a reason for the rejection.',
+            code: 400,
+          });
+        }
+        return html(
+          reply,
+          200,
+          renderRejectPage({
+            registration: forQueue(registration),
+            reason,
+            csrfToken: request.cookies[CSRF_COOKIE] ?? '',
+            signedInAs: staff(request).email,
+          }),
+        );
       }
       try {
         const { status } = await decideRegistration(

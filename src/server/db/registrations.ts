@@ -93,6 +93,18 @@ export async function updateResubmittedRegistration(
   );
 }
 
+/** The change request a registration waits on (null when it waits on none). */
+export async function findChangeRequest(
+  db: Queryable,
+  registrationId: string,
+): Promise<StoredChangeRequest | null> {
+  const result = await db.query<{ change_request: StoredChangeRequest | null }>(
+    `select change_request from registrations where id = $1 and status = 'changes_requested'`,
+    [registrationId],
+  );
+  return result.rows[0]?.change_request ?? null;
+}
+
 /** A registration waiting for changes as a resubmission meets it: answers sealed, the request. */
 export async function findRegistrationForChanges(
   db: Queryable,

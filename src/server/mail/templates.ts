@@ -112,20 +112,28 @@ export function registrationReceivedMessage(
 }
 
 /**
- * Changes requested: says so and links home, where the applicant sees what to change. The notes
- * stay out of the email: a reviewer's note may quote an answer (a passport number, a name).
+ * Changes requested: says so, names the questions to change by their prompts (never an answer)
+ * and links home, where the reviewer's notes wait. The notes stay out of the email: a note may
+ * quote an answer (a passport number, a name).
  */
 export function changesRequestedMessage(
   to: string,
   firstName: string | null,
   homeLink: string,
+  prompts: readonly string[] = [],
 ): Message {
+  const questions =
+    prompts.length > 0
+      ? `The questions to change:\n${prompts.map((prompt) => `- ${prompt}`).join('\n')}\n\n`
+      : '';
   return {
     to,
     subject: `Your ${firm.displayName} application needs changes`,
     text:
       `${greeting(firstName)}\n\nWe reviewed your application and need some changes before we ` +
-      `can decide on it. Sign in to see what to change and make the changes: ${homeLink}\n\nQuestions? ` +
+      `can decide on it.\n\n${questions}` +
+      `The reviewer's notes are waiting for you on the portal. Sign in to read them and make the ` +
+      `changes: ${homeLink}\n\nQuestions? ` +
       `Contact us at ${firm.supportEmail} or ${firm.supportPhone}.` +
       signature,
   };

@@ -13,6 +13,11 @@ export interface AuditTrailProps {
   promptOf: (pointer: string) => string | undefined;
   /** A document's title by multipart part. */
   documentTitleOf: (part: string) => string | undefined;
+  /**
+   * The notes of the change request still waiting, by pointer: the latest request's marks are
+   * listed with them (the audit row itself keeps pointers only, never a note).
+   */
+  requested?: ReadonlyMap<string, string> | undefined;
 }
 
 /**
@@ -103,6 +108,10 @@ export function AuditTrail(props: AuditTrailProps) {
   );
 }
 
+/** The newest change request of the trail (events come newest first). */
+const latestRequest = (props: AuditTrailProps) =>
+  props.events.find((event) => event.action === 'registration.changes-requested');
+
 /** An event's details in words: version, channel, the answers and documents it names. */
 function eventNotes(props: AuditTrailProps, event: RegistrationAuditEvent): string[] {
   const notes: string[] = [];
@@ -112,7 +121,12 @@ function eventNotes(props: AuditTrailProps, event: RegistrationAuditEvent): stri
   if (typeof field === 'string') notes.push(props.promptOf(field) ?? field);
   if (Array.isArray(fields) && fields.length) {
     const named = fields.filter((f): f is string => typeof f === 'string');
-    notes.push(`marked: ${named.map((f) => props.promptOf(f) ?? f).join(', ')}`);
+    const waiting = props.requested && latestRequest(props) === event ? props.requested : null;
+    const withNote = (f: string) => {
+      const note = waiting?.get(f);
+      return `${props.promptOf(f) ?? f}${note ? ` (“${note}”)` : ''}`;
+    };
+    notes.push(`marked: ${named.map(withNote).join(', ')}`);
   }
   if (typeof documentId === 'string') {
     const document = props.documents.find((d) => d.id === documentId);

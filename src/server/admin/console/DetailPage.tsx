@@ -84,6 +84,7 @@ function DetailPage(props: DetailPageProps) {
         events={props.auditEvents}
         documents={r.documents}
         promptOf={props.promptOf}
+        requested={props.requested}
         documentTitleOf={props.documentTitleOf}
       />
     </ConsolePage>
