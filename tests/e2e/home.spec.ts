@@ -182,8 +182,14 @@ test.describe('home', () => {
 
     const reason = 'We cannot verify your identity from the documents provided.';
     await inConsole(browser, email, async (console) => {
+      // Still waiting for the changes: approval waits, a rejection closes the application, and
+      // asks first, naming the applicant and the reason (issue 38 §5).
+      await expect(console.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
       await console.getByLabel(/Reason for rejecting/).fill(reason);
       await console.getByRole('button', { name: 'Reject' }).click();
+      await expect(console.getByText('You are about to reject the registration of')).toBeVisible();
+      await expect(console.getByText(reason)).toBeVisible();
+      await console.getByRole('button', { name: /^Reject / }).click();
       await expect(console.getByText('Registration rejected.')).toBeVisible();
     });
     expect((await mailTo(email, /not accepted/)).text).toContain(reason);
