@@ -101,6 +101,7 @@ describe('the profile page’s calls', () => {
       lastName: 'Byron',
       totpEnabled: false,
       passkeys: [],
+      recoveryCodesLeft: 0,
     });
   });
 
@@ -378,7 +379,7 @@ describe('the profile page’s calls', () => {
 
       const withCode = freshClient(t.app);
       const asked = (await withCode.post(`${API}/auth/signin`, { email, password })).json();
-      expect(asked.methods).toEqual(['totp', 'passkey']);
+      expect(asked.methods).toEqual(['totp', 'recoveryCode', 'passkey']);
       const coded = await withCode.post(`${API}/auth/signin`, {
         email,
         password,

@@ -402,7 +402,10 @@ describe('auth calls', () => {
 
       const step1 = await fresh.post(`${API}/auth/signin`, { email, password });
       expect(step1.statusCode).toBe(200);
-      expect(step1.json()).toEqual({ authStatus: 'TwoFactorRequired', methods: ['totp'] });
+      expect(step1.json()).toEqual({
+        authStatus: 'TwoFactorRequired',
+        methods: ['totp', 'recoveryCode'],
+      });
       expect(fresh.cookies.has(SESSION_COOKIE)).toBe(false);
 
       const code = totpCode(secret);

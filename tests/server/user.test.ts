@@ -550,6 +550,9 @@ describe('user calls', () => {
     const { client, email, password } = await signedIn(t);
     await enableTwoFactor(client);
     const response = await freshClient(t.app).post(`${API}/auth/signin`, { email, password });
-    expect(response.json()).toEqual({ authStatus: 'TwoFactorRequired', methods: ['totp'] });
+    expect(response.json()).toEqual({
+      authStatus: 'TwoFactorRequired',
+      methods: ['totp', 'recoveryCode'],
+    });
   });
 });

@@ -16,6 +16,9 @@ export type AuditAction =
   | '2fa.enrolment-started'
   | '2fa.enabled'
   | '2fa.disabled'
+  // A new set of recovery codes (the old set void), and one used in place of a second factor.
+  | '2fa.recovery-codes-issued'
+  | '2fa.recovery-code-used'
   // Too many failed second-factor attempts in a row: the second factor locked for a while.
   | '2fa.locked'
   // Too many wrong passwords in a row: sign-in from new browsers locked for a while.

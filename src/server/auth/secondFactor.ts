@@ -3,6 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SecondFactor } from '../../shared/api/auth';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { listPasskeys, takeChallenge } from '../db/passkeys';
+import {
+  countUnusedRecoveryCodes,
+  spendRecoveryCode,
+  unusedRecoveryCodeHashes,
+} from '../db/recoveryCodes';
 import type { Queryable } from '../db/transaction';
 import {
   acceptTotpStep,
@@ -13,9 +18,10 @@ import {
   type UserRow,
 } from '../db/users';
 import { badRequest, ClientError } from '../errors';
-import { links, secondFactorLockedMessage } from '../mail/templates';
+import { links, recoveryCodeUsedMessage, secondFactorLockedMessage } from '../mail/templates';
 import { readableMoment, secondsUntil, waitWords } from './failureWaits';
 import { relyingParty, verifyPasskeyAnswer } from './passkeys';
+import { matchRecoveryCode } from './recoveryCodes';
 import { confirmPassword } from './routeHelpers';
 import { matchTotp } from './totp';
 
@@ -51,6 +57,8 @@ export const WAIT_AFTER_FAILURE_SECONDS = [
 ] as const;
 
 export const BAD_TOTP = 'The two-factor code is not right. Please try again with a new code.';
+export const BAD_RECOVERY_CODE =
+  'That recovery code is not right, or it was used already. Each code works once.';
 export const SECOND_FACTOR_NEEDED =
   'Two-factor authentication is on for your account: confirm with a code from your authenticator app or with your passkey.';
 const BAD_PASSKEY_REAUTH = 'The passkey could not be verified. Please try again.';
@@ -105,7 +113,7 @@ async function checkedAttempt(
   row: UserRow,
   check: () => Promise<boolean>,
   failure: ClientError,
-  reason: 'totp' | 'passkey',
+  reason: 'totp' | 'passkey' | 'recovery-code',
 ): Promise<void> {
   const failures = await claimAttempt(app.db, row.id);
   if (await check()) {
@@ -158,6 +166,45 @@ export async function checkTotpCode(
   );
 }
 
+/**
+ * Checks a recovery code under the account's count, as a code is (issue 38 §4): a match is spent
+ * at once (one conditional update, so two requests sending it together cannot both pass), audited
+ * with how many remain, and the owner is told by email. A used code never matches again.
+ */
+export async function checkRecoveryCode(
+  app: FastifyInstance,
+  row: UserRow,
+  code: string,
+  failure: ClientError,
+  client: string,
+): Promise<void> {
+  let remaining: number | null = null;
+  await checkedAttempt(
+    app,
+    row,
+    async () => {
+      const hash = await matchRecoveryCode(
+        code,
+        await unusedRecoveryCodeHashes(app.db, row.id),
+        client,
+      );
+      remaining = hash ? await spendRecoveryCode(app.db, row.id, hash) : null;
+      return remaining !== null;
+    },
+    failure,
+    'recovery-code',
+  );
+  const left = remaining ?? 0;
+  await recordAuditEvent(app.db, {
+    action: '2fa.recovery-code-used',
+    actorUserId: row.id,
+    detail: { remaining: left },
+  });
+  app.backgroundJobs.run('recovery-code-used', () =>
+    app.mailer.send(recoveryCodeUsedMessage(row.email, left, links.profile(app.config.publicUrl))),
+  );
+}
+
 /** Checks a passkey's answer to a challenge taken for the user, under the account's count. */
 export async function checkPasskeyAnswer(
   app: FastifyInstance,
@@ -183,18 +230,34 @@ export async function secondFactorsOf(db: Queryable, row: UserRow): Promise<Seco
   return methods;
 }
 
+/**
+ * What a second step may be answered with: the account's factors and, while it has unused
+ * recovery codes, `recoveryCode` (told only to whoever gave the right password).
+ */
+export async function secondStepMethods(
+  db: Queryable,
+  row: UserRow,
+  factors: SecondFactor[],
+): Promise<SecondFactor[]> {
+  if (factors.length === 0) return factors;
+  return (await countUnusedRecoveryCodes(db, row.id)) > 0 ? [...factors, 'recoveryCode'] : factors;
+}
+
 /** What a sensitive change sends to prove it is the owner (issue 27 §2). */
 interface IdentityProof {
   password: string;
   totpCode?: string | undefined;
+  /** One of the account's recovery codes, in place of a code (issue 38 §4). */
+  recoveryCode?: string | undefined;
   passkey?: AuthenticationResponseJSON | undefined;
 }
 
 /**
  * Re-authentication before a sensitive change (ASVS 7.5.1; NIST SP 800-63B-4 AAL2): the password
  * again and, when the account has a second factor, a current one too (a code, or a passkey's
- * answer to the challenge `user/reauth/passkey-options` gave). The password alone then gets 403
- * naming the factors to use (`errors.secondFactor`: `totp`, `passkey` or both).
+ * answer to the challenge `user/reauth/passkey-options` gave, or a recovery code). The password
+ * alone then gets 403 naming the factors to use (`errors.secondFactor`: `totp`, `passkey` or
+ * both, and `recoveryCode` while unused codes remain).
  */
 export async function confirmIdentity(
   app: FastifyInstance,
@@ -213,6 +276,11 @@ export async function confirmIdentity(
   if (proof.totpCode) {
     return checkTotpCode(app, row, proof.totpCode, badRequest(BAD_TOTP, { totpCode: BAD_TOTP }));
   }
+  if (proof.recoveryCode) {
+    const failure = badRequest(BAD_RECOVERY_CODE, { recoveryCode: BAD_RECOVERY_CODE });
+    return checkRecoveryCode(app, row, proof.recoveryCode, failure, request.ip);
+  }
   await assertSecondFactorOpen(app.db, row.id);
-  throw new ClientError(403, SECOND_FACTOR_NEEDED, { secondFactor: methods.join(' ') });
+  const asked = await secondStepMethods(app.db, row, methods);
+  throw new ClientError(403, SECOND_FACTOR_NEEDED, { secondFactor: asked.join(' ') });
 }

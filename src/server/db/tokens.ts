@@ -61,6 +61,23 @@ export async function consumeAuthToken(
 }
 
 /**
+ * Whose live token this is, without using it: null when unknown, of another purpose, used or
+ * expired (the verify page asks before a password is typed, issue 38 §4).
+ */
+export async function liveAuthTokenUser(
+  db: Queryable,
+  purpose: TokenPurpose,
+  token: string,
+): Promise<string | null> {
+  const result = await db.query<{ user_id: string }>(
+    `select user_id from auth_tokens
+      where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()`,
+    [hashToken(token), purpose],
+  );
+  return result.rows[0]?.user_id ?? null;
+}
+
+/**
  * Retires every live emailed link of an account (issue 39 §2): those mailed to it (email change,
  * password reset, verification, an invitation to it) and the invitations it sent on its
  * organisation's behalf. Called when the owner takes the account back or changes how it is

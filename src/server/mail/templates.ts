@@ -17,6 +17,7 @@ export const links = {
   confirmEmail: (publicUrl: string, token: string) =>
     `${publicUrl}/exchange/dashboard/profile?access_token=${encodeURIComponent(token)}`,
   signIn: (publicUrl: string) => `${publicUrl}/clearing/signin`,
+  profile: (publicUrl: string) => `${publicUrl}/exchange/dashboard/profile`,
   home: (publicUrl: string) => `${publicUrl}/clearing/home`,
 };
 
@@ -251,6 +252,33 @@ export function passwordLockedMessage(to: string, until: string, signInLink: str
       `To end the lock now, choose "Forgot Password" on the sign-in page and set a new password. ` +
       `If it was not you, none of these attempts signed in. If your password is used elsewhere ` +
       `too, change it here and there.` +
+      signature,
+  };
+}
+
+/**
+ * To the account's owner each time a recovery code answers a second step (issue 38 §4): says how
+ * many remain and where to get a new set, and what to do if it was not them. It names no code.
+ */
+export function recoveryCodeUsedMessage(
+  to: string,
+  remaining: number,
+  profileLink: string,
+): Message {
+  const left =
+    remaining === 0
+      ? 'That was your last recovery code: none remain.'
+      : `${remaining} unused recovery ${remaining === 1 ? 'code remains' : 'codes remain'}.`;
+  return {
+    to,
+    subject: `A recovery code was used for your ${firm.displayName} account`,
+    text:
+      `Someone signed in to your account, or confirmed a change to it, with your password and one ` +
+      `of your recovery codes. That code will not work again. ${left}\n\n` +
+      `You can get a new set of codes on your Profile page (the old ones then stop working): ` +
+      `${profileLink}\n\n` +
+      `If this was not you, someone has your password and your codes. Change your password now ` +
+      `(Profile, or "Forgot Password" on the sign-in page), get new codes, and contact support.` +
       signature,
   };
 }

@@ -27,7 +27,14 @@ import {
   registerPasskey,
   relyingParty,
 } from '../auth/passkeys';
-import { confirmIdentity } from '../auth/secondFactor';
+import { confirmIdentity, secondFactorsOf } from '../auth/secondFactor';
+import { hashRecoveryCodes, newRecoveryCodes } from '../auth/recoveryCodes';
+import {
+  countUnusedRecoveryCodes,
+  replaceRecoveryCodes,
+  voidRecoveryCodesWithoutFactor,
+} from '../db/recoveryCodes';
+import type { RecoveryCodes } from '../../shared/api/auth';
 import {
   checkedEmail,
   confirmPassword,
@@ -90,6 +97,7 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
       firstName: row.details?.firstName ?? null,
       lastName: row.details?.lastName ?? null,
       totpEnabled: row.totp_enabled,
+      recoveryCodesLeft: await countUnusedRecoveryCodes(app.db, row.id),
       passkeys: passkeys.map((passkey) => ({
         id: passkey.id,
         name: passkey.name,
@@ -285,12 +293,42 @@ export async function registerAccountRoutes(app: FastifyInstance): Promise<void>
       await confirmIdentity(app, row, request.body, request);
       const removed = await withTransaction(app.db, async (client) => {
         if (!(await deletePasskey(client, row.id, request.params.id))) return false;
+        await voidRecoveryCodesWithoutFactor(client, row.id);
         await cancelOutstandingLinks(client, row.id, 'passkey.removed');
         await recordAuditEvent(client, { action: 'passkey.removed', actorUserId: row.id });
         return true;
       });
       if (!removed) throw notFound('That passkey has already been removed.');
       return {};
+    },
+  );
+
+  // A new set of recovery codes (issue 38 §4): the old set stops working. Like every change of
+  // how the account signs in, it asks for the password and a current second factor (a code, a
+  // passkey, or one of the old recovery codes).
+  app.post<{ Body: IdentityConfirmation }>(
+    '/user/2fa/recovery-codes',
+    { schema: { body: identityConfirmationBody }, config: perMinute(RATE_LIMITS.reauth) },
+    async (request): Promise<RecoveryCodes> => {
+      const row = await currentRow(request);
+      if ((await secondFactorsOf(app.db, row)).length === 0) {
+        throw new ClientError(
+          409,
+          'Turn on two-factor authentication first: recovery codes stand in for a second factor.',
+        );
+      }
+      await confirmIdentity(app, row, request.body, request);
+      const recoveryCodes = newRecoveryCodes();
+      const hashes = await hashRecoveryCodes(recoveryCodes, app.config.passwordCost, request.ip);
+      await withTransaction(app.db, async (client) => {
+        await replaceRecoveryCodes(client, row.id, hashes);
+        await recordAuditEvent(client, {
+          action: '2fa.recovery-codes-issued',
+          actorUserId: row.id,
+          detail: { count: recoveryCodes.length },
+        });
+      });
+      return { recoveryCodes };
     },
   );
 

@@ -7,7 +7,9 @@ import {
   signinRequestSchema,
   signupRequestSchema,
   verifyEmailBodySchema,
+  verifyEmailCheckBodySchema,
   signinResultSchema,
+  type LinkCheck,
   type AuthCheck,
   type ResetBody,
   type ResetRequestBody,
@@ -16,6 +18,7 @@ import {
   type SigninResult,
   type SignupRequest,
   type VerifyEmailBody,
+  type VerifyEmailCheckBody,
 } from '../../shared/api/auth';
 import { emailError } from '../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../shared/rules/password';
@@ -36,17 +39,20 @@ import {
 import { passkeySigninOptions, relyingParty } from '../auth/passkeys';
 import {
   assertSecondFactorOpen,
+  BAD_RECOVERY_CODE,
   BAD_TOTP,
   checkPasskeyAnswer,
+  checkRecoveryCode,
   checkTotpCode,
   secondFactorsOf,
+  secondStepMethods,
 } from '../auth/secondFactor';
 import { CHALLENGE_TTL_MS, takeChallenge } from '../db/passkeys';
 import { DEVICE_COOKIE_PATH } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
 import { mayMail } from '../auth/mailCap';
-import { consumeAuthToken, issueAuthToken } from '../db/tokens';
+import { consumeAuthToken, issueAuthToken, liveAuthTokenUser } from '../db/tokens';
 import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { forgetDevices } from '../db/deviceCookies';
 import { likelyRightPassword, noteRightPassword } from '../auth/signinHints';
@@ -190,6 +196,21 @@ export async function registerAuthRoutes(
     },
   );
 
+  // Whether the link can still set the password, asked as the verify page opens (issue 38 §4), so
+  // a dead link is said at once rather than after a password is typed. Nothing is used up; the
+  // answer is one shape for an unknown, expired, used or mismatched link, and the route is
+  // limited as the verification itself is.
+  app.post<{ Body: VerifyEmailCheckBody }>(
+    '/auth/verify-email/check',
+    { schema: { body: verifyEmailCheckBodySchema }, config: perMinute(RATE_LIMITS.verify) },
+    async (request): Promise<LinkCheck> => {
+      const { token, email } = request.body;
+      const userId = await liveAuthTokenUser(app.db, 'verify-email', token);
+      const row = userId ? await findUserRowById(app.db, userId) : null;
+      return { usable: !!row && row.email.toLowerCase() === email.trim().toLowerCase() };
+    },
+  );
+
   app.post<{ Body: SigninRequest }>(
     '/auth/signin',
     {
@@ -208,7 +229,7 @@ export async function registerAuthRoutes(
         }),
     },
     async (request, reply): Promise<SigninResult> => {
-      const { email, password, totpCode } = request.body;
+      const { email, password, totpCode, recoveryCode } = request.body;
       if (!password) throw badRequest(PASSWORD_MESSAGES.signinRequired);
       // A browser that signed in to this account before (its device cookie), or a new one giving
       // the password this instance last saw the account sign in with, is hashed first.
@@ -218,11 +239,22 @@ export async function registerAuthRoutes(
         // Counted per account, whatever the address (issue 27 §1): while the account's second
         // factor waits or is locked, even the right password gets the 429 and its time, which
         // says no more than TwoFactorRequired would.
-        if (!totpCode) {
+        if (!totpCode && !recoveryCode) {
           await assertSecondFactorOpen(app.db, row.id);
-          return secondFactorStep(row, methods.includes('totp'), reply);
+          return secondFactorStep(row, methods, reply);
         }
-        await checkTotpCode(app, row, totpCode, new ClientError(401, BAD_TOTP));
+        if (totpCode && recoveryCode) {
+          throw badRequest('Send the code from your app or a recovery code, not both.');
+        }
+        if (recoveryCode) {
+          // In place of a code (issue 38 §4): once each, counted as a code is when wrong.
+          const failure = new ClientError(401, BAD_RECOVERY_CODE, {
+            recoveryCode: BAD_RECOVERY_CODE,
+          });
+          await checkRecoveryCode(app, row, recoveryCode, failure, request.ip);
+          return completeSignin(row, reply, 'recovery-code');
+        }
+        await checkTotpCode(app, row, totpCode!, new ClientError(401, BAD_TOTP));
         return completeSignin(row, reply, 'totp');
       }
       return completeSignin(row, reply, 'password');
@@ -232,10 +264,12 @@ export async function registerAuthRoutes(
   /** The password was right; the account asks for a second factor: a code, or a passkey. */
   async function secondFactorStep(
     row: UserRow,
-    totp: boolean,
+    factors: SecondFactor[],
     reply: FastifyReply,
   ): Promise<SigninResult> {
-    const methods: SecondFactor[] = totp ? ['totp'] : [];
+    // A code and, while any remain unused, a recovery code; the passkey comes with its options.
+    const asked = await secondStepMethods(app.db, row, factors);
+    const methods = asked.filter((method) => method !== 'passkey');
     const passkey = await passkeySigninOptions(app.db, rp, row.id);
     if (!passkey) return { authStatus: 'TwoFactorRequired', methods };
     // The waiting challenge is this browser's alone: its handle travels in a short-lived cookie
@@ -257,7 +291,7 @@ export async function registerAuthRoutes(
   async function completeSignin(
     row: UserRow,
     reply: FastifyReply,
-    method: 'password' | 'totp' | 'passkey',
+    method: 'password' | 'totp' | 'passkey' | 'recovery-code',
   ): Promise<SigninResult> {
     await reply.startSession(row.id);
     await reply.rememberDevice(row.id);

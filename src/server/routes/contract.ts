@@ -24,6 +24,8 @@ import {
 } from '../../shared/api/applications';
 import {
   configResponseSchema,
+  linkCheckSchema,
+  recoveryCodesSchema,
   twoFactorEnrolmentSchema,
   twoFactorStateSchema,
 } from '../../shared/api/auth';
@@ -186,7 +188,16 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     summary: 'Verifies the email from the mailed link and sets the password',
     response: { 200: ok('Verified') },
   },
-  [`POST ${web}/auth/signin`]: { ...access.public, summary: 'Signs in (then a second factor)' },
+  [`POST ${web}/auth/verify-email/check`]: {
+    ...access.public,
+    summary:
+      'Whether a verification link can still set the password (uses nothing; one answer for any dead link)',
+    response: { 200: linkCheckSchema },
+  },
+  [`POST ${web}/auth/signin`]: {
+    ...access.public,
+    summary: 'Signs in (then a second factor: a code, a recovery code or a passkey)',
+  },
   [`POST ${web}/auth/signin/passkey`]: {
     ...access.public,
     summary: "Answers the sign-in's second step with a passkey",
@@ -257,8 +268,13 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
   },
   [`PATCH ${web}/user/2fa`]: {
     ...access.signedIn,
-    summary: 'Confirms enrolment with a code from the app',
+    summary: 'Confirms enrolment with a code from the app; answers ten recovery codes, shown once',
     response: { 200: twoFactorStateSchema },
+  },
+  [`POST ${web}/user/2fa/recovery-codes`]: {
+    ...access.signedIn,
+    summary: 'A new set of ten recovery codes, shown once; the old set stops working',
+    response: { 200: recoveryCodesSchema },
   },
   [`DELETE ${web}/user/2fa`]: {
     ...access.signedIn,

@@ -27,6 +27,8 @@ import { confirmIdentity } from '../auth/secondFactor';
 import { cancelOutstandingLinks } from '../auth/accountLinks';
 import { refuseOwnOrganization } from '../admin/ownOrganization';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
+import { hashRecoveryCodes, newRecoveryCodes } from '../auth/recoveryCodes';
+import { replaceRecoveryCodes, voidRecoveryCodesWithoutFactor } from '../db/recoveryCodes';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
 import { insertUserDocument } from '../db/documents';
@@ -119,6 +121,8 @@ export async function registerUserRoutes(
       await confirmIdentity(app, row, request.body, request);
       await withTransaction(app.db, async (client) => {
         await clearTotp(client, row.id);
+        // The recovery codes go with the last second factor (a passkey left keeps them).
+        await voidRecoveryCodesWithoutFactor(client, row.id);
         await cancelOutstandingLinks(client, row.id, '2fa.disabled');
         await recordAuditEvent(client, { action: '2fa.disabled', actorUserId: row.id });
       });
@@ -133,17 +137,27 @@ export async function registerUserRoutes(
       const row = await currentRow(request);
       if (row.totp_enabled) throw new ClientError(409, 'Two-factor authentication is already on.');
       if (!row.totp_secret) throw badRequest('Start two-factor setup first.');
-      const step = matchTotp(row.totp_secret, request.body.totpCode, lastTotpStep(row));
-      if (step === null || !(await acceptTotpStep(app.db, row.id, step, { enable: true }))) {
-        throw badRequest('The code is not right. Check your authenticator app and try again.', {
+      const wrongCode = () =>
+        badRequest('The code is not right. Check your authenticator app and try again.', {
           totpCode: 'Wrong code',
         });
-      }
+      const step = matchTotp(row.totp_secret, request.body.totpCode, lastTotpStep(row));
+      if (step === null) throw wrongCode();
+      // Ten recovery codes come with the app (issue 38 §4), hashed before the app is turned on,
+      // so it is never on without them; shown once, in this answer.
+      const recoveryCodes = newRecoveryCodes();
+      const hashes = await hashRecoveryCodes(recoveryCodes, app.config.passwordCost, request.ip);
+      if (!(await acceptTotpStep(app.db, row.id, step, { enable: true }))) throw wrongCode();
       await withTransaction(app.db, async (client) => {
+        await replaceRecoveryCodes(client, row.id, hashes);
         await cancelOutstandingLinks(client, row.id, '2fa.enabled');
-        await recordAuditEvent(client, { action: '2fa.enabled', actorUserId: row.id });
+        await recordAuditEvent(client, {
+          action: '2fa.enabled',
+          actorUserId: row.id,
+          detail: { recoveryCodes: recoveryCodes.length },
+        });
       });
-      return { enabled: true };
+      return { enabled: true, recoveryCodes };
     },
   );
 

@@ -3,6 +3,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { PASSWORD_MAX_LENGTH } from '../rules/password';
+import { recoveryCodeText } from './auth';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -32,6 +33,11 @@ export const profileSchema = {
     lastName: { type: ['string', 'null'] },
     totpEnabled: { type: 'boolean', description: 'An authenticator app (TOTP) is on.' },
     passkeys: { type: 'array', items: passkeySummarySchema },
+    recoveryCodesLeft: {
+      type: 'integer',
+      description:
+        'Recovery codes not used yet, of the ten of the last set (issue 38 §4); this server always sends it.',
+    },
   },
   required: ['email', 'firstName', 'lastName', 'totpEnabled', 'passkeys'],
   additionalProperties: false,
@@ -125,11 +131,16 @@ const webauthnResponse = {
 
 /**
  * A current second factor, sent beside the password with a sensitive change when the account has
- * one (issue 27 §2): a code from the authenticator app, or a passkey's answer to the challenge of
- * POST user/reauth/passkey-options. Without it such a change answers 403 with
- * `errors.secondFactor` naming the account's factors (`totp`, `passkey`, or both).
+ * one (issue 27 §2): a code from the authenticator app, one of the account's recovery codes
+ * (issue 38 §4), or a passkey's answer to the challenge of POST user/reauth/passkey-options.
+ * Without it such a change answers 403 with `errors.secondFactor` naming the account's factors
+ * (`totp`, `passkey`, or both; `recoveryCode` too while unused codes remain).
  */
-const secondFactorProof = { totpCode: totpCodeText, passkey: webauthnResponse } as const;
+const secondFactorProof = {
+  totpCode: totpCodeText,
+  recoveryCode: recoveryCodeText,
+  passkey: webauthnResponse,
+} as const;
 
 /** The passkey's answer in a body typed as the WebAuthn library types it. */
 type WithPasskeyAnswer<Body> = Omit<Body, 'passkey'> & { passkey?: AuthenticationResponseJSON };

@@ -2,6 +2,7 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { FromSchema } from 'json-schema-to-ts';
 import { PASSWORD_MAX_LENGTH } from '../rules/password';
+import { RECOVERY_CODE_MAX_LENGTH } from '../rules/totp';
 import { UUID_PATTERN } from './http';
 
 export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
@@ -56,10 +57,46 @@ export const verifyEmailBodySchema = {
 } as const;
 export type VerifyEmailBody = FromSchema<typeof verifyEmailBodySchema>;
 
+/** POST auth/verify-email/check: the link's token and address, asked about before use. */
+export const verifyEmailCheckBodySchema = {
+  type: 'object',
+  properties: { token, email },
+  required: ['token', 'email'],
+  additionalProperties: false,
+} as const;
+export type VerifyEmailCheckBody = FromSchema<typeof verifyEmailCheckBodySchema>;
+
+/**
+ * Whether a verification link can still set the password. The same answer for an unknown,
+ * expired, used or mismatched link: it tells the holder nothing the link did not.
+ */
+export const linkCheckSchema = {
+  type: 'object',
+  properties: { usable: { type: 'boolean' } },
+  required: ['usable'],
+  additionalProperties: false,
+} as const;
+export type LinkCheck = FromSchema<typeof linkCheckSchema>;
+
+/**
+ * A recovery code, sent in place of the 2FA code (issue 38 §4): `xxxxx-xxxxx`, spaces and hyphens
+ * ignored.
+ */
+export const recoveryCodeText = {
+  type: 'string',
+  maxLength: RECOVERY_CODE_MAX_LENGTH,
+  description: 'One of the account’s recovery codes, in place of totpCode; each works once.',
+} as const;
+
 /** POST auth/signin. Spec access §9: the 2FA code has at most 6 characters. */
 export const signinRequestSchema = {
   type: 'object',
-  properties: { email, password, totpCode: { type: 'string', maxLength: 6 } },
+  properties: {
+    email,
+    password,
+    totpCode: { type: 'string', maxLength: 6 },
+    recoveryCode: recoveryCodeText,
+  },
   required: ['email', 'password'],
   additionalProperties: false,
 } as const;
@@ -153,7 +190,11 @@ export const userSchema = {
 export type User = FromSchema<typeof userSchema>;
 
 /** The second factors a TwoFactorRequired sign-in accepts. */
-const secondFactorSchema = { type: 'string', enum: ['totp', 'passkey'] } as const;
+const secondFactorSchema = {
+  type: 'string',
+  enum: ['totp', 'passkey', 'recoveryCode'],
+  description: 'recoveryCode: the account has unused recovery codes (issue 38 §4).',
+} as const;
 export type SecondFactor = FromSchema<typeof secondFactorSchema>;
 
 /**
@@ -234,13 +275,35 @@ export const twoFactorEnrolmentSchema = {
 } as const;
 export type TwoFactorEnrolment = FromSchema<typeof twoFactorEnrolmentSchema>;
 
+/** Ten new recovery codes, shown once (`xxxxx-xxxxx`); the server keeps only their hashes. */
+const recoveryCodeList = {
+  type: 'array',
+  items: { type: 'string' },
+  description: 'The new recovery codes, shown once: the server keeps only their hashes.',
+} as const;
+
 export const twoFactorStateSchema = {
   type: 'object',
-  properties: { enabled: { type: 'boolean' } },
+  properties: {
+    enabled: { type: 'boolean' },
+    recoveryCodes: {
+      ...recoveryCodeList,
+      description: 'PATCH only: the recovery codes made as the app was turned on, shown once.',
+    },
+  },
   required: ['enabled'],
   additionalProperties: false,
 } as const;
 export type TwoFactorState = FromSchema<typeof twoFactorStateSchema>;
+
+/** POST user/2fa/recovery-codes: a new set, the old one void. */
+export const recoveryCodesSchema = {
+  type: 'object',
+  properties: { recoveryCodes: recoveryCodeList },
+  required: ['recoveryCodes'],
+  additionalProperties: false,
+} as const;
+export type RecoveryCodes = FromSchema<typeof recoveryCodesSchema>;
 
 /** GET and POST user/settings: the user's settings (members: an Administrator's organisation). */
 export const userSettingsSchema = {
