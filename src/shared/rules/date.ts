@@ -2,19 +2,22 @@
  * Dates typed as MM/DD/YYYY (spec business §5.3; 1–2 digit month and day, 4-digit year), checked
  * as real calendar dates. The wording of each reason lives in the schema (`x-date`).
  */
-import { differenceInYears, startOfDay } from 'date-fns';
+import { differenceInYears, startOfDay, subYears } from 'date-fns';
 
 /**
  * - `format`: not MM/DD/YYYY at all;
  * - `notADate`: the right shape, but no such day (02/30/1988);
  * - `future`: after today (dates of birth);
- * - `minor`: less than {@link ADULT_AGE} years before today (futures accounts are for adults).
+ * - `minor`: less than {@link ADULT_AGE} years before today (futures accounts are for adults);
+ * - `tooOld`: more than {@link OLDEST_AGE} years before today (a year typed wrong: 01/01/1850).
  */
-export const DATE_PROBLEMS = ['format', 'notADate', 'future', 'minor'] as const;
+export const DATE_PROBLEMS = ['format', 'notADate', 'future', 'minor', 'tooOld'] as const;
 type DateProblem = (typeof DATE_PROBLEMS)[number];
 
 /** Age of majority for a futures account holder or an affiliated person. */
 const ADULT_AGE = 18;
+/** Older than anyone alive has been (the oldest recorded lived to 122): a date of birth before is a typo. */
+const OLDEST_AGE = 120;
 
 const SHAPE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
@@ -41,6 +44,8 @@ interface DateRuleOptions {
   notInFuture?: boolean;
   /** Reject dates less than ADULT_AGE years before `today` (dates of birth of adults). */
   adult?: boolean;
+  /** Reject dates more than OLDEST_AGE years before `today` (dates of birth). */
+  living?: boolean;
   /** The current day; defaults to now. */
   today?: Date;
 }
@@ -53,5 +58,6 @@ export function dateProblem(value: string, options: DateRuleOptions = {}): DateP
   const today = startOfDay(options.today ?? new Date());
   if (options.notInFuture && date > today) return 'future';
   if (options.adult && date <= today && differenceInYears(today, date) < ADULT_AGE) return 'minor';
+  if (options.living && date < subYears(today, OLDEST_AGE)) return 'tooOld';
   return null;
 }

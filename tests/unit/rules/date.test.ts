@@ -32,6 +32,13 @@ describe('dateProblem', () => {
     expect(dateProblem('06/16/2025', { today, adult: true, notInFuture: true })).toBe('future');
   });
 
+  it('rejects dates of birth more than 120 years ago only when asked (issue 38 §1)', () => {
+    expect(dateProblem('01/01/1850', { today, living: true })).toBe('tooOld');
+    expect(dateProblem('06/14/1905', { today, living: true })).toBe('tooOld');
+    expect(dateProblem('06/15/1905', { today, living: true })).toBeNull();
+    expect(dateProblem('01/01/1850', { today })).toBeNull();
+  });
+
   it('parses to the calendar date', () => {
     expect(parseUsDate('4/7/1985')).toEqual(new Date(1985, 3, 7));
     expect(parseUsDate('nope')).toBeNull();

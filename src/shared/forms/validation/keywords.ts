@@ -33,7 +33,7 @@ export const RULE_KEYWORDS: Record<
   // `suggestion`: the one-click fix offered for a national number ('Did you mean {number}?').
   'x-phone': { rule: 'phone', reasons: PHONE_PROBLEMS, hints: ['suggestion'] },
   'x-ssn': { rule: 'ssn', reasons: SSN_PROBLEMS },
-  'x-date': { rule: 'date', reasons: DATE_PROBLEMS, optional: ['future', 'minor'] },
+  'x-date': { rule: 'date', reasons: DATE_PROBLEMS, optional: ['future', 'minor', 'tooOld'] },
   'x-name': { rule: 'name', reasons: NAME_PROBLEMS },
   'x-lei': { rule: 'lei', reasons: LEI_PROBLEMS },
 };

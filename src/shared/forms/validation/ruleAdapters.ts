@@ -1,7 +1,8 @@
 /**
  * The rule functions as the `x-…` validation keywords call them: `(value, messages) => reason`.
  * A keyword's value maps each failure reason to its message; for dates the presence of a `future`
- * message switches the not-in-the-future check on, and of a `minor` message the adults-only check.
+ * message switches the not-in-the-future check on, of a `minor` message the adults-only check,
+ * and of a `tooOld` message the not-more-than-120-years-ago check.
  *
  * Precompiled validators import this module by the id {@link RULES_MODULE_ID} (the Vite plugin
  * resolves it here), so it must stay free of anything but the pure rules.
@@ -21,7 +22,11 @@ export const ruleAdapters = {
   phone: (value) => phoneProblem(value),
   ssn: (value) => ssnProblem(value),
   date: (value, messages) =>
-    dateProblem(value, { notInFuture: 'future' in messages, adult: 'minor' in messages }),
+    dateProblem(value, {
+      notInFuture: 'future' in messages,
+      adult: 'minor' in messages,
+      living: 'tooOld' in messages,
+    }),
   name: (value) => nameProblem(value),
   lei: (value) => leiProblem(value),
 } satisfies Record<string, RuleAdapter>;
