@@ -2,7 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkFixture, checkForms, type Problem } from '../../shared/forms/check/checkForms';
+import {
+  bundledSchema,
+  checkFixture,
+  checkForms,
+  type Problem,
+} from '../../shared/forms/check/checkForms';
+import { compileProblems } from '../../shared/forms/check/compileProblems';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { compileForms } from '../../shared/forms/model/compileNode';
 import { checkEsignConsent, ESIGN_CONSENT_FILE } from '../../shared/forms/model/esignConsent';
@@ -24,6 +30,7 @@ import {
   resolveRevision,
   type FileTree,
 } from './readFormFiles';
+import { placeProblems, problemLines } from './problemPlaces';
 import { changesTable, diffWording, readWording, wordingTable } from './wording';
 
 /** Input the command cannot work with (exit code 2); the message says what to fix. */
@@ -33,28 +40,12 @@ export class UsageError extends Error {
 
 const out = (text: string) => console.log(text);
 
-/** Problems grouped by file, each with its JSON pointer. */
+/** Problems grouped by file, each at its place, and how many. */
 function printProblems(problems: Problem[]) {
-  const byFile = new Map<string, Problem[]>();
-  for (const problem of problems) {
-    byFile.set(problem.file, [...(byFile.get(problem.file) ?? []), problem]);
-  }
-  for (const [file, list] of byFile) {
-    out(file);
-    for (const { pointer, message } of list) {
-      // A message of several lines (a fixture's diff) keeps its lines under the pointer.
-      out(`  ${pointer || '(whole file)'}  ${message.split('\n').join('\n      ')}`);
-    }
-  }
+  for (const line of problemLines(problems)) out(line);
+  const files = new Set(problems.map((problem) => problem.file)).size;
   const s = (n: number) => (n === 1 ? '' : 's');
-  out(`\n${problems.length} problem${s(problems.length)} in ${byFile.size} file${s(byFile.size)}`);
-}
-
-/** Paths as the user can open them from where they ran the command. */
-function fromCwd(root: string, file: string): string {
-  const full = path.join(root, file);
-  const relative = path.relative(process.cwd(), full);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? full : relative;
+  out(`\n${problems.length} problem${s(problems.length)} in ${files} file${s(files)}`);
 }
 
 export function runCheck(root: string): number {
@@ -77,11 +68,11 @@ export function runCheck(root: string): number {
   const consentProblems: Problem[] = [];
   const consent = parse(tree, ESIGN_CONSENT_FILE, consentProblems);
   if (consent !== undefined) consentProblems.push(...checkEsignConsent(consent, assetFiles));
-  const problems = [...read.problems, ...fixtureProblems, ...checked, ...consentProblems].map(
-    (p) => ({
-      ...p,
-      file: fromCwd(root, p.file),
-    }),
+  const problems = placeProblems(
+    [...read.problems, ...fixtureProblems, ...checked, ...consentProblems],
+    tree,
+    root,
+    read.sources,
   );
   if (problems.length > 0) {
     printProblems(problems);
@@ -96,20 +87,25 @@ export function runCheck(root: string): number {
   return 0;
 }
 
-/** Reads the schema files from disk and compiles the one form (and those it draws); exit 2 when unusable. */
+/**
+ * Reads the schema files from disk and compiles the one form (and those it draws); exit 2 when
+ * unusable, its problems said as `forms check` says them, at their places.
+ */
 function prepareForm(root: string, formId: string): CompiledForm {
-  const { sources, problems } = readFormSources(diskTree(root, process.env.FORMS_DIR));
+  const tree = diskTree(root, process.env.FORMS_DIR);
+  const { sources, problems } = readFormSources(tree);
+  const unusable = (own: Problem[]) =>
+    new UsageError(
+      `the ${formId} form's schema files do not load (\`npm run forms -- check\` checks them all):\n` +
+        problemLines(placeProblems(own, tree, root, sources)).join('\n'),
+    );
   const available = Object.keys(sources.forms).sort();
   if (!sources.forms[formId]) {
     const own = problems.filter((p) => p.file.startsWith(`schemas/${formId}/`));
-    if (own.length > 0) {
-      throw new UsageError(
-        `the ${formId} form's schema files do not load (run \`npm run forms -- check\`):\n` +
-          own.map((p) => `${p.file}: ${p.message}`).join('\n'),
-      );
-    }
+    if (own.length > 0) throw unusable(own);
     throw new UsageError(
-      `unknown form "${formId}" (no folder schemas/${formId}/ with ${formId}.schema.json); ` +
+      `unknown form "${formId}" (no folder schemas/${formId}/ with ${formId}.schema.json` +
+        `${process.env.FORMS_DIR ? ', nor in FORMS_DIR' : ''}); ` +
         `available forms: ${available.join(', ') || 'none'}`,
     );
   }
@@ -117,17 +113,14 @@ function prepareForm(root: string, formId: string): CompiledForm {
   const form = compiled.forms.get(formId);
   const own = [
     ...problems.filter((p) => p.file.startsWith('schemas/common/')),
-    ...compiled.problems,
+    ...[...compiled.errors].flatMap(([id, error]) =>
+      compileProblems(id, bundledSchema(sources, id), error),
+    ),
   ];
   if (form && checkRoot(formId, form.schema).length > 0) {
     throw new UsageError(`the ${formId} form cannot be used: ${ROOT_NOT_OBJECT}`);
   }
-  if (!form || own.length > 0) {
-    throw new UsageError(
-      `the ${formId} form's schema files do not load (run \`npm run forms -- check\`):\n` +
-        own.map((p) => `${p.file}: ${p.message}`).join('\n'),
-    );
-  }
+  if (!form || own.length > 0) throw unusable(own);
   return form;
 }
 
@@ -182,7 +175,9 @@ export function runValidate(root: string, formId: string, file: string, json: bo
     fieldsInOrder(form.schema, form.uiSchema).map((f) => [f.pointer, f.schema.title]),
   );
   if (fixture) out(`${file} is a fixture: validating the answers it stands for.`);
-  if (result.valid) out(`${file}: valid ${form.id} answers.`);
+  if (result.valid && unasked.length > 0) {
+    out(`${file}: the answers this ${form.id} form asks are valid.`);
+  } else if (result.valid) out(`${file}: valid ${form.id} answers.`);
   else {
     const n = result.errors.length;
     out(`${file}: ${n} problem${n === 1 ? '' : 's'} with these ${form.id} answers`);
@@ -195,16 +190,23 @@ export function runValidate(root: string, formId: string, file: string, json: bo
       previous = pointer;
     }
   }
-  if (unasked.length > 0) out(`${file}: ${unaskedMessage(unasked)}`);
-  if (fixture) {
-    const mismatch = checkFixture(form, { file, content: fixture.content }).filter(
-      (problem) => problem.pointer === '/expectedErrors',
-    );
+  if (!fixture) {
+    if (unasked.length > 0) out(`${file}: ${unaskedMessage(unasked)}`);
+    return valid ? 0 : 1;
+  }
+  const mismatch = checkFixture(form, { file, content: fixture.content }).filter(
+    (problem) => problem.pointer === '/expectedErrors',
+  );
+  // Stray answers make the fixture wrong whatever its messages: said once, as what to fix.
+  if (unasked.length > 0) {
     out(
-      mismatch.length === 0
-        ? 'These are exactly the fixture\'s "expectedErrors".'
-        : `These differ from the fixture's "expectedErrors": ${mismatch[0]!.message}`,
+      `The fixture is not right: it gives answers this form does not ask (${unasked.join(', ')}); ` +
+        'remove them or correct their paths' +
+        (mismatch.length === 0 ? ' (its messages are otherwise its "expectedErrors").' : '.'),
     );
+  } else if (mismatch.length === 0) out('These are exactly the fixture\'s "expectedErrors".');
+  if (mismatch.length > 0) {
+    out(`These differ from the fixture's "expectedErrors": ${mismatch[0]!.message}`);
   }
   return valid ? 0 : 1;
 }

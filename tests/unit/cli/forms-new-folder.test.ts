@@ -125,7 +125,7 @@ describe('a form that holds itself (a recursive reference)', () => {
     const { stdout, code } = runs.recursive!;
     expect(stdout).toContain(path.join('schemas', 'family-tree', 'family-tree.schema.json'));
     expect(stdout).toContain(
-      '/$defs/person/properties/children/items/$ref  the reference #/$defs/person leads back into the schema that holds it',
+      '/$defs/person/properties/children/items/$ref (line 1, column 291)  the reference #/$defs/person leads back into the schema that holds it',
     );
     expect(stdout).toContain('write out the levels you ask');
     expect(code).toBe(1);

@@ -160,27 +160,36 @@ describe('forms check', () => {
     const ui = `${tmp}/bad/schemas/individual/individual.ui.json`;
     const schema = `${tmp}/bad/schemas/individual/individual.schema.json`;
     const fixture = `${tmp}/bad/tests/fixtures/forms/individual/ssn-format.json`;
-    expect(stdout).toContain(`${schema}\n  /lastName  question has no title (prompt)`);
-    expect(stdout).toContain(`${ui}\n`);
-    expect(stdout).toContain('  /firstName/ui:widget  unknown widget "sparkles"');
-    expect(stdout).toContain('  /lastName/ui:field  unknown field "carousel"');
     expect(stdout).toContain(
-      '  /mailingAddress/ui:widget  "ui:widget" draws an object as one answer only for a file reference',
+      `${schema}\n  /properties/lastName (line 208, column 5)  question has no title (prompt)`,
+    );
+    expect(stdout).toContain(`${ui}\n`);
+    // Each at its line and column (issue 37 §4).
+    expect(stdout).toContain(
+      '  /firstName/ui:widget (line 168, column 5)  unknown widget "sparkles"',
+    );
+    expect(stdout).toContain('  /lastName/ui:field (line 172, column 5)  unknown field "carousel"');
+    expect(stdout).toContain(
+      '  /mailingAddress/ui:widget (line 248, column 5)  "ui:widget" draws an object as one answer only for a file reference',
     );
     expect(stdout).not.toContain('unknown widget "password"');
     expect(stdout).not.toContain('unknown widget "time"');
-    expect(stdout).toContain('  /nickname  no property nickname in the schema');
+    expect(stdout).toContain(
+      '  /nickname (line 420, column 3)  no property nickname in the schema',
+    );
     // A fixture's mismatch is a diff, one message a line (issue 25 §3).
     expect(stdout).toContain(
-      `${fixture}\n  /expectedErrors  the answers give other messages than expected:\n` +
+      `${fixture}\n  /expectedErrors (line 10, column 3)  the answers give other messages than expected:\n` +
         '      - expected, not given: /socialSecurityNumber: SSN',
     );
     expect(stdout).toContain(
       '      + given, not expected: /socialSecurityNumber: Incorrect SSN format',
     );
-    expect(stdout).toContain('  /properties/lastName/maxLength  no errorMessage for maxLength');
     expect(stdout).toContain(
-      `${tmp}/bad/schemas/common/esign-consent.json\n  /sections/withdrawal/heading  the withdrawal disclosure (ESIGN 7001(c)) needs its heading`,
+      '  /properties/lastName/maxLength (line 210, column 7)  no errorMessage for maxLength',
+    );
+    expect(stdout).toContain(
+      `${tmp}/bad/schemas/common/esign-consent.json\n  /sections/withdrawal/heading (line 7, column 3)  the withdrawal disclosure (ESIGN 7001(c)) needs its heading`,
     );
     expect(stdout).toContain('9 problems in 4 files');
     expect(code).toBe(1);

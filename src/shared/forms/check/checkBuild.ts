@@ -195,8 +195,6 @@ export function buildProblem(error: unknown): string {
   if (unresolved) {
     return `the reference ${unresolved[1]} points to no definition (write #/$defs/<name> of a definition the form has)`;
   }
-  const common = /Unknown common definition (\S+)/.exec(text);
-  if (common) return `the common definition ${common[1]} does not exist in schemas/common/`;
   const both = /Definition (\S+) is both common and the form's own/.exec(text);
   if (both)
     return `the definition ${both[1]} is both a common one and the form's own: rename the form's`;
@@ -234,5 +232,6 @@ export function checkRoot(formId: string, root: JsonSchema): Problem[] {
     // A reference that points nowhere is said by the compile step.
   }
   if (resolved.type === 'object' && !isChoice(resolved)) return [];
-  return [{ file: formFile(formId, 'schema'), pointer: '', message: ROOT_NOT_OBJECT }];
+  const pointer = root.type === undefined ? '' : '/type';
+  return [{ file: formFile(formId, 'schema'), pointer, message: ROOT_NOT_OBJECT }];
 }

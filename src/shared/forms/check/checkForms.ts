@@ -4,16 +4,18 @@
  */
 import type { CompiledForm } from '../model/compiledForm';
 import { buildProblem, checkBrowserBuild, checkRoot, checkUnsupported } from './checkBuild';
-import { checkKeywords, ignoredKeywordProblems } from './checkKeywords';
+import { checkKeywords } from './checkKeywords';
+import { compileProblems, unknownKeywordProblems } from './compileProblems';
+import { schemaPointer } from './schemaPlaces';
 import { unaskedAnswers, unaskedMessage } from '../walk/answers';
 import { compileForms } from '../model/compileNode';
-import { bundleForm, FormSchemaError } from '../model/bundleForm';
+import { bundleForm } from '../model/bundleForm';
 import type { FormSources, Problem } from '../model/formFiles';
 import { expectedErrorsOf, FixtureError, fixtureAnswers } from './fixtures';
 import { RULE_KEYWORDS } from '../validation/keywords';
 import { prefillValue } from '../model/prefill';
 import { allProperties, deref, isLeaf, objectItemsOf } from '../walk/schemaWalk';
-import { isPlainObject, type JsonSchema, type UiSchema } from '../model/schemaTypes';
+import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
 import type { AnswerError } from '../model/types';
 import { validateAnswers } from '../validation/validateAnswers';
 import { stepProblems, stepsOf } from '../model/steps';
@@ -66,8 +68,12 @@ function checkSchema(formId: string, root: JsonSchema): Problem[] {
     }
   };
   walk(root, []);
-  return problems;
+  return atSchemaPlaces(root, problems);
 }
+
+/** Problems said at an answer's path, moved to where the schema writes that question. */
+const atSchemaPlaces = (root: JsonSchema, problems: Problem[]): Problem[] =>
+  problems.map((problem) => ({ ...problem, pointer: schemaPointer(root, problem.pointer) }));
 
 /** Every uiSchema key names a real property, every widget and field is in its registry list. */
 function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
@@ -389,7 +395,7 @@ function checkDocuments(formId: string, root: JsonSchema, assetFiles?: string[])
     }
     for (const problem of personColumnProblems(root)) problems.push({ file, ...problem });
   }
-  return problems;
+  return atSchemaPlaces(root, problems);
 }
 
 const formatError = (error: AnswerError) => `${error.path || '(form)'}: ${error.message}`;
@@ -410,13 +416,7 @@ export function checkFixture(form: CompiledForm, fixture: Fixture): Problem[] {
     if (!(error instanceof FixtureError)) throw error;
     return [{ file, pointer: error.pointer, message: error.message }];
   }
-  const problems: Problem[] = [];
-  const unasked = unaskedAnswers(form, answers);
-  if (unasked.length > 0) {
-    const pointer =
-      isPlainObject(content) && isPlainObject(content.answers) ? '/answers' : '/patch';
-    problems.push({ file, pointer, message: unaskedMessage(unasked) });
-  }
+  const problems = strayAnswers(form, fixture, answers);
   const expected = sortErrors(expectedErrorsOf(content));
   const actual = sortErrors(validateAnswers(form, answers).errors);
   const key = (error: AnswerError) => `${error.path}\n${error.message}`;
@@ -425,6 +425,34 @@ export function checkFixture(form: CompiledForm, fixture: Fixture): Problem[] {
   if (missing.length === 0 && unexpected.length === 0) return problems;
   problems.push({ file, pointer: '/expectedErrors', message: fixtureDiff(missing, unexpected) });
   return problems;
+}
+
+/**
+ * Answers a fixture gives that no question asks, each at its place in the fixture: the answer
+ * (whole answers) or the patch operation that adds it. One the example gives is the example's
+ * problem, said there.
+ */
+function strayAnswers(form: CompiledForm, fixture: Fixture, answers: Answers): Problem[] {
+  const { file, content } = fixture;
+  if (!isPlainObject(content)) return [];
+  const fromExample = new Set(
+    isPlainObject(content.answers) ? [] : unaskedAnswers(form, form.example),
+  );
+  const patch = Array.isArray(content.patch) ? content.patch : [];
+  return unaskedAnswers(form, answers).flatMap((pointer) => {
+    if (isPlainObject(content.answers)) {
+      return [{ file, pointer: `/answers${pointer}`, message: unaskedMessage([pointer]) }];
+    }
+    if (fromExample.has(pointer)) return [];
+    const index = patch.findIndex(
+      (op: unknown) =>
+        isPlainObject(op) &&
+        typeof op.path === 'string' &&
+        (pointer === op.path || pointer.startsWith(`${op.path.replace(/\/-$/, '')}/`)),
+    );
+    const at = index === -1 ? '/patch' : `/patch/${index}/path`;
+    return [{ file, pointer: at, message: unaskedMessage([pointer]) }];
+  });
 }
 
 /** A fixture's mismatch as a diff: the messages it expects and does not get, and the others. */
@@ -451,11 +479,7 @@ export function checkForms(
   const { forms } = compiled;
   const problems = compiled.problems.flatMap((problem) => {
     const formId = fromPointer(`/${problem.file}`).at(-2) ?? '';
-    const error = compiled.errors.get(formId);
-    const ignored = ignoredKeywordProblems(formId, bundledSchema(sources, formId), error);
-    if (ignored.length > 0) return ignored;
-    const pointer = error instanceof FormSchemaError ? error.pointer : problem.pointer;
-    return [{ ...problem, pointer, message: buildProblem(error) }];
+    return compileProblems(formId, bundledSchema(sources, formId), compiled.errors.get(formId));
   });
   for (const [formId, form] of forms) {
     try {
@@ -492,7 +516,7 @@ export function checkForms(
 }
 
 /** A form's bundled schema, or undefined when it does not bundle. */
-function bundledSchema(sources: FormSources, formId: string): unknown {
+export function bundledSchema(sources: FormSources, formId: string): unknown {
   const files = sources.forms[formId];
   try {
     return files ? bundleForm(files, sources.commons).schema : undefined;
@@ -508,6 +532,8 @@ function checkForm(formId: string, form: CompiledForm, assetFiles?: string[]): P
   const problems = [
     ...checkUnsupported(formId, form.schema),
     ...checkKeywords(formId, form.schema),
+    // Compiled, so every keyword is known: what is left are messages for no keyword.
+    ...unknownKeywordProblems(formId, form.schema),
   ];
   // What the walker cannot follow is said once; the other checks would trip on it.
   if (problems.length > 0) return problems;
@@ -519,9 +545,8 @@ function checkForm(formId: string, form: CompiledForm, assetFiles?: string[]): P
     problems.push(...checkUi(formId, form.schema, form.uiSchema));
     problems.push(...checkDocuments(formId, form.schema, assetFiles));
     problems.push(...checkSteps(formId, form.schema, form.uiSchema));
-    const unasked = unaskedAnswers(form, form.example);
-    if (unasked.length > 0) {
-      problems.push({ file: exampleFile(formId), pointer: '', message: unaskedMessage(unasked) });
+    for (const pointer of unaskedAnswers(form, form.example)) {
+      problems.push({ file: exampleFile(formId), pointer, message: unaskedMessage([pointer]) });
     }
     const example = validateAnswers(form, form.example);
     for (const error of example.errors) {

@@ -10,6 +10,7 @@ import { isPlainObject, type JsonSchema, type UiSchema } from './schemaTypes';
 import { findRecursiveReference, recursiveReferenceMessage } from '../walk/recursion';
 import { isChoice, pointerTarget } from '../walk/schemaWalk';
 import { resolveBundledIds } from './bundledIds';
+import { nearestName } from './nearest';
 import { toPointer } from './pointer';
 
 /**
@@ -57,27 +58,64 @@ function substitute(value: unknown): unknown {
   return value;
 }
 
-/** Rewrites common references to local ones, collecting the definitions they need. */
-function localise(value: unknown, commons: CommonSchemas, needed: Map<string, unknown>): unknown {
-  if (Array.isArray(value)) return value.map((item) => localise(item, commons, needed));
+/**
+ * Rewrites common references to local ones, collecting the definitions they need; a reference to
+ * a common file or definition that does not exist is refused at its place (`keys`, in the bundled
+ * schema), with the name it was probably meant to be.
+ */
+function localise(
+  value: unknown,
+  commons: CommonSchemas,
+  needed: Map<string, unknown>,
+  keys: string[] = [],
+): unknown {
+  if (Array.isArray(value)) {
+    return value.map((item, i) => localise(item, commons, needed, [...keys, String(i)]));
+  }
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key === '$ref' && typeof child === 'string' && COMMON_REF.test(child)) {
       const [, file = '', name = ''] = COMMON_REF.exec(child) ?? [];
-      const common = commons[file];
-      const definition = isPlainObject(common) && isPlainObject(common.$defs) && common.$defs[name];
-      if (!definition) throw new Error(`Unknown common definition ${child}`);
+      const definition = commonDefinition(commons, file, name, toPointer([...keys, key]));
       if (!needed.has(name)) {
         needed.set(name, null); // placeholder first: definitions may refer to each other
-        needed.set(name, localise(definition, commons, needed));
+        needed.set(name, localise(definition, commons, needed, ['$defs', name]));
       }
       out.$ref = `#/$defs/${name}`;
     } else {
-      out[key] = localise(child, commons, needed);
+      out[key] = localise(child, commons, needed, [...keys, key]);
     }
   }
   return out;
+}
+
+/** A common file's definition, or a FormSchemaError at `pointer` naming what was meant. */
+function commonDefinition(
+  commons: CommonSchemas,
+  file: string,
+  name: string,
+  pointer: string,
+): unknown {
+  const common = commons[file];
+  if (!isPlainObject(common)) {
+    const near = nearestName(file, Object.keys(commons));
+    throw new FormSchemaError(
+      `the reference names ../common/${file}, which is no file of schemas/common/` +
+        (near ? ` (did you mean ${near}?)` : ''),
+      pointer,
+    );
+  }
+  const definitions = isPlainObject(common.$defs) ? common.$defs : {};
+  if (!definitions[name]) {
+    const near = nearestName(name, Object.keys(definitions));
+    throw new FormSchemaError(
+      `the common definition ${name} does not exist in schemas/common/${file}` +
+        (near ? ` (did you mean ${near}?)` : ''),
+      pointer,
+    );
+  }
+  return definitions[name];
 }
 
 /** JSON with object keys sorted, so the hash does not depend on formatting. */
@@ -143,23 +181,6 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
   };
 }
 
-/** The edit distance of two strings (how many letters to change, add or remove). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        previous[j]! + 1,
-        row[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
 /**
  * The first local reference that points to nothing (a typo: `#/$defs/adress`), at the pointer
  * of its `$ref`, with the nearest definition the form has suggested.
@@ -186,16 +207,13 @@ function findUnresolvedReference(
     for (const [key, child] of Object.entries(node)) {
       if (key === '$ref' && typeof child === 'string' && child.startsWith('#')) {
         if (pointerTarget(child, root)) continue;
-        const nearest = definitions
-          .map((name) => ({ name, distance: editDistance(child, name) }))
-          .sort((a, b) => a.distance - b.distance)[0];
-        const close = nearest && nearest.distance <= Math.max(3, Math.floor(child.length / 3));
+        const near = nearestName(child, definitions, Math.max(3, Math.floor(child.length / 3)));
         return {
           pointer: toPointer([...keys, key]),
           message:
             `the reference ${child} points to no definition of the form` +
-            (close
-              ? ` (did you mean ${nearest.name}?)`
+            (near
+              ? ` (did you mean ${near}?)`
               : ' (write #/$defs/<name> of a definition the form has)'),
         };
       }

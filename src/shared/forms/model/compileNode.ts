@@ -90,6 +90,7 @@ export function diskTree(root: string, formsDir?: string): FileTree {
     return path.join(root, file);
   };
   return {
+    where: onDisk,
     read: (file) => {
       const full = onDisk(file);
       return fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : undefined;

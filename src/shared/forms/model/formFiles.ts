@@ -6,6 +6,7 @@
  */
 import type { CommonSchemas, FormFiles } from './bundleForm';
 import { FORM_ID_PATTERN } from './compiledForm';
+import { placeAt, type TextPlace } from './jsonPlaces';
 
 /** Reads a file by its path relative to the root; `undefined` when it does not exist. */
 export type ReadText = (file: string) => string | undefined;
@@ -15,6 +16,8 @@ export type ListFiles = (folder: string) => string[];
 export interface FileTree {
   read: ReadText;
   list: ListFiles;
+  /** Where a file of the tree is on disk, when it is (a FORMS_DIR form's files are not under schemas/). */
+  where?: (file: string) => string;
 }
 
 /** A problem with a file: the file (relative to the project root), where in it, and what. */
@@ -23,6 +26,8 @@ export interface Problem {
   /** A JSON pointer into the file ('' = the whole file). */
   pointer: string;
   message: string;
+  /** Where in the file, when the pointer cannot say (a syntax error); else found from it. */
+  place?: TextPlace;
 }
 
 /** The files forms are bundled from: each form's three files and the common schemas. */
@@ -47,7 +52,8 @@ export function parse(tree: FileTree, file: string, problems: Problem[]): unknow
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    problems.push({ file, pointer: '', message: jsonSyntaxMessage(text, error) });
+    const { place } = jsonSyntaxFault(text, error);
+    problems.push({ file, pointer: '', message: jsonSyntaxMessage(text, error), place });
     return undefined;
   }
 }
@@ -81,29 +87,55 @@ function faultOffset(text: string): number | undefined {
 }
 
 /**
- * A JSON syntax error said by line and column, as an editor shows them ('not valid JSON at line
- * 12, column 5: Unexpected token }'), not by character position.
+ * Where a JSON text goes wrong and why, as an editor shows it (line and column, not character
+ * position). A comma after the last entry (`{"a": 1,}`), which JSON does not allow, is named at
+ * the comma itself, not where the parser noticed it on a later line.
  */
-export function jsonSyntaxMessage(text: string, error: unknown): string {
+function jsonSyntaxFault(text: string, error: unknown): { place?: TextPlace; reason: string } {
   const raw = error instanceof Error ? error.message : String(error);
   const lineColumn = /\(line (\d+) column (\d+)\)/.exec(raw);
   const position = /at position (\d+)/.exec(raw)?.[1] ?? faultOffset(text);
-  let place = '';
-  if (lineColumn) place = ` at line ${lineColumn[1]}, column ${lineColumn[2]}`;
-  else if (position !== undefined) {
-    const before = text.slice(0, Number(position));
-    const lines = before.split('\n');
-    place = ` at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
-  } else if (/end of JSON input/.test(raw)) {
-    const lines = text.split('\n');
-    place = ` at line ${lines.length}, column ${lines.at(-1)!.length + 1} (the file ends early)`;
-  }
   const reason = raw
     .replace(/\s*\(line \d+ column \d+\)/, '')
     .replace(/,\s*(\.\.\.)?"[\s\S]*is not valid JSON$/, '')
     .replace(/\s*in JSON at position \d+.*$/, '')
     .replace(/\s*at position \d+.*$/, '');
-  return `not valid JSON${place}: ${reason}`;
+  if (position !== undefined) {
+    const comma = trailingComma(text, Number(position));
+    if (comma !== undefined) {
+      return {
+        place: placeAt(text, comma),
+        reason: 'a comma after the last entry (JSON allows none there): remove it',
+      };
+    }
+  }
+  if (lineColumn) {
+    return { place: { line: Number(lineColumn[1]), column: Number(lineColumn[2]) }, reason };
+  }
+  if (position !== undefined) return { place: placeAt(text, Number(position)), reason };
+  if (/end of JSON input/.test(raw)) {
+    return { place: placeAt(text, text.length), reason: `${reason} (the file ends early)` };
+  }
+  return { reason };
+}
+
+/** The offset of a comma just before the `}` or `]` at `offset` (blanks between), if any. */
+function trailingComma(text: string, offset: number): number | undefined {
+  let at = offset;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  if (text[at] !== '}' && text[at] !== ']') return undefined;
+  let before = offset - 1;
+  while (before >= 0 && /\s/.test(text[before]!)) before--;
+  return text[before] === ',' ? before : undefined;
+}
+
+/**
+ * A JSON syntax error said by line and column ('not valid JSON at line 12, column 5: Unexpected
+ * token }').
+ */
+export function jsonSyntaxMessage(text: string, error: unknown): string {
+  const { place, reason } = jsonSyntaxFault(text, error);
+  return `not valid JSON${place ? ` at line ${place.line}, column ${place.column}` : ''}: ${reason}`;
 }
 
 /** The schema files of the schemas/common folder. */

@@ -9,7 +9,7 @@
  *   requires the rule adapters by module id, which the Vite plugin resolves.
  * - Annotation keywords: serializer and tooling hints that never fail validation.
  */
-import type { Ajv, KeywordCxt, KeywordDefinition } from 'ajv';
+import type { Ajv, ErrorObject, KeywordCxt, KeywordDefinition } from 'ajv';
 import { _, type Name } from 'ajv/dist/compile/codegen/index.js';
 import { DATE_PROBLEMS } from '../../rules/date';
 import { LEI_PROBLEMS } from '../../rules/lei';
@@ -286,6 +286,24 @@ export function addProjectKeywords(ajv: Ajv): Ajv {
  * function checks the keyword's value the same way in any instance.
  */
 const metaValidators = new Map<string, KeywordDefinition['validateSchema']>();
+
+/**
+ * Why a project keyword's value is not what the keyword takes (Ajv's errors of its metaSchema,
+ * each at a pointer into the value); [] when it is, or when the keyword has no metaSchema or was
+ * never added to an instance.
+ */
+export function keywordValueErrors(keyword: string, value: unknown): ErrorObject[] {
+  const validate = metaValidators.get(keyword);
+  if (!validate || validate(value)) return [];
+  return [...(validate.errors ?? [])];
+}
+
+/** The members a project keyword's value may have (its metaSchema's properties). */
+export function keywordMembers(keyword: string): string[] {
+  const definition = ANNOTATION_KEYWORDS.find((each) => each.keyword === keyword);
+  const properties = (definition?.metaSchema as { properties?: object } | undefined)?.properties;
+  return properties ? Object.keys(properties) : [];
+}
 
 function addOnce(ajv: Ajv, definition: KeywordDefinition): void {
   const keyword = definition.keyword as string;

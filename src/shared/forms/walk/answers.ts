@@ -193,6 +193,6 @@ export function unaskedAnswers(form: CompiledForm, answers: Answers): string[] {
   return out;
 }
 
-/** The sentence naming answers no question asks: 'not asked by this form: age, bio'. */
+/** The sentence naming answers no question asks: 'not asked by this form: /age, /bio'. */
 export const unaskedMessage = (pointers: readonly string[]): string =>
-  `not asked by this form: ${pointers.map((pointer) => pointer.slice(1)).join(', ')}`;
+  `not asked by this form: ${pointers.join(', ')}`;

@@ -1,0 +1,90 @@
+/**
+ * Where a JSON pointer is in a JSON text, by line and column as an editor shows them, so every
+ * problem `forms check` names can be opened at its place (issue 37 §4). Pure: a small scanner
+ * of well-formed JSON (a malformed file is said by its syntax error instead).
+ */
+import { toPointer } from './pointer';
+
+/** A place in a text: line and column, both from 1. */
+export interface TextPlace {
+  line: number;
+  column: number;
+}
+
+/** The place of every value of a JSON text by pointer: an object member at its key. */
+function placesOf(text: string): Map<string, number> {
+  const places = new Map<string, number>();
+  let at = 0;
+  const space = () => {
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+  };
+  const string = (): string => {
+    const start = at;
+    at++; // the opening quote
+    while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+    at++;
+    return JSON.parse(text.slice(start, at)) as string;
+  };
+  const value = (keys: string[], place: number) => {
+    space();
+    places.set(toPointer(keys), place === -1 ? at : place);
+    const char = text[at];
+    if (char === '{') {
+      at++;
+      space();
+      while (at < text.length && text[at] !== '}') {
+        const keyAt = at;
+        const key = string();
+        space();
+        at++; // ':'
+        value([...keys, key], keyAt);
+        space();
+        if (text[at] === ',') at++;
+        space();
+      }
+      at++;
+    } else if (char === '[') {
+      at++;
+      space();
+      for (let index = 0; at < text.length && text[at] !== ']'; index++) {
+        value([...keys, String(index)], -1);
+        space();
+        if (text[at] === ',') at++;
+        space();
+      }
+      at++;
+    } else if (char === '"') string();
+    else while (at < text.length && /[^\s,\]}]/.test(text[at]!)) at++;
+  };
+  value([], -1);
+  return places;
+}
+
+/** The line and column of an offset into `text`. */
+export function placeAt(text: string, offset: number): TextPlace {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+/**
+ * A finder of pointers in a JSON text: the member's key, an item's value; a pointer the text does
+ * not hold gets its nearest holder's place. Undefined when the text is not JSON.
+ */
+export function placeFinder(text: string): ((pointer: string) => TextPlace) | undefined {
+  let places: Map<string, number>;
+  try {
+    JSON.parse(text);
+    places = placesOf(text);
+  } catch {
+    return undefined;
+  }
+  return (pointer) => {
+    let look = pointer;
+    for (;;) {
+      const offset = places.get(look);
+      if (offset !== undefined) return placeAt(text, offset);
+      if (look === '') return { line: 1, column: 1 };
+      look = look.slice(0, look.lastIndexOf('/'));
+    }
+  };
+}

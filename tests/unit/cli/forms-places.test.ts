@@ -1,0 +1,173 @@
+/**
+ * `forms check` and `forms validate` name each problem at its true place (issue 37 §4): a
+ * `FORMS_DIR` form by its own folder, with the JSON pointer, line and column; a trailing comma at
+ * the comma; a misspelt keyword or common definition with the name meant; `x-registration`'s
+ * missing member by name; validate in check's words; a fixture's stray answers said once.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledEntry } from '../../compiled';
+
+const projectRoot = path.resolve(__dirname, '../../..');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function forms(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [compiledEntry('src/cli/forms.ts'), ...args],
+      { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let tmp: string;
+let formsDir: string;
+const runs: Record<string, Run> = {};
+
+/** A small form of one number question, `edit` changing its schema. */
+function writeForm(id: string, edit: (schema: Record<string, unknown>) => void, text?: string) {
+  const folder = path.join(formsDir, id);
+  fs.mkdirSync(folder, { recursive: true });
+  const schema: Record<string, unknown> = {
+    type: 'object',
+    title: 'Pool',
+    'x-messages': { type: 'Please check this answer', required: 'Please answer this question' },
+    properties: {
+      units: {
+        type: 'number',
+        title: 'Units held',
+        maximum: 100,
+        errorMessage: { maximum: 'At most 100 units' },
+      },
+    },
+  };
+  edit(schema);
+  const file = (kind: string) => path.join(folder, `${id}.${kind}.json`);
+  fs.writeFileSync(file('schema'), text ?? `${JSON.stringify(schema, null, 2)}\n`);
+  fs.writeFileSync(file('ui'), '{}\n');
+  fs.writeFileSync(file('example'), '{ "units": 5 }\n');
+  return file('schema');
+}
+
+const file = (id: string) => `${formsDir}/${id}/${id}.schema.json`;
+
+const units = (schema: Record<string, unknown>) =>
+  (schema.properties as Record<string, Record<string, unknown>>).units!;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-places-'));
+  formsDir = path.join(tmp, 'forms');
+  writeForm('typo-keyword', (schema) => {
+    delete units(schema).maximum;
+    units(schema).maximun = 100;
+  });
+  writeForm('typo-ref', (schema) => {
+    (schema.properties as Record<string, unknown>).lastName = {
+      $ref: '../common/person.schema.json#/$defs/lastNme',
+    };
+  });
+  // The comma closing line 9 is the fault; JSON.parse notices it on line 10.
+  writeForm(
+    'trailing-comma',
+    () => {},
+    [
+      '{',
+      '  "type": "object",',
+      '  "title": "Pool",',
+      '  "x-messages": { "type": "Please check this answer" },',
+      '  "properties": {',
+      '    "units": {',
+      '      "type": "number",',
+      '      "title": "Units held",',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  writeForm('pool-operator', (schema) => {
+    schema['x-registration'] = {
+      organizationKind: 'business',
+      organizationName: ['units'],
+      userDetails: { firstName: 'units', lastName: 'units' },
+    };
+  });
+  const stray = path.join(tmp, 'stray.json');
+  fs.writeFileSync(
+    stray,
+    JSON.stringify({ patch: [{ op: 'add', path: '/nmae', value: 'Bo' }], expectedErrors: [] }),
+  );
+  const env = { FORMS_DIR: formsDir };
+  const example = path.join(formsDir, 'typo-keyword', 'typo-keyword.example.json');
+  const started: Record<string, Promise<Run>> = {
+    check: forms(['check'], env),
+    validateTypo: forms(['validate', 'typo-keyword', example], env),
+    stray: forms(['validate', 'individual', stray]),
+  };
+  for (const [name, run] of Object.entries(started)) runs[name] = await run;
+}, 120_000);
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('forms check on a broken FORMS_DIR form', () => {
+  it('names the folder itself, the pointer, line and column, and the keyword meant', () => {
+    const { stdout, code } = runs.check!;
+    expect(stdout).toContain(
+      `${file('typo-keyword')}\n  /properties/units/maximun (line 15, column 7)  unknown keyword maximun: did you mean maximum?`,
+    );
+    expect(stdout).not.toContain('schemas/typo-keyword');
+    expect(stdout).not.toContain('(whole file)');
+    expect(code).toBe(1);
+  });
+
+  it('says a trailing comma at the comma', () => {
+    expect(runs.check!.stdout).toContain(
+      `${file('trailing-comma')}\n  line 8, column 28  not valid JSON: a comma after the last entry (JSON allows none there): remove it`,
+    );
+  });
+
+  it('names the common definition meant by a misspelt $ref', () => {
+    expect(runs.check!.stdout).toContain(
+      `${file('typo-ref')}\n  /properties/lastName/$ref (line 18, column 7)  the common definition lastNme does not exist in schemas/common/person.schema.json (did you mean lastName?)`,
+    );
+  });
+
+  it("names x-registration's missing member", () => {
+    const { stdout } = runs.check!;
+    expect(stdout).toContain(`${file('pool-operator')}\n`);
+    expect(stdout).toContain(
+      '  /x-registration/userDetails (line 23, column 5)  x-registration.userDetails needs its member phoneNumber',
+    );
+  });
+});
+
+describe('forms validate', () => {
+  it("says a form that does not compile in check's words, at the place (exit 2)", () => {
+    const { stderr, code } = runs.validateTypo!;
+    expect(stderr).toContain(
+      `${file('typo-keyword')}\n  /properties/units/maximun (line 15, column 7)  unknown keyword maximun: did you mean maximum?`,
+    );
+    expect(stderr).not.toContain('strict mode');
+    expect(code).toBe(2);
+  });
+
+  it("says a fixture's stray answers once, pointers with their '/'", () => {
+    const { stdout, code } = runs.stray!;
+    expect(stdout).toContain(
+      'The fixture is not right: it gives answers this form does not ask (/nmae); remove them or correct their paths',
+    );
+    expect(stdout).not.toContain('These are exactly');
+    expect(stdout).not.toContain('valid individual answers');
+    expect(code).toBe(1);
+  });
+});
