@@ -128,6 +128,82 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
     }
   });
 
+  it('stores JPEG, WebP and PNG photo IDs without EXIF, GPS, XMP or PNG text, turned upright; a HEIC rendition carries none', async () => {
+    // Issue 39 §5: a phone's photo of an ID says where it was taken (GPS), with which camera
+    // (maker notes) and when; a PNG's text chunk can hold a `<script>`. None of it is stored.
+    const xmp =
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,51.5N"/></rdf:RDF></x:xmpmeta>';
+    const picture = sharp({ create: { width: 40, height: 30, channels: 3, background: '#357' } });
+    const tagged = (image: ReturnType<typeof sharp>) =>
+      image
+        .withExif({
+          IFD0: { Make: 'Canon', Model: 'SecretCam' },
+          IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 30/1' },
+        })
+        .withXmp(xmp);
+    const turned = (image: ReturnType<typeof sharp>) =>
+      tagged(image).withMetadata({ orientation: 6 });
+    const cases: [string, string, Buffer, boolean][] = [
+      ['JPEG upright', 'image/jpeg', await tagged(picture.clone().jpeg()).toBuffer(), false],
+      ['JPEG turned', 'image/jpeg', await turned(picture.clone().jpeg()).toBuffer(), true],
+      ['WebP upright', 'image/webp', await tagged(picture.clone().webp()).toBuffer(), false],
+      ['WebP turned', 'image/webp', await turned(picture.clone().webp()).toBuffer(), true],
+      ['PNG with text', 'image/png', withPngText(await picture.clone().png().toBuffer()), false],
+      [
+        'PNG turned',
+        'image/png',
+        withPngText(await turned(picture.clone().png()).toBuffer()),
+        true,
+      ],
+    ];
+    for (const [name, type, sent, isTurned] of cases) {
+      const before = await sharp(sent).metadata();
+      expect(!!before.exif || sent.includes('<script>'), name).toBe(true);
+      const { client, email, id } = await signedIn(t);
+      const response = await registration.submit(client, email, {
+        '/photoId': new Blob([new Uint8Array(sent)]),
+      });
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(201);
+      const stored = await t.pool.query<{ bytes: Buffer; content_type: string; size: string }>(
+        `select stored_file_bytes(f.storage_name) as bytes, f.content_type, f.size::text as size
+           from registration_documents d
+           join registrations r on r.id = d.registration_id
+           join stored_files f on f.storage_name = d.storage_name
+          where r.user_id = $1 and d.part = 'photoId'`,
+        [id],
+      );
+      const { bytes, content_type, size } = stored.rows[0]!;
+      expect(content_type, name).toBe(type);
+      expect(Number(size), name).toBe(bytes.length);
+      for (const trace of ['Exif\0', 'SecretCam', 'Canon', 'xmpmeta', '<script>', 'tEXt', 'iTXt']) {
+        expect(bytes.includes(trace), `${name}: ${trace}`).toBe(false);
+      }
+      const after = await sharp(bytes).metadata();
+      expect([after.exif, after.xmp, after.orientation ?? 1], name).toEqual([
+        undefined,
+        undefined,
+        1,
+      ]);
+      // Turned upright: the 40 x 30 picture tagged "rotate 90°" is stored 30 x 40.
+      expect([after.width, after.height], name).toEqual(isTurned ? [30, 40] : [40, 30]);
+      await sharp(bytes, { failOn: 'error' }).stats();
+    }
+    // A HEIC is kept as sent; the JPEG rendition staff preview is made from its pixels alone.
+    const { client, email, id } = await signedIn(t);
+    const response = await registration.submit(client, email, { '/photoId': heicBlob() });
+    expect(response.statusCode, response.body).toBe(201);
+    const rendition = await t.pool.query<{ preview: Buffer }>(
+      `select f.preview from registration_documents d
+         join registrations r on r.id = d.registration_id
+         join stored_files f on f.storage_name = d.storage_name
+        where r.user_id = $1 and d.part = 'photoId'`,
+      [id],
+    );
+    const preview = await sharp(rendition.rows[0]!.preview).metadata();
+    expect([preview.format, preview.exif, preview.xmp]).toEqual(['jpeg', undefined, undefined]);
+  });
+
   it('refuses AVIF, GIF and TIFF photo IDs on the registration form, storing nothing', async () => {
     const { client, email } = await signedIn(t);
     const label = testForm('individual').schema.properties!.photoId!.title!;
@@ -226,3 +302,32 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
     }
   });
 });
+
+/** CRC-32 as PNG chunks carry it (ISO 3309). */
+function crc32(data: Buffer): number {
+  let crc = ~0;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+/** A PNG with a tEXt and an iTXt chunk holding a `<script>`, after its IHDR. */
+function withPngText(png: Buffer): Buffer {
+  const chunk = (type: string, data: string) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), Buffer.from(data, 'latin1')]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length - 4);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const afterHeader = 8 + 12 + png.readUInt32BE(8);
+  return Buffer.concat([
+    png.subarray(0, afterHeader),
+    chunk('tEXt', 'Comment\0<script>alert(document.cookie)</script>'),
+    chunk('iTXt', 'XML:com.adobe.xmp\0\0\0\0\0<script>alert(1)</script>'),
+    png.subarray(afterHeader),
+  ]);
+}

@@ -9,6 +9,7 @@ import type { StoredFile } from '../db/documents';
 import { ClientError, RefusedUpload } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
 import { imageEnd } from './imageEnd';
+import { withoutMetadata } from './imageMetadata';
 import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThreads';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
@@ -104,7 +105,7 @@ export async function saveUpload(
     if (sent === 0) throw new ClientError(400, `The file for ${label} is empty.`);
     const { contentType, preview } = await checkContent(target, options.accept, label);
     const size =
-      contentType === 'application/pdf' ? sent : await cutAfterImageEnd(target, sent, contentType);
+      contentType === 'application/pdf' ? sent : await storeImageClean(target, sent, contentType);
     return {
       storageName,
       size,
@@ -173,15 +174,42 @@ export async function checkContent(
 
 /**
  * Stores an image without what follows its end marker (imageEnd.ts: a `<script>` after a PNG's
- * IEND, a file after a JPEG's EOI): the picture's own bytes stay exactly as sent, so the stored
- * file is still the person's photo, and nothing staff preview or download carries the rest.
+ * IEND, a file after a JPEG's EOI) and without its metadata (imageMetadata.ts: EXIF and its GPS,
+ * XMP, comments, PNG text chunks), so nothing staff preview or download carries them. The
+ * picture's own bytes stay as sent, unless it is stored turned (an EXIF orientation): it is then
+ * turned and encoded again. A HEIC is only cut (its rendition for staff has no metadata).
  * Returns the size kept.
  */
-async function cutAfterImageEnd(file: string, size: number, contentType: string): Promise<number> {
-  const end = imageEnd(await fs.promises.readFile(file), contentType);
-  if (end === null || end >= size) return size;
-  await fs.promises.truncate(file, end);
-  return end;
+async function storeImageClean(file: string, size: number, contentType: string): Promise<number> {
+  const sent = await fs.promises.readFile(file);
+  const end = imageEnd(sent, contentType);
+  const picture = end === null || end >= size ? sent : sent.subarray(0, end);
+  const kept = await pictureAlone(picture, contentType);
+  if (kept === sent) return size;
+  await fs.promises.writeFile(file, kept);
+  return kept.length;
+}
+
+type Picture = ReturnType<typeof sharp>;
+
+/** Encoders for a picture turned upright: metadata is never written (sharp's default). */
+const UPRIGHT: Record<string, (image: Picture, lossless: boolean) => Picture> = {
+  'image/jpeg': (image) => image.jpeg({ quality: 92 }),
+  'image/png': (image) => image.png(),
+  'image/webp': (image, lossless) => image.webp(lossless ? { lossless: true } : { quality: 92 }),
+};
+
+async function pictureAlone(picture: Buffer, contentType: string): Promise<Buffer> {
+  const encode = UPRIGHT[contentType];
+  if (!encode) return picture;
+  const image = sharp(picture, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
+  const { orientation } = await image.metadata();
+  if (!orientation || orientation === 1) {
+    const stripped = withoutMetadata(picture, contentType);
+    if (stripped) return stripped.equals(picture) ? picture : stripped;
+  }
+  const lossless = contentType === 'image/webp' && picture.includes('VP8L', 12, 'latin1');
+  return encode(image.rotate(), lossless).toBuffer();
 }
 
 async function startsWith(file: string, magic: string): Promise<boolean> {
