@@ -36,7 +36,7 @@ describe('forms check: documents, signatures, registration, list items', () => {
         delete guarantee['x-template'];
       }),
     ).toEqual([
-      '/corporateGuarantee/x-document: x-document is the PDF an agreement signs (a yes/no that must be true); a blank form the user downloads is x-template',
+      '/properties/corporateGuarantee/x-document: x-document is the PDF an agreement signs (a yes/no that must be true); a blank form the user downloads is x-template',
     ]);
   });
 
@@ -48,8 +48,8 @@ describe('forms check: documents, signatures, registration, list items', () => {
         schema['x-signatures'].businessInfo.document = 'https://example.com/consent.pdf';
       }),
     ).toEqual([
-      '/bizName/x-template: x-template (a blank form to download) belongs on a file answer',
-      '/agreeTermsOfService/x-document: no such document /assets/pdfs/nowhere.pdf',
+      '/properties/bizName/x-template: x-template (a blank form to download) belongs on a file answer',
+      '/properties/agreeTermsOfService/x-document: no such document /assets/pdfs/nowhere.pdf',
       '/x-signatures/businessInfo/document: a document must be a PDF under /assets/pdfs/',
     ]);
   });
@@ -63,7 +63,7 @@ describe('forms check: documents, signatures, registration, list items', () => {
         schema.properties.email['x-prefill'] = 'user.phone';
       }),
     ).toEqual([
-      '/email/x-prefill: unknown prefill source user.phone',
+      '/properties/email/x-prefill: unknown prefill source user.phone',
       '/x-signatures/reviewInfo: x-signatures names no x-section reviewInfo',
       '/x-registration/organizationName/0: x-registration names no answer businessName',
       '/x-registration/persons: x-registration persons dba is not a list of records',
@@ -78,8 +78,8 @@ describe('forms check: documents, signatures, registration, list items', () => {
         person.properties.addressLocality['x-template'] = '/assets/pdfs/terms-of-service.pdf';
       }),
     ).toEqual([
-      '/affiliatedPersons/items/addressRegion: question has no title (prompt)',
-      '/affiliatedPersons/items/addressLocality/x-template: x-template (a blank form to download) belongs on a file answer',
+      '/$defs/affiliatedPerson/properties/addressRegion: question has no title (prompt)',
+      '/$defs/affiliatedPerson/properties/addressLocality/x-template: x-template (a blank form to download) belongs on a file answer',
     ]);
   });
 });

@@ -73,7 +73,7 @@ describe('registration_persons columns from x-person-column', () => {
     expect(messages).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
-          /^\/affiliatedPersons\/items\/title\/x-person-column x-person-column names no column of registration_persons "job_title" \(the columns: first_name, last_name, title, ownership_percent, is_direct\)$/,
+          /^\/\$defs\/affiliatedPerson\/properties\/title\/x-person-column x-person-column names no column of registration_persons "job_title" \(the columns: first_name, last_name, title, ownership_percent, is_direct\)$/,
         ),
         expect.stringMatching(/x-person-column last_name is already filled by (lastName|nfaId)/),
         '/x-registration/persons no question of the persons fills registration_persons.first_name: mark it with "x-person-column": "first_name"',
@@ -89,7 +89,7 @@ describe('registration_persons columns from x-person-column', () => {
       .problems.filter((p) => p.file === 'schemas/business/business.schema.json')
       .map((p) => `${p.pointer} ${p.message}`);
     expect(messages).toContain(
-      '/affiliatedPersons/items/ownershipPercent/x-person-column registration_persons.ownership_percent keeps whole numbers, and this question takes any number (15.5 would be stored as nothing): write "type": "integer"',
+      '/$defs/affiliatedPerson/properties/ownershipPercent/x-person-column registration_persons.ownership_percent keeps whole numbers, and this question takes any number (15.5 would be stored as nothing): write "type": "integer"',
     );
   });
 });
