@@ -165,6 +165,17 @@ test('the affiliated-person dialog asks before Escape discards typed answers, na
   await expect(person('lastName')).toBeFocused();
   await expect(person('firstName')).toHaveValue('Amara');
 
+  // Enter on Keep editing (it has focus) returns to the dialog as it was: nothing saved, no
+  // errors (issue 38 §4: the keystroke went on to submit the person).
+  await page.keyboard.press('Escape');
+  await expect(ask.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(ask).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  await expect(person('lastName')).toBeFocused();
+  await expect(person('firstName')).toHaveValue('Amara');
+  await expect(dialog.locator('.Mui-error')).toHaveCount(0);
+
   // Discard closes the dialog and focus returns to the button that opened it; no row was added.
   await page.keyboard.press('Escape');
   await ask.getByRole('button', { name: 'Discard' }).click();

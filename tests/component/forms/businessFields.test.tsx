@@ -548,6 +548,19 @@ describe(
       expect(inDialog(dialog, 'title')).toHaveFocus();
       expect(screen.getByRole('dialog')).toBe(dialog);
       expect(inDialog(dialog, 'title')).toHaveValue(`${String(persons[0]!.title)} and Treasurer`);
+      // Enter on Keep editing (it has focus) returns to the dialog as it was: nothing saved,
+      // no errors shown (issue 38 §4: the keystroke went on to submit the item).
+      await user.keyboard('{Escape}');
+      const asked = await within(dialog).findByRole('group', { name: /^Discard your answers\?/ });
+      expect(within(asked).getByRole('button', { name: 'Keep editing' })).toHaveFocus();
+      await user.keyboard('{Enter}');
+      await waitFor(() =>
+        expect(within(dialog).queryByRole('group', { name: /^Discard your answers\?/ })).toBeNull(),
+      );
+      expect(screen.getByRole('dialog')).toBe(dialog);
+      expect(inDialog(dialog, 'title')).toHaveFocus();
+      expect(inDialog(dialog, 'title')).toHaveValue(`${String(persons[0]!.title)} and Treasurer`);
+      expect(committed.current.affiliatedPersons ?? persons).toEqual(persons);
       await user.keyboard('{Escape}');
       const again = await within(dialog).findByRole('group', { name: /^Discard your answers\?/ });
       await user.click(within(again).getByRole('button', { name: 'Discard' }));

@@ -583,7 +583,18 @@ function ItemDialog({
             <DialogContentText id={`${baseId}-discard-title`} sx={{ flex: '1 1 100%' }}>
               {`Discard your answers? What you typed for this ${(heading ?? 'item').toLowerCase()} has not been saved: ${(discarding ?? []).join(', ')}.`}
             </DialogContentText>
-            <Button ref={keepEditingButton} type="button" onClick={keepEditing}>
+            <Button
+              ref={keepEditingButton}
+              type="button"
+              onClick={keepEditing}
+              onKeyDown={(event) => {
+                // Enter clicks on keydown; focus then moves back into a field, whose keypress
+                // would submit the form (save the item) in the same keystroke (issue 38 §4).
+                if (event.key !== 'Enter') return;
+                event.preventDefault();
+                keepEditing();
+              }}
+            >
               Keep editing
             </Button>
             <Button type="button" color="error" onClick={onCancel}>
