@@ -18,7 +18,8 @@ import { bundleForm } from '../src/shared/forms/model/bundleForm';
 import { nestedFormIds } from '../src/shared/forms/model/compiledForm';
 import { diskTree } from '../src/shared/forms/model/compileNode';
 import { readFormSources, type FormSources } from '../src/shared/forms/model/formFiles';
-import type { RegistrationAnnotation } from '../src/shared/forms/model/schemaTypes';
+import { registrationOf } from '../src/shared/forms/model/registration';
+import { isPlainObject, type RegistrationAnnotation } from '../src/shared/forms/model/schemaTypes';
 import { RULES_MODULE_ID } from '../src/shared/forms/validation/ruleAdapters';
 import { precompiledFormModule } from '../src/shared/forms/validation/standalone';
 
@@ -84,10 +85,8 @@ export function registrationIndex(root = projectRoot): RegistrationEntry[] {
   const { sources } = readSources(root);
   return Object.entries(sources.forms)
     .flatMap(([id, files]) => {
-      const registration = (files.schema as { 'x-registration'?: RegistrationAnnotation })[
-        'x-registration'
-      ];
-      if (!registration?.choice) return [];
+      const registration = isPlainObject(files.schema) ? registrationOf(files.schema) : undefined;
+      if (!registration) return [];
       const { choice, page, submitted } = registration;
       return [{ id, choice, page, submitted }];
     })

@@ -20,6 +20,7 @@ import type { AnswerError } from '../model/types';
 import { validateAnswers } from '../validation/validateAnswers';
 import { stepProblems, stepsOf } from '../model/steps';
 import { personColumnProblems } from '../model/personColumns';
+import { registrationOf } from '../model/registration';
 import { FIELD_NAMES } from '../model/fieldNames';
 import { WIDGET_NAMES } from '../model/widgetNames';
 import { fromPointer, toPointer } from '../model/pointer';
@@ -394,6 +395,19 @@ function checkDocuments(formId: string, root: JsonSchema, assetFiles?: string[])
       });
     }
     for (const problem of personColumnProblems(root)) problems.push({ file, ...problem });
+    // The defaults take the form's title: without one, the kind would be offered unnamed.
+    const served = registrationOf(root);
+    for (const [member, value] of [
+      ['choice/label', served?.choice.label],
+      ['page/title', served?.page.title],
+    ] as const) {
+      if (value) continue;
+      problems.push({
+        file,
+        pointer: '/x-registration',
+        message: `x-registration needs ${member.replace('/', '.')}, or a "title" at the form's root to take it from`,
+      });
+    }
   }
   return atSchemaPlaces(root, problems);
 }

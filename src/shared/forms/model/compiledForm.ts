@@ -14,6 +14,7 @@ import type {
   UiSchema,
 } from './schemaTypes';
 import { simpleCondition } from '../walk/schemaWalk';
+import { registrationOf } from './registration';
 import { stepsOf, type FormStep } from './steps';
 
 export interface CompiledForm {
@@ -51,7 +52,7 @@ export function assembleForm(
     hash: bundled.hash,
     validator: withSimpleConditions(validator),
     steps: stepsOf(bundled.uiSchema, bundled.schema),
-    registration: bundled.schema['x-registration'],
+    registration: registrationOf(bundled.schema),
     nested,
   };
 }

@@ -26,7 +26,7 @@ export interface JsonSchema {
   'x-template'?: string;
   'x-prefill'?: string;
   'x-signatures'?: Record<string, { prompt: string; document?: string }>;
-  'x-registration'?: RegistrationAnnotation;
+  'x-registration'?: WrittenRegistration;
   'x-submission-required'?: string;
   'x-also-in'?: string[];
   'x-send-as'?: 'iso-date' | Record<string, string | number | boolean>;
@@ -35,8 +35,11 @@ export interface JsonSchema {
   'x-messages'?: Record<string, string>;
 }
 
-/** `x-registration` (form root): what a stored registration makes of the answers. */
-export interface RegistrationAnnotation {
+/**
+ * `x-registration` (form root) as written: what a stored registration makes of the answers, and,
+ * each optional (defaults in model/registration.ts), how the portal offers it.
+ */
+export interface WrittenRegistration {
   organizationKind: 'individual' | 'business';
   /** Answer keys whose values, joined by a space, name the new organisation. */
   organizationName: string[];
@@ -44,6 +47,16 @@ export interface RegistrationAnnotation {
   userDetails: { firstName: string; lastName: string; phoneNumber: string };
   /** The list of affiliated persons, stored one row each. */
   persons?: string;
+  choice?: Partial<RegistrationAnnotation['choice']>;
+  page?: Partial<RegistrationAnnotation['page']>;
+  submitted?: Partial<RegistrationAnnotation['submitted']>;
+}
+
+/** A registration kind as the portal serves it: `x-registration` with its defaults filled in. */
+export interface RegistrationAnnotation extends Omit<
+  WrittenRegistration,
+  'choice' | 'page' | 'submitted'
+> {
   /** How the registration is offered on the choice page (lowest `order` first). */
   choice: { label: string; description: string; order: number };
   /**

@@ -58,7 +58,9 @@ export const RULE_KEYWORDS: Record<
  *   organisation's kind and name (answer keys joined by a space), which answers become the
  *   user's details, and the list of affiliated persons stored one row each; how the choice page
  *   offers it (`choice`: label, description, order), its page (`page`: title, the link back to the
- *   choice, the validation delay) and the confirmation after submitting (`submitted`).
+ *   choice, the validation delay) and the confirmation after submitting (`submitted`), each
+ *   defaulting (model/registration.ts) to the form's title and description and the portal's
+ *   usual confirmation.
  * - `x-submission-required`: the message thrown when building the payload without this answer.
  * - `x-also-in`: further payload sections repeating this answer (`["userInfo"]`).
  * - `x-prefill`: where the browser prefills a value from (`user.email`).
@@ -131,7 +133,6 @@ const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
             description: { type: 'string', minLength: 1 },
             order: { type: 'number' },
           },
-          required: ['label', 'description', 'order'],
           additionalProperties: false,
         },
         page: {
@@ -141,7 +142,6 @@ const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
             otherChoice: { type: 'string', minLength: 1 },
             validationDelayMs: { type: 'integer', minimum: 0, maximum: 5000 },
           },
-          required: ['title', 'otherChoice'],
           additionalProperties: false,
         },
         submitted: {
@@ -152,18 +152,12 @@ const ANNOTATION_KEYWORDS: KeywordDefinition[] = [
             button: { type: 'string', minLength: 1 },
             then: { enum: ['home', 'start-afresh'] },
           },
-          required: ['title', 'text', 'button', 'then'],
           additionalProperties: false,
         },
       },
-      required: [
-        'organizationKind',
-        'organizationName',
-        'userDetails',
-        'choice',
-        'page',
-        'submitted',
-      ],
+      // `choice`, `page` and `submitted` and each of their members have defaults
+      // (model/registration.ts): a new kind writes only what is its own.
+      required: ['organizationKind', 'organizationName', 'userDetails'],
       additionalProperties: false,
     },
   },
