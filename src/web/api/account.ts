@@ -14,7 +14,12 @@ import type {
   SessionList,
   SessionsEnded,
 } from '../../shared/api/account';
-import type { SigninResult, TwoFactorEnrolment, TwoFactorState } from '../../shared/api/auth';
+import type {
+  RecoveryCodes,
+  SigninResult,
+  TwoFactorEnrolment,
+  TwoFactorState,
+} from '../../shared/api/auth';
 import { apiFetch } from './client';
 
 export const profileQueryKey = ['profile'] as const;
@@ -66,6 +71,12 @@ export const startTotpEnrolment = (proof: IdentityConfirmation) =>
 export const useConfirmTotp = () =>
   useAccountMutation((totpCode: string) =>
     apiFetch<TwoFactorState>('user/2fa', { method: 'PATCH', body: { totpCode } }),
+  );
+
+/** POST user/2fa/recovery-codes: a new set, shown once; the old set stops working. */
+export const useNewRecoveryCodes = () =>
+  useAccountMutation((proof: IdentityConfirmation) =>
+    apiFetch<RecoveryCodes>('user/2fa/recovery-codes', { method: 'POST', body: proof }),
   );
 
 export const useDisableTotp = () =>

@@ -6,7 +6,12 @@ import { useMutation } from '@tanstack/react-query';
 import type { SigninRequest, SigninResult, User } from '../../../shared/api/auth';
 import { emailError } from '../../../shared/rules/email';
 import { PASSWORD_MESSAGES } from '../../../shared/rules/password';
-import { TOTP_MAX_LENGTH, TOTP_REQUIRED_MESSAGE } from '../../../shared/rules/totp';
+import {
+  RECOVERY_CODE_MAX_LENGTH,
+  RECOVERY_CODE_REQUIRED_MESSAGE,
+  TOTP_MAX_LENGTH,
+  TOTP_REQUIRED_MESSAGE,
+} from '../../../shared/rules/totp';
 import { signInWithPasskey } from '../../api/account';
 import { ApiError, errorMessageOf } from '../../api/client';
 import { signIn } from '../../api/sign-in';
@@ -69,8 +74,9 @@ interface SignInFormParts {
 /**
  * The one sign-in form (the sign-in page's, and the dialog that asks again in place when a session
  * ended): email and password, then the second step the server asks for (a code from an
- * authenticator app, a passkey, or either; access §4, docs/decisions.md, Paths: 2FA). Its place
- * draws the parts (`children`) and the submit button, inside this form.
+ * authenticator app, a passkey, or either; access §4, docs/decisions.md, Paths: 2FA), or, when
+ * the server says unused ones remain, one of the account's recovery codes in place of the code
+ * (issue 38 §4). Its place draws the parts (`children`) and the submit button, inside this form.
  *
  * With `knownEmail` (the dialog: the answers on the page are that account's) the email is shown
  * read-only and the password takes the focus; the code takes it when it is asked for.
@@ -94,10 +100,16 @@ export function SignInForm<Done = User>(props: {
   const [email, setEmail] = useState(knownEmail ?? '');
   const [password, setPassword] = useState('');
   const [totpCode, setTotpCode] = useState('');
+  const [recoveryCode, setRecoveryCode] = useState('');
+  /** The recovery code's field is shown in place of the code's (or beside the passkey). */
+  const [useRecovery, setUseRecovery] = useState(false);
   const [secondFactor, setSecondFactor] = useState<SecondFactorStep | null>(null);
   const [submitted, setSubmitted] = useState(false);
   // Servers that name no methods ask for a code, as the specification's step does.
-  const codeAsked = secondFactor !== null && (secondFactor.methods ?? ['totp']).includes('totp');
+  const totpAsked = secondFactor !== null && (secondFactor.methods ?? ['totp']).includes('totp');
+  const recoveryOffered = !!secondFactor?.methods?.includes('recoveryCode');
+  const recoveryAsked = recoveryOffered && useRecovery;
+  const codeAsked = totpAsked && !recoveryAsked;
   const passkeyAsked =
     secondFactor !== null &&
     (!!secondFactor.passkeyOptions || !!secondFactor.methods?.includes('passkey'));
@@ -121,6 +133,10 @@ export function SignInForm<Done = User>(props: {
     password: password ? (serverErrors?.password ?? null) : PASSWORD_MESSAGES.signinRequired,
     totpCode:
       codeAsked && !totpCode.trim() ? TOTP_REQUIRED_MESSAGE : (serverErrors?.totpCode ?? null),
+    recoveryCode:
+      recoveryAsked && !recoveryCode.trim()
+        ? RECOVERY_CODE_REQUIRED_MESSAGE
+        : (serverErrors?.recoveryCode ?? null),
   };
   const shown = (message: string | null) => (submitted ? message : null);
 
@@ -132,9 +148,10 @@ export function SignInForm<Done = User>(props: {
       email: emailError(email),
       password: !password,
       totpCode: codeAsked && !totpCode.trim(),
+      recoveryCode: recoveryAsked && !recoveryCode.trim(),
     };
-    if (missing.email || missing.password || missing.totpCode) return;
-    if (secondFactor !== null && !codeAsked) {
+    if (missing.email || missing.password || missing.totpCode || missing.recoveryCode) return;
+    if (secondFactor !== null && !codeAsked && !recoveryAsked) {
       passkey.mutate();
       return;
     }
@@ -144,11 +161,13 @@ export function SignInForm<Done = User>(props: {
         email: email.trim(),
         password,
         ...(codeAsked ? { totpCode: totpCode.trim() } : {}),
+        ...(recoveryAsked ? { recoveryCode: recoveryCode.trim() } : {}),
       },
       {
         onSuccess: (result) => {
           if ('next' in result) {
             setSecondFactor(result.next);
+            setUseRecovery(false);
             setSubmitted(false);
           } else {
             onSignedIn(result.done);
@@ -158,7 +177,14 @@ export function SignInForm<Done = User>(props: {
     );
   }
 
-  const fieldFailure = !!serverErrors?.password || !!serverErrors?.totpCode;
+  const fieldFailure =
+    !!serverErrors?.password || !!serverErrors?.totpCode || !!serverErrors?.recoveryCode;
+  /** Switches between the code (or the passkey) and a recovery code; the old failure goes. */
+  function chooseRecovery(use: boolean) {
+    setUseRecovery(use);
+    setSubmitted(false);
+    signIn.reset();
+  }
   const fields = (
     <>
       <AuthTextField
@@ -204,17 +230,54 @@ export function SignInForm<Done = User>(props: {
           inputRef={focusOnMount}
         />
       )}
-      {passkeyAsked && (
+      {recoveryAsked && (
+        <AuthTextField
+          label="Recovery code"
+          name="recoveryCode"
+          autoComplete="off"
+          value={recoveryCode}
+          onChange={(event) => setRecoveryCode(event.target.value)}
+          error={shown(errors.recoveryCode) !== null}
+          helperText={
+            shown(errors.recoveryCode) ??
+            'Enter one of the recovery codes you saved when you turned on two-factor authentication. Each works once.'
+          }
+          required
+          inputProps={{
+            maxLength: RECOVERY_CODE_MAX_LENGTH,
+            autoCapitalize: 'off',
+            autoCorrect: 'off',
+            spellCheck: false,
+          }}
+          inputRef={focusOnMount}
+        />
+      )}
+      {recoveryOffered && (
         <Button
           type="button"
-          variant={codeAsked ? 'outlined' : 'contained'}
+          variant="text"
+          size="small"
+          sx={{ mt: 1 }}
+          onClick={() => chooseRecovery(!useRecovery)}
+        >
+          {!useRecovery
+            ? 'Use a recovery code instead'
+            : totpAsked
+              ? 'Use the code from your app instead'
+              : 'Use your passkey instead'}
+        </Button>
+      )}
+      {passkeyAsked && !(recoveryAsked && !totpAsked) && (
+        <Button
+          type="button"
+          variant={codeAsked || recoveryAsked ? 'outlined' : 'contained'}
           fullWidth
           size="large"
           sx={{ mt: 2 }}
           disabled={passkey.isPending}
           onClick={() => passkey.mutate()}
         >
-          {codeAsked ? 'Use a passkey instead' : 'Use your passkey'}
+          {codeAsked || recoveryAsked ? 'Use a passkey instead' : 'Use your passkey'}
         </Button>
       )}
       {failure && !fieldFailure && (

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -8,32 +8,26 @@ import Typography from '@mui/material/Typography';
 import { emailError } from '../../../shared/rules/email';
 import { firm } from '../../../shared/config/firm';
 import { errorMessageOf } from '../../api/client';
-import { useConfig } from '../../api/get-config';
-import { useSignUp } from '../../api/sign-up';
 import { AuthCard } from './AuthCard';
 import { AuthTextField } from './AuthTextField';
-import {
-  CAPTCHA_UNAVAILABLE_MESSAGE,
-  executeSignupCaptcha,
-  getRecaptcha,
-  loadRecaptcha,
-} from './recaptcha';
+import { CAPTCHA_UNAVAILABLE_MESSAGE } from './recaptcha';
+import { SendLinkAgain } from './SendLinkAgain';
 import { SupportHint } from './SupportHint';
+import { useSignupRequest } from './useSignupRequest';
 
 const SIGNUP_DONE_MESSAGE = 'Verify your email with the link sent to your email.';
 
-/** Sign-up (/clearing and /clearing/signup): email, invisible captcha, then a thank-you notice. */
+/**
+ * Sign-up (/clearing and /clearing/signup): email, invisible captcha, then a thank-you notice that
+ * can send the email again (issue 38 §4).
+ */
 export function SignUpPage() {
-  const config = useConfig();
-  const signUp = useSignUp();
+  const request = useSignupRequest();
+  const { signUp, captchaUnavailable } = request;
   const [email, setEmail] = useState('');
   const [showErrors, setShowErrors] = useState(false);
-  const [captchaUnavailable, setCaptchaUnavailable] = useState(false);
-  const siteKey = config.data?.recaptcha_site_key ?? '';
-
-  useEffect(() => {
-    if (siteKey) loadRecaptcha(siteKey);
-  }, [siteKey]);
+  /** The address signed up with: the thank-you notice is shown from then on. */
+  const [sentTo, setSentTo] = useState<string | null>(null);
 
   const error = emailError(email);
 
@@ -41,31 +35,20 @@ export function SignUpPage() {
     event.preventDefault();
     setShowErrors(true);
     if (error) return;
-    setCaptchaUnavailable(false);
-    let recaptchaToken: string | undefined;
-    if (siteKey) {
-      const grecaptcha = getRecaptcha();
-      if (!grecaptcha) {
-        setCaptchaUnavailable(true);
-        return;
-      }
-      try {
-        recaptchaToken = await executeSignupCaptcha(grecaptcha, siteKey);
-      } catch (captchaError) {
-        console.error(captchaError);
-        setCaptchaUnavailable(true);
-        return;
-      }
-    }
-    signUp.mutate({ email: email.trim(), recaptchaToken, authOrigin: 'Clearing' });
+    const address = email.trim();
+    await request.send(address, () => setSentTo(address));
   }
 
-  if (signUp.isSuccess) {
+  if (sentTo !== null) {
     return (
       <AuthCard title="Sign Up" heading="Thank you">
         <Alert severity="success" sx={{ mt: 2 }}>
           {SIGNUP_DONE_MESSAGE}
         </Alert>
+        <Typography sx={{ mt: 2 }} color="text.secondary">
+          No email from us in a few minutes? Check your spam folder, or have it sent again.
+        </Typography>
+        <SendLinkAgain email={sentTo} label="Send the email again" />
       </AuthCard>
     );
   }
@@ -107,7 +90,7 @@ export function SignUpPage() {
           fullWidth
           size="large"
           sx={{ mt: 2 }}
-          disabled={config.isPending || signUp.isPending}
+          disabled={request.configPending || signUp.isPending}
         >
           {signUp.isPending ? 'Signing Up…' : 'Sign Up'}
         </Button>

@@ -20,7 +20,9 @@ const PASSKEY_NOT_USED = 'The passkey was not used. Please try again, or use a c
 function secondFactorAsked(error: unknown): SecondFactor[] | null {
   if (!(error instanceof ApiError) || error.status !== 403) return null;
   const named = error.errors?.secondFactor?.split(' ') ?? [];
-  const methods = named.filter((m): m is SecondFactor => m === 'totp' || m === 'passkey');
+  const methods = named.filter(
+    (m): m is SecondFactor => m === 'totp' || m === 'passkey' || m === 'recoveryCode',
+  );
   return methods.length > 0 ? methods : null;
 }
 
@@ -54,9 +56,13 @@ export function ConfirmIdentityDialog(props: {
 }) {
   const { onConfirm } = props;
   const steps: SignInSteps<true> = {
-    async password({ password, totpCode }) {
+    async password({ password, totpCode, recoveryCode }) {
       try {
-        await onConfirm({ password, ...(totpCode ? { totpCode } : {}) });
+        await onConfirm({
+          password,
+          ...(totpCode ? { totpCode } : {}),
+          ...(recoveryCode ? { recoveryCode } : {}),
+        });
         return { done: true };
       } catch (error) {
         const methods = secondFactorAsked(error);

@@ -16,6 +16,7 @@ import {
   startTotpEnrolment,
   useConfirmTotp,
   useDisableTotp,
+  useNewRecoveryCodes,
   useRemovePasskey,
   profileQueryKey,
 } from '../../api/account';
@@ -23,6 +24,7 @@ import { errorMessageOf } from '../../api/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { formatMoment } from './formatMoment';
+import { RecoveryCodes, RecoveryCodesShown } from './RecoveryCodes';
 
 type Confirmation = {
   action: string;
@@ -32,10 +34,16 @@ type Confirmation = {
 /**
  * Two-factor authentication: an authenticator app (TOTP) and passkeys (WebAuthn), either of which
  * the sign-in's second step accepts. Every change asks for the password again (ASVS 7.5.1) and,
- * once a second factor is on, a current one too (issue 27 §2), in one dialog.
+ * once a second factor is on, a current one too (issue 27 §2), in one dialog. Ten recovery codes
+ * come with the app, shown once; a new set can be asked for, and the count left is shown (issue 38
+ * §4).
  */
 export function TwoFactorSection({ profile }: { profile: Profile }) {
   const [confirmation, setConfirmation] = useState<Confirmation>(null);
+  /** Recovery codes just made: shown until the user says they saved them, never again. */
+  const [shownCodes, setShownCodes] = useState<string[] | null>(null);
+  const newCodes = useNewRecoveryCodes();
+  const secondFactorOn = profile.totpEnabled || profile.passkeys.length > 0;
   return (
     <Box component="section" aria-labelledby="two-factor-heading">
       <Typography variant="h2" id="two-factor-heading" gutterBottom>
@@ -45,8 +53,29 @@ export function TwoFactorSection({ profile }: { profile: Profile }) {
         After your password, the sign-in asks for a code from an authenticator app or for a passkey.
         A passkey cannot be handed to a look-alike website.
       </Typography>
-      <AuthenticatorApp enabled={profile.totpEnabled} confirm={setConfirmation} />
+      {shownCodes ? (
+        <RecoveryCodesShown codes={shownCodes} onDone={() => setShownCodes(null)} />
+      ) : null}
+      <AuthenticatorApp
+        enabled={profile.totpEnabled}
+        confirm={setConfirmation}
+        onCodes={setShownCodes}
+      />
       <Passkeys passkeys={profile.passkeys} confirm={setConfirmation} />
+      {secondFactorOn ? (
+        <RecoveryCodes
+          left={profile.recoveryCodesLeft ?? 0}
+          onRenew={() =>
+            setConfirmation({
+              action: 'get new recovery codes (the ones you have now stop working)',
+              run: async (proof) => {
+                const { recoveryCodes } = await newCodes.mutateAsync(proof);
+                setShownCodes(recoveryCodes);
+              },
+            })
+          }
+        />
+      ) : null}
       <ConfirmIdentityDialog
         open={confirmation !== null}
         email={profile.email}
@@ -64,6 +93,8 @@ export function TwoFactorSection({ profile }: { profile: Profile }) {
 function AuthenticatorApp(props: {
   enabled: boolean;
   confirm: (confirmation: Confirmation) => void;
+  /** The recovery codes that came with the app, to show once. */
+  onCodes: (codes: string[]) => void;
 }) {
   const [enrolment, setEnrolment] = useState<(TwoFactorEnrolment & { qr: string }) | null>(null);
   const [code, setCode] = useState('');
@@ -82,7 +113,12 @@ function AuthenticatorApp(props: {
 
   function onConfirm(event: FormEvent) {
     event.preventDefault();
-    confirmCode.mutate(code.trim(), { onSuccess: () => setEnrolment(null) });
+    confirmCode.mutate(code.trim(), {
+      onSuccess: (state) => {
+        setEnrolment(null);
+        if (state.recoveryCodes) props.onCodes(state.recoveryCodes);
+      },
+    });
   }
 
   return (
