@@ -25,7 +25,13 @@ export class ClientError extends Error {
 }
 
 /** Why an upload's content was refused (uploads.ts checkContent). */
-type UploadRefusal = 'active-content' | 'unreadable-pdf' | 'not-an-image' | 'oversize-image';
+type UploadRefusal =
+  | 'active-content'
+  | 'unreadable-pdf'
+  | 'data-after-pdf-end'
+  | 'inflating-pdf'
+  | 'not-an-image'
+  | 'oversize-image';
 
 /**
  * A 400 for an upload refused for what it holds rather than how it was sent: a security event,

@@ -34,6 +34,36 @@ function zeroPng(width: number, height: number): Buffer {
   ]);
 }
 
+/** A one-file ZIP (stored, not deflated), as an attacker appends one to a PDF. */
+function zipOf(name: string, content: string): Buffer {
+  const data = Buffer.from(content);
+  const fileName = Buffer.from(name);
+  const crc = zlib.crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(fileName.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(fileName.length, 28);
+  const directoryAt = local.length + fileName.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + fileName.length, 12);
+  end.writeUInt32LE(directoryAt, 16);
+  return Buffer.concat([local, fileName, data, central, fileName, end]);
+}
+
 async function pdfWith(change: (document: PDFDocument) => void | Promise<void>): Promise<Buffer> {
   const document = await PDFDocument.create();
   document.addPage();
@@ -140,6 +170,29 @@ describe('uploaded content', () => {
     });
     const response = await upload([file('pdf', plain)]);
     expect(response.statusCode).toBe(200);
+  });
+
+  it('refuses a PDF with data after its last %%EOF (a ZIP holding a script); a little whitespace there is fine', async () => {
+    // Issue 39 §5: the PDF opened fine and was stored with the ZIP, a polyglot staff download.
+    const before = stored();
+    const plain = await pdfWith(() => {});
+    const zip = zipOf('index.html', '<script>alert(document.cookie)</script>');
+    const refusal =
+      'The file for W-2 does not end where a PDF ends (data follows its end, or its end is missing). Please save or print it as a plain PDF and upload that.';
+    for (const [kind, pdf] of Object.entries({
+      'a ZIP appended': Buffer.concat([plain, zip]),
+      'a ZIP after a line end': Buffer.concat([plain, Buffer.from('\r\n'), zip]),
+      'more whitespace than the tolerance': Buffer.concat([plain, Buffer.alloc(2048, ' ')]),
+      'no %%EOF at all': plain.subarray(0, plain.lastIndexOf('%%EOF')),
+    })) {
+      expect(await PDFDocument.load(pdf), kind).toBeTruthy(); // each opens as a PDF
+      const response = await upload([file('pdf', pdf)]);
+      expect(response.statusCode, kind).toBe(400);
+      expect(response.json().errorMessage, kind).toBe(refusal);
+    }
+    expect(stored()).toEqual(before);
+    const padded = Buffer.concat([plain, Buffer.from('\r\n \n'), Buffer.alloc(200)]);
+    expect((await upload([file('pdf', padded)])).statusCode).toBe(200);
   });
 
   it('refuses an image of 100 megapixels from its header, before decoding it', async () => {

@@ -152,6 +152,12 @@ export async function checkContent(
         'active-content',
       );
     }
+    if (!(await endsAsPdf(file))) {
+      throw new RefusedUpload(
+        `The file for ${label} does not end where a PDF ends (data follows its end, or its end is missing). Please save or print it as a plain PDF and upload that.`,
+        'data-after-pdf-end',
+      );
+    }
     return { contentType: 'application/pdf' };
   }
   // Dimensions come from the header alone, before any pixel is decoded.
@@ -210,6 +216,31 @@ async function pictureAlone(picture: Buffer, contentType: string): Promise<Buffe
   }
   const lossless = contentType === 'image/webp' && picture.includes('VP8L', 12, 'latin1');
   return encode(image.rotate(), lossless).toBuffer();
+}
+
+/**
+ * What may follow a PDF's last `%%EOF` (issue 39 §5): line ends, spaces and NULs that writers and
+ * mail transports add, up to this many bytes. Anything else there (a ZIP holding a `<script>`, an
+ * HTML page) is no part of the document: every viewer ignores it, and a file that is also
+ * something else is refused rather than stored.
+ */
+const PDF_END_TOLERANCE = 1024;
+const PDF_END = Buffer.from('%%EOF', 'latin1');
+
+/** Whether the file's last `%%EOF` ends it, but for a little whitespace or NULs. */
+async function endsAsPdf(file: string): Promise<boolean> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, PDF_END_TOLERANCE + PDF_END.length);
+    const tail = Buffer.alloc(length);
+    await handle.read(tail, 0, length, size - length);
+    const end = tail.lastIndexOf(PDF_END);
+    if (end < 0) return false;
+    return /^[\0\t\n\f\r ]*$/.test(tail.toString('latin1', end + PDF_END.length));
+  } finally {
+    await handle.close();
+  }
 }
 
 async function startsWith(file: string, magic: string): Promise<boolean> {
