@@ -110,9 +110,11 @@ test.describe('invitation', () => {
     await firstName.fill('Robin');
     await page.getByRole('textbox', { name: prompt('lastName') }).fill('Vale');
     await phone.fill('+12125550142');
-    // The visible control is a button; the chooser it opens takes the file.
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: /Replace file/ }).click();
+    // The visible control is a button; the chooser it opens takes the file. Enter opens it as
+    // Space and a click do (issue 38 §4: Enter did nothing).
+    const chooser = page.waitForEvent('filechooser', { timeout: 5_000 });
+    await page.getByRole('button', { name: /Replace file/ }).focus();
+    await page.keyboard.press('Enter');
     await (await chooser).setFiles('tests/fixtures/files/id-front.png');
     await expect(page.getByText(fileRule, { exact: true })).toBeHidden();
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);

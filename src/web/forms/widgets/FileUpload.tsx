@@ -207,6 +207,14 @@ export const FileUpload = memo(function FileUpload(props: FileUploadProps) {
             id={`${id}-choose`}
             disabled={disabled}
             onClick={() => input.current?.click()}
+            onKeyDown={(event) => {
+              // Enter clicked on keydown, and Chromium opened no file chooser from that click
+              // (Space, which clicks on keyup, did): Enter opens it on keyup too (issue 38 §4).
+              if (event.key === 'Enter') event.preventDefault();
+            }}
+            onKeyUp={(event) => {
+              if (event.key === 'Enter') input.current?.click();
+            }}
             aria-labelledby={`${id}-choose ${labelId}`}
             aria-describedby={
               [errorDescription, reference ? chosenId : undefined, upload ? uploadId : undefined]
