@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { passwordHashQueue } from './hashQueue';
 import { scryptInThread } from './hashThreads';
 
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 const CODE_LENGTH = 10;
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const KEY_LENGTH = 32;
@@ -37,7 +37,7 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** A typed code as stored (10 characters of the alphabet), or null when it cannot be one. */
-export function normalisedRecoveryCode(typed: string): string | null {
+function normalisedRecoveryCode(typed: string): string | null {
   const code = typed.toLowerCase().replace(/[\s-]/g, '').replace(/[il]/g, '1').replace(/o/g, '0');
   return code.length === CODE_LENGTH && [...code].every((c) => ALPHABET.includes(c)) ? code : null;
 }
