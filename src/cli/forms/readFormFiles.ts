@@ -7,7 +7,12 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Fixture } from '../../shared/forms/check/checkForms';
 import { diskTree } from '../../shared/forms/model/compileNode';
-import { parse, type FileTree, type Problem } from '../../shared/forms/model/formFiles';
+import {
+  formFolders,
+  parse,
+  type FileTree,
+  type Problem,
+} from '../../shared/forms/model/formFiles';
 
 export {
   commonFiles,
@@ -46,17 +51,23 @@ export function resolveRevision(cwd: string, ref: string): string {
 
 const FIXTURES_FOLDER = 'tests/fixtures/forms';
 
-/** The fixtures `tests/fixtures/forms/<form-id>/*.json` of every form folder found there. */
+/**
+ * Every fixture: `tests/fixtures/forms/<form-id>/*.json`, and those a form folder carries in its
+ * own `fixtures/` (`schemas/<form-id>/fixtures/`, or a `FORMS_DIR` form's folder: they travel
+ * with the form, and check runs them whenever it sees the form).
+ */
 export function readFixtures(tree: FileTree): { fixtures: Fixture[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const fixtures: Fixture[] = [];
-  for (const folder of tree.list(FIXTURES_FOLDER)) {
-    for (const name of tree.list(`${FIXTURES_FOLDER}/${folder}`)) {
+  const read = (folder: string, formId: string) => {
+    for (const name of tree.list(folder)) {
       if (!name.endsWith('.json')) continue;
-      const file = path.posix.join(FIXTURES_FOLDER, folder, name);
+      const file = path.posix.join(folder, name);
       const content = parse(tree, file, problems);
-      if (content !== undefined) fixtures.push({ file, content });
+      if (content !== undefined) fixtures.push({ file, content, formId });
     }
-  }
+  };
+  for (const formId of tree.list(FIXTURES_FOLDER)) read(`${FIXTURES_FOLDER}/${formId}`, formId);
+  for (const formId of formFolders(tree)) read(`schemas/${formId}/fixtures`, formId);
   return { fixtures, problems };
 }

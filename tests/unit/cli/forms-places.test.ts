@@ -2,7 +2,8 @@
  * `forms check` and `forms validate` name each problem at its true place (issue 37 §4): a
  * `FORMS_DIR` form by its own folder, with the JSON pointer, line and column; a trailing comma at
  * the comma; a misspelt keyword or common definition with the name meant; `x-registration`'s
- * missing member by name; validate in check's words; a fixture's stray answers said once.
+ * missing member by name; validate in check's words; a fixture's stray answers said once; a
+ * `FORMS_DIR` form's fixtures in its own folder, run by the plain check.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -107,12 +108,25 @@ beforeAll(async () => {
     stray,
     JSON.stringify({ patch: [{ op: 'add', path: '/nmae', value: 'Bo' }], expectedErrors: [] }),
   );
+  // The commodity pool operator (x-registration with its defaults, its fixtures in its folder),
+  // and a copy whose fixture expects a message the form does not give.
+  const rulesDir = path.join(projectRoot, 'tests/fixtures/rule-forms');
+  const wrongDir = path.join(tmp, 'wrong');
+  fs.cpSync(rulesDir, wrongDir, { recursive: true });
+  const wrongFixture = path.join(wrongDir, 'commodity-pool/fixtures/two-control-persons.json');
+  const fixture = JSON.parse(fs.readFileSync(wrongFixture, 'utf8')) as {
+    expectedErrors: { message: string }[];
+  };
+  fixture.expectedErrors[0]!.message = 'Only one control person';
+  fs.writeFileSync(wrongFixture, JSON.stringify(fixture, null, 2));
   const env = { FORMS_DIR: formsDir };
   const example = path.join(formsDir, 'typo-keyword', 'typo-keyword.example.json');
   const started: Record<string, Promise<Run>> = {
     check: forms(['check'], env),
     validateTypo: forms(['validate', 'typo-keyword', example], env),
     stray: forms(['validate', 'individual', stray]),
+    pool: forms(['check'], { FORMS_DIR: rulesDir }),
+    wrongPool: forms(['check'], { FORMS_DIR: wrongDir }),
   };
   for (const [name, run] of Object.entries(started)) runs[name] = await run;
 }, 120_000);
@@ -169,6 +183,26 @@ describe('forms validate', () => {
     );
     expect(stdout).not.toContain('These are exactly');
     expect(stdout).not.toContain('valid individual answers');
+    expect(code).toBe(1);
+  });
+});
+
+describe('a FORMS_DIR form carrying its fixtures', () => {
+  it('passes the plain forms check, x-registration given only what is its own', () => {
+    const { stdout, code } = runs.pool!;
+    expect(stdout).toMatch(
+      /^OK: 5 forms \(affiliated-person, business, commodity-pool, individual, person\)/,
+    );
+    expect(code).toBe(0);
+  });
+
+  it('runs them: a fixture that disagrees is named by its own path', () => {
+    const { stdout, code } = runs.wrongPool!;
+    expect(stdout).toContain(
+      `${tmp}/wrong/commodity-pool/fixtures/two-control-persons.json\n  /expectedErrors (line 10, column 3)  the answers give other messages than expected:\n` +
+        '      - expected, not given: /principals: Only one control person\n' +
+        '      + given, not expected: /principals: Exactly one principal is the control person',
+    );
     expect(code).toBe(1);
   });
 });

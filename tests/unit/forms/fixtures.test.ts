@@ -20,11 +20,33 @@ const writeJson = (file: string, value: unknown) =>
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 
 /** The problems `forms check` finds in the schemas and fixtures under `root`. */
-function check(root: string): Problem[] {
-  const tree = diskTree(root);
+function check(root: string, formsDir?: string): Problem[] {
+  const tree = diskTree(root, formsDir);
   const { sources } = readFormSources(tree);
   return checkForms(sources, readFixtures(tree).fixtures).problems;
 }
+
+describe("a FORMS_DIR form's own fixtures (issue 37 §4)", { timeout: 120_000 }, () => {
+  it('are read from its folder, named by their form, and run with the others', () => {
+    const tree = diskTree(projectRoot, 'tests/fixtures/rule-forms');
+    const own = readFixtures(tree).fixtures.filter((f) => f.formId === 'commodity-pool');
+    expect(own.map((f) => f.file).sort()).toEqual([
+      'schemas/commodity-pool/fixtures/no-control-no-25.json',
+      'schemas/commodity-pool/fixtures/ownership-100.json',
+      'schemas/commodity-pool/fixtures/ownership-over-100.json',
+      'schemas/commodity-pool/fixtures/signer-not-an-officer.json',
+      'schemas/commodity-pool/fixtures/two-control-persons.json',
+    ]);
+    expect(tree.where!(own[0]!.file)).toBe(
+      path.join(
+        projectRoot,
+        'tests/fixtures/rule-forms/commodity-pool/fixtures',
+        path.basename(own[0]!.file),
+      ),
+    );
+    expect(check(projectRoot, 'tests/fixtures/rule-forms')).toEqual([]);
+  });
+});
 
 // Compiling every form twice takes seconds on a busy shared machine.
 describe('fixtures as patches of the example', { timeout: 120_000 }, () => {

@@ -31,6 +31,8 @@ export type { Problem };
 export interface Fixture {
   file: string;
   content: unknown;
+  /** The form it is a case of (default: the name of the folder holding it). */
+  formId?: string;
 }
 
 const schemaFile = (formId: string) => `schemas/${formId}/${formId}.schema.json`;
@@ -507,7 +509,7 @@ export function checkForms(
   const broken = new Set([...Object.keys(sources.forms), ...(options.unreadForms ?? [])]);
   const waiting = new Map<string, number>();
   for (const fixture of fixtures) {
-    const formId = fromPointer(`/${fixture.file}`).at(-2) ?? '';
+    const formId = fixture.formId ?? fromPointer(`/${fixture.file}`).at(-2) ?? '';
     const form = forms.get(formId);
     if (form) problems.push(...checkFixture(form, fixture));
     else if (broken.has(formId)) waiting.set(formId, (waiting.get(formId) ?? 0) + 1);
@@ -515,7 +517,9 @@ export function checkForms(
       problems.push({
         file: fixture.file,
         pointer: '',
-        message: `no form ${formId} (a fixture's folder under tests/fixtures/forms/ is its form's id)`,
+        message:
+          `no form ${formId} (a fixture's folder under tests/fixtures/forms/ is its form's id; ` +
+          "a FORMS_DIR form's fixtures go in its own folder, <form-id>/fixtures/)",
       });
     }
   }
