@@ -436,6 +436,41 @@ describe(
       );
     });
 
+    it('says the registry has no such LEI when it answers 404, not that it failed (issue 38 §4)', async () => {
+      mockApi({
+        [`GET lei-records/${US_LEI}`]: () => json(404, { errorMessage: 'No entity has this LEI.' }),
+      });
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const { user } = renderBusiness({}, LEI);
+      await typeInto(user, lei(), US_LEI);
+      const notFound = uiOptions('lei').notFoundText as string;
+      await waitFor(() => expect(lei()).toHaveAccessibleDescription(notFound));
+      expect(screen.getByRole('status')).toHaveTextContent(notFound);
+      expect(notFound).not.toBe(uiOptions('lei').failedText);
+      expect(warn).not.toHaveBeenCalled();
+    });
+
+    it('clears what the previous LEI filled when the LEI changes, keeping what the applicant edited (issue 38 §4)', async () => {
+      mockApi({
+        [`GET lei-records/${US_LEI}`]: () => json(200, usRecord),
+        [`GET lei-records/${DE_LEI}`]: () => json(404, { errorMessage: 'No entity has this LEI.' }),
+      });
+      const { user, committed } = renderBusiness({}, LEI);
+      await typeInto(user, lei(), US_LEI);
+      await waitFor(() => expect(field(prompt('bizName'))).toHaveValue(usRecord.legalName));
+      // The applicant corrects the address; the name stays as the record gave it.
+      await user.clear(field(prompt('bizAddress')));
+      await typeInto(user, field(prompt('bizAddress')), '1 Corrected Way, Boston, MA 02110');
+      await user.tab();
+      await user.clear(lei());
+      await typeInto(user, lei(), DE_LEI);
+      await user.tab();
+      await waitFor(() => expect(field(prompt('bizName'))).toHaveValue(''));
+      expect(field(prompt('bizAddress'))).toHaveValue('1 Corrected Way, Boston, MA 02110');
+      await waitFor(() => expect(committed.current.bizName).toBeUndefined());
+      expect(committed.current.bizAddress).toBe('1 Corrected Way, Boston, MA 02110');
+    });
+
     it('after a failed lookup, logs it, says so, and the user types the name and address', async () => {
       mockApi({
         [`GET lei-records/${US_LEI}`]: () =>

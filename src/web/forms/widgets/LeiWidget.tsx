@@ -4,10 +4,11 @@ import CircularProgress from '@mui/material/CircularProgress';
 import type { WidgetProps } from '@rjsf/utils';
 import type { LeiRecord } from '../../../shared/api/lei';
 import { LEI_LENGTH, leiProblem } from '../../../shared/rules/lei';
+import { ApiError } from '../../api/client';
 import { getLeiRecord } from '../../api/get-lei-record';
 import { SessionRenewalDeclined } from '../../app/sessionExpiry';
 import { COUNTRY_CHOICES } from '../countries';
-import { engineOf } from '../engine';
+import { engineOf, getByPointer } from '../engine';
 import type { Parsed } from '../useBufferedText';
 import { TextInput } from './TextInput';
 import { visuallyHidden } from '../../app/theme';
@@ -53,7 +54,7 @@ function leiFills(record: LeiRecord, fills: Record<string, unknown>) {
   return writes;
 }
 
-type Status = 'idle' | 'checksum' | 'lookingUp' | 'found' | 'failed';
+type Status = 'idle' | 'checksum' | 'lookingUp' | 'found' | 'notFound' | 'failed';
 
 /**
  * The LEI (business §5.5, §7.1): typed or pasted, upper-cased. A complete LEI (20 characters)
@@ -63,7 +64,10 @@ type Status = 'idle' | 'checksum' | 'lookingUp' | 'found' | 'failed';
  * 'nonUsAddress'), through the form's answer writer, as if the user had typed them. A failed
  * lookup is logged and noted under the field; the user types the name and address instead. An
  * expired session asks to sign in again in place and looks up again (sessionExpiry.ts).
- * Status texts come from `ui:options` (lookingUpText, foundText, failedText).
+ * Status texts come from `ui:options` (lookingUpText, foundText, notFoundText for an LEI the
+ * registry has no entity for, failedText for a registry that did not answer). When the LEI is
+ * changed, the answers the previous one filled are cleared again, unless the applicant edited
+ * them since (issue 38 §4): a name and address must not outlive the LEI they came from.
  */
 export function LeiWidget(props: WidgetProps) {
   const { value, schema, options, registry } = props;
@@ -74,6 +78,8 @@ export function LeiWidget(props: WidgetProps) {
   const lookedUp = useRef<string | undefined>(typeof value === 'string' ? value : undefined);
   const request = useRef<AbortController | null>(null);
   const fills = options.lookupFills;
+  /** What the last record filled, by pointer, and the LEI it was for. */
+  const filled = useRef<{ lei: string; writes: Record<string, unknown> } | undefined>(undefined);
   const messages = schema['x-lei'] as Record<string, string> | undefined;
 
   useEffect(() => () => request.current?.abort(), []);
@@ -89,7 +95,9 @@ export function LeiWidget(props: WidgetProps) {
           if (controller.signal.aborted) return;
           const declared =
             fills && typeof fills === 'object' ? (fills as Record<string, unknown>) : {};
-          engine?.writer.write(leiFills(record, declared));
+          const writes = leiFills(record, declared);
+          engine?.writer.write(writes);
+          filled.current = { lei, writes };
           setStatus('found');
         },
         (error: unknown) => {
@@ -98,6 +106,11 @@ export function LeiWidget(props: WidgetProps) {
           // Signed out and not signed in again: nothing was looked up (the page says why).
           if (error instanceof SessionRenewalDeclined) {
             setStatus('idle');
+            return;
+          }
+          // The registry answered, and has no such entity: not a failure to try again later.
+          if (error instanceof ApiError && error.status === 404) {
+            setStatus('notFound');
             return;
           }
           console.warn(`LEI lookup of ${lei} failed`, error);
@@ -110,6 +123,18 @@ export function LeiWidget(props: WidgetProps) {
 
   const onParsed = useCallback(
     ({ text }: Parsed) => {
+      // Another LEI than the one that filled answers: those answers leave with it, unless the
+      // applicant changed them since (they are then the applicant's own).
+      const previous = filled.current;
+      if (previous && text !== previous.lei) {
+        filled.current = undefined;
+        const answers = engine?.answers.get();
+        const clears: Record<string, unknown> = {};
+        for (const [pointer, written] of Object.entries(previous.writes)) {
+          if (getByPointer(answers, pointer) === written) clears[pointer] = undefined;
+        }
+        if (Object.keys(clears).length > 0) engine?.writer.write(clears);
+      }
       if (text.length !== LEI_LENGTH) {
         request.current?.abort();
         setStatus('idle');
@@ -125,7 +150,7 @@ export function LeiWidget(props: WidgetProps) {
       lookedUp.current = text;
       lookUp(text);
     },
-    [lookUp],
+    [lookUp, engine],
   );
 
   const text = (key: string) => (typeof options[key] === 'string' ? options[key] : undefined);
@@ -145,6 +170,8 @@ export function LeiWidget(props: WidgetProps) {
     );
   } else if (status === 'found') {
     helperText = text('foundText');
+  } else if (status === 'notFound') {
+    helperText = text('notFoundText');
   } else if (status === 'failed') {
     helperText = text('failedText');
   }
