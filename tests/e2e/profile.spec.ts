@@ -196,7 +196,7 @@ test('sessions listed and ended one by one or all others; password change asks t
   await expect(page).toHaveURL(/\/clearing\/registration$/);
 });
 
-test('authenticator app: set up from the profile after the password, then the sign-in asks for its code', async ({
+test('authenticator app: set up from the profile after the password, then the sign-in asks for its code; a recovery code signs in once', async ({
   page,
 }) => {
   const email = await newAccount(page);
@@ -220,6 +220,14 @@ test('authenticator app: set up from the profile after the password, then the si
   await page.getByLabel('Code from the app').fill(await previousStepCode(secret, 10_000));
   await page.getByRole('button', { name: 'Turn On' }).click();
   await expect(page.getByRole('button', { name: 'Turn off authenticator app' })).toBeVisible();
+  // Ten recovery codes come with it, shown this once (issue 38 §4).
+  const codes = await page
+    .getByRole('list', { name: 'Recovery codes' })
+    .getByRole('listitem')
+    .allTextContents();
+  expect(codes).toHaveLength(10);
+  await page.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page.getByText('10 of 10 recovery codes left.')).toBeVisible();
 
   await logOut(page);
   await signIn(page, email, PASSWORD);
@@ -228,6 +236,19 @@ test('authenticator app: set up from the profile after the password, then the si
   await code.fill(totpCode(secret));
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/clearing\/registration$/);
+
+  // A recovery code in place of the code: it signs in once, and is refused the second time.
+  for (const attempt of ['first', 'second']) {
+    await logOut(page);
+    await signIn(page, email, PASSWORD);
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByLabel('Recovery code').fill(codes[0]!);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    if (attempt === 'first') await expect(page).toHaveURL(/\/clearing\/registration$/);
+  }
+  await expect(page.getByLabel('Recovery code')).toHaveAccessibleDescription(
+    /recovery code is not right, or it was used already/,
+  );
 });
 
 test('passkey: added from the profile with a virtual authenticator, then the sign-in’s second step', async ({
