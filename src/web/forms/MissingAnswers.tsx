@@ -22,7 +22,9 @@ export function MissingAnswers({
 }) {
   const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
   const status = useSyncExternalStore(session.status.subscribe, session.status.get);
-  if (status.submitting || status.canSubmit) return null;
+  // Sent: nothing is missing (behind the success dialog the form said 'No answer has been given
+  // yet', issue 38 §4).
+  if (status.submitting || status.canSubmit || status.submitted) return null;
   if (entries.length === 0) {
     return status.dirty ? null : (
       <Typography role="status" variant="body2" color="text.secondary">

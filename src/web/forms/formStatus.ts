@@ -10,6 +10,8 @@ export interface FormStatus {
   submitting: boolean;
   /** A submit was attempted (every field now shows its errors). */
   submitAttempted: boolean;
+  /** The answers were sent and taken: nothing is waited for any more. */
+  submitted: boolean;
   /** valid && dirty && !submitting. */
   canSubmit: boolean;
 }
@@ -19,6 +21,7 @@ const INITIAL_STATUS: FormStatus = {
   dirty: false,
   submitting: false,
   submitAttempted: false,
+  submitted: false,
   canSubmit: false,
 };
 

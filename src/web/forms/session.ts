@@ -646,7 +646,7 @@ export class FormSession {
       if (this.persistence?.submitted) this.persistence.submitted();
       else this.persistence?.clear();
       this.baseline = canonicalJson(this.current);
-      this.status.set({ dirty: false });
+      this.status.set({ dirty: false, submitted: true });
       return true;
     } catch {
       return false; // the page reports the failure; answers and draft stay

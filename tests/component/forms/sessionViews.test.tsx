@@ -111,6 +111,20 @@ describe('views of a session', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Must provide last name')).toBeNull();
   });
 
+  it('says nothing is missing once the answers were sent (issue 38 §4)', async () => {
+    // Complete answers the form opened with: nothing needed, nothing given yet.
+    const session = new FormSession({ form: business, initial: business.example });
+    render(
+      <SchemaForm session={session} onSubmit={vi.fn()}>
+        <MissingAnswers session={session} />
+      </SchemaForm>,
+    );
+    expect(await screen.findByText('No answer has been given yet.')).toBeInTheDocument();
+    expect(await act(() => session.submit(async () => {}))).toBe(true);
+    expect(session.status.get().submitted).toBe(true);
+    expect(screen.queryByText('No answer has been given yet.')).toBeNull();
+  });
+
   it('the review draws prompts and answers from the schema, hides what a condition hides, and edits a section', async () => {
     const user = userEvent.setup();
     const session = new FormSession({
