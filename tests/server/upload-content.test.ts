@@ -195,6 +195,34 @@ describe('uploaded content', () => {
     expect((await upload([file('pdf', padded)])).statusCode).toBe(200);
   });
 
+  it('refuses a PDF whose streams unpack too far: one page of 80 MB, or three of 50 MB; 2 x 20 MB is fine', async () => {
+    // Issue 39 §5: a page whose content inflated to 80 MB was stored (streams were never decoded).
+    const MB = 1024 * 1024;
+    const withContents = (sizes: number[]) =>
+      pdfWith((document) => {
+        const refs = sizes.map((size) =>
+          document.context.register(
+            document.context.stream(zlib.deflateSync(Buffer.alloc(size * MB, ' '), { level: 9 }), {
+              Filter: 'FlateDecode',
+            }),
+          ),
+        );
+        document.getPage(0).node.set(PDFName.of('Contents'), document.context.obj(refs));
+      });
+    const before = stored();
+    for (const sizes of [[80], [50, 50, 50]]) {
+      const bomb = await withContents(sizes);
+      expect(bomb.length, `${sizes}`).toBeLessThan(1 * MB);
+      const response = await upload([file('pdf', bomb)]);
+      expect(response.statusCode, `${sizes}`).toBe(400);
+      expect(response.json().errorMessage, `${sizes}`).toBe(
+        'The file for W-2 unpacks to too much data when opened (more than 64 MB in one part, or 128 MB in all). Please save or print it as a plain PDF and upload that.',
+      );
+    }
+    expect(stored()).toEqual(before);
+    expect((await upload([file('pdf', await withContents([20, 20]))])).statusCode).toBe(200);
+  });
+
   it('refuses an image of 100 megapixels from its header, before decoding it', async () => {
     const before = stored();
     const bomb = zeroPng(10_000, 10_000);

@@ -9,8 +9,9 @@ import { parentPort, type TransferListItem } from 'node:worker_threads';
 import decodeHeicFile from 'heic-decode';
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './imageLimits';
 import type { HeicDecodeResult, InspectionRequest, PdfInspectionResult } from './inspectionThreads';
-import { pdfActiveContent } from './pdfActions';
-import { loadPdfEngine, openPdf, PdfEngineLoadError } from './pdfEngine';
+import { MAX_PDF_OBJECTS, pdfActiveContent } from './pdfActions';
+import { loadPdfEngine, openPdf, PdfEngineLoadError, type PdfStream } from './pdfEngine';
+import { inflatesTooFar } from './pdfStreams';
 
 async function inspectPdf(file: string): Promise<PdfInspectionResult> {
   const engine = await loadPdfEngine();
@@ -20,11 +21,12 @@ async function inspectPdf(file: string): Promise<PdfInspectionResult> {
   const opened = await openPdf(engine, bytes);
   if ('unreadable' in opened) return { verdict: 'unreadable', reason: opened.unreadable };
   if (opened.pages < 1) return { verdict: 'unreadable', reason: 'no pages' };
-  const verdict = pdfActiveContent(engine, opened.xref);
+  const streams: PdfStream[] = [];
+  const verdict = pdfActiveContent(engine, opened.xref, MAX_PDF_OBJECTS, streams);
   if ('unreadable' in verdict) return { verdict: 'unreadable', reason: verdict.unreadable };
-  return verdict.active
-    ? { verdict: 'active', reason: verdict.active }
-    : { verdict: 'passive', pages: opened.pages };
+  if (verdict.active) return { verdict: 'active', reason: verdict.active };
+  if (inflatesTooFar(engine, opened.xref, streams)) return { verdict: 'inflating' };
+  return { verdict: 'passive', pages: opened.pages };
 }
 
 /** The primary image's pixels, after its size is checked from the container (before decoding). */

@@ -21,6 +21,8 @@ export interface InspectionRequest {
 export type PdfInspectionResult =
   | { verdict: 'passive'; pages: number }
   | { verdict: 'active'; reason: string }
+  /** Its streams unpack past the bounds of pdfStreams.ts. */
+  | { verdict: 'inflating' }
   | { verdict: 'unreadable'; reason: string };
 /** A decoded HEIC photo: its primary image as RGBA pixels. */
 export type HeicDecodeResult =

@@ -5,7 +5,7 @@
  * open action, additional actions (`/AA`) of the document, pages, annotations and form fields,
  * link and outline actions, chained `/Next` actions.
  */
-import type { PdfDict, PdfEngine, PdfXRef } from './pdfEngine';
+import type { PdfDict, PdfEngine, PdfStream, PdfXRef } from './pdfEngine';
 
 /**
  * Most objects (dictionaries, arrays, streams) one inspection walks. A 10 MB PDF of real text
@@ -61,15 +61,17 @@ export function pdfActiveContent(
   engine: PdfEngine,
   xref: PdfXRef,
   maxObjects = MAX_PDF_OBJECTS,
+  streams: PdfStream[] = [],
 ): Verdict {
   try {
-    return walk(engine, xref, maxObjects);
+    return walk(engine, xref, maxObjects, streams);
   } catch (error) {
     return { unreadable: (error as Error)?.name || 'an object that cannot be read' };
   }
 }
 
-function walk(engine: PdfEngine, xref: PdfXRef, maxObjects: number): Verdict {
+/** Walks every object the catalog reaches; the streams among them are added to `streams`. */
+function walk(engine: PdfEngine, xref: PdfXRef, maxObjects: number, streams: PdfStream[]): Verdict {
   const { Dict, Name, Ref, BaseStream } = engine;
   /**
    * A reference's object, as the viewer fetches it. One that fails to parse (or to inflate
@@ -164,7 +166,8 @@ function walk(engine: PdfEngine, xref: PdfXRef, maxObjects: number): Verdict {
       continue;
     }
     const isStream = value instanceof BaseStream;
-    const dict = isStream ? (value as { dict: PdfDict | null }).dict : (value as PdfDict);
+    if (isStream) streams.push(value as PdfStream);
+    const dict = isStream ? (value as PdfStream).dict : (value as PdfDict);
     if (!dict) continue;
     const found = judgeDict(dict, isStream);
     if (found) return { active: found };

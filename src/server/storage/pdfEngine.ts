@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { MAX_DECODED_STREAM_BYTES } from './pdfLimits';
 
 /** A PDF name (`/Launch`): pdf.js interns them, with every `#xx` escape decoded. */
 export interface PdfName {
@@ -30,9 +31,13 @@ export interface PdfDict {
   getRaw(key: string): unknown;
   has(key: string): boolean;
 }
-/** A stream: its dictionary, never its decoded content, is what the inspection reads. */
+/** A stream: its dictionary; its decoded bytes only to measure them (pdfStreams.ts). */
 export interface PdfStream {
   dict: PdfDict | null;
+  /** Back to the stream's first byte. */
+  reset(): void;
+  /** Every decoded byte (a view of the stream's own buffer), within the decode limit. */
+  getBytes(): Uint8Array;
 }
 export interface PdfXRef {
   fetch(ref: PdfRef): unknown;
@@ -78,12 +83,24 @@ const EXPORTED = [
   'setVerbosityLevel',
 ];
 
-/**
- * Most bytes one decoded stream may grow to (an object or cross-reference stream). pdf.js grows
- * its buffers without limit, outside the JavaScript heap the worker's resource limits count:
- * a few kilobytes of deflate bomb must not take the machine's memory.
- */
-const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
+/** A stream grew past the decode limit: the document unpacks to more than is accepted. */
+export class DecodedStreamTooLarge extends Error {
+  override name = 'DecodedStreamTooLarge';
+}
+
+/** The most one stream decoded now may grow to: {@link MAX_DECODED_STREAM_BYTES} or less. */
+let decodeLimit = MAX_DECODED_STREAM_BYTES;
+
+/** Runs `work` with streams decoded in it allowed at most `limit` bytes each. */
+export function withDecodeLimit<T>(limit: number, work: () => T): T {
+  const before = decodeLimit;
+  decodeLimit = Math.min(limit, MAX_DECODED_STREAM_BYTES);
+  try {
+    return work();
+  } finally {
+    decodeLimit = before;
+  }
+}
 
 /** The engine could not be loaded (a pdfjs-dist upgrade moved its classes): the server's fault. */
 export class PdfEngineLoadError extends Error {
@@ -114,7 +131,7 @@ export function loadPdfEngine(): Promise<PdfEngine> {
     loaded.setVerbosityLevel(0); // errors only: its warnings would quote document content
     const ensureBuffer = loaded.DecodeStream.prototype.ensureBuffer;
     loaded.DecodeStream.prototype.ensureBuffer = function (requested: number) {
-      if (requested > MAX_DECODED_STREAM_BYTES) throw new Error('decoded stream too large');
+      if (requested > decodeLimit) throw new DecodedStreamTooLarge();
       return ensureBuffer.call(this, requested);
     };
     return loaded;

@@ -10,6 +10,7 @@ import { ClientError, RefusedUpload } from '../errors';
 import { MAX_IMAGE_PIXELS, oversizeImage } from './contentChecks';
 import { imageEnd } from './imageEnd';
 import { withoutMetadata } from './imageMetadata';
+import { inflatingPdfMessage } from './pdfLimits';
 import { decodeHeic, inspectPdf, InspectionThreadError } from './inspectionThreads';
 
 /** What an upload must be, judged by its content (never by its name or declared type). */
@@ -151,6 +152,9 @@ export async function checkContent(
         `The file for ${label} contains active content (scripts, automatic actions or embedded files), which we do not accept. Please save or print it as a plain PDF and upload that.`,
         'active-content',
       );
+    }
+    if (inspection.verdict === 'inflating') {
+      throw new RefusedUpload(inflatingPdfMessage(label), 'inflating-pdf');
     }
     if (!(await endsAsPdf(file))) {
       throw new RefusedUpload(
