@@ -6,7 +6,14 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCheck, runPayload, runValidate, runWording, UsageError } from './forms/commands';
+import {
+  runCheck,
+  runGolden,
+  runPayload,
+  runValidate,
+  runWording,
+  UsageError,
+} from './forms/commands';
 import { runImpact } from './forms/impact';
 
 const USAGE = `Usage: npm run forms -- <command> [options]
@@ -18,6 +25,9 @@ const USAGE = `Usage: npm run forms -- <command> [options]
           [--since <git-ref>]           only what was added, changed or removed since then
           [--at <schema-hash|git-ref>]  the wording of a stored registration's schema version
   payload <form-id> <answers.json>      the prompt+value payload the portal would send
+  golden                                record the golden payloads (tests/fixtures/payloads/)
+                                        again after an intended change (a reworded prompt):
+                                        only the values that changed are rewritten
   impact                                what the working tree's schemas would do to the answers
                                         of open applications and registrations awaiting review
                                         (DATABASE_URL, or DATA_DIR's embedded database): the
@@ -63,6 +73,9 @@ async function main(argv: string[]): Promise<number> {
       const [formId = '', file = ''] = args(2, '<form-id> <answers.json>');
       return runPayload(root, formId, file);
     }
+    case 'golden':
+      args(0, 'no arguments');
+      return runGolden(root);
     case 'wording':
       args(0, 'no arguments (options --since or --at)');
       return runWording(root, { since: values.since, at: values.at });

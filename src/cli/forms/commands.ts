@@ -9,6 +9,12 @@ import {
   type Problem,
 } from '../../shared/forms/check/checkForms';
 import { compileProblems } from '../../shared/forms/check/compileProblems';
+import {
+  checkGolden,
+  goldenFormId,
+  recordGolden,
+  type Golden,
+} from '../../shared/forms/check/goldenPayloads';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import { compileForms } from '../../shared/forms/model/compileNode';
 import { checkEsignConsent, ESIGN_CONSENT_FILE } from '../../shared/forms/model/esignConsent';
@@ -27,10 +33,11 @@ import {
   gitTree,
   readFixtures,
   readFormSources,
+  readGoldens,
   resolveRevision,
   type FileTree,
 } from './readFormFiles';
-import { placeProblems, problemLines } from './problemPlaces';
+import { fromCwd, placeProblems, problemLines } from './problemPlaces';
 import { changesTable, diffWording, readWording, wordingTable } from './wording';
 
 /** Input the command cannot work with (exit code 2); the message says what to fix. */
@@ -55,6 +62,7 @@ export function runCheck(root: string): number {
   const tree = diskTree(root, process.env.FORMS_DIR);
   const read = readFormSources(tree);
   const { fixtures, problems: fixtureProblems } = readFixtures(tree);
+  const { goldens, problems: goldenProblems } = readGoldens(tree);
   const pdfs = path.join(root, 'assets', 'pdfs');
   const assetFiles = fs.existsSync(pdfs)
     ? fs.readdirSync(pdfs).map((name) => `/assets/pdfs/${name}`)
@@ -69,7 +77,14 @@ export function runCheck(root: string): number {
   const consent = parse(tree, ESIGN_CONSENT_FILE, consentProblems);
   if (consent !== undefined) consentProblems.push(...checkEsignConsent(consent, assetFiles));
   const problems = placeProblems(
-    [...read.problems, ...fixtureProblems, ...checked, ...consentProblems],
+    [
+      ...read.problems,
+      ...fixtureProblems,
+      ...goldenProblems,
+      ...checked,
+      ...goldens.flatMap((golden) => goldenProblemsOf(compiled, golden)),
+      ...consentProblems,
+    ],
     tree,
     root,
     read.sources,
@@ -82,9 +97,90 @@ export function runCheck(root: string): number {
   out(
     `OK: ${forms.length} form${forms.length === 1 ? '' : 's'} (${forms.join(', ')}) compile, ` +
       `have their prompts, messages, uiSchema and example right; the e-sign consent is complete; ` +
-      `${fixtures.length} fixtures give exactly their expected messages.`,
+      `${fixtures.length} fixtures give exactly their expected messages; ` +
+      `${goldens.length} golden payload${goldens.length === 1 ? ' is' : 's are'} sent as recorded.`,
   );
   return 0;
+}
+
+/** A golden payload's problems: its form's, or the differences from what is sent now. */
+function goldenProblemsOf(forms: Map<string, CompiledForm>, golden: Golden): Problem[] {
+  const formId = goldenFormId(golden.file);
+  const form = forms.get(formId);
+  if (!form) {
+    return [
+      {
+        file: golden.file,
+        pointer: '',
+        message: `no form ${formId} loads (a golden payload's file name starts with its form's id)`,
+      },
+    ];
+  }
+  try {
+    return checkGolden(form, golden);
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error;
+    return [{ file: golden.file, pointer: error.pointer, message: error.message }];
+  }
+}
+
+/**
+ * `forms golden`: each golden payload recorded again from what its answers send now, after an
+ * intended change; a value that changed in place is rewritten on its line and nothing else moves.
+ */
+export async function runGolden(root: string): Promise<number> {
+  const tree = diskTree(root, process.env.FORMS_DIR);
+  const { sources } = readFormSources(tree);
+  const { goldens, problems } = readGoldens(tree);
+  const forms = compileForms(sources).forms;
+  let recorded = 0;
+  for (const golden of goldens) {
+    const form = forms.get(goldenFormId(golden.file));
+    const full = tree.where?.(golden.file) ?? path.join(root, golden.file);
+    const text = fs.readFileSync(full, 'utf8');
+    let next: ReturnType<typeof recordGolden>;
+    try {
+      next = form ? recordGolden(form, text) : undefined;
+    } catch (error) {
+      if (!(error instanceof FixtureError)) throw error;
+      problems.push({ file: golden.file, pointer: error.pointer, message: error.message });
+      continue;
+    }
+    if (!form) problems.push(...goldenProblemsOf(forms, golden));
+    if (next === undefined) continue;
+    // Values rewritten in place keep the file's layout; a payload written whole gets Prettier's.
+    const written = next.whole ? await formatted(next.text, full) : next.text;
+    fs.writeFileSync(full, written);
+    const lines = changedLines(text, written);
+    out(`${fromCwd(full)}: recorded again (${lines} line${lines === 1 ? '' : 's'} changed)`);
+    recorded++;
+  }
+  if (problems.length > 0) {
+    printProblems(placeProblems(problems, tree, root, sources));
+    return 1;
+  }
+  out(`${recorded} of ${goldens.length} golden payloads recorded again; review the diff.`);
+  return 0;
+}
+
+/** The lines of `after` that `before` does not have at the same place. */
+function changedLines(before: string, after: string): number {
+  const old = before.split('\n');
+  const lines = after.split('\n');
+  return lines.length === old.length
+    ? lines.filter((line, i) => line !== old[i]).length
+    : Math.abs(lines.length - old.length) + 1;
+}
+
+/** A file rewritten whole formatted as the project formats JSON (Prettier), when it is at hand. */
+async function formatted(text: string, file: string): Promise<string> {
+  try {
+    const prettier = await import('prettier');
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(text, { ...options, filepath: file });
+  } catch {
+    return text;
+  }
 }
 
 /**

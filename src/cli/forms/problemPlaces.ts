@@ -26,7 +26,7 @@ function inCommonFile(problem: Problem, sources: FormSources): Problem {
 }
 
 /** Paths as the user can open them from where they ran the command. */
-function fromCwd(full: string): string {
+export function fromCwd(full: string): string {
   const relative = path.relative(process.cwd(), full);
   return relative.startsWith('..') || path.isAbsolute(relative) ? full : relative;
 }

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Fixture } from '../../shared/forms/check/checkForms';
+import { GOLDEN_FOLDER, type Golden } from '../../shared/forms/check/goldenPayloads';
 import { diskTree } from '../../shared/forms/model/compileNode';
 import {
   formFolders,
@@ -70,4 +71,17 @@ export function readFixtures(tree: FileTree): { fixtures: Fixture[]; problems: P
   for (const formId of tree.list(FIXTURES_FOLDER)) read(`${FIXTURES_FOLDER}/${formId}`, formId);
   for (const formId of formFolders(tree)) read(`schemas/${formId}/fixtures`, formId);
   return { fixtures, problems };
+}
+
+/** The golden payload files, `tests/fixtures/payloads/<form-id>[.<case>].golden.json`. */
+export function readGoldens(tree: FileTree): { goldens: Golden[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const goldens: Golden[] = [];
+  for (const name of tree.list(GOLDEN_FOLDER)) {
+    if (!name.endsWith('.golden.json')) continue;
+    const file = `${GOLDEN_FOLDER}/${name}`;
+    const content = parse(tree, file, problems);
+    if (content !== undefined) goldens.push({ file, content });
+  }
+  return { goldens, problems };
 }

@@ -10,6 +10,7 @@ import {
   toPayload,
   toPayloadJson,
 } from '../../../src/shared/forms/payload/payload';
+import { fixtureAnswers } from '../../../src/shared/forms/check/fixtures';
 import { testForm } from '../../forms';
 const form = testForm('individual');
 const answers: Record<string, unknown> = {
@@ -19,8 +20,17 @@ const answers: Record<string, unknown> = {
   registeredWithCftcOrNfa: true,
   nfaIdNumber: '0123456',
 };
-// Set UPDATE_GOLDEN=1 to rewrite after an intended change, then review the diff.
-const goldenFile = path.resolve(__dirname, '../../fixtures/payloads/individual.golden.json');
+/**
+ * A golden payload file: its answers (a patch of the example) and what they send. After an
+ * intended change, `npm run forms -- golden` records it again (forms check compares it too).
+ */
+const golden = (formId: string) =>
+  JSON.parse(
+    fs.readFileSync(
+      path.resolve(__dirname, `../../fixtures/payloads/${formId}.golden.json`),
+      'utf8',
+    ),
+  ) as { patch: unknown[]; payload: Record<string, unknown> };
 
 const pdf = (text: string) => new Blob([`%PDF-1.4 ${text}`], { type: 'application/pdf' });
 const image = () => new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' });
@@ -31,12 +41,15 @@ const documents = Object.fromEntries(
 
 describe('toPayloadJson', () => {
   it('matches the golden payload (prompt + value per answer, sections, variants, files)', () => {
+    const recorded = golden('individual');
     const payload = toPayloadJson(testForm('individual'), answers, files);
     const { schemaHash, ...stable } = payload;
     expect(schemaHash).toBe(form.hash);
-    if (process.env.UPDATE_GOLDEN)
-      fs.writeFileSync(goldenFile, JSON.stringify(stable, null, 2) + '\n');
-    expect(stable).toEqual(JSON.parse(fs.readFileSync(goldenFile, 'utf8')));
+    // The golden's answers are these, and send what it records, in the order it records.
+    expect(fixtureAnswers('individual', form.example, { ...recorded, expectedErrors: [] })).toEqual(
+      answers,
+    );
+    expect(JSON.stringify(stable)).toBe(JSON.stringify(recorded.payload));
   });
 
   it('sends the five signed documents', () => {
@@ -218,7 +231,6 @@ describe('lists and sent values (business, affiliated person)', () => {
 
 describe('clearingRegistration (business)', () => {
   const business = testForm('business');
-  const businessGolden = path.resolve(__dirname, '../../fixtures/payloads/business.golden.json');
   // signerAuthorization 'no' with the signed form, so every kind of document is in the golden.
   const answers: Record<string, unknown> = {
     ...business.example,
@@ -237,13 +249,15 @@ describe('clearingRegistration (business)', () => {
     );
 
   it('matches the golden payload: userInfo and businessInfo, persons, documents, signatures', () => {
+    const recorded = golden('business');
     const payload = toPayloadJson(testForm('business'), answers, businessFiles(answers));
     const { schemaHash, ...stable } = payload;
     expect(schemaHash).toBe(business.hash);
     expect(Object.keys(payload.parts)).toEqual(['clearingRegistration']);
-    if (process.env.UPDATE_GOLDEN)
-      fs.writeFileSync(businessGolden, JSON.stringify(stable, null, 2) + '\n');
-    expect(stable).toEqual(JSON.parse(fs.readFileSync(businessGolden, 'utf8')));
+    expect(
+      fixtureAnswers('business', business.example, { ...recorded, expectedErrors: [] }),
+    ).toEqual(answers);
+    expect(JSON.stringify(stable)).toBe(JSON.stringify(recorded.payload));
   });
 
   it('carries each step’s signature prompt, signed with the user’s name', () => {

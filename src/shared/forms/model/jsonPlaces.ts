@@ -11,9 +11,16 @@ export interface TextPlace {
   column: number;
 }
 
-/** The place of every value of a JSON text by pointer: an object member at its key. */
-function placesOf(text: string): Map<string, number> {
-  const places = new Map<string, number>();
+/** Where a value is in a JSON text: where it is named (an object member's key), where it spans. */
+interface ValueSpan {
+  place: number;
+  start: number;
+  end: number;
+}
+
+/** Every value of a well-formed JSON text by pointer. */
+function spansOf(text: string): Map<string, ValueSpan> {
+  const spans = new Map<string, ValueSpan>();
   let at = 0;
   const space = () => {
     while (at < text.length && /\s/.test(text[at]!)) at++;
@@ -27,7 +34,7 @@ function placesOf(text: string): Map<string, number> {
   };
   const value = (keys: string[], place: number) => {
     space();
-    places.set(toPointer(keys), place === -1 ? at : place);
+    const start = at;
     const char = text[at];
     if (char === '{') {
       at++;
@@ -55,9 +62,20 @@ function placesOf(text: string): Map<string, number> {
       at++;
     } else if (char === '"') string();
     else while (at < text.length && /[^\s,\]}]/.test(text[at]!)) at++;
+    spans.set(toPointer(keys), { place: place === -1 ? start : place, start, end: at });
   };
   value([], -1);
-  return places;
+  return spans;
+}
+
+/** The value spans of a JSON text by pointer (start and end offsets); undefined when not JSON. */
+export function valueSpans(text: string): Map<string, { start: number; end: number }> | undefined {
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return spansOf(text);
 }
 
 /** The line and column of an offset into `text`. */
@@ -71,17 +89,12 @@ export function placeAt(text: string, offset: number): TextPlace {
  * not hold gets its nearest holder's place. Undefined when the text is not JSON.
  */
 export function placeFinder(text: string): ((pointer: string) => TextPlace) | undefined {
-  let places: Map<string, number>;
-  try {
-    JSON.parse(text);
-    places = placesOf(text);
-  } catch {
-    return undefined;
-  }
+  const spans = valueSpans(text) as Map<string, ValueSpan> | undefined;
+  if (!spans) return undefined;
   return (pointer) => {
     let look = pointer;
     for (;;) {
-      const offset = places.get(look);
+      const offset = spans.get(look)?.place;
       if (offset !== undefined) return placeAt(text, offset);
       if (look === '') return { line: 1, column: 1 };
       look = look.slice(0, look.lastIndexOf('/'));
