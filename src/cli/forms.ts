@@ -37,6 +37,11 @@ const USAGE = `Usage: npm run forms -- <command> [options]
 
   --root <dir>   project folder holding schemas/ and tests/fixtures/forms/ (default: here)
 
+Environment:
+  FORMS_DIR      a folder of further forms, each of its folders a form as if it sat under
+                 schemas/ (with its fixtures in <form-id>/fixtures/); every command reads it,
+                 and wording --at finds its forms' hashes (in git too, when it is in the repository)
+
 Exit codes: 0 fine, 1 problems found, 2 unusable input.`;
 
 async function main(argv: string[]): Promise<number> {

@@ -30,10 +30,12 @@ import { findSchemaVersion } from './findSchemaVersion';
 import {
   commonFiles,
   diskTree,
+  formsDirInRepo,
   gitTree,
   readFixtures,
   readFormSources,
   readGoldens,
+  repositoryTop,
   resolveRevision,
   type FileTree,
 } from './readFormFiles';
@@ -344,12 +346,21 @@ function describeCommit(root: string, commit: string): string {
   }).trim();
 }
 
-/** The wording of a tree, limited to `formId`'s files (and the common ones) when given. */
-function wordingAt(tree: FileTree, formId?: string) {
-  const entries = readWording(tree);
-  if (!formId) return entries;
+/**
+ * The wording of a tree, limited to `formId`'s files (and the common ones) when given, each file
+ * named where it is (a `FORMS_DIR` form by its own folder).
+ */
+function wordingAt(root: string, tree: FileTree, formId?: string) {
   const common = new Set(commonFiles(tree));
-  return entries.filter((e) => e.file.startsWith(`schemas/${formId}/`) || common.has(e.file));
+  return readWording(tree)
+    .filter((e) => !formId || e.file.startsWith(`schemas/${formId}/`) || common.has(e.file))
+    .map((e) => ({ ...e, file: fromRoot(root, tree.where?.(e.file) ?? path.join(root, e.file)) }));
+}
+
+/** A file as the project names it: from its root (`schemas/…`), or in full when outside it. */
+function fromRoot(root: string, full: string): string {
+  const relative = path.relative(root, full);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? full : relative;
 }
 
 export function runWording(root: string, options: { since?: string; at?: string }): number {
@@ -357,9 +368,14 @@ export function runWording(root: string, options: { since?: string; at?: string 
   if (since !== undefined && at !== undefined) {
     throw new UsageError('give --since or --at, not both');
   }
+  // A FORMS_DIR form's wording: on disk, and in git when the folder is in the repository.
+  const formsDir = process.env.FORMS_DIR;
+  const atRevision = (commit: string) =>
+    gitTree(root, commit, formsDirInRepo(repositoryTop(root), root, formsDir));
+  const now = diskTree(root, formsDir);
   if (since !== undefined) {
-    const before = readWording(gitTree(root, revision(root, since)));
-    const changes = diffWording(before, readWording(diskTree(root)));
+    const before = wordingAt(root, atRevision(revision(root, since)));
+    const changes = diffWording(before, wordingAt(root, now));
     if (changes.length === 0) out(`No wording added, changed or removed since ${since}.`);
     else {
       out(`Wording added, changed or removed since ${since} (${changes.length}):\n`);
@@ -369,26 +385,27 @@ export function runWording(root: string, options: { since?: string; at?: string 
   }
   if (at !== undefined) {
     if (/^[0-9a-f]{64}$/i.test(at)) {
-      const version = findSchemaVersion(root, at);
+      const version = findSchemaVersion(root, at, formsDir);
       if (!version) {
         throw new UsageError(
-          `no version of schemas/ (working tree or commit) hashes to ${at}; ` +
-            'the firm name or the bundling may have changed since',
+          `no version of schemas/${formsDir ? ' or FORMS_DIR' : ''} (working tree or commit) hashes to ${at}; ` +
+            'the firm name or the bundling may have changed since' +
+            (formsDir ? '' : ' (a FORMS_DIR form is found with FORMS_DIR set)'),
         );
       }
       const where = version.commit
         ? `commit ${describeCommit(root, version.commit)}`
         : 'the working tree (not committed yet)';
       out(`Schema hash ${at}: the ${version.formId} form at ${where}.\n`);
-      out(wordingTable(wordingAt(version.tree, version.formId)));
+      out(wordingTable(wordingAt(root, version.tree, version.formId)));
       return 0;
     }
     const commit = revision(root, at);
     out(`Wording at ${describeCommit(root, commit)}:\n`);
-    out(wordingTable(readWording(gitTree(root, commit))));
+    out(wordingTable(wordingAt(root, atRevision(commit))));
     return 0;
   }
-  const entries = readWording(diskTree(root));
+  const entries = wordingAt(root, now);
   out(wordingTable(entries));
   out(`\n${entries.length} entries`);
   return 0;

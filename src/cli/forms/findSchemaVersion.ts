@@ -5,7 +5,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { bundleForm } from '../../shared/forms/model/bundleForm';
-import { diskTree, gitTree, readFormSources, type FileTree } from './readFormFiles';
+import {
+  diskTree,
+  formsDirInRepo,
+  gitTree,
+  readFormSources,
+  repositoryTop,
+  type FileTree,
+} from './readFormFiles';
 
 interface SchemaVersion {
   /** The commit id, or `undefined` for the working tree (not committed yet). */
@@ -27,21 +34,31 @@ function hashesOf(tree: FileTree): Map<string, string> {
   return hashes;
 }
 
-/** The version whose bundled form hashes to `hash`; `undefined` when none does. */
-export function findSchemaVersion(root: string, hash: string): SchemaVersion | undefined {
+/**
+ * The version whose bundled form hashes to `hash`; `undefined` when none does. `formsDir` (the
+ * `FORMS_DIR` setting) is searched too: in the commits that touched it when it is inside the
+ * repository, and as it is on disk.
+ */
+export function findSchemaVersion(
+  root: string,
+  hash: string,
+  formsDir?: string,
+): SchemaVersion | undefined {
   const wanted = hash.toLowerCase();
-  const commits = execFileSync('git', ['log', '--format=%H', '--', 'schemas'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
+  const inRepo = formsDirInRepo(repositoryTop(root), root, formsDir);
+  const commits = execFileSync(
+    'git',
+    ['log', '--format=%H', '--', 'schemas', ...(inRepo ? [inRepo] : [])],
+    { cwd: root, encoding: 'utf8' },
+  )
     .split('\n')
     .filter(Boolean);
   for (const commit of commits) {
-    const tree = gitTree(root, commit);
+    const tree = gitTree(root, commit, inRepo);
     const found = hashesOf(tree).get(wanted);
     if (found) return { commit, formId: found, tree };
   }
-  const working = diskTree(root);
+  const working = diskTree(root, formsDir);
   const formId = hashesOf(working).get(wanted);
   return formId ? { commit: undefined, formId, tree: working } : undefined;
 }

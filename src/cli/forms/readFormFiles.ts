@@ -27,21 +27,59 @@ export { diskTree };
 const git = (cwd: string, args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** The files of a git revision of the repository at `cwd` (paths relative to its top level). */
-export function gitTree(cwd: string, ref: string): FileTree {
-  const top = git(cwd, ['rev-parse', '--show-toplevel']).trim();
-  const files = git(top, ['ls-tree', '-r', '--name-only', ref, '--', 'schemas']).split('\n');
+/** A `FORMS_DIR` folder as a path inside the repository at `top`; undefined when outside it. */
+export function formsDirInRepo(top: string, root: string, formsDir?: string): string | undefined {
+  if (!formsDir) return undefined;
+  const inside = path.relative(top, path.resolve(root, formsDir)).split(path.sep).join('/');
+  return inside && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : undefined;
+}
+
+/** The top folder of the git repository holding `cwd`. */
+export const repositoryTop = (cwd: string) => git(cwd, ['rev-parse', '--show-toplevel']).trim();
+
+/**
+ * The files of a git revision of the repository at `cwd` (paths relative to its top level).
+ * `formsDir` (a `FORMS_DIR` folder inside the repository, relative to its top) adds its folders
+ * as forms, as diskTree does: `schemas/<form-id>/…` read from `<formsDir>/<form-id>/…`.
+ */
+export function gitTree(cwd: string, ref: string, formsDir?: string): FileTree {
+  const top = repositoryTop(cwd);
+  const files = git(top, [
+    'ls-tree',
+    '-r',
+    '--name-only',
+    ref,
+    '--',
+    'schemas',
+    ...(formsDir ? [formsDir] : []),
+  ])
+    .split('\n')
+    .filter(Boolean);
+  const entries = (folder: string) => [
+    ...new Set(
+      files
+        .filter((file) => file.startsWith(`${folder}/`))
+        .map((file) => file.slice(folder.length + 1).split('/')[0]!),
+    ),
+  ];
+  const extraForms = formsDir ? entries(formsDir).filter((name) => name !== 'common') : [];
+  const inRepo = (file: string) => {
+    const [head, form, ...rest] = file.split('/');
+    return formsDir && head === 'schemas' && form && extraForms.includes(form)
+      ? [formsDir, form, ...rest].join('/')
+      : file;
+  };
   return {
-    read: (file) => (files.includes(file) ? git(top, ['show', `${ref}:${file}`]) : undefined),
+    where: (file) => path.join(top, inRepo(file)),
+    read: (file) =>
+      files.includes(inRepo(file)) ? git(top, ['show', `${ref}:${inRepo(file)}`]) : undefined,
     // A folder's entries: its files and its sub-folders (a form folder under schemas/).
-    list: (folder) =>
-      [
-        ...new Set(
-          files
-            .filter((file) => file.startsWith(`${folder}/`))
-            .map((file) => file.slice(folder.length + 1).split('/')[0]!),
-        ),
-      ].sort(),
+    list: (folder) => {
+      const names = entries(inRepo(folder.replace(/\/+$/, '')));
+      return folder.replace(/\/+$/, '') === 'schemas'
+        ? [...new Set([...names, ...extraForms])].sort()
+        : names.sort();
+    },
   };
 }
 

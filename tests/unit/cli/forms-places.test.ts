@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledEntry } from '../../compiled';
+import { compileFormsOnDisk } from '../../../src/shared/forms/model/compileNode';
 
 const projectRoot = path.resolve(__dirname, '../../..');
 
@@ -119,6 +120,9 @@ beforeAll(async () => {
   };
   fixture.expectedErrors[0]!.message = 'Only one control person';
   fs.writeFileSync(wrongFixture, JSON.stringify(fixture, null, 2));
+  const poolHash = compileFormsOnDisk(projectRoot, ['commodity-pool'], rulesDir).get(
+    'commodity-pool',
+  )!.hash;
   const env = { FORMS_DIR: formsDir };
   const example = path.join(formsDir, 'typo-keyword', 'typo-keyword.example.json');
   const started: Record<string, Promise<Run>> = {
@@ -126,6 +130,8 @@ beforeAll(async () => {
     validateTypo: forms(['validate', 'typo-keyword', example], env),
     stray: forms(['validate', 'individual', stray]),
     pool: forms(['check'], { FORMS_DIR: rulesDir }),
+    poolWording: forms(['wording', '--at', poolHash], { FORMS_DIR: rulesDir }),
+    help: forms(['--help']),
     wrongPool: forms(['check'], { FORMS_DIR: wrongDir }),
   };
   for (const [name, run] of Object.entries(started)) runs[name] = await run;
@@ -204,5 +210,20 @@ describe('a FORMS_DIR form carrying its fixtures', () => {
         '      + given, not expected: /principals: Exactly one principal is the control person',
     );
     expect(code).toBe(1);
+  });
+});
+
+describe('FORMS_DIR in the other commands', () => {
+  it("wording --at finds a FORMS_DIR form's hash and names its own files", () => {
+    const { stdout, code } = runs.poolWording!;
+    expect(stdout).toMatch(/: the commodity-pool form at (commit \w+|the working tree)/);
+    expect(stdout).toContain(
+      '| tests/fixtures/rule-forms/commodity-pool/commodity-pool.schema.json | /title | form | Commodity pool operator registration |',
+    );
+    expect(code).toBe(0);
+  });
+
+  it('forms --help names FORMS_DIR', () => {
+    expect(runs.help!.stdout).toMatch(/FORMS_DIR +a folder of further forms/);
   });
 });
