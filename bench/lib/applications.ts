@@ -178,7 +178,13 @@ export async function applicationRows(options: {
       [`bench.${crypto.randomBytes(4).toString('hex')}@example.test`],
     );
     const token = await createSession(pool, user.rows[0]!.id);
-    const csrf = crypto.randomBytes(16).toString('hex');
+    // The CSRF token the app hands this session (tokens are bound to it: plugins/csrf.ts).
+    const primed = await app.inject({
+      method: 'GET',
+      url: '/exchange/api/web/config',
+      headers: { cookie: `${SESSION_COOKIE}=${token}` },
+    });
+    const csrf = primed.cookies.find((cookie) => cookie.name === CSRF_COOKIE)!.value;
     const headers = {
       cookie: `${SESSION_COOKIE}=${token}; ${CSRF_COOKIE}=${csrf}`,
       [CSRF_HEADER]: csrf,

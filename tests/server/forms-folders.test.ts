@@ -111,11 +111,14 @@ it('a portal with one broken folder beside good ones starts, serves the good one
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     // The good extra form has its registration route (refused unsigned, not unknown); the
     // broken one has none.
+    // The CSRF header and cookie agree (a token the server handed out), so the route decides.
+    const primed = await fetch(`http://127.0.0.1:${port}/exchange/api/web/config`);
+    const cookie = primed.headers.getSetCookie().find((line) => line.startsWith('csrf_token='))!;
+    const token = cookie.split(';')[0]!.slice('csrf_token='.length);
     const post = (formId: string) =>
       fetch(`http://127.0.0.1:${port}/exchange/api/web/registration/${formId}`, {
         method: 'POST',
-        // The CSRF header and cookie agree, so the route decides.
-        headers: { 'x-csrf-token': 'token', cookie: 'csrf_token=token' },
+        headers: { 'x-csrf-token': token, cookie: `csrf_token=${token}` },
       });
     expect((await post('introducing-broker')).status).toBe(401);
     expect((await post('individual')).status).toBe(401);

@@ -131,17 +131,24 @@ describe('CSRF on every state-changing route, decided on the matched route', () 
   });
 });
 
+/** A CSRF token the app hands a signed-out browser (tokens are bound to the session: csrf.ts). */
+async function signedOutToken(t: TestApp): Promise<string> {
+  const response = await t.app.inject({ method: 'GET', url: `${API}/config` });
+  return response.cookies.find((cookie) => cookie.name === CSRF_COOKIE)!.value;
+}
+
 describe('proxy trust', () => {
   const signupsFrom = async (t: TestApp, forwardedFor: (n: number) => string) => {
     const statuses: number[] = [];
+    const token = await signedOutToken(t);
     for (let n = 0; n <= RATE_LIMITS.signup; n++) {
       const response = await t.app.inject({
         method: 'POST',
         url: `${API}/auth/signup`,
         remoteAddress: '192.0.2.10',
         headers: {
-          cookie: `${CSRF_COOKIE}=fixed-token`,
-          'x-csrf-token': 'fixed-token',
+          cookie: `${CSRF_COOKIE}=${token}`,
+          'x-csrf-token': token,
           'x-forwarded-for': forwardedFor(n),
         },
         payload: { email: uniqueEmail('proxy'), authOrigin: 'Clearing' },
@@ -310,6 +317,7 @@ describe('sign-up and reset requests take the same path for known and unknown em
 
   /** Database calls and mails made by one request before its answer, with background work held. */
   async function workBeforeAnswer(url: string, email: string) {
+    const token = await signedOutToken(t);
     let calls = 0;
     const pool = t.pool as unknown as Record<'query' | 'connect', (...args: unknown[]) => unknown>;
     const query = pool.query;
@@ -323,7 +331,7 @@ describe('sign-up and reset requests take the same path for known and unknown em
         method: 'POST',
         url,
         remoteAddress: `10.250.0.${Math.floor(Math.random() * 250) + 1}`,
-        headers: { cookie: `${CSRF_COOKIE}=token`, 'x-csrf-token': 'token' },
+        headers: { cookie: `${CSRF_COOKIE}=${token}`, 'x-csrf-token': token },
         payload: { email, authOrigin: 'Clearing' },
       });
       expect(response.statusCode).toBe(200);

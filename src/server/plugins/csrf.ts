@@ -1,12 +1,20 @@
+import crypto from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
-import { newToken } from '../db/opaqueTokens';
+import type { FieldKeyRing } from '../fieldEncryption/keyRing';
 import { safeEqual } from '../auth/tokens';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 declare module 'fastify' {
+  interface FastifyReply {
+    /**
+     * Gives the browser a CSRF token bound to the session it now has (its cookie's hash, or none
+     * after sign-out): the session plugin calls it whenever it starts or ends one.
+     */
+    renewCsrfToken(sessionIdHash: string | null): void;
+  }
   interface FastifyContextConfig {
     /**
      * The answer is the same for everyone and may be kept by shared caches (`cache-control:
@@ -41,12 +49,69 @@ export function csrfProtected(method: string, routeUrl: string | undefined): boo
 }
 
 /**
+ * CSRF tokens bound to the session (issue 39 §5; OWASP's signed double-submit cookie): a token is
+ * a random nonce and an HMAC of the session cookie's hash (empty when signed out) with that nonce,
+ * under a key derived from each field-encryption key, so every instance mints and checks alike
+ * and tokens minted before a key rotation still check. A cookie and header made up together, or
+ * a token of another session (one planted before sign-in), no longer pass.
+ */
+class CsrfTokens {
+  private readonly keys: Buffer[];
+  constructor(ring: FieldKeyRing) {
+    this.keys = ring.keys.map((key) =>
+      Buffer.from(crypto.hkdfSync('sha256', key.secret, Buffer.alloc(0), 'csrf-token', 32)),
+    );
+  }
+
+  private tag(key: Buffer, binding: string, nonce: string): string {
+    return crypto
+      .createHmac('sha256', key)
+      .update(binding)
+      .update('\0')
+      .update(nonce)
+      .digest('base64url');
+  }
+
+  mint(binding: string): string {
+    const nonce = crypto.randomBytes(16).toString('base64url');
+    return `${nonce}.${this.tag(this.keys[0]!, binding, nonce)}`;
+  }
+
+  boundTo(token: string, binding: string): boolean {
+    const dot = token.indexOf('.');
+    if (dot < 1) return false;
+    const nonce = token.slice(0, dot);
+    const tag = token.slice(dot + 1);
+    return this.keys.some((key) => safeEqual(tag, this.tag(key, binding, nonce)));
+  }
+}
+
+/**
  * Double-submit CSRF protection on every state-changing route by default, multipart included (a
  * multipart POST is CORS-simple and never preflighted): the `csrf_token` cookie, set on any
- * request lacking it, must be echoed in the `x-csrf-token` header, and a cross-site `Origin` is
- * refused outright. Exemptions are the explicit list above.
+ * request lacking one bound to its session (CsrfTokens), must be echoed in the `x-csrf-token`
+ * header, and a cross-site `Origin` is refused outright. Exemptions are the explicit list above.
  */
 export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) => {
+  // Made at the first request, from the keys the app has decorated by then.
+  let made: CsrfTokens | undefined;
+  const tokens = {
+    mint: (binding: string) => (made ??= new CsrfTokens(app.fieldKeys)).mint(binding),
+    boundTo: (token: string, binding: string) =>
+      (made ??= new CsrfTokens(app.fieldKeys)).boundTo(token, binding),
+  };
+  const setToken = (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    request.cookies[CSRF_COOKIE] = token;
+    reply.setCookie(CSRF_COOKIE, token, {
+      path: '/',
+      sameSite: 'strict',
+      httpOnly: false, // the app reads it to echo it back in the header
+      secure: options.secureCookies,
+    });
+  };
+  app.decorateReply('renewCsrfToken', function (this: FastifyReply, sessionIdHash: string | null) {
+    setToken(this.request, this, tokens.mint(sessionIdHash ?? ''));
+  });
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (route.config?.sharedCache && methods.some((method) => !SAFE_METHODS.has(method))) {
@@ -56,18 +121,15 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
   // A callback hook: every request passes here, and pays no promise for it. A refusal answers
   // without calling `done`, which ends the request's hooks there.
   app.addHook('onRequest', (request, reply, done) => {
+    const binding = request.sessionIdHash() ?? '';
     let cookieToken = request.cookies[CSRF_COOKIE];
+    // Made up, or another session's: as good as none (a new one is set, and the header's fails).
+    if (cookieToken && !tokens.boundTo(cookieToken, binding)) cookieToken = undefined;
     // Only safe methods may be marked (checked at registration below), so nothing is skipped.
     if (!cookieToken && request.routeOptions.config.sharedCache === true) return done();
     if (!cookieToken) {
-      cookieToken = newToken();
-      request.cookies[CSRF_COOKIE] = cookieToken;
-      reply.setCookie(CSRF_COOKIE, cookieToken, {
-        path: '/',
-        sameSite: 'strict',
-        httpOnly: false, // the app reads it to echo it back in the header
-        secure: options.secureCookies,
-      });
+      cookieToken = tokens.mint(binding);
+      setToken(request, reply, cookieToken);
     }
     if (!csrfProtected(request.method, matchedRoute(request))) return done();
     const origin = request.headers.origin;

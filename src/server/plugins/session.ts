@@ -72,6 +72,8 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     });
     sessionCache.set(this.request, Promise.resolve(userId));
     this.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
+    // The CSRF token of the signed-out browser is no good for the session (csrf.ts).
+    this.renewCsrfToken(hashToken(token));
   });
 
   app.decorateRequest('deviceUserId', function (this: FastifyRequest) {
@@ -115,6 +117,7 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     }
     sessionCache.set(this.request, Promise.resolve(null));
     this.clearCookie(SESSION_COOKIE, cookieOptions);
+    this.renewCsrfToken(null);
   });
 });
 
