@@ -90,7 +90,7 @@ function fileKind(form: CompiledForm, pointer: string): UploadKind {
 }
 
 /** The file questions of a form by pointer (those the final submission takes as file parts). */
-function fileQuestions(form: CompiledForm): Map<string, { prompt: string }> {
+export function fileQuestions(form: CompiledForm): Map<string, { prompt: string }> {
   const out = new Map<string, { prompt: string }>();
   for (const [key, schema] of Object.entries(allProperties(form.schema, form.schema))) {
     if (schema['x-file']) out.set(toPointer([key]), { prompt: schema.title ?? key });

@@ -30,6 +30,7 @@ import {
   twoFactorStateSchema,
 } from '../../shared/api/auth';
 import { apiErrorBodySchema, emptyObjectSchema } from '../../shared/api/http';
+import { formDocumentSchema, formListSchema } from '../../shared/api/forms';
 import { registrationOverviewSchema } from '../../shared/api/registration';
 
 /** Security requirements a route's schema names (the CSRF header is added where it applies). */
@@ -91,6 +92,25 @@ const applicationParams = {
   required: ['formId'],
 } as const;
 
+/**
+ * What the answers of an application and a registration are: those of the form `GET forms/{formId}`
+ * serves, validated against its schema (the document's `answers` cannot say which form's).
+ */
+export const ANSWERS_OF_THE_FORM =
+  '`answers` are the answers to the form `GET /exchange/api/web/forms/{formId}` serves, keyed ' +
+  'as its `schema` names them, and are validated against that schema (a save checks their ' +
+  'shape: an object whose keys the form knows; the submission checks them whole, as the portal ' +
+  'does, and answers 422 with `errors` by JSON pointer). Files go by ' +
+  '`POST applications/{formId}/files`, at the pointers the form lists under `uploads`.';
+
+const formIdParams = {
+  type: 'object',
+  properties: {
+    formId: { type: 'string', description: 'A registration form id from `GET forms`.' },
+  },
+  required: ['formId'],
+} as const;
+
 /** The applications calls, which answer under /exchange/api/web and /exchange/api alike. */
 const applicationRoutes = (prefix: string): Record<string, FastifySchema> => ({
   [`GET ${prefix}/applications/:formId`]: {
@@ -102,6 +122,7 @@ const applicationRoutes = (prefix: string): Record<string, FastifySchema> => ({
   [`PUT ${prefix}/applications/:formId`]: {
     ...access.signedIn,
     summary: 'Saves the answers (and the step) of an application',
+    description: ANSWERS_OF_THE_FORM,
     params: applicationParams,
     response: {
       200: saveApplicationResultSchema,
@@ -373,6 +394,26 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
   },
 
   // Registrations and applications (issue 17).
+  // The registration forms served (issue 40 §1).
+  [`GET ${web}/forms`]: {
+    ...access.signedIn,
+    summary: 'The registration forms the account may answer',
+    response: { 200: formListSchema },
+  },
+  [`GET ${web}/forms/:formId`]: {
+    ...access.signedIn,
+    summary: 'A registration form whole: its JSON Schema, uiSchema, steps, uploads, agreements',
+    description:
+      'Draw it with any JSON Schema tool (rjsf takes `schema` and `uiSchema` as they are); the ' +
+      'answers `PUT applications/{formId}` saves and `POST registration/{formId}` submits are ' +
+      'validated against `schema`. `schemaHash` names this wording: the submission sends it. ' +
+      'Answers with an ETag; If-None-Match naming it answers 304.',
+    params: formIdParams,
+    response: {
+      200: formDocumentSchema,
+      304: emptyResponse('Not modified since the ETag given in If-None-Match'),
+    },
+  },
   [`GET ${web}/registration`]: {
     ...access.signedIn,
     summary: "The signed-in user's registration and its review",

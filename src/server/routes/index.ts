@@ -8,6 +8,7 @@ import { registerConfigRoutes } from './config';
 import { registerDevRoutes } from './dev';
 import { registerDisclosureRoutes } from './disclosures';
 import { registerEsignConsentRoutes } from './esignConsent';
+import { registerFormRoutes } from './forms';
 import { registerLeiRoutes } from './lei';
 import { registerRegistrationRoutes } from './registration';
 import { registerStatementRoutes } from './statement';
@@ -21,6 +22,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerAccountRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerEmailConfirmation, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerFormRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerApplicationRoutes, { prefix: '/exchange/api/web' });
   // The applications contract named them under /exchange/api: both answer, one handler.
   await app.register(registerApplicationRoutes, { prefix: '/exchange/api' });

@@ -54,6 +54,14 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
         schema: {
           ...access.signedIn,
           summary: `Submits ${parts.article} registration (form data)`,
+          description:
+            `The answers to the form \`GET /exchange/api/web/forms/${compiled.id}\` serves, ` +
+            'validated against its `schema` as the portal validates them (422 with `errors` by ' +
+            'JSON pointer when some need attention). `schemaHash` must be the served ' +
+            "form's (409 once the wording has changed); each text part is a section of the " +
+            'payload, `{key: {prompt, value}}`; each file part is a file question of its `uploads` ' +
+            "or a signed document of its `agreements` (the application's own files need not " +
+            'travel again).',
           multipart: describeParts(parts),
           response: { 200: resultSchema, 201: resultSchema },
         },
