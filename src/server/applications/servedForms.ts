@@ -19,7 +19,7 @@ import { UPLOAD_LIMITS } from '../storage/uploadLimits';
 import { fileQuestions } from './applicationService';
 
 /** Where the API serves a form, under the web API's prefix. */
-export const FORMS_PATH = '/exchange/api/web/forms';
+const FORMS_PATH = '/exchange/api/web/forms';
 
 const NO_FORM_MESSAGE = 'There is no registration form of that name.';
 
@@ -69,7 +69,7 @@ function uploadsOf(form: CompiledForm): FormDocument['uploads'] {
 }
 
 /** The form whole, as `GET forms/{formId}` answers it. */
-export function formDocument(app: FastifyInstance, form: CompiledForm): FormDocument {
+function formDocument(app: FastifyInstance, form: CompiledForm): FormDocument {
   return {
     ...formSummary(form),
     schema: form.schema,

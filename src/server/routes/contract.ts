@@ -96,7 +96,7 @@ const applicationParams = {
  * What the answers of an application and a registration are: those of the form `GET forms/{formId}`
  * serves, validated against its schema (the document's `answers` cannot say which form's).
  */
-export const ANSWERS_OF_THE_FORM =
+const ANSWERS_OF_THE_FORM =
   '`answers` are the answers to the form `GET /exchange/api/web/forms/{formId}` serves, keyed ' +
   'as its `schema` names them, and are validated against that schema (a save checks their ' +
   'shape: an object whose keys the form knows; the submission checks them whole, as the portal ' +
