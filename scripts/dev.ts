@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ProxyOptions, type ViteDevServer } from 'vite';
+import { apiServerArgs } from './devApiServer';
 
 const apiPort = Number(process.env.PORT ?? 8080);
 const vitePort = Number(process.env.VITE_PORT ?? 5173);
@@ -33,13 +34,18 @@ const proxy = Object.fromEntries(
   ].map((prefix) => [`^${prefix}(/|$|\\?)`, toApi]),
 );
 
-// `tsx watch` restarts the server when a file it imports changes (schema files included).
+// `tsx watch` restarts the server when a file it imports changes, and when a form file changes
+// (scripts/devApiServer.ts says why).
 const tsx = fileURLToPath(import.meta.resolve('tsx/cli'));
-const server = spawn(process.execPath, [tsx, 'watch', 'src/server/main.ts', '--dev'], {
-  stdio: 'inherit',
-  // Links in emails should open the app where it is served in development.
-  env: { ...process.env, PORT: String(apiPort), PUBLIC_URL: process.env.PUBLIC_URL ?? app },
-});
+const server = spawn(
+  process.execPath,
+  [tsx, 'watch', ...watchForms, 'src/server/main.ts', '--dev'],
+  {
+    stdio: 'inherit',
+    // Links in emails should open the app where it is served in development.
+    env: { ...process.env, PORT: String(apiPort), PUBLIC_URL: process.env.PUBLIC_URL ?? app },
+  },
+);
 
 let stopping = false;
 /** Set once Vite listens; a signal may arrive before. */

@@ -116,6 +116,11 @@ interface FormSessionOptions {
   ownHeading?: boolean;
   /** Answers the form opens with (prefilled ones); kept answers are laid over them. */
   initial?: Answers;
+  /**
+   * Answers taken as the person's own work (the preview's example): opened with like kept
+   * answers, so Next and Submit are live at once, but never said to be restored.
+   */
+  given?: Answers;
   persistence?: SessionPersistence;
   /** Wait this long after the last change before validating again (spec §4: 400 ms). */
   validationDelayMs?: number;
@@ -200,15 +205,16 @@ export class FormSession {
     this.steps = options.onePage ? undefined : form.steps;
     this.schemaUtils = createSchemaUtils(this.validator, this.schema, DEFAULTS_BEHAVIOUR);
     this.prefilled = { ...options.initial };
-    const kept = this.persistence?.load();
-    this.restored = !!kept && Object.keys(kept).length > 0;
+    const loaded = this.persistence?.load();
+    this.restored = !!loaded && Object.keys(loaded).length > 0;
+    const kept = options.given ?? loaded;
     this.restoredFrom = this.persistence?.restoredFrom ?? 'device';
     // Prefilled answers (the signed-in email) win over a draft's.
     this.current = { ...kept, ...this.prefilled };
     // Kept answers (the application on the server, this device's draft) are the applicant's own
     // work: "unchanged" (which keeps Submit disabled) means unchanged from the blank form a
     // person starts with, not from where it was left (issue 26 §1).
-    this.resumed = this.restored;
+    this.resumed = this.restored || (!!options.given && Object.keys(options.given).length > 0);
     this.baseline = canonicalJson(this.resumed ? this.prefilled : this.current);
     this.engine.answers.set(this.current);
     // Change mode resubmits the answers as they stand: nothing has to differ first.

@@ -6,10 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { testForm } from '../../forms';
 
 /** A project folder: schemas/ as it is, plus `beneficial-owner`, a renamed copy of a form. */
 const root = vi.hoisted(() => {
@@ -86,5 +87,22 @@ describe('form preview', { timeout: 60_000 }, () => {
     ).toBeInTheDocument();
     expect(screen.getByText('beneficial-owner', { selector: 'code' })).toBeInTheDocument();
     expect(await screen.findByText('The answers are valid.')).toBeInTheDocument();
+  });
+
+  it('the prefilled example enables Next on every step, up to the review (issue 37 §4)', async () => {
+    const user = userEvent.setup();
+    renderPreview('/dev/forms/business');
+    const steps = testForm('business').steps!;
+    await screen.findByRole('button', { name: steps[0]!.next }, { timeout: 30_000 });
+    // The example is no draft: nothing says answers were restored.
+    expect(screen.queryByText(/were restored/)).not.toBeInTheDocument();
+    for (const step of steps.slice(0, -1)) {
+      const next = await screen.findByRole('button', { name: step.next });
+      await waitFor(() => expect(next).toBeEnabled());
+      await user.click(next);
+    }
+    // The review: every answer given, so Confirm submits (the preview sends nothing).
+    const confirm = await screen.findByRole('button', { name: steps.at(-1)!.next });
+    await waitFor(() => expect(confirm).toBeEnabled());
   });
 });

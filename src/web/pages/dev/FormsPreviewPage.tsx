@@ -23,7 +23,8 @@ import { validateAnswers } from '../../../shared/forms/validation/validateAnswer
 import { PageTitle } from '../../app/PageTitle';
 import { FormWizard } from '../../forms/FormWizard';
 import type { Answers } from '../../forms/SchemaForm';
-import { FormSession } from '../../forms/session';
+import { FormSession, type SessionPersistence } from '../../forms/session';
+import { isPlainObject } from '../../../shared/forms/model/schemaTypes';
 
 function FormList() {
   return (
@@ -149,6 +150,23 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
 }
 
 /**
+ * Nothing is kept; the example's files are held as chosen (the preview has no bytes of them, and
+ * sends nothing).
+ */
+function examplePersistence(form: CompiledForm): SessionPersistence {
+  return {
+    load: () => undefined,
+    heldFiles: () =>
+      Object.entries(form.example)
+        .filter(([, value]) => isPlainObject(value) && 'size' in value && 'type' in value)
+        .map(([key]) => `/${key}`),
+    save: () => {},
+    flush: () => {},
+    clear: () => {},
+  };
+}
+
+/**
  * The form as the registration pages draw it (FormWizard: its steps, sections' progress, review),
  * prefilled with its example answers; nothing is kept or sent.
  */
@@ -161,7 +179,10 @@ function PreviewWizard({
   onAnswersChange: (answers: Answers) => void;
   onSubmit: () => void;
 }) {
-  const [session] = useState(() => new FormSession({ form, initial: form.example }));
+  const [session] = useState(
+    // The example as the person's own answers: Next and the review's button live at once.
+    () => new FormSession({ form, given: form.example, persistence: examplePersistence(form) }),
+  );
   const latest = useRef(onAnswersChange);
   useEffect(() => {
     latest.current = onAnswersChange;
