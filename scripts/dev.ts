@@ -37,15 +37,11 @@ const proxy = Object.fromEntries(
 // `tsx watch` restarts the server when a file it imports changes, and when a form file changes
 // (scripts/devApiServer.ts says why).
 const tsx = fileURLToPath(import.meta.resolve('tsx/cli'));
-const server = spawn(
-  process.execPath,
-  [tsx, 'watch', ...watchForms, 'src/server/main.ts', '--dev'],
-  {
-    stdio: 'inherit',
-    // Links in emails should open the app where it is served in development.
-    env: { ...process.env, PORT: String(apiPort), PUBLIC_URL: process.env.PUBLIC_URL ?? app },
-  },
-);
+const server = spawn(process.execPath, apiServerArgs(tsx, process.cwd(), process.env.FORMS_DIR), {
+  stdio: 'inherit',
+  // Links in emails should open the app where it is served in development.
+  env: { ...process.env, PORT: String(apiPort), PUBLIC_URL: process.env.PUBLIC_URL ?? app },
+});
 
 let stopping = false;
 /** Set once Vite listens; a signal may arrive before. */
