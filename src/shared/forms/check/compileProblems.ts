@@ -19,7 +19,7 @@ import { ignoredKeywordProblems } from './checkKeywords';
 let known: Set<string> | undefined;
 
 /** Every keyword the engine's Ajv knows (JSON Schema's, ajv-errors', the project's `x-…`). */
-export function knownKeywords(): Set<string> {
+function knownKeywords(): Set<string> {
   if (!known) {
     const { ajv } = compileValidator({ type: 'object' }) as unknown as {
       ajv: { RULES: { keywords: Record<string, unknown> } };

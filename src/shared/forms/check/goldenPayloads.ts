@@ -32,7 +32,7 @@ const blobOf = (file: { type?: unknown }) =>
   new Blob(['%'], { type: typeof file.type === 'string' ? file.type : '' });
 
 /** The payload a golden file's answers send now, as the file records it (no schema hash). */
-export function sentPayload(form: CompiledForm, content: unknown): unknown {
+function sentPayload(form: CompiledForm, content: unknown): unknown {
   // Its answers are a fixture's without the messages.
   const asFixture = isPlainObject(content) ? { expectedErrors: [], ...content } : content;
   const answers = fixtureAnswers(form.id, form.example, asFixture);
