@@ -11,6 +11,8 @@ import {
 } from '../../src/shared/api/forms';
 import type { ApplicationResponse } from '../../src/shared/api/applications';
 import { AJV_OPTIONS, RJSF_VALIDATOR_OPTIONS } from '../../src/shared/forms/validation/ajvConfig';
+import { servedForm } from '../../src/server/applications/servedForms';
+import { publishedSha256 } from '../../src/server/signatures/signatureEvidence';
 import { freshClient, signedIn } from './authHelpers';
 import { testAppForBlock } from './testApp';
 import { testForm } from '../forms';
@@ -128,6 +130,21 @@ describe('the registration forms, served (issue 40 §1)', () => {
     const business = await user.client.get(`${FORMS}/business`, { 'if-none-match': etag });
     expect(business.statusCode).toBe(200);
     expect(business.headers.etag).not.toBe(etag);
+  });
+
+  it('makes the answer again, with a new ETag, once a published document changes', async () => {
+    const before = await servedForm(t.app, 'business');
+    expect(await servedForm(t.app, 'business')).toBe(before);
+    const replaced = (url: string) =>
+      url.endsWith('/risk-disclosures.pdf') ? 'f'.repeat(64) : publishedSha256(url);
+    const after = await servedForm(t.app, 'business', replaced);
+    expect(after.etag).not.toBe(before.etag);
+    const agreements = (JSON.parse(after.bodies.identity.toString()) as FormDocument).agreements;
+    expect(agreements.find((a) => a.url.endsWith('/risk-disclosures.pdf'))?.sha256).toBe(
+      'f'.repeat(64),
+    );
+    // Back as published: the tag the clients hold is good again.
+    expect((await servedForm(t.app, 'business')).etag).toBe(before.etag);
   });
 
   it('answers 404 with errorMessage for an unknown form and for a form that is no registration', async () => {

@@ -68,8 +68,15 @@ function uploadsOf(form: CompiledForm): FormDocument['uploads'] {
   });
 }
 
+/** The SHA-256 of the document published at a URL (the signature evidence's, by default). */
+type DocumentHash = (url: string) => string | null;
+
 /** The form whole, as `GET forms/{formId}` answers it. */
-function formDocument(app: FastifyInstance, form: CompiledForm): FormDocument {
+function formDocument(
+  app: FastifyInstance,
+  form: CompiledForm,
+  hashOf: DocumentHash,
+): FormDocument {
   return {
     ...formSummary(form),
     schema: form.schema,
@@ -81,7 +88,7 @@ function formDocument(app: FastifyInstance, form: CompiledForm): FormDocument {
       pointer: document.pointer,
       title: document.title,
       url: `${app.config.publicUrl}${document.url}`,
-      sha256: publishedSha256(document.url),
+      sha256: hashOf(document.url),
     })),
     nested: Object.fromEntries(
       Object.values(form.nested).map((inner) => [
@@ -92,16 +99,26 @@ function formDocument(app: FastifyInstance, form: CompiledForm): FormDocument {
   };
 }
 
-const encoded = new WeakMap<CompiledForm, { body: string; answer: EncodedAnswer }>();
+/** Each form's answer, by what can change while the server runs: the published documents. */
+const encoded = new WeakMap<CompiledForm, { documents: string; answer: EncodedAnswer }>();
 
-/** A registration form's answer, encoded with its ETag; 404 for any other id. */
-export async function servedForm(app: FastifyInstance, formId: string): Promise<EncodedAnswer> {
+/**
+ * A registration form's answer, encoded with its ETag; 404 for any other id. Made again only
+ * when a published document's hash changed (a firm replaced the PDF), not on every request.
+ */
+export async function servedForm(
+  app: FastifyInstance,
+  formId: string,
+  hashOf: DocumentHash = publishedSha256,
+): Promise<EncodedAnswer> {
   const form = app.forms.get(formId);
   if (!form?.registration) throw notFound(NO_FORM_MESSAGE);
-  const body = JSON.stringify(formDocument(app, form));
+  const documents = signedDocuments(form)
+    .map((document) => hashOf(document.url))
+    .join(',');
   const kept = encoded.get(form);
-  if (kept?.body === body) return kept.answer;
-  const answer = await encodeAnswer(body);
-  encoded.set(form, { body, answer });
+  if (kept?.documents === documents) return kept.answer;
+  const answer = await encodeAnswer(JSON.stringify(formDocument(app, form, hashOf)));
+  encoded.set(form, { documents, answer });
   return answer;
 }
