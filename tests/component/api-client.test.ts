@@ -38,6 +38,18 @@ describe('api client', () => {
     });
   });
 
+  it('over https reads the CSRF token from the __Host- cookie (issue 39 §5), not a planted plain one', async () => {
+    // jsdom serves http, where a browser refuses `__Host-` cookies: the cookie string is stubbed.
+    vi.spyOn(document, 'cookie', 'get').mockReturnValue(
+      'csrf_token=planted; __Host-csrf_token=tok%2B2',
+    );
+    const fetchMock = vi.fn().mockResolvedValue(json(200, { ok: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    await apiFetch('accounts', { method: 'POST', body: {} });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.headers).toMatchObject({ 'x-csrf-token': 'tok+2' });
+  });
+
   it('throws an ApiError carrying errorMessage and incidentId', async () => {
     vi.stubGlobal(
       'fetch',

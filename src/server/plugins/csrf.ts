@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
+import { cookieName, CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
 import type { FieldKeyRing } from '../fieldEncryption/keyRing';
 import { safeEqual } from '../auth/tokens';
 
@@ -102,7 +102,7 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
   };
   const setToken = (request: FastifyRequest, reply: FastifyReply, token: string) => {
     request.cookies[CSRF_COOKIE] = token;
-    reply.setCookie(CSRF_COOKIE, token, {
+    reply.setCookie(cookieName(CSRF_COOKIE, options.secureCookies), token, {
       path: '/',
       sameSite: 'strict',
       httpOnly: false, // the app reads it to echo it back in the header

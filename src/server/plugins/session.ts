@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '../../shared/api/http';
+import { cookieName, CSRF_COOKIE, SESSION_COOKIE } from '../../shared/api/http';
 import { hashToken } from '../db/opaqueTokens';
 import { DEVICE_COOKIE_TTL_MS, deviceCookieUser, issueDeviceCookie } from '../db/deviceCookies';
 import { createSession, deleteSession, findSessionUser, SESSION_ABSOLUTE_MS } from '../db/sessions';
@@ -39,6 +39,20 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     sameSite: 'lax' as const,
     secure: options.secureCookies,
   };
+  const sessionCookie = cookieName(SESSION_COOKIE, options.secureCookies);
+
+  // Over https only the `__Host-` cookies count (shared/api/http.ts cookieName): each is read
+  // under its plain name, and a plain-named one (planted by a subdomain or over http) is ignored.
+  if (options.secureCookies) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      for (const name of [SESSION_COOKIE, CSRF_COOKIE]) {
+        const value = request.cookies[cookieName(name, true)];
+        if (value === undefined) delete request.cookies[name];
+        else request.cookies[name] = value;
+      }
+      done();
+    });
+  }
 
   app.decorateRequest('sessionUserId', function (this: FastifyRequest) {
     const cache = sessionCache.get(this);
@@ -71,7 +85,7 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
       ip: this.request.ip,
     });
     sessionCache.set(this.request, Promise.resolve(userId));
-    this.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
+    this.setCookie(sessionCookie, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
     // The CSRF token of the signed-out browser is no good for the session (csrf.ts).
     this.renewCsrfToken(hashToken(token));
   });
@@ -116,7 +130,7 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
       app.liveSessions.forget(hashToken(token));
     }
     sessionCache.set(this.request, Promise.resolve(null));
-    this.clearCookie(SESSION_COOKIE, cookieOptions);
+    this.clearCookie(sessionCookie, cookieOptions);
     this.renewCsrfToken(null);
   });
 });

@@ -36,6 +36,16 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_COOKIE = 'csrf_token';
 export const SESSION_COOKIE = 'clearing_session';
 
+/**
+ * The name a cookie is set under: over https the session and CSRF cookies carry the `__Host-`
+ * prefix (ASVS 5.0 3.3.3; issue 39 §5), which browsers accept only Secure, for the whole site
+ * (Path=/) and from this host alone (no Domain), so a sibling subdomain or a plain-http answer
+ * cannot plant or overwrite one. The server reads the prefixed cookie under the plain name.
+ */
+export function cookieName(name: string, secure: boolean): string {
+  return secure ? `__Host-${name}` : name;
+}
+
 /** The answer of a call that has nothing to say but success: `{}`. */
 export const emptyObjectSchema = {
   type: 'object',

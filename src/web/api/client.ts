@@ -4,7 +4,7 @@
  * `errorMessage` and no answer at all into a `NetworkError`, and sends the browser to the exchange sign-in on a 401 (business §2.7).
  */
 import type { ApiErrorBody } from '../../shared/api/http';
-import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
+import { cookieName, CSRF_COOKIE, CSRF_HEADER } from '../../shared/api/http';
 import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
 
 export const API_BASE = '/exchange/api/web';
@@ -64,8 +64,13 @@ export function errorMessageOf(error: unknown): string {
 
 /** The CSRF header every state-changing call carries (its value read from the cookie). */
 export function csrfHeaders(): Record<string, string> {
-  const token = readCookie(CSRF_COOKIE);
+  const token = csrfToken();
   return token ? { [CSRF_HEADER]: token } : {};
+}
+
+/** The CSRF cookie's token: over https it is named `__Host-csrf_token` (cookieName). */
+function csrfToken(): string | undefined {
+  return readCookie(cookieName(CSRF_COOKIE, true)) ?? readCookie(CSRF_COOKIE);
 }
 
 function readCookie(name: string): string | undefined {
@@ -124,7 +129,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
     body = JSON.stringify(options.body);
   }
   if (method !== 'GET') {
-    const token = readCookie(CSRF_COOKIE);
+    const token = csrfToken();
     if (token) headers[CSRF_HEADER] = token;
   }
 
