@@ -43,7 +43,7 @@ const PASSWORD_LIMITS = {
 } as const;
 
 /** Seconds before a new browser's next attempt after the nth failure in a row; the last beyond. */
-export const WAIT_AFTER_PASSWORD_FAILURE_SECONDS = [
+const WAIT_AFTER_PASSWORD_FAILURE_SECONDS = [
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30, 60, 120, 240, 480, 3_600, 7_200, 14_400, 28_800, 57_600, 86_400,
 ] as const;
 
