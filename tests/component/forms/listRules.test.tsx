@@ -60,7 +60,13 @@ function poolForm(): CompiledForm {
     ],
   };
   const uiSchema = {
-    principals: { 'ui:options': { itemLabel: 'Principal {n}', addLabel: 'Add a principal' } },
+    principals: {
+      'ui:options': {
+        itemLabel: 'Principal {n}',
+        addLabel: 'Add a principal',
+        valuesText: 'Ownership listed so far: {total} %',
+      },
+    },
   };
   const example = { poolName: 'Pool', principals: [{ name: 'Ada', ownership: 60 }] };
   const { problems, forms } = checkForms({
@@ -112,6 +118,39 @@ describe('a rule across a list, at the list (issue 37 §3)', { timeout: 30_000 }
     await user.type(ownership[1]!, '40');
     await user.tab();
     await waitFor(() => expect(screen.queryByText(TOTAL_MESSAGE)).toBeNull());
+  });
+});
+
+describe('a running total at the list (issue 37 §1)', { timeout: 30_000 }, () => {
+  it('shows the value the rule computes, as the answers change', async () => {
+    const { user } = renderPool();
+    await user.click(screen.getByRole('button', { name: 'Add a principal' }));
+    const ownership = () => screen.getAllByRole('textbox', { name: 'Ownership (%)' });
+    await user.type(ownership()[0]!, '60');
+    await waitFor(() =>
+      expect(screen.getByText('Ownership listed so far: 60 %')).toBeInTheDocument(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add a principal' }));
+    await user.type(ownership()[1]!, '20');
+    await waitFor(() =>
+      expect(screen.getByText('Ownership listed so far: 80 %')).toBeInTheDocument(),
+    );
+  });
+
+  it('is checked: a value no rule at the list computes is refused by forms check', () => {
+    const { problems } = checkForms({
+      forms: {
+        pool: {
+          schema: form.schema,
+          uiSchema: { principals: { 'ui:options': { valuesText: 'So far: {sum} %' } } },
+          example: {},
+        },
+      },
+      commons: {},
+    });
+    expect(problems.map((p) => `${p.pointer} ${p.message}`)).toContain(
+      '/principals/ui:options/valuesText valuesText names {sum}, which no rule shown at /principals computes (its values: total)',
+    );
   });
 });
 

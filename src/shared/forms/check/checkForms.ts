@@ -18,6 +18,7 @@ import { allProperties, deref, isLeaf, objectItemsOf } from '../walk/schemaWalk'
 import { isPlainObject, type Answers, type JsonSchema, type UiSchema } from '../model/schemaTypes';
 import type { AnswerError } from '../model/types';
 import { validateAnswers } from '../validation/validateAnswers';
+import { ruleValueNamesAt } from '../validation/ruleValues';
 import { stepProblems, stepsOf } from '../model/steps';
 import { personColumnProblems } from '../model/personColumns';
 import { registrationOf } from '../model/registration';
@@ -119,6 +120,8 @@ function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
           pointer,
           message: `"ui:widget" draws an object as one answer only for a file reference (x-file); remove it, and the object's fields are asked one by one (a widget belongs on each field)`,
         });
+      } else if (key === 'ui:options' && isPlainObject(value) && value.valuesText !== undefined) {
+        problems.push(...valuesTextProblems(file, root, keys, value.valuesText));
       } else if (key === 'ui:field' && !(FIELD_NAMES as readonly unknown[]).includes(value)) {
         problems.push({ file, pointer, message: `unknown field ${JSON.stringify(value)}` });
       } else if (key === 'ui:order' && Array.isArray(value)) {
@@ -136,6 +139,31 @@ function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
   };
   walk(root, ui, []);
   return problems;
+}
+
+/**
+ * A list's running figure (`valuesText`) names only values the rules shown at that list compute:
+ * otherwise the line would never show.
+ */
+function valuesTextProblems(
+  file: string,
+  root: JsonSchema,
+  keys: string[],
+  text: unknown,
+): Problem[] {
+  const pointer = toPointer([...keys, 'ui:options', 'valuesText']);
+  if (typeof text !== 'string') return [{ file, pointer, message: 'valuesText is a text' }];
+  const known = ruleValueNamesAt(root, toPointer(keys));
+  return [...text.matchAll(/\{([A-Za-z_]\w*)\}/g)]
+    .map((match) => match[1]!)
+    .filter((name) => !known.includes(name))
+    .map((name) => ({
+      file,
+      pointer,
+      message: known.length
+        ? `valuesText names {${name}}, which no rule shown at ${toPointer(keys)} computes (its values: ${known.join(', ')})`
+        : `valuesText names {${name}}, and no rule across answers (x-rules) with values is shown at ${toPointer(keys) || 'the form'}`,
+    }));
 }
 
 /**

@@ -19,7 +19,7 @@
 import { evaluate, truthy, type Logic } from './jsonLogic';
 
 /** One rule of `x-rules`. */
-interface AnswerRule {
+export interface AnswerRule {
   rule: Logic;
   message: string;
   /** Where the message shows, from the schema holding the rule ('' or absent: there). */
@@ -34,7 +34,7 @@ export interface AnswerRuleProblem {
 }
 
 /** A value as a message names it: 120, 15.5, 33.33 (two decimals at most). */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (typeof value === 'number') return String(Math.round(value * 100) / 100);
   if (Array.isArray(value)) return value.map(shown).join(', ');
   return value === null || value === undefined ? '' : String(value);

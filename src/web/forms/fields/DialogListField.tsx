@@ -25,6 +25,7 @@ import type { FormSession, ListItemEdit } from '../session';
 import { stringOption } from '../widgets/a11y';
 import { visuallyHidden } from '../../app/theme';
 import { ListTable } from './ListTable';
+import { RuleValuesLine } from './RuleValuesLine';
 
 /** One column of the list: its heading and the answers of a row it shows, joined by a space. */
 interface Column {
@@ -265,6 +266,11 @@ export function DialogListField(props: FieldProps) {
           {emptyText}
         </Typography>
       ) : null}
+      <RuleValuesLine
+        formContext={props.registry.formContext}
+        pointer={listPointer}
+        text={options.valuesText}
+      />
       {canEdit ? (
         <Button
           id={addId}

@@ -14,6 +14,8 @@ import {
   type UiSchema,
 } from '@rjsf/utils';
 import { visuallyHidden } from '../../app/theme';
+import { toPointer } from '../../../shared/forms/model/pointer';
+import { RuleValuesLine } from './RuleValuesLine';
 
 const StockArrayField = getDefaultRegistry().fields.ArrayField!;
 
@@ -145,6 +147,11 @@ function InlineArrayFieldTemplate(props: ArrayFieldTemplateProps) {
         registry={registry}
       />
       {items}
+      <RuleValuesLine
+        formContext={registry.formContext}
+        pointer={toPointer(fieldPathId.path.map(String))}
+        text={uiOptions.valuesText}
+      />
       {canAdd &&
         (addLabel ? (
           <Button
