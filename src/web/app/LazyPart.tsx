@@ -19,11 +19,11 @@ import Button from '@mui/material/Button';
 
 export const PART_NOT_LOADED_MESSAGE =
   'Part of this page could not be loaded. Check your internet connection, then try again.';
-export const PART_FAILED_MESSAGE =
+const PART_FAILED_MESSAGE =
   'Part of this page stopped working. Try again, or reload the page.';
 
 /** A part loaded on demand; `retry` makes the next render import its code afresh. */
-export interface LazyPart<P extends object> {
+interface LazyPart<P extends object> {
   (props: P): ReactNode;
   retry(): void;
 }
