@@ -2,6 +2,7 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   useSyncExternalStore,
@@ -29,6 +30,7 @@ import { SchemaReview } from './SchemaReview';
 import { SectionProgress } from './SectionProgress';
 import type { FormSession } from './session';
 import { fromErrorSchema } from '../../shared/forms/validation/rjsfErrors';
+import { fieldsInOrder } from '../../shared/forms/walk/schemaWalk';
 import type { ServerApplication } from './serverApplication';
 import { MergedNotice, SaveAndFinishLater, SaveStatus } from './SaveStatus';
 import { BELOW_DESKTOP } from '../app/theme';
@@ -378,6 +380,25 @@ function ReviewStep({
   saver?: ServerApplication;
 }) {
   const entries = useSyncExternalStore(session.stepErrors.subscribe, session.stepErrors.get);
+  const prompts = useMemo(
+    () =>
+      new Map(
+        fieldsInOrder(session.form.schema, session.form.uiSchema).map((field) => [
+          field.pointer,
+          field.schema.title,
+        ]),
+      ),
+    [session.form],
+  );
+  // An answer the server refused is named by its question: its message may not say which.
+  const line = (entry: (typeof entries)[number]) => {
+    const prompt = prompts.get(entry.pointer);
+    return prompt &&
+      !entry.message.startsWith(prompt) &&
+      session.isServerRefusal(entry.pointer, entry.message)
+      ? `${prompt}: ${entry.message}`
+      : entry.message;
+  };
   return (
     <Box>
       {entries.length > 0 && (
@@ -387,7 +408,7 @@ function ReviewStep({
           </AlertTitle>
           <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
             {entries.map((entry, index) => (
-              <li key={`${entry.id}-${index}`}>{entry.message}</li>
+              <li key={`${entry.id}-${index}`}>{line(entry)}</li>
             ))}
           </Box>
         </Alert>

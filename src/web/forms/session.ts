@@ -374,6 +374,11 @@ export class FormSession {
     this.refresh();
   }
 
+  /** Whether `message` at `pointer` is the server's refusal of the answer there, still in force. */
+  isServerRefusal(pointer: string, message: string): boolean {
+    return this.answerRefusalsIn(this.current).get(pointer)?.includes(message) ?? false;
+  }
+
   /** The server's refusals whose refused answer is still the answer in `data`, by pointer. */
   private answerRefusalsIn(data: Answers): Map<string, string[]> {
     const out = new Map<string, string[]>();

@@ -181,6 +181,24 @@ describe('answers given but refused, and the server’s refusals', { timeout: 30
     expect(first).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('the review lists each answer the server refused by its question', async () => {
+    const business = testForm('business');
+    const session = new FormSession({
+      form: business,
+      given: business.example,
+      openAt: business.steps!.length - 1,
+    });
+    const router = createMemoryRouter(
+      [{ path: '/form', element: <FormWizard session={session} onSubmit={vi.fn()} /> }],
+      { initialEntries: ['/form'] },
+    );
+    render(<RouterProvider router={router} />);
+    act(() => session.refuseAnswers([{ path: '/bizName', message: 'Already registered' }]));
+    const title = await screen.findByText(/There are errors in the form/);
+    const alert = title.closest('[role="alert"]') as HTMLElement;
+    expect(within(alert).getByText('Business legal name: Already registered')).toBeInTheDocument();
+  });
+
   it('a given but refused answer counts as one to fix, a missing one as still needed', () => {
     const { session } = renderWizard();
     const entries = session.stepErrors.get();
