@@ -19,8 +19,7 @@ import Button from '@mui/material/Button';
 
 export const PART_NOT_LOADED_MESSAGE =
   'Part of this page could not be loaded. Check your internet connection, then try again.';
-const PART_FAILED_MESSAGE =
-  'Part of this page stopped working. Try again, or reload the page.';
+const PART_FAILED_MESSAGE = 'Part of this page stopped working. Try again, or reload the page.';
 
 /** A part loaded on demand; `retry` makes the next render import its code afresh. */
 interface LazyPart<P extends object> {
