@@ -147,6 +147,8 @@ describe('audit trail', () => {
     expect(find('signin', (r) => r.actor_user_id === customer.id)).toBeDefined();
     expect(find('signin.failed', (r) => r.actor_user_id === customer.id)?.detail).toEqual({
       reason: 'password',
+      // The account's consecutive failures (issue 39 §4, per-account limit).
+      failures: 1,
     });
     // An email without an account: its keyed digest (HMAC under a key derived from the field
     // encryption key, whose id is beside it), never the address nor its plain SHA-256, which
@@ -154,6 +156,8 @@ describe('audit trail', () => {
     const ring = parseFieldKeys(t.config.fieldEncryptionKeys!);
     expect(find('signin.failed', (r) => r.actor_user_id === null)?.detail).toEqual({
       reason: 'unknown-email',
+      // Counted as an account's would be, so the answers reveal nothing (issue 39 §4).
+      failures: 1,
       ...emailDigest(ring, stranger),
     });
     expect(emailDigest(ring, stranger)).toEqual(emailDigest(ring, ` ${stranger.toLowerCase()} `));
