@@ -274,6 +274,22 @@ async function lockedApplication(
 ): Promise<ApplicationRow> {
   const row = await findApplication(db, userId, form.id, { forUpdate: true });
   if (row) return carriedApplication(app, db, form, row);
+  const created = await createApplication(app, db, form, userId, {}, null);
+  return created ?? (await findApplication(db, userId, form.id, { forUpdate: true }))!;
+}
+
+/**
+ * The user's first application of a form, holding `answers` (sealed under its id) and `step`,
+ * its form version recorded and its creation audited; null when another window created it first.
+ */
+async function createApplication(
+  app: FastifyInstance,
+  db: Queryable,
+  form: CompiledForm,
+  userId: string,
+  answers: Answers,
+  step: number | null,
+): Promise<ApplicationRow | null> {
   await recordFormVersion(db, form);
   const id = crypto.randomUUID();
   const created = await insertApplication(db, {
@@ -281,10 +297,10 @@ async function lockedApplication(
     userId,
     formId: form.id,
     schemaHash: form.hash,
-    answers: {},
-    step: null,
+    answers: sealApplicationAnswers(app.fieldKeys, form, id, answers),
+    step,
   });
-  if (!created) return (await findApplication(db, userId, form.id, { forUpdate: true }))!;
+  if (!created) return null;
   await recordAuditEvent(db, {
     action: 'application.created',
     actorUserId: userId,
@@ -461,29 +477,15 @@ export async function saveApplication(
       let row = await findApplication(db, userId, form.id, { forUpdate: true });
       if (!row) {
         const answers = checkShape(form, sent);
-        await recordFormVersion(db, form);
-        const id = crypto.randomUUID();
-        const created = await insertApplication(db, {
-          id,
+        const created = await createApplication(
+          app,
+          db,
+          form,
           userId,
-          formId: form.id,
-          schemaHash: form.hash,
-          answers: sealApplicationAnswers(
-            app.fieldKeys,
-            form,
-            id,
-            withHeldFiles(form, answers, []),
-          ),
-          step: step ?? null,
-        });
-        if (created) {
-          await recordAuditEvent(db, {
-            action: 'application.created',
-            actorUserId: userId,
-            detail: { formId: form.id, applicationId: id },
-          });
-          return { saved: created };
-        }
+          withHeldFiles(form, answers, []),
+          step ?? null,
+        );
+        if (created) return { saved: created };
         // A first save from another window won the race: this one is stale.
         row = (await findApplication(db, userId, form.id, { forUpdate: true }))!;
       }
