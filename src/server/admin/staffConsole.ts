@@ -29,8 +29,7 @@ import {
   CONSOLE_JS_PATH,
 } from './console/consoleAssets';
 import { CSRF_FIELD, type ConsoleRegistration } from './console/consoleParts';
-import { renderApprovePage } from './console/ApprovePage';
-import { renderRejectPage } from './console/RejectPage';
+import { renderApprovePage, renderRejectPage } from './console/ConfirmDecisionPage';
 import { renderDetailPage } from './console/DetailPage';
 import { renderListPage } from './console/ListPage';
 import { renderMessagePage } from './console/MessagePage';
