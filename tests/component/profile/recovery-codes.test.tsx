@@ -79,7 +79,8 @@ describe('the profile’s recovery codes (issue 38 §4)', () => {
     await user.click(screen.getByRole('button', { name: 'Set up authenticator app' }));
     await confirmWithPassword();
     await user.type(await screen.findByLabelText(/^Code from the app/), '123456');
-    await user.click(screen.getByRole('button', { name: 'Turn On' }));
+    // The confirmation dialog closes with a transition: the page is reachable once it is gone.
+    await user.click(await screen.findByRole('button', { name: 'Turn On' }, { timeout: 5_000 }));
 
     const shown = await screen.findByRole('list', { name: 'Recovery codes' });
     expect(
