@@ -10,6 +10,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import {
   apiErrorBodySchema,
   CSRF_COOKIE,
+  cookieName,
   CSRF_HEADER,
   SESSION_COOKIE,
 } from '../../shared/api/http';
@@ -128,13 +129,19 @@ export const apiContractPlugin = fp(
               type: 'apiKey',
               in: 'cookie',
               name: SESSION_COOKIE,
-              description: 'The session, set by POST auth/signin (HttpOnly, SameSite=Lax).',
+              description:
+                'The session, set by POST auth/signin (HttpOnly, SameSite=Lax). Over https (an https ' +
+                `PUBLIC_URL) it is named \`${cookieName(SESSION_COOKIE, true)}\` (Secure, Path=/, no ` +
+                'Domain), and a cookie of the plain name is ignored.',
             },
             csrfHeader: {
               type: 'apiKey',
               in: 'header',
               name: CSRF_HEADER,
-              description: `Must equal the \`${CSRF_COOKIE}\` cookie (double submit); a cross-site Origin is refused.`,
+              description:
+                `Must equal the \`${CSRF_COOKIE}\` cookie (double submit; over https the cookie is ` +
+                `named \`${cookieName(CSRF_COOKIE, true)}\` and a plain-named one is ignored); a ` +
+                'cross-site Origin is refused.',
             },
           },
           schemas: {
