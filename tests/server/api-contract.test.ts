@@ -10,6 +10,10 @@ import { createTestApp, testAppForBlock } from './testApp';
 import { freshClient, signedIn } from './authHelpers';
 
 interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
   responses: Record<string, { content?: Record<string, { schema?: object }> }>;
   parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
@@ -88,6 +92,34 @@ describe('the API contract', () => {
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('every operation has a lowerCamelCase operationId of its own, a summary, a description and described tags', () => {
+    const document = t.app.swagger() as unknown as Document & {
+      servers?: { url: string }[];
+      tags?: { name: string; description?: string }[];
+    };
+    const described = new Set(
+      (document.tags ?? []).filter((tag) => tag.description).map((tag) => tag.name),
+    );
+    const problems: string[] = [];
+    const ids = new Map<string, string>();
+    for (const { path, method, operation } of operations(document)) {
+      const name = `${method} ${path}`;
+      const id = operation.operationId;
+      if (!id || !/^[a-z][a-zA-Z0-9]*$/.test(id)) problems.push(`${name}: operationId ${id}`);
+      else if (ids.has(id)) problems.push(`${name}: operationId ${id} also ${ids.get(id)}`);
+      else ids.set(id, name);
+      if (!operation.summary?.trim()) problems.push(`${name}: no summary`);
+      if (!operation.description?.trim()) problems.push(`${name}: no description`);
+      if (!operation.tags?.length) problems.push(`${name}: no tag`);
+      for (const tag of operation.tags ?? []) {
+        if (!described.has(tag)) problems.push(`${name}: tag ${tag} is not described`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(ids.size).toBeGreaterThan(60);
+    expect(document.servers?.length).toBeGreaterThan(0);
   });
 
   it('the committed docs/openapi.json is the document the routes give (npm run openapi)', () => {

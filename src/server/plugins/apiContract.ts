@@ -81,13 +81,55 @@ function asDocumentSchema(schema: object): never {
   return convert(schema) as never;
 }
 
+/** The document's tags, one per area of the API, each described once. */
+export const TAGS: Record<string, string> = {
+  auth: 'Signing up, in and out; verification, reset and invitation links.',
+  user: 'The signed-in user: details, settings, two-factor sign-in, sessions, passkeys.',
+  forms: 'The registration forms, served whole so another app can draw them.',
+  applications: "An applicant's saved answers and files before submission.",
+  registration: 'Submitting a registration and following its review.',
+  'esign-consent': 'The consent to sign electronically.',
+  lei: 'Legal entities from the LEI registry.',
+  statements: "An organisation's clearing statement.",
+  disclosures: 'The published regulatory disclosures.',
+  documents: 'Published PDFs: disclosures, terms, consent forms.',
+  admin: 'Staff only: users, organisations, registrations under review, statements.',
+  operations: 'Health, readiness, metrics, the browser configuration and this document.',
+};
+
 /** The area a path belongs to, as the document's tag (`auth`, `user`, `admin`, …). */
 function tagOf(url: string): string {
   const match = /^\/(?:exchange|clearing)\/api\/(?:web\/)?([^/]+)/.exec(url);
-  if (match) return match[1] === 'admin' ? 'admin' : match[1]!;
+  const area = match?.[1];
+  if (area === 'customer') return 'statements';
+  if (area === 'lei-records') return 'lei';
+  if (area === 'config' || area === 'openapi.json') return 'operations';
+  if (area) return area;
   if (url.startsWith('/clearing/admin')) return 'admin';
   if (url.startsWith('/clearing/disclosures') || url.startsWith('/assets/')) return 'documents';
   return 'operations';
+}
+
+/** Who may call an operation and what it must send, as its description says it. */
+function accessOf(
+  schema: { security?: readonly object[]; 'x-staff-only'?: boolean },
+  csrf: boolean,
+) {
+  const security = schema.security ?? [];
+  const sentences = [
+    schema['x-staff-only']
+      ? 'Staff only: 401 signed out, 403 for anyone else.'
+      : security.some((requirement) => 'sessionCookie' in requirement)
+        ? 'Needs a signed-in session (the session cookie); 401 without one.'
+        : 'Public: no session needed.',
+  ];
+  if (csrf) {
+    sentences.push(
+      `State-changing: send the \`${CSRF_HEADER}\` header equal to the \`${CSRF_COOKIE}\` cookie ` +
+        '(403 `csrf_missing` without it).',
+    );
+  }
+  return sentences.join(' ');
 }
 
 /** Adds the CSRF header to the security of every state-changing route the CSRF check guards. */
@@ -99,8 +141,10 @@ const transform: SwaggerTransform = ({ schema, url, route }) => {
   const security = (rest.security ?? []).map((requirement) =>
     guarded ? { ...requirement, csrfHeader: [] } : requirement,
   );
+  const own = typeof rest.description === 'string' ? `${rest.description}\n\n` : '';
   const described = {
     ...rest,
+    description: `${own}${accessOf(rest, guarded)}`,
     tags: rest.tags ?? [tagOf(url)],
     security: guarded && security.length === 0 ? [{ csrfHeader: [] }] : security,
     ...(multipart ? { body: multipart, consumes: ['multipart/form-data'] } : {}),
@@ -118,11 +162,25 @@ export const apiContractPlugin = fp(
           title: 'Northstar Clearing member portal API',
           version: '1',
           description:
-            'Every route of the portal, generated from the routes’ own schemas. ' +
+            'Every route of the portal, generated from the routes’ own schemas (docs/api.md says ' +
+            'how to call it). ' +
             `State-changing calls echo the \`${CSRF_COOKIE}\` cookie in the \`${CSRF_HEADER}\` header. ` +
             'Routes marked `x-staff-only` answer 401 signed out and 403 to anyone but staff. ' +
             'Every refusal answers 4xx or 5xx with `{ errorMessage }`.',
         },
+        servers: [
+          {
+            url: '{origin}',
+            description: "The portal's origin: its PUBLIC_URL.",
+            variables: {
+              origin: {
+                default: 'http://localhost:8080',
+                description: 'The scheme, host and port the portal answers at (no trailing slash).',
+              },
+            },
+          },
+        ],
+        tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
         components: {
           securitySchemes: {
             sessionCookie: {
@@ -157,6 +215,7 @@ export const apiContractPlugin = fp(
       {
         schema: {
           ...access.public,
+          operationId: 'getOpenApiDocument',
           summary: 'This document (OpenAPI 3.1)',
           response: { 200: { type: 'object', additionalProperties: true } },
         },

@@ -111,51 +111,82 @@ const formIdParams = {
   required: ['formId'],
 } as const;
 
-/** The applications calls, which answer under /exchange/api/web and /exchange/api alike. */
-const applicationRoutes = (prefix: string): Record<string, FastifySchema> => ({
-  [`GET ${prefix}/applications/:formId`]: {
-    ...access.signedIn,
-    summary: "The signed-in user's application of a form (null before the first save)",
-    params: applicationParams,
-    response: { 200: applicationResponseSchema },
-  },
-  [`PUT ${prefix}/applications/:formId`]: {
-    ...access.signedIn,
-    summary: 'Saves the answers (and the step) of an application',
-    description: ANSWERS_OF_THE_FORM,
-    params: applicationParams,
-    response: {
-      200: saveApplicationResultSchema,
-      409: {
-        description: 'A stale baseRevision (with the stored application), or no longer open',
-        anyOf: [applicationConflictSchema, apiErrorBodySchema],
+/**
+ * The applications calls, which answer under /exchange/api/web and /exchange/api alike (the
+ * applications contract of issue 17 named the latter): the /exchange/api copies are the same
+ * handlers, marked deprecated, with operation ids ending in `UnderExchangeApi`.
+ */
+const applicationRoutes = (prefix: string, alias = false): Record<string, FastifySchema> => {
+  const id = (name: string) => (alias ? `${name}UnderExchangeApi` : name);
+  const deprecated = alias ? { deprecated: true } : {};
+  return {
+    [`GET ${prefix}/applications/:formId`]: {
+      operationId: id('getApplication'),
+      ...deprecated,
+      ...access.signedIn,
+      summary: "The signed-in user's application of a form (null before the first save)",
+      params: applicationParams,
+      response: { 200: applicationResponseSchema },
+    },
+    [`PUT ${prefix}/applications/:formId`]: {
+      operationId: id('saveApplication'),
+      ...deprecated,
+      ...access.signedIn,
+      summary: 'Saves the answers (and the step) of an application',
+      description: ANSWERS_OF_THE_FORM,
+      params: applicationParams,
+      response: {
+        200: saveApplicationResultSchema,
+        409: {
+          description: 'A stale baseRevision (with the stored application), or no longer open',
+          anyOf: [applicationConflictSchema, apiErrorBodySchema],
+        },
       },
     },
-  },
-  [`POST ${prefix}/applications/:formId/files`]: {
-    ...access.signedIn,
-    summary: 'Uploads the file of one file question (checked by content)',
-    params: applicationParams,
-    multipart: applicationFilePartsSchema,
-    response: { 200: applicationFileResultSchema },
-  },
-  [`DELETE ${prefix}/applications/:formId/files`]: {
-    ...access.signedIn,
-    summary: 'Removes the file of one file question',
-    params: applicationParams,
-    querystring: {
-      type: 'object',
-      properties: { pointer: { type: 'string', description: 'The file question’s pointer.' } },
+    [`POST ${prefix}/applications/:formId/files`]: {
+      operationId: id('uploadApplicationFile'),
+      ...deprecated,
+      ...access.signedIn,
+      summary: 'Uploads the file of one file question (checked by content)',
+      params: applicationParams,
+      multipart: applicationFilePartsSchema,
+      response: { 200: applicationFileResultSchema },
     },
-    response: { 204: emptyResponse('Removed (or there was none)') },
-  },
-});
+    [`DELETE ${prefix}/applications/:formId/files`]: {
+      operationId: id('deleteApplicationFile'),
+      ...deprecated,
+      ...access.signedIn,
+      summary: 'Removes the file of one file question',
+      params: applicationParams,
+      querystring: {
+        type: 'object',
+        properties: { pointer: { type: 'string', description: 'The file question’s pointer.' } },
+      },
+      response: { 204: emptyResponse('Removed (or there was none)') },
+    },
+  };
+};
 
 const web = '/exchange/api/web';
+
+/** The two calls the specification has answer under /clearing/api/web as well (decisions, Paths). */
+const UNDER_CLEARING = (same: string) =>
+  `The same call as \`${same}\`, which the specification also names under /clearing/api/web ` +
+  '(the same handler and answer).';
+
+/** The staff calls under /exchange/api/admin, each with its operation id and summary. */
+const staffCalls = (calls: Record<string, [operationId: string, summary: string]>) =>
+  Object.fromEntries(
+    Object.entries(calls).map(([key, [operationId, summary]]) => {
+      const [method, path] = key.split(' ');
+      return [`${method} /exchange/api/admin${path}`, { operationId, summary }];
+    }),
+  ) as Record<string, FastifySchema>;
 
 const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
   // Operations.
   'GET /healthz': {
+    operationId: 'getLiveness',
     ...access.public,
     tags: ['operations'],
     summary: 'Liveness',
@@ -169,6 +200,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
   'GET /readyz': {
+    operationId: 'getReadiness',
     ...access.public,
     tags: ['operations'],
     summary: 'Readiness: the database answers',
@@ -182,63 +214,80 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
   'GET /metrics': {
+    operationId: 'getMetrics',
     ...access.public,
     tags: ['operations'],
     summary: 'Prometheus metrics (only the addresses METRICS_ALLOW names)',
     response: { 200: binaryResponse('text/plain', 'Prometheus text exposition format') },
   },
   [`GET ${web}/config`]: {
+    operationId: 'getConfig',
     ...access.public,
     summary: "The browser's configuration (the captcha's site key)",
     response: { 200: configResponseSchema },
   },
 
   // Auth (access §7).
-  [`GET ${web}/auth/signin`]: { ...access.public, summary: 'Whether this browser is signed in' },
-  ['GET /clearing/api/web/auth/signin']: {
+  [`GET ${web}/auth/signin`]: {
+    operationId: 'getSignInState',
     ...access.public,
     summary: 'Whether this browser is signed in',
   },
+  ['GET /clearing/api/web/auth/signin']: {
+    operationId: 'getSignInStateUnderClearing',
+    ...access.public,
+    summary: 'Whether this browser is signed in',
+    description: UNDER_CLEARING('GET /exchange/api/web/auth/signin'),
+  },
   [`POST ${web}/auth/signup`]: {
+    operationId: 'signUp',
     ...access.public,
     summary: 'Signs up (mails a verification link; answers the same for a known email)',
     response: { 200: ok('Received') },
   },
   [`POST ${web}/auth/verify-email`]: {
+    operationId: 'verifyEmail',
     ...access.public,
     summary: 'Verifies the email from the mailed link and sets the password',
     response: { 200: ok('Verified') },
   },
   [`POST ${web}/auth/verify-email/check`]: {
+    operationId: 'checkVerificationLink',
     ...access.public,
     summary:
       'Whether a verification link can still set the password (uses nothing; one answer for any dead link)',
     response: { 200: linkCheckSchema },
   },
   [`POST ${web}/auth/signin`]: {
+    operationId: 'signIn',
     ...access.public,
     summary: 'Signs in (then a second factor: a code, a recovery code or a passkey)',
   },
   [`POST ${web}/auth/signin/passkey`]: {
+    operationId: 'signInWithPasskey',
     ...access.public,
     summary: "Answers the sign-in's second step with a passkey",
   },
   [`POST ${web}/auth/signout`]: {
+    operationId: 'signOut',
     ...access.public,
     summary: 'Signs out (ends the session on the server)',
     response: { 200: ok('Signed out') },
   },
   [`POST ${web}/auth/password/reset/request`]: {
+    operationId: 'requestPasswordReset',
     ...access.public,
     summary: 'Mails a password reset link (answers the same for an unknown email)',
     response: { 200: ok('Received') },
   },
   [`POST ${web}/auth/password/reset`]: {
+    operationId: 'resetPassword',
     ...access.public,
     summary: 'Sets a new password from the mailed link',
     response: { 200: ok('Password set') },
   },
   [`POST ${web}/auth/invite/accept`]: {
+    operationId: 'acceptInvitation',
     ...access.public,
     summary: 'Accepts an invitation: password and details (form data)',
     multipart: {
@@ -269,41 +318,61 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     response: { 200: ok('Accepted') },
   },
   [`POST ${web}/auth/email/confirm`]: {
+    operationId: 'confirmEmailChange',
     ...access.public,
     summary: 'Confirms a new email address from the mailed link',
     response: { 200: emailConfirmedSchema },
   },
 
   // The signed-in user (access §3).
-  [`GET ${web}/user`]: { ...access.signedIn, summary: 'The signed-in user' },
-  ['GET /clearing/api/web/user']: { ...access.signedIn, summary: 'The signed-in user' },
+  [`GET ${web}/user`]: {
+    operationId: 'getUser',
+    ...access.signedIn,
+    summary: 'The signed-in user',
+  },
+  ['GET /clearing/api/web/user']: {
+    operationId: 'getUserUnderClearing',
+    ...access.signedIn,
+    summary: 'The signed-in user',
+    description: UNDER_CLEARING('GET /exchange/api/web/user'),
+  },
   [`GET ${web}/user/2fa/state`]: {
+    operationId: 'getTwoFactorState',
     ...access.signedIn,
     summary: 'Whether two-factor sign-in is on',
     response: { 200: twoFactorStateSchema },
   },
   [`POST ${web}/user/2fa`]: {
+    operationId: 'startTwoFactorEnrolment',
     ...access.signedIn,
     summary: 'Starts authenticator-app enrolment: the secret and its otpauth URL',
     response: { 200: twoFactorEnrolmentSchema },
   },
   [`PATCH ${web}/user/2fa`]: {
+    operationId: 'confirmTwoFactorEnrolment',
     ...access.signedIn,
     summary: 'Confirms enrolment with a code from the app; answers ten recovery codes, shown once',
     response: { 200: twoFactorStateSchema },
   },
   [`POST ${web}/user/2fa/recovery-codes`]: {
+    operationId: 'renewRecoveryCodes',
     ...access.signedIn,
     summary: 'A new set of ten recovery codes, shown once; the old set stops working',
     response: { 200: recoveryCodesSchema },
   },
   [`DELETE ${web}/user/2fa`]: {
+    operationId: 'turnOffTwoFactor',
     ...access.signedIn,
     summary: 'Turns two-factor sign-in off (the password again)',
     response: { 200: twoFactorStateSchema },
   },
-  [`GET ${web}/user/settings`]: { ...access.signedIn, summary: "The user's settings" },
+  [`GET ${web}/user/settings`]: {
+    operationId: 'getUserSettings',
+    ...access.signedIn,
+    summary: "The user's settings",
+  },
   [`POST ${web}/user/settings`]: {
+    operationId: 'changeUserSetting',
     ...access.signedIn,
     summary: 'Changes a setting, by tag (form data)',
     multipart: {
@@ -326,6 +395,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
   [`POST ${web}/registration/user`]: {
+    operationId: 'submitRegistrationUser',
     ...access.signedIn,
     summary: "The user's own details (the business wizard's first step, form data)",
     multipart: {
@@ -342,52 +412,62 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
 
   // The profile page (docs/decisions.md, The profile page).
   [`GET ${web}/user/profile`]: {
+    operationId: 'getProfile',
     ...access.signedIn,
     summary: 'Who the user is and how they sign in',
     response: { 200: profileSchema },
   },
   [`GET ${web}/user/sessions`]: {
+    operationId: 'listSessions',
     ...access.signedIn,
     summary: "The user's live sessions",
     response: { 200: sessionListSchema },
   },
   [`DELETE ${web}/user/sessions/:id`]: {
+    operationId: 'endSession',
     ...access.signedIn,
     summary: 'Ends one session (the password again)',
     response: { 200: sessionsEndedSchema },
   },
   [`POST ${web}/user/sessions/end-others`]: {
+    operationId: 'endOtherSessions',
     ...access.signedIn,
     summary: 'Ends every other session (the password again)',
     response: { 200: sessionsEndedSchema },
   },
   [`POST ${web}/user/password`]: {
+    operationId: 'changePassword',
     ...access.signedIn,
     summary: 'Changes the password',
     response: { 200: sessionsEndedSchema },
   },
   [`POST ${web}/user/passkeys/options`]: {
+    operationId: 'getPasskeyCreationOptions',
     ...access.signedIn,
     summary: 'Options for making a passkey (the password again)',
     response: { 200: passkeyCreationOptionsSchema },
   },
   [`POST ${web}/user/reauth/passkey-options`]: {
+    operationId: 'getReauthenticationPasskeyOptions',
     ...access.signedIn,
     summary: 'A passkey challenge confirming a sensitive change (two-factor on)',
     // The WebAuthn library's request options, passed through whole.
     response: { 200: { type: 'object', additionalProperties: true } },
   },
   [`POST ${web}/user/passkeys`]: {
+    operationId: 'addPasskey',
     ...access.signedIn,
     summary: 'Adds the passkey the browser made',
     response: { 200: passkeySummarySchema },
   },
   [`DELETE ${web}/user/passkeys/:id`]: {
+    operationId: 'removePasskey',
     ...access.signedIn,
     summary: 'Removes a passkey (the password again)',
     response: { 200: ok('Removed') },
   },
   [`POST ${web}/user/email`]: {
+    operationId: 'requestEmailChange',
     ...access.signedIn,
     summary: 'Asks to change the email (a link is mailed to the new address)',
     response: { 200: ok('Link sent') },
@@ -396,11 +476,13 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
   // Registrations and applications (issue 17).
   // The registration forms served (issue 40 §1).
   [`GET ${web}/forms`]: {
+    operationId: 'listForms',
     ...access.signedIn,
     summary: 'The registration forms the account may answer',
     response: { 200: formListSchema },
   },
   [`GET ${web}/forms/:formId`]: {
+    operationId: 'getForm',
     ...access.signedIn,
     summary: 'A registration form whole: its JSON Schema, uiSchema, steps, uploads, agreements',
     description:
@@ -415,21 +497,25 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
   [`GET ${web}/registration`]: {
+    operationId: 'getRegistration',
     ...access.signedIn,
     summary: "The signed-in user's registration and its review",
     response: { 200: registrationOverviewSchema },
   },
   ...applicationRoutes(web),
-  ...applicationRoutes('/exchange/api'),
+  ...applicationRoutes('/exchange/api', true),
   [`GET ${web}/esign-consent`]: {
+    operationId: 'getEsignConsent',
     ...access.signedIn,
     summary: 'The e-sign consent in force and whether the user gave it',
   },
   [`POST ${web}/esign-consent`]: {
+    operationId: 'giveEsignConsent',
     ...access.signedIn,
     summary: 'Gives the e-sign consent to the version shown',
   },
   [`GET ${web}/lei-records/:lei`]: {
+    operationId: 'getLeiRecord',
     ...access.signedIn,
     summary: 'What the LEI registry says of a legal entity',
     params: {
@@ -439,10 +525,12 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
   [`GET ${web}/customer/:organizationId/statement`]: {
+    operationId: 'getStatement',
     ...access.signedIn,
     summary: "The newest statement of the caller's organisation (staff: any)",
   },
   [`GET ${web}/stream`]: {
+    operationId: 'openMarketStream',
     ...access.signedIn,
     summary: 'The live market stream (WebSocket)',
     description:
@@ -455,12 +543,53 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     response: { 101: emptyResponse('Switching protocols: the stream is open') },
   },
 
+  // The staff calls (spec §7.4; routes/admin.ts holds their schemas): staff only, audited.
+  ...staffCalls({
+    'GET /users': ['listUsers', 'Users, searched by name or email (staff)'],
+    'GET /user/:userId': ['getUserAsStaff', 'One user whole: details, roles, organisation (staff)'],
+    'GET /organizations': ['listOrganizations', 'Every organisation (staff)'],
+    'GET /onboarding/organizations': [
+      'listRegistrations',
+      'Registrations waiting for review or decided, by status (staff)',
+    ],
+    'POST /onboarding/kyc-approval': [
+      'decideRegistration',
+      'Approves or rejects a registration (staff)',
+    ],
+    'POST /onboarding/kyc-changes-request': [
+      'requestRegistrationChanges',
+      'Asks the applicant to change named answers of a registration (staff)',
+    ],
+    'POST /onboarding/participant-approval': [
+      'decideParticipant',
+      'Approves or rejects an organisation as a clearing participant (staff)',
+    ],
+    'POST /onboarding/verification-email': [
+      'resendVerificationEmail',
+      'Mails a user a new email verification link (staff)',
+    ],
+    'GET /clearing-firms': [
+      'listClearingFirms',
+      'The clearing firm this portal clears for (staff)',
+    ],
+    'GET /statements/:organizationId': [
+      'getStatementAsStaff',
+      "An organisation's newest statement as loaded (staff)",
+    ],
+    'PUT /statements/:organizationId': [
+      'loadStatement',
+      "Loads an organisation's statement, replacing the one in force (staff)",
+    ],
+  }),
+
   // Public disclosures (business §6).
   ['GET /clearing/api/web/disclosures']: {
+    operationId: 'listDisclosures',
     ...access.public,
     summary: 'The published regulatory disclosures',
   },
   ['GET /clearing/disclosures/:category/:file']: {
+    operationId: 'getDisclosureDocument',
     ...access.public,
     summary: 'A disclosure document (`latest.pdf` is the newest of its category)',
     params: {
@@ -484,6 +613,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
 
   // The staff console's downloads (the evidence package, a registration's documents).
   ['GET /clearing/admin/documents/:id']: {
+    operationId: 'getRegistrationDocument',
     ...consolePage,
     summary: 'A document of a registration (staff)',
     response: {
@@ -492,6 +622,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     },
   },
   ['GET /clearing/admin/registrations/:id/evidence.zip']: {
+    operationId: 'getEvidencePackage',
     ...consolePage,
     summary: "A registration's signature evidence package (staff)",
     response: {
@@ -502,6 +633,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
 
   // Published legal documents (a static folder; the e-sign consent among them).
   ['GET /assets/pdfs/*']: {
+    operationId: 'getPublishedDocument',
     ...access.public,
     tags: ['documents'],
     summary: 'A published legal document (terms of service, disclosures, consent forms)',
@@ -514,6 +646,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
 
   // Development only (hidden: the document describes what production serves).
   ['GET /dev/outbox']: {
+    operationId: 'listDevOutbox',
     hide: true,
     response: {
       200: {

@@ -53,6 +53,7 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
       {
         schema: {
           ...access.signedIn,
+          operationId: `submit${pascalCase(compiled.id)}Registration`,
           summary: `Submits ${parts.article} registration (form data)`,
           description:
             `The answers to the form \`GET /exchange/api/web/forms/${compiled.id}\` serves, ` +
@@ -183,3 +184,7 @@ function describeParts(parts: FormParts): object {
     required: ['formId', 'schemaHash'],
   };
 }
+
+/** A kebab-case form id as PascalCase (`commodity-pool` → `CommodityPool`), for operation ids. */
+const pascalCase = (id: string): string =>
+  id.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
