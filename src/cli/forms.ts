@@ -25,9 +25,10 @@ const USAGE = `Usage: npm run forms -- <command> [options]
           [--since <git-ref>]           only what was added, changed or removed since then
           [--at <schema-hash|git-ref>]  the wording of a stored registration's schema version
   payload <form-id> <answers.json>      the prompt+value payload the portal would send
-  golden                                record the golden payloads (tests/fixtures/payloads/)
-                                        again after an intended change (a reworded prompt):
-                                        only the values that changed are rewritten
+  golden                                record the golden payloads (tests/fixtures/payloads/,
+                                        and *.golden.json in a form folder's fixtures/) again
+                                        after an intended change (a reworded prompt): only the
+                                        values that changed are rewritten
   impact                                what the working tree's schemas would do to the answers
                                         of open applications and registrations awaiting review
                                         (DATABASE_URL, or DATA_DIR's embedded database): the
@@ -39,8 +40,9 @@ const USAGE = `Usage: npm run forms -- <command> [options]
 
 Environment:
   FORMS_DIR      a folder of further forms, each of its folders a form as if it sat under
-                 schemas/ (with its fixtures in <form-id>/fixtures/); every command reads it,
-                 and wording --at finds its forms' hashes (in git too, when it is in the repository)
+                 schemas/ (with its fixtures and *.golden.json payloads in <form-id>/fixtures/);
+                 every command reads it, and wording --at and impact find its forms in git too
+                 when it is in the repository
 
 Exit codes: 0 fine, 1 problems found, 2 unusable input.`;
 

@@ -11,6 +11,7 @@ import { REWORDED_HEADING } from '../../src/shared/forms/check/impact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { compileFormsOnDisk } from '../../src/shared/forms/model/compileNode';
 import { registeredCustomer } from './adminHelpers';
 import { signedIn } from './authHelpers';
 import { runCli, type CliRun } from './cliRun';
@@ -56,6 +57,104 @@ function changedSchemasRoot(tmp: string): string {
   fs.writeFileSync(file, JSON.stringify(schema, null, 2));
   return root;
 }
+
+const RULE_FORMS = 'tests/fixtures/rule-forms';
+
+/**
+ * schemas/ and a FORMS_DIR folder (the commodity pool) in a git checkout (HEAD: published), the
+ * pool's name then reworded; and a copy of the changed folder outside the checkout.
+ */
+function changedFormsDir(tmp: string): { root: string; inside: string; outside: string } {
+  const root = path.join(tmp, 'with-forms-dir');
+  const inside = path.join(root, 'forms');
+  fs.cpSync(path.resolve('schemas'), path.join(root, 'schemas'), { recursive: true });
+  fs.cpSync(path.resolve(RULE_FORMS), inside, { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Compliance', '-c', 'user.email=c@example.test', ...args],
+      { cwd: root, stdio: 'ignore' },
+    );
+  git('init', '-q');
+  git('add', 'schemas', 'forms');
+  git('commit', '-qm', 'published forms');
+  const file = path.join(inside, 'commodity-pool/commodity-pool.schema.json');
+  const text = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, text.replace('"Name of the pool"', '"Name of the commodity pool"'));
+  const outside = path.join(tmp, 'outside-forms');
+  fs.cpSync(inside, outside, { recursive: true });
+  return { root, inside, outside };
+}
+
+describe('npm run forms -- impact on a FORMS_DIR form', () => {
+  let t: TestApp;
+  let tmp: string;
+  let applicationId: string;
+  const runs: Record<'inside' | 'outside' | 'without', CliRun> = {} as never;
+
+  beforeAll(async () => {
+    const forms = compileFormsOnDisk(process.cwd(), undefined, RULE_FORMS);
+    t = await createTestApp({ fieldEncryptionKeys: KEYS }, { forms });
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'forms-impact-dir-'));
+    const applicant = await signedIn(t);
+    const saved = await applicant.client.request(
+      'PUT',
+      '/exchange/api/web/applications/commodity-pool',
+      { json: { answers: { poolName: 'Lovelace Futures Pool' }, baseRevision: 0, step: 0 } },
+    );
+    expect(saved.statusCode).toBe(200);
+    const row = await t.pool.query<{ id: string }>(
+      `select id from applications where form_id = 'commodity-pool'`,
+    );
+    applicationId = row.rows[0]!.id;
+    const { root, inside, outside } = changedFormsDir(tmp);
+    const env = (formsDir?: string) => ({
+      DATABASE_URL: t.pool.options.connectionString,
+      DATA_DIR: tmp,
+      FIELD_ENCRYPTION_KEYS: KEYS,
+      NODE_ENV: 'test',
+      FORMS_DIR: formsDir,
+    });
+    const impact = (formsDir?: string) =>
+      runCli('src/cli/forms.ts', ['impact', '--root', root], env(formsDir));
+    [runs.inside, runs.outside, runs.without] = await Promise.all([
+      impact(inside),
+      impact(outside),
+      impact(),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await t?.close();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('compares a FORMS_DIR folder in the repository with HEAD, as schemas/', () => {
+    const { stdout, stderr, code } = runs.inside;
+    expect(stderr).not.toMatch(/Error|at \w+ \(/);
+    expect(stdout).toContain(
+      'commodity-pool (0 registrations awaiting review, 1 open application)',
+    );
+    expect(stdout).toContain(
+      '/poolName: "Name of the pool" → "Name of the commodity pool" (answered in 1 record)',
+    );
+    expect(stdout).not.toContain('has no form');
+    expect(stdout).not.toContain(applicationId);
+    expect(code).toBe(0);
+  });
+
+  it('says a FORMS_DIR folder outside the repository has no published version', () => {
+    const { stdout } = runs.outside;
+    expect(stdout).toMatch(
+      /HEAD \([0-9a-f]{7}\) has no form commodity-pool \(a FORMS_DIR folder outside the repository has no history\)/,
+    );
+    expect(stdout).not.toContain('→');
+  });
+
+  it('without FORMS_DIR, the form is missing from the working tree', () => {
+    expect(runs.without.stdout).toContain('The working tree has no form commodity-pool');
+  });
+});
 
 describe('npm run forms -- impact', () => {
   let t: TestApp;

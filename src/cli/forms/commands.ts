@@ -107,7 +107,7 @@ export function runCheck(root: string): number {
 
 /** A golden payload's problems: its form's, or the differences from what is sent now. */
 function goldenProblemsOf(forms: Map<string, CompiledForm>, golden: Golden): Problem[] {
-  const formId = goldenFormId(golden.file);
+  const formId = goldenFormId(golden);
   const form = forms.get(formId);
   if (!form) {
     return [
@@ -137,7 +137,7 @@ export async function runGolden(root: string): Promise<number> {
   const forms = compileForms(sources).forms;
   let recorded = 0;
   for (const golden of goldens) {
-    const form = forms.get(goldenFormId(golden.file));
+    const form = forms.get(goldenFormId(golden));
     const full = tree.where?.(golden.file) ?? path.join(root, golden.file);
     const text = fs.readFileSync(full, 'utf8');
     let next: ReturnType<typeof recordGolden>;

@@ -2,7 +2,9 @@
  * `npm run forms -- impact`: the working tree's schemas run against every open application and
  * every registration awaiting review in the portal's database (DATABASE_URL, or the embedded one
  * in DATA_DIR), their sensitive answers opened with the key ring, compared with the schemas at a
- * git revision (HEAD: what is published). Prints pointers, prompts and messages, never a value.
+ * git revision (HEAD: what is published). A `FORMS_DIR` folder's forms are read too (at the
+ * revision as well, when the folder is in the repository). Prints pointers, prompts and
+ * messages, never a value.
  */
 import type pg from 'pg';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
@@ -30,8 +32,10 @@ import { UnreadableFieldError } from '../../server/fieldEncryption/sealedJson';
 import { openPortalDatabase } from '../admin/openPortalDatabase';
 import {
   diskTree,
+  formsDirInRepo,
   gitTree,
   readFormSources,
+  repositoryTop,
   resolveRevision,
   type FileTree,
 } from './readFormFiles';
@@ -57,6 +61,7 @@ function catalog(tree: FileTree, where: string): Map<string, CompiledForm> {
 function publishedForms(
   root: string,
   since: string | undefined,
+  formsDir: string | undefined,
 ): { forms: Map<string, CompiledForm> | undefined; label: string } {
   let commit: string;
   try {
@@ -66,7 +71,9 @@ function publishedForms(
     return { forms: undefined, label: '' };
   }
   const label = `${since ?? 'HEAD'} (${commit.slice(0, 7)})`;
-  return { forms: catalog(gitTree(root, commit), `at ${label}`), label };
+  // A FORMS_DIR folder inside the repository is published with it; one outside has no history.
+  const tree = gitTree(root, commit, formsDirInRepo(repositoryTop(root), root, formsDir));
+  return { forms: catalog(tree, `at ${label}`), label };
 }
 
 /** The answers still acted on, opened; those a key is missing for are named instead. */
@@ -117,7 +124,12 @@ function printQuestions(title: string, questions: QuestionImpact[]) {
   }
 }
 
-function printImpacts(impacts: FormImpact[], label: string, unreadable: string[]) {
+function printImpacts(
+  impacts: FormImpact[],
+  label: string,
+  unreadable: string[],
+  unpublished: ReadonlySet<string>,
+) {
   const total = impacts.reduce(
     (sum, i) => ({
       registrations: sum.registrations + i.checked.registrations,
@@ -137,6 +149,11 @@ function printImpacts(impacts: FormImpact[], label: string, unreadable: string[]
         `  The working tree has no form ${impact.formId}: these would be left without their form.`,
       );
       continue;
+    }
+    if (unpublished.has(impact.formId)) {
+      out(
+        `  ${label} has no form ${impact.formId} (a FORMS_DIR folder outside the repository has no history): every answer it refuses or drops is listed.`,
+      );
     }
     printQuestions('Would newly fail:', impact.newlyFailing);
     printQuestions('Would be dropped (no longer kept, sent or stored):', impact.dropped);
@@ -169,8 +186,9 @@ export async function runImpact(
   root: string,
   options: { since?: string; json?: boolean },
 ): Promise<number> {
-  const changed = catalog(diskTree(root), 'in the working tree');
-  const published = publishedForms(root, options.since);
+  const formsDir = process.env.FORMS_DIR;
+  const changed = catalog(diskTree(root, formsDir), 'in the working tree');
+  const published = publishedForms(root, options.since, formsDir);
   const config = readConfig(process.env);
   let ring;
   try {
@@ -196,16 +214,29 @@ export async function runImpact(
     await database.close();
   }
   const impacts = formsImpact(published.forms, changed, read.records);
+  // Forms of the working tree the revision does not have: compared with nothing.
+  const unpublished = new Set(
+    published.forms
+      ? impacts
+          .map((impact) => impact.formId)
+          .filter((id) => changed.has(id) && !published.forms!.has(id))
+      : [],
+  );
   if (options.json) {
     out(
       JSON.stringify(
-        { comparedWith: published.label || null, forms: impacts, unreadable: read.unreadable },
+        {
+          comparedWith: published.label || null,
+          forms: impacts,
+          unpublished: [...unpublished],
+          unreadable: read.unreadable,
+        },
         null,
         2,
       ),
     );
   } else {
-    printImpacts(impacts, published.label, read.unreadable);
+    printImpacts(impacts, published.label, read.unreadable, unpublished);
   }
   return hasImpact(impacts) || read.unreadable.length > 0 ? 1 : 0;
 }

@@ -93,14 +93,15 @@ const FIXTURES_FOLDER = 'tests/fixtures/forms';
 /**
  * Every fixture: `tests/fixtures/forms/<form-id>/*.json`, and those a form folder carries in its
  * own `fixtures/` (`schemas/<form-id>/fixtures/`, or a `FORMS_DIR` form's folder: they travel
- * with the form, and check runs them whenever it sees the form).
+ * with the form, and check runs them whenever it sees the form). A `*.golden.json` there is a
+ * golden payload (readGoldens), not a fixture.
  */
 export function readFixtures(tree: FileTree): { fixtures: Fixture[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const fixtures: Fixture[] = [];
   const read = (folder: string, formId: string) => {
     for (const name of tree.list(folder)) {
-      if (!name.endsWith('.json')) continue;
+      if (!name.endsWith('.json') || name.endsWith(GOLDEN_SUFFIX)) continue;
       const file = path.posix.join(folder, name);
       const content = parse(tree, file, problems);
       if (content !== undefined) fixtures.push({ file, content, formId });
@@ -111,15 +112,25 @@ export function readFixtures(tree: FileTree): { fixtures: Fixture[]; problems: P
   return { fixtures, problems };
 }
 
-/** The golden payload files, `tests/fixtures/payloads/<form-id>[.<case>].golden.json`. */
+const GOLDEN_SUFFIX = '.golden.json';
+
+/**
+ * The golden payload files: `tests/fixtures/payloads/<form-id>[.<case>].golden.json`, and the
+ * `*.golden.json` a form folder carries in its own `fixtures/` (a `FORMS_DIR` form's travel with
+ * it, as its fixtures do).
+ */
 export function readGoldens(tree: FileTree): { goldens: Golden[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const goldens: Golden[] = [];
-  for (const name of tree.list(GOLDEN_FOLDER)) {
-    if (!name.endsWith('.golden.json')) continue;
-    const file = `${GOLDEN_FOLDER}/${name}`;
-    const content = parse(tree, file, problems);
-    if (content !== undefined) goldens.push({ file, content });
-  }
+  const read = (folder: string, formId?: string) => {
+    for (const name of tree.list(folder)) {
+      if (!name.endsWith(GOLDEN_SUFFIX)) continue;
+      const file = `${folder}/${name}`;
+      const content = parse(tree, file, problems);
+      if (content !== undefined) goldens.push({ file, content, ...(formId ? { formId } : {}) });
+    }
+  };
+  read(GOLDEN_FOLDER);
+  for (const formId of formFolders(tree)) read(`schemas/${formId}/fixtures`, formId);
   return { goldens, problems };
 }

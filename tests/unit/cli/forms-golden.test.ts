@@ -1,7 +1,8 @@
 /**
  * Golden payloads in `forms check`'s world (issue 37 §4): a reworded prompt is named at its line
  * in the golden file by check, and `forms golden` records it again changing only that line,
- * leaving an untouched golden file as it was.
+ * leaving an untouched golden file as it was; a `FORMS_DIR` form's golden payloads, in its own
+ * `fixtures/`, alike.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,12 +19,12 @@ interface Run {
   stderr: string;
 }
 
-function forms(args: string[]): Promise<Run> {
+function forms(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [compiledEntry('src/cli/forms.ts'), ...args],
-      { cwd: projectRoot, encoding: 'utf8' },
+      { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -53,6 +54,16 @@ beforeAll(async () => {
   runs.check = await forms(['check', '--root', tmp]);
   runs.golden = await forms(['golden', '--root', tmp]);
   runs.checkAfter = await forms(['check', '--root', tmp]);
+  // The commodity pool (a FORMS_DIR form) with one prompt reworded.
+  const formsDir = path.join(tmp, 'rule-forms');
+  fs.cpSync(path.join(projectRoot, 'tests/fixtures/rule-forms'), formsDir, { recursive: true });
+  const pool = path.join(formsDir, 'commodity-pool/commodity-pool.schema.json');
+  const poolText = fs.readFileSync(pool, 'utf8');
+  fs.writeFileSync(pool, poolText.replace('"Name of the pool"', '"Name of the commodity pool"'));
+  const env = { FORMS_DIR: formsDir };
+  runs.poolCheck = await forms(['check'], env);
+  runs.poolGolden = await forms(['golden'], env);
+  runs.poolCheckAfter = await forms(['check'], env);
 }, 120_000);
 
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -86,5 +97,39 @@ describe('golden payloads', () => {
     ]);
     expect(read(tmp, 'individual.golden.json')).toBe(read(projectRoot, 'individual.golden.json'));
     expect(runs.checkAfter!.code).toBe(0);
+  });
+});
+
+describe("a FORMS_DIR form's golden payloads, in its own fixtures/", () => {
+  const golden = 'commodity-pool/fixtures/commodity-pool.golden.json';
+
+  it('forms check names a reworded prompt at its line, in the file at its own path', () => {
+    const { stdout, code } = runs.poolCheck!;
+    expect(stdout).toContain(
+      `${tmp}/rule-forms/${golden}\n` +
+        '  /payload/parts/answers/poolName/prompt (line 21, column 11)  recorded "Name of the pool", sent now "Name of the commodity pool"',
+    );
+    expect(stdout).toContain('1 problem in 1 file');
+    expect(code).toBe(1);
+  });
+
+  it('forms golden rewrites that one line there, and the golden files of schemas/ stay', () => {
+    const { stdout, code } = runs.poolGolden!;
+    expect(stdout).toContain(`${tmp}/rule-forms/${golden}: recorded again (1 line changed)`);
+    expect(stdout).toContain('1 of 3 golden payloads recorded again');
+    expect(code).toBe(0);
+    const before = fs
+      .readFileSync(path.join(projectRoot, 'tests/fixtures/rule-forms', golden), 'utf8')
+      .split('\n');
+    const after = fs.readFileSync(path.join(tmp, 'rule-forms', golden), 'utf8').split('\n');
+    const changed = after.flatMap((line, i) => (line === before[i] ? [] : [[before[i], line]]));
+    expect(changed).toEqual([
+      [
+        '          "prompt": "Name of the pool",',
+        '          "prompt": "Name of the commodity pool",',
+      ],
+    ]);
+    expect(runs.poolCheckAfter!.code).toBe(0);
+    expect(runs.poolCheckAfter!.stdout).toContain('3 golden payloads are sent as recorded');
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Golden payloads (`tests/fixtures/payloads/<form-id>.golden.json`, issue 37 §4): what a form
+ * Golden payloads (`tests/fixtures/payloads/<form-id>.golden.json`, or `*.golden.json` in a form
+ * folder's own `fixtures/`, where a `FORMS_DIR` form keeps them; issue 37 §4): what a form
  * sends for some answers, recorded so that a change to what is sent shows in review. Each holds
  * its answers as a fixture does (a JSON Patch of the form's example, or whole `answers`) and the
  * `payload` they send, without the schema hash (it changes with any wording; `forms wording --at`
@@ -21,11 +22,16 @@ export const GOLDEN_FOLDER = 'tests/fixtures/payloads';
 export interface Golden {
   file: string;
   content: unknown;
+  /** Its form, when its folder says it (a form folder's own `fixtures/`). */
+  formId?: string;
 }
 
-/** The form a golden payload is of: its file name up to the first dot (`business.golden.json`). */
-export const goldenFormId = (file: string): string =>
-  file.slice(file.lastIndexOf('/') + 1).split('.')[0]!;
+/**
+ * The form a golden payload is of: the form whose folder holds it, else its file name up to the
+ * first dot (`tests/fixtures/payloads/business.golden.json`).
+ */
+export const goldenFormId = (golden: Golden): string =>
+  golden.formId ?? golden.file.slice(golden.file.lastIndexOf('/') + 1).split('.')[0]!;
 
 /** A file answer's bytes as the browser would hold them (the payload names them only). */
 const blobOf = (file: { type?: unknown }) =>
