@@ -123,10 +123,29 @@ beforeAll(async () => {
   const poolHash = compileFormsOnDisk(projectRoot, ['commodity-pool'], rulesDir).get(
     'commodity-pool',
   )!.hash;
+  // A form folder without its example, a folder whose name is no form id, a form that does not
+  // parse with a fixture waiting for it; in a project of their own, a fixture and a golden
+  // payload of a form nobody has.
+  writeForm('no-example', () => {});
+  fs.rmSync(path.join(formsDir, 'no-example', 'no-example.example.json'));
+  writeForm('Pool_Operator', () => {});
+  writeForm('broken-list', () => {}, '{\n  "type": "object",\n  "required": ["units", ]\n}\n');
+  fs.mkdirSync(path.join(formsDir, 'broken-list', 'fixtures'));
+  fs.writeFileSync(path.join(formsDir, 'broken-list', 'fixtures', 'one.json'), '{}\n');
+  const project = path.join(tmp, 'project');
+  fs.cpSync(path.join(projectRoot, 'schemas'), path.join(project, 'schemas'), { recursive: true });
+  for (const [folder, name] of [
+    ['tests/fixtures/forms/pool', 'blank.json'],
+    ['tests/fixtures/payloads', 'pool.golden.json'],
+  ] as const) {
+    fs.mkdirSync(path.join(project, folder), { recursive: true });
+    fs.writeFileSync(path.join(project, folder, name), '{\n  "patch": []\n}\n');
+  }
   const env = { FORMS_DIR: formsDir };
   const example = path.join(formsDir, 'typo-keyword', 'typo-keyword.example.json');
   const started: Record<string, Promise<Run>> = {
     check: forms(['check'], env),
+    noForm: forms(['check', '--root', project]),
     validateTypo: forms(['validate', 'typo-keyword', example], env),
     stray: forms(['validate', 'individual', stray]),
     pool: forms(['check'], { FORMS_DIR: rulesDir }),
@@ -150,10 +169,49 @@ describe('forms check on a broken FORMS_DIR form', () => {
     expect(code).toBe(1);
   });
 
-  it('says a trailing comma at the comma', () => {
+  it('says a trailing comma at the comma, with the pointer of the value it follows', () => {
     expect(runs.check!.stdout).toContain(
-      `${file('trailing-comma')}\n  line 8, column 28  not valid JSON: a comma after the last entry (JSON allows none there): remove it`,
+      `${file('trailing-comma')}\n  /properties/units/title (line 8, column 28)  not valid JSON: a comma after the last entry (JSON allows none there): remove it`,
     );
+    expect(runs.check!.stdout).toContain(
+      `${file('broken-list')}\n  /required/0 (line 3, column 23)  not valid JSON: a comma after the last entry`,
+    );
+  });
+
+  it('gives every problem a pointer and a line and column, or says plainly why it has no line', () => {
+    const { stdout } = runs.check!;
+    const own = (id: string) => `${formsDir}/${id}`;
+    expect(stdout).toContain(
+      `${own('no-example')}/no-example.example.json\n  "" (no line: there is no such file)  file is missing`,
+    );
+    expect(stdout).toContain(
+      `${own('Pool_Operator')}\n  "" (no line: a folder, not a file)  a form folder's name is its id`,
+    );
+    // A problem of the whole file (here: fixtures waiting for their form; a browser build that
+    // fails is said the same way) is at the file's root value.
+    expect(stdout).toContain(
+      `  "" (the whole file, line 1, column 1)  1 fixture not checked until the broken-list form loads`,
+    );
+    // Every problem line under a file names its place.
+    const problems = stdout.split('\n').filter((line) => /^ {2}\S/.test(line));
+    expect(problems.length).toBeGreaterThanOrEqual(8);
+    for (const line of problems) {
+      expect(line).toMatch(
+        /^ {2}(\/\S*|"") \((the whole file, )?(line \d+, column \d+|no line: [^)]+)\) /,
+      );
+    }
+  });
+
+  it('names a fixture and a golden payload of no form at their files, line 1, column 1', () => {
+    const { stdout, code } = runs.noForm!;
+    expect(stdout).toContain(
+      `${tmp}/project/tests/fixtures/forms/pool/blank.json\n  "" (the whole file, line 1, column 1)  no form pool (a fixture's folder under tests/fixtures/forms/ is its form's id`,
+    );
+    expect(stdout).toContain(
+      `${tmp}/project/tests/fixtures/payloads/pool.golden.json\n  "" (the whole file, line 1, column 1)  no form pool loads`,
+    );
+    expect(stdout).toContain('2 problems in 2 files');
+    expect(code).toBe(1);
   });
 
   it('names the common definition meant by a misspelt $ref', () => {

@@ -101,3 +101,80 @@ export function placeFinder(text: string): ((pointer: string) => TextPlace) | un
     }
   };
 }
+
+/** The offset into `text` of a line and column. */
+function offsetOf(text: string, { line, column }: TextPlace): number {
+  let offset = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', offset);
+    if (next === -1) return text.length;
+    offset = next + 1;
+  }
+  return Math.min(offset + column - 1, text.length);
+}
+
+/** An open object or list while scanning, and which of its members or items the scan is in. */
+interface Open {
+  kind: 'object' | 'array';
+  /** An object's member named last, once its `:` is read (the scan is then in its value). */
+  key?: string;
+  /** The string read last in an object, a key until its `:` is read. */
+  pending?: string;
+  /** A list's item the scan is in, and whether that item has begun. */
+  index: number;
+  begun: boolean;
+}
+
+/**
+ * The JSON pointer of the innermost value holding `place` in a JSON text that may be malformed
+ * (a syntax error's place), so that even a file that does not parse is named by pointer: the
+ * member or item the fault is in or follows, else the object or list holding it.
+ */
+export function pointerAt(text: string, place: TextPlace): string {
+  const end = offsetOf(text, place);
+  const open: Open[] = [];
+  const begin = () => {
+    const top = open.at(-1);
+    if (top?.kind === 'array') top.begun = true;
+  };
+  let at = 0;
+  while (at < end) {
+    const char = text[at]!;
+    const top = open.at(-1);
+    if (/\s/.test(char)) {
+      at++;
+      continue;
+    }
+    if (char === '"') {
+      begin();
+      const start = at++;
+      while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+      if (++at > end) break;
+      if (top?.kind === 'object' && top.key === undefined) {
+        try {
+          top.pending = JSON.parse(text.slice(start, at)) as string;
+        } catch {
+          top.pending = text.slice(start + 1, at - 1);
+        }
+      }
+      continue;
+    }
+    if (char === '{' || char === '[') {
+      begin();
+      open.push({ kind: char === '{' ? 'object' : 'array', index: 0, begun: false });
+    } else if (char === '}' || char === ']') open.pop();
+    else if (char === ':' && top?.kind === 'object') top.key = top.pending;
+    else if (char === ',' && top) {
+      top.index++;
+      top.begun = false;
+      top.key = top.pending = undefined;
+    } else begin();
+    at++;
+  }
+  const keys = open.flatMap((entry, i) => {
+    if (entry.kind === 'object') return entry.key === undefined ? [] : [entry.key];
+    // A list's item not begun yet (the fault where it should be) names the list.
+    return i === open.length - 1 && !entry.begun ? [] : [String(entry.index)];
+  });
+  return toPointer(keys);
+}
