@@ -3,9 +3,10 @@
  * `FORMS_DIR` form by its own folder, with the JSON pointer, line and column; a trailing comma at
  * the comma; a misspelt keyword or common definition with the name meant; `x-registration`'s
  * missing member by name; validate in check's words; a fixture's stray answers said once; a
- * `FORMS_DIR` form's fixtures in its own folder, run by the plain check.
+ * `FORMS_DIR` form's fixtures in its own folder, run by the plain check; `wording --at` finding a
+ * `FORMS_DIR` form's hash on disk and in a commit.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,6 +61,8 @@ function writeForm(id: string, edit: (schema: Record<string, unknown>) => void, 
   fs.writeFileSync(file('example'), '{ "units": 5 }\n');
   return file('schema');
 }
+
+const RULE_FORMS = path.join(projectRoot, 'tests/fixtures/rule-forms');
 
 const file = (id: string) => `${formsDir}/${id}/${id}.schema.json`;
 
@@ -141,6 +144,36 @@ beforeAll(async () => {
     fs.mkdirSync(path.join(project, folder), { recursive: true });
     fs.writeFileSync(path.join(project, folder, name), '{\n  "patch": []\n}\n');
   }
+  // The commodity pool in a repository of its own (FORMS_DIR=forms), committed, then reworded:
+  // its committed hash is found in git, and one outside any repository on disk.
+  const repo = path.join(tmp, 'repo');
+  fs.cpSync(path.join(projectRoot, 'schemas'), path.join(repo, 'schemas'), { recursive: true });
+  fs.cpSync(path.join(RULE_FORMS, 'commodity-pool'), path.join(repo, 'forms/commodity-pool'), {
+    recursive: true,
+  });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=C', '-c', 'user.email=c@example.test', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'the pool as published');
+  const committedHash = compileFormsOnDisk(repo, ['commodity-pool'], 'forms').get(
+    'commodity-pool',
+  )!.hash;
+  const repoSchema = path.join(repo, 'forms/commodity-pool/commodity-pool.schema.json');
+  fs.writeFileSync(
+    repoSchema,
+    fs.readFileSync(repoSchema, 'utf8').replace('"Name of the pool"', '"Pool name"'),
+  );
+  const outside = path.join(tmp, 'outside');
+  fs.cpSync(path.join(RULE_FORMS, 'commodity-pool'), path.join(outside, 'commodity-pool'), {
+    recursive: true,
+  });
+  const outsideHash = compileFormsOnDisk(projectRoot, ['commodity-pool'], outside).get(
+    'commodity-pool',
+  )!.hash;
   const env = { FORMS_DIR: formsDir };
   const example = path.join(formsDir, 'typo-keyword', 'typo-keyword.example.json');
   const started: Record<string, Promise<Run>> = {
@@ -151,6 +184,10 @@ beforeAll(async () => {
     pool: forms(['check'], { FORMS_DIR: rulesDir }),
     poolWording: forms(['wording', '--at', poolHash], { FORMS_DIR: rulesDir }),
     help: forms(['--help']),
+    committedWording: forms(['wording', '--at', committedHash, '--root', repo], {
+      FORMS_DIR: 'forms',
+    }),
+    outsideWording: forms(['wording', '--at', outsideHash], { FORMS_DIR: outside }),
     wrongPool: forms(['check'], { FORMS_DIR: wrongDir }),
   };
   for (const [name, run] of Object.entries(started)) runs[name] = await run;
@@ -277,6 +314,24 @@ describe('FORMS_DIR in the other commands', () => {
     expect(stdout).toMatch(/: the commodity-pool form at (commit \w+|the working tree)/);
     expect(stdout).toContain(
       '| tests/fixtures/rule-forms/commodity-pool/commodity-pool.schema.json | /title | form | Commodity pool operator registration |',
+    );
+    expect(code).toBe(0);
+  });
+
+  it("wording --at finds a FORMS_DIR form's hash in a commit, with the wording then", () => {
+    const { stdout, code } = runs.committedWording!;
+    expect(stdout).toMatch(/: the commodity-pool form at commit \w+ \S+ the pool as published\./);
+    expect(stdout).toContain(
+      '| forms/commodity-pool/commodity-pool.schema.json | /properties/poolName/title | prompt | Name of the pool |',
+    );
+    expect(code).toBe(0);
+  });
+
+  it('wording --at finds the hash of a FORMS_DIR form outside any repository, on disk', () => {
+    const { stdout, code } = runs.outsideWording!;
+    expect(stdout).toContain('the commodity-pool form at the working tree (not committed yet)');
+    expect(stdout).toContain(
+      `| ${tmp}/outside/commodity-pool/commodity-pool.schema.json | /title |`,
     );
     expect(code).toBe(0);
   });
