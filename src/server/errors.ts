@@ -31,7 +31,8 @@ type UploadRefusal =
   | 'data-after-pdf-end'
   | 'inflating-pdf'
   | 'not-an-image'
-  | 'oversize-image';
+  | 'oversize-image'
+  | 'unreadable-heic';
 
 /**
  * A 400 for an upload refused for what it holds rather than how it was sent: a security event,

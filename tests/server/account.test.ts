@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/server/auth/totp';
-import { PASSKEY_SIGNIN_COOKIE } from '../../src/server/routes/auth';
+import { PASSKEY_SIGNIN_COOKIE } from '../../src/server/plugins/session';
 import {
   createVerifiedUser,
   enableTwoFactor,

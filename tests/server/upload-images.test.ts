@@ -5,12 +5,14 @@
  * user/settings and invitation acceptance alike.
  */
 import fs from 'node:fs';
+import decodeHeic from 'heic-decode';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deref } from '../../src/shared/forms/walk/schemaWalk';
 import { testForm } from '../forms';
 import { signedInStaff } from './adminHelpers';
 import { freshClient, lastLink, postForm, signedIn, uniqueEmail, type Part } from './authHelpers';
+import { heicWithMetadata } from './heicWithMetadata';
 import { IndividualRegistration, storedFiles } from './registrationHelpers';
 import { createTestApp, type TestApp, type TestClient } from './testApp';
 
@@ -189,7 +191,7 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
       expect([after.width, after.height], name).toEqual(isTurned ? [30, 40] : [40, 30]);
       await sharp(bytes, { failOn: 'error' }).stats();
     }
-    // A HEIC is kept as sent; the JPEG rendition staff preview is made from its pixels alone.
+    // A HEIC's JPEG rendition staff preview is made from its pixels alone (its original: below).
     const { client, email, id } = await signedIn(t);
     const response = await registration.submit(client, email, { '/photoId': heicBlob() });
     expect(response.statusCode, response.body).toBe(201);
@@ -202,6 +204,71 @@ describe('ID photos: HEIC accepted and previewable, one rule on every path', () 
     );
     const preview = await sharp(rendition.rows[0]!.preview).metadata();
     expect([preview.format, preview.exif, preview.xmp]).toEqual(['jpeg', undefined, undefined]);
+  });
+
+  it('stores a HEIC photo ID without its EXIF (GPS) and XMP items; its picture and orientation kept byte for byte', async () => {
+    // Issue 39 §5: the original staff download is the phone's HEIC, which carried where it was
+    // taken. Its metadata items are taken out; the HEVC pictures and the irot turning them stay.
+    const xmp =
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,51.5N"/></rdf:RDF></x:xmpmeta>';
+    const tagged = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#357' } })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'Canon', Model: 'SecretCam' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 30/1' },
+      })
+      .toBuffer();
+    const exif = (await sharp(tagged).metadata()).exif!;
+    const staff = await signedInStaff(t);
+    for (const turned of [false, true]) {
+      const name = turned ? 'turned' : 'upright';
+      const sent = heicWithMetadata(heic, exif, xmp, turned);
+      const before = await sharp(sent).metadata();
+      expect([!!before.exif, !!before.xmp], name).toEqual([true, true]);
+      const { client, email, id } = await signedIn(t);
+      const response = await registration.submit(client, email, {
+        '/photoId': new Blob([new Uint8Array(sent)]),
+      });
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(201);
+      const stored = await t.pool.query<{
+        id: string;
+        bytes: Buffer;
+        content_type: string;
+        size: string;
+        preview: Buffer;
+      }>(
+        `select d.id, stored_file_bytes(f.storage_name) as bytes, f.content_type,
+                f.size::text as size, f.preview
+           from registration_documents d
+           join registrations r on r.id = d.registration_id
+           join stored_files f on f.storage_name = d.storage_name
+          where r.user_id = $1 and d.part = 'photoId'`,
+        [id],
+      );
+      const photo = stored.rows[0]!;
+      expect(photo.content_type, name).toBe('image/heic');
+      expect(Number(photo.size), name).toBe(photo.bytes.length);
+      const download = await staff.client.get(`${C}/documents/${photo.id}`);
+      expect(Buffer.compare(download.rawPayload, photo.bytes), name).toBe(0);
+      for (const trace of ['Exif\0', 'SecretCam', 'Canon', 'xmpmeta', 'GPSLatitude', 'rdf+xml']) {
+        expect(sent.includes(trace), `${name} sent: ${trace}`).toBe(true);
+        expect(photo.bytes.includes(trace), `${name}: ${trace}`).toBe(false);
+      }
+      const after = await sharp(photo.bytes).metadata();
+      expect([after.format, after.exif, after.xmp], name).toEqual(['heif', undefined, undefined]);
+      // The pictures decode to the very pixels sent, turned as sent (the 420 x 260 ID card's irot).
+      const [sentPixels, storedPixels] = await Promise.all(
+        [sent, photo.bytes].map((buffer) => decodeHeic({ buffer })),
+      );
+      const size = turned ? [260, 420] : [420, 260];
+      expect([storedPixels!.width, storedPixels!.height], name).toEqual(size);
+      expect(Buffer.compare(Buffer.from(storedPixels!.data), Buffer.from(sentPixels!.data))).toBe(
+        0,
+      );
+      const preview = await sharp(photo.preview).metadata();
+      expect([preview.width, preview.height, preview.exif], name).toEqual([...size, undefined]);
+    }
   });
 
   it('refuses AVIF, GIF and TIFF photo IDs on the registration form, storing nothing', async () => {

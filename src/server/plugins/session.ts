@@ -25,7 +25,7 @@ declare module 'fastify' {
     /**
      * Once this browser has proved it knows the account's password (a sign-in, or the password
      * set when verifying the email or accepting an invitation): gives it a device cookie of
-     * `userId` unless it holds one already, sent back only to the sign-in route.
+     * `userId` unless it holds one already, read only by the sign-in route (signinCookie).
      */
     rememberDevice(userId: string): Promise<void>;
   }
@@ -45,7 +45,7 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
   // under its plain name, and a plain-named one (planted by a subdomain or over http) is ignored.
   if (options.secureCookies) {
     app.addHook('onRequest', (request, _reply, done) => {
-      for (const name of [SESSION_COOKIE, CSRF_COOKIE]) {
+      for (const name of [SESSION_COOKIE, CSRF_COOKIE, DEVICE_COOKIE, PASSKEY_SIGNIN_COOKIE]) {
         const value = request.cookies[cookieName(name, true)];
         if (value === undefined) delete request.cookies[name];
         else request.cookies[name] = value;
@@ -111,10 +111,11 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
     try {
       if ((await this.request.deviceUserId()) === userId) return;
       const token = await issueDeviceCookie(app.db, userId);
-      this.setCookie(DEVICE_COOKIE, token, {
+      const { name, path } = signinCookie(DEVICE_COOKIE, options.secureCookies);
+      this.setCookie(name, token, {
         ...cookieOptions,
         sameSite: 'strict',
-        path: DEVICE_COOKIE_PATH,
+        path,
         maxAge: DEVICE_COOKIE_TTL_MS / 1000,
       });
     } catch (error) {
@@ -137,8 +138,22 @@ export const sessionPlugin = fp(async (app, options: { secureCookies: boolean })
 
 /** The device cookie: lasts past sign-out, unlike the session's (a browser stays known). */
 export const DEVICE_COOKIE = 'clearing_device';
-/** The one route that reads it (routes/index.ts registers the auth routes there). */
-export const DEVICE_COOKIE_PATH = '/exchange/api/web/auth/signin';
+/** The passkey sign-in's waiting challenge, this browser's alone (routes/auth.ts). */
+export const PASSKEY_SIGNIN_COOKIE = 'clearing_passkey_signin';
+/** The one route that reads them (routes/index.ts registers the auth routes there). */
+const SIGNIN_PATH = '/exchange/api/web/auth/signin';
+
+/**
+ * The name and path of a cookie only the sign-in reads (the device cookie, the passkey
+ * challenge's). Over http: the plain name, sent to the sign-in route alone. Over https: the
+ * `__Host-` name as the session's (ASVS 5.0 3.3.3; issue 39 §5), so a sibling subdomain or a
+ * plain-http answer can neither plant nor overwrite one; browsers take a `__Host-` cookie only
+ * with Path=/, so it then goes with every request to this host (Secure, HttpOnly, SameSite=Strict)
+ * and is still read by the sign-in alone.
+ */
+export function signinCookie(name: string, secure: boolean): { name: string; path: string } {
+  return secure ? { name: cookieName(name, true), path: '/' } : { name, path: SIGNIN_PATH };
+}
 
 const sessionCache = new WeakMap<FastifyRequest, Promise<string | null>>();
 const deviceCache = new WeakMap<FastifyRequest, Promise<string | null>>();

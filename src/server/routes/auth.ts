@@ -48,7 +48,7 @@ import {
   secondStepMethods,
 } from '../auth/secondFactor';
 import { CHALLENGE_TTL_MS, takeChallenge } from '../db/passkeys';
-import { DEVICE_COOKIE_PATH } from '../plugins/session';
+import { PASSKEY_SIGNIN_COOKIE, signinCookie } from '../plugins/session';
 import { emailDigest, recordAuditEvent } from '../audit/recordAuditEvent';
 import { enforceLimit } from '../auth/enforceLimit';
 import { mayMail } from '../auth/mailCap';
@@ -99,9 +99,6 @@ import {
 const BAD_CREDENTIALS = 'Invalid email or password.';
 const BAD_PASSKEY =
   'The passkey could not be verified. Please sign in again and use your passkey or a code.';
-/** The sign-in's waiting passkey challenge (its handle; the challenge stays in the database). */
-export const PASSKEY_SIGNIN_COOKIE = 'clearing_passkey_signin';
-
 /** Sign-up, sign-in, sign-out, verification, password reset, invitations (spec access §7). */
 export async function registerAuthRoutes(
   app: FastifyInstance,
@@ -273,12 +270,14 @@ export async function registerAuthRoutes(
     const passkey = await passkeySigninOptions(app.db, rp, row.id);
     if (!passkey) return { authStatus: 'TwoFactorRequired', methods };
     // The waiting challenge is this browser's alone: its handle travels in a short-lived cookie
-    // sent only to the sign-in routes, never in a page.
-    reply.setCookie(PASSKEY_SIGNIN_COOKIE, passkey.handle, {
-      path: DEVICE_COOKIE_PATH,
+    // read only by the sign-in routes (signinCookie), never in a page.
+    const secure = app.config.publicUrl.startsWith('https://');
+    const { name, path } = signinCookie(PASSKEY_SIGNIN_COOKIE, secure);
+    reply.setCookie(name, passkey.handle, {
+      path,
       httpOnly: true,
       sameSite: 'strict',
-      secure: app.config.publicUrl.startsWith('https://'),
+      secure,
       maxAge: CHALLENGE_TTL_MS / 1000,
     });
     return {
@@ -308,7 +307,9 @@ export async function registerAuthRoutes(
     },
     async (request, reply): Promise<SigninResult> => {
       const handle = request.cookies[PASSKEY_SIGNIN_COOKIE];
-      reply.clearCookie(PASSKEY_SIGNIN_COOKIE, { path: DEVICE_COOKIE_PATH });
+      const secure = app.config.publicUrl.startsWith('https://');
+      const { name, path } = signinCookie(PASSKEY_SIGNIN_COOKIE, secure);
+      reply.clearCookie(name, { path, httpOnly: true, sameSite: 'strict', secure });
       const waiting = handle ? await takeChallenge(app.db, 'signin', { handle }) : null;
       const row = waiting ? await findUserRowById(app.db, waiting.userId) : null;
       // No challenge waiting: no account to count against, and nothing to guess at.

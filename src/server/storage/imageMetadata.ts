@@ -5,8 +5,9 @@
  * hold a `<script>`. Only the picture and what draws it right (its colour profile, a PNG's
  * palette and transparency) are kept, byte for byte: no pixel is re-encoded. A picture stored
  * turned (an EXIF orientation other than 1) is turned by sharp and encoded again, so it shows the
- * right way up without the tag.
+ * right way up without the tag. A HEIC's metadata items go the same way (heifMetadata.ts).
  */
+import { strippedHeif } from './heifMetadata';
 
 /** JPEG markers kept whatever they hold: everything but APPn and COM (the picture's tables). */
 function keptJpegSegment(marker: number, body: Buffer): boolean {
@@ -134,12 +135,12 @@ const STRIPPERS: Record<string, (bytes: Buffer) => Buffer | null> = {
   'image/jpeg': strippedJpeg,
   'image/png': strippedPng,
   'image/webp': strippedWebp,
+  'image/heic': strippedHeif, // heifMetadata.ts; its JPEG rendition is made from pixels alone
 };
 
 /**
  * The image of `contentType` without its metadata, the picture's bytes kept as they are; null for
- * a type it does not rewrite (HEIC keeps its original; its JPEG rendition is made from pixels
- * alone) or a structure it does not follow.
+ * a type it does not rewrite or a structure it does not follow.
  */
 export function withoutMetadata(bytes: Buffer, contentType: string): Buffer | null {
   return STRIPPERS[contentType]?.(bytes) ?? null;

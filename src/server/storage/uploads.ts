@@ -106,7 +106,9 @@ export async function saveUpload(
     if (sent === 0) throw new ClientError(400, `The file for ${label} is empty.`);
     const { contentType, preview } = await checkContent(target, options.accept, label);
     const size =
-      contentType === 'application/pdf' ? sent : await storeImageClean(target, sent, contentType);
+      contentType === 'application/pdf'
+        ? sent
+        : await storeImageClean(target, sent, contentType, label);
     return {
       storageName,
       size,
@@ -187,14 +189,24 @@ export async function checkContent(
  * IEND, a file after a JPEG's EOI) and without its metadata (imageMetadata.ts: EXIF and its GPS,
  * XMP, comments, PNG text chunks), so nothing staff preview or download carries them. The
  * picture's own bytes stay as sent, unless it is stored turned (an EXIF orientation): it is then
- * turned and encoded again. A HEIC is only cut (its rendition for staff has no metadata).
+ * turned and encoded again. A HEIC loses its metadata items (EXIF, XMP) and keeps its picture and
+ * its orientation (HEIF's own `irot`/`imir`) byte for byte; one whose boxes cannot be followed
+ * is refused, since it cannot be stored without what it says about where it was taken.
  * Returns the size kept.
  */
-async function storeImageClean(file: string, size: number, contentType: string): Promise<number> {
+async function storeImageClean(
+  file: string,
+  size: number,
+  contentType: string,
+  label: string,
+): Promise<number> {
   const sent = await fs.promises.readFile(file);
   const end = imageEnd(sent, contentType);
   const picture = end === null || end >= size ? sent : sent.subarray(0, end);
-  const kept = await pictureAlone(picture, contentType);
+  const kept =
+    contentType === 'image/heic'
+      ? heicAlone(picture, label)
+      : await pictureAlone(picture, contentType);
   if (kept === sent) return size;
   await fs.promises.writeFile(file, kept);
   return kept.length;
@@ -208,6 +220,17 @@ const UPRIGHT: Record<string, (image: Picture, lossless: boolean) => Picture> = 
   'image/png': (image) => image.png(),
   'image/webp': (image, lossless) => image.webp(lossless ? { lossless: true } : { quality: 92 }),
 };
+
+function heicAlone(picture: Buffer, label: string): Buffer {
+  const stripped = withoutMetadata(picture, 'image/heic');
+  if (!stripped) {
+    throw new RefusedUpload(
+      `The photo for ${label} could not be read. Please send it as a JPEG or PNG.`,
+      'unreadable-heic',
+    );
+  }
+  return stripped.equals(picture) ? picture : stripped;
+}
 
 async function pictureAlone(picture: Buffer, contentType: string): Promise<Buffer> {
   const encode = UPRIGHT[contentType];
