@@ -7,11 +7,18 @@
  */
 import type { Page } from '@playwright/test';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
+import {
+  changeMarkedPassportCountry,
+  csrf,
+  PASSPORT_COUNTRY,
+  submitBusiness,
+} from './businessRegistration';
 import { openSavedApplication, saveBusinessApplication } from './savedApplication';
 import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
+  signInAsStaff,
   signUpAndVerify,
   test,
   uniqueEmail,
@@ -110,6 +117,36 @@ test('the business form at 390 × 844: inputs the screen’s width, long prompts
   await expect(prompt).toHaveText(/and be a member of NFA/);
   expect(await prompt.evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
   await expectNoSidewaysScroll(page);
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('change mode at 390 × 844: the marked person’s Edit is reachable, the persons table scrolls inside itself', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = await newApplicant(page);
+  const registrationId = await submitBusiness(page.request, page.context(), email);
+  const staffPage = await signInAsStaff(browser);
+  const note = 'Her passport was issued by New Zealand.';
+  const asked = await staffPage.request.post('/exchange/api/admin/onboarding/kyc-changes-request', {
+    data: { registrationId, note: 'One thing to fix.', fields: [{ path: PASSPORT_COUNTRY, note }] },
+    headers: await csrf(staffPage.context()),
+  });
+  expect(asked.status(), await asked.text()).toBe(200);
+  await staffPage.context().close();
+
+  await page.goto('/clearing/registration/business/changes');
+  const persons = page.getByRole('table', { name: /^Affiliated persons/ });
+  await expect(persons).toBeVisible({ timeout: 30_000 });
+  // The table, with its "Change requested" chip, may be wider than the screen: it scrolls in
+  // its frame, which stays within the screen, and the page does not.
+  const frameRight = await persons.evaluate(
+    (table) => table.parentElement!.getBoundingClientRect().right,
+  );
+  expect(frameRight).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page);
+  await changeMarkedPassportCountry(page, note, 'NZ');
   await expectNoSeriousA11yViolations(page);
 });
 

@@ -26,6 +26,9 @@ export const theme = createTheme({
   palette: {
     primary: { main: '#153e75', dark: NAVY, contrastText: '#ffffff' },
     secondary: { main: '#0f766e' },
+    // MUI's orange (#ed6c02) under white text is 3.1:1; this amber is 5:1 (WCAG 1.4.3), for the
+    // "Change requested" chip and "Make the changes".
+    warning: { main: '#b45309', contrastText: '#ffffff' },
     background: { default: '#f4f6f9', paper: '#ffffff' },
     text: { primary: '#1a2433', secondary: '#4a5565' },
   },

@@ -228,39 +228,43 @@ export function DialogListField(props: FieldProps) {
         {required ? <span aria-hidden> *</span> : null}
       </Typography>
       {rows.length > 0 ? (
-        <ListTable aria-labelledby={titleDomId}>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column.title} scope="col">
-                  {column.title}
+        // A table wider than a phone's screen scrolls inside itself, so every row's buttons stay
+        // reachable (the page's Paper clips what overflows it).
+        <Box sx={{ overflowX: 'auto' }}>
+          <ListTable aria-labelledby={titleDomId}>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th key={column.title} scope="col">
+                    {column.title}
+                  </th>
+                ))}
+                <th scope="col">
+                  <span style={visuallyHidden}>{actionsTitle}</span>
                 </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <ListRow
+                  key={keys.current[index]}
+                  row={row}
+                  editId={rowId(index)}
+                  columns={columns}
+                  hasErrors={hasErrors(itemErrors?.[index]) || rowsWithErrors.has(index)}
+                  canEdit={canOpenRow(index)}
+                  canRemove={canEdit}
+                  changeRequested={rowRequested(index)}
+                  editLabel={editLabel}
+                  removeLabel={removeLabel}
+                  rowErrorLabel={rowErrorLabel}
+                  onEdit={() => open(index)}
+                  onRemove={() => remove(index)}
+                />
               ))}
-              <th scope="col">
-                <span style={visuallyHidden}>{actionsTitle}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <ListRow
-                key={keys.current[index]}
-                row={row}
-                editId={rowId(index)}
-                columns={columns}
-                hasErrors={hasErrors(itemErrors?.[index]) || rowsWithErrors.has(index)}
-                canEdit={canOpenRow(index)}
-                canRemove={canEdit}
-                changeRequested={rowRequested(index)}
-                editLabel={editLabel}
-                removeLabel={removeLabel}
-                rowErrorLabel={rowErrorLabel}
-                onEdit={() => open(index)}
-                onRemove={() => remove(index)}
-              />
-            ))}
-          </tbody>
-        </ListTable>
+            </tbody>
+          </ListTable>
+        </Box>
       ) : emptyText ? (
         <Typography variant="body2" color="textSecondary">
           {emptyText}

@@ -30,6 +30,8 @@ export const ListTable = styled('table')(({ theme }) => {
       padding: '6px 16px',
       color: theme.palette.text.primary,
     },
+    // A phone's screen: narrower cells, so more of the table fits before it scrolls.
+    [theme.breakpoints.down('sm')]: { '& th, & td': { padding: '6px 8px' } },
     '& th': {
       lineHeight: theme.typography.pxToRem(24),
       fontWeight: theme.typography.fontWeightMedium,
