@@ -28,6 +28,8 @@ import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
 import { logOneLinePerRequest, logSerializers, requestLogger } from './logging';
 import type { Mailer } from './mail/mailer';
 import { apiContractPlugin } from './plugins/apiContract';
+import { apiCredentialsPlugin } from './plugins/apiCredentials';
+import { idempotencyPlugin } from './plugins/idempotency';
 import { csrfPlugin } from './plugins/csrf';
 import { answerClientError, errorBodyPlugin } from './plugins/clientErrors';
 import { inputGuardPlugin } from './plugins/inputGuard';
@@ -191,6 +193,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // assets come precompressed (web.ts), so this only compresses what is made per request.
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(sessionPlugin, { secureCookies });
+  // A partner's `Authorization: Bearer` credential, checked before the CSRF check looks.
+  await app.register(apiCredentialsPlugin);
+  // Idempotency-Key on state-changing POSTs (after the contract: it reads each route's security).
+  await app.register(idempotencyPlugin);
   await app.register(csrfPlugin, { secureCookies });
   await app.register(inputGuardPlugin);
   await app.register(errorBodyPlugin);

@@ -37,6 +37,9 @@ export type AuditAction =
   | 'settings.invite_user'
   | 'settings.set_roles'
   | 'settings.mark_tutorial_complete'
+  // An organisation's API credentials (issue 40 §4).
+  | 'api-credential.created'
+  | 'api-credential.revoked'
   | 'invite.accepted'
   | 'esign.consented'
   | 'registration.user'

@@ -123,6 +123,15 @@ function accessOf(
         ? 'Needs a signed-in session (the session cookie); 401 without one.'
         : 'Public: no session needed.',
   ];
+  const credential = security.find((requirement) => 'apiCredential' in requirement) as
+    | { apiCredential: string[] }
+    | undefined;
+  if (credential) {
+    sentences.push(
+      `Or an API credential (\`Authorization: Bearer\`) with the scope ` +
+        `\`${credential.apiCredential.join(' ')}\`: no cookie, no CSRF header.`,
+    );
+  }
   if (csrf) {
     sentences.push(
       `State-changing: send the \`${CSRF_HEADER}\` header equal to the \`${CSRF_COOKIE}\` cookie ` +
@@ -138,8 +147,9 @@ const transform: SwaggerTransform = ({ schema, url, route }) => {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const guarded = methods.some((method) => csrfProtected(method, url));
   const { multipart, ...rest } = schema;
+  // An API credential's call needs no CSRF header (plugins/apiCredentials.ts): no cookie sends it.
   const security = (rest.security ?? []).map((requirement) =>
-    guarded ? { ...requirement, csrfHeader: [] } : requirement,
+    guarded && !('apiCredential' in requirement) ? { ...requirement, csrfHeader: [] } : requirement,
   );
   const own = typeof rest.description === 'string' ? `${rest.description}\n\n` : '';
   const described = {
@@ -191,6 +201,16 @@ export const apiContractPlugin = fp(
                 'The session, set by POST auth/signin (HttpOnly, SameSite=Lax). Over https (an https ' +
                 `PUBLIC_URL) it is named \`${cookieName(SESSION_COOKIE, true)}\` (Secure, Path=/, no ` +
                 'Domain), and a cookie of the plain name is ignored.',
+            },
+            apiCredential: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                "An organisation's API credential (issue 40 §4), made by its Administrator on the " +
+                'Profile page: `Authorization: Bearer <secret>`, no cookie and no CSRF header. Each ' +
+                'operation that takes one names the scope it needs (`applications:write`, ' +
+                '`registrations:read`, `statements:read`); any other answers 403 to a credential, ' +
+                'and an unknown or revoked one answers 401.',
             },
             csrfHeader: {
               type: 'apiKey',

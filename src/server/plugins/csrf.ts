@@ -121,6 +121,9 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
   // A callback hook: every request passes here, and pays no promise for it. A refusal answers
   // without calling `done`, which ends the request's hooks there.
   app.addHook('onRequest', (request, reply, done) => {
+    // A partner's server with an API credential (plugins/apiCredentials.ts, checked before this):
+    // no cookie authenticates the request, so no other site can make a browser send it.
+    if (request.apiCredential) return done();
     const binding = request.sessionIdHash() ?? '';
     let cookieToken = request.cookies[CSRF_COOKIE];
     // Made up, or another session's: as good as none (a new one is set, and the header's fails).

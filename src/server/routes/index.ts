@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { marketStreamPlugin } from '../market/streamRoutes';
 import { registerAccountRoutes, registerEmailConfirmation } from './account';
 import { registerAdminRoutes } from './admin';
+import { registerApiCredentialRoutes } from './apiCredentials';
 import { registerApplicationRoutes } from './applications';
 import { registerAuthRoutes } from './auth';
 import { registerConfigRoutes } from './config';
@@ -20,6 +21,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerAuthRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerUserRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAccountRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerApiCredentialRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerEmailConfirmation, { prefix: '/exchange/api/web' });
   await app.register(registerRegistrationRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerFormRoutes, { prefix: '/exchange/api/web' });

@@ -40,8 +40,15 @@ export async function registerStatementRoutes(app: FastifyInstance): Promise<voi
       // The session from this instance's memory (auth/liveSessions.ts), the statement too: a
       // reload answered from both runs in one tick, with no promise.
       const idHash = request.sessionIdHash();
-      if (!idHash) throw unauthorized();
-      return whenAvailable(app.liveSessions.access(idHash), (caller) => {
+      const credential = request.apiCredential;
+      // A partner's credential acts as its organisation's Administrator, never as staff.
+      const access = credential
+        ? { ...credential, isStaff: false }
+        : idHash
+          ? app.liveSessions.access(idHash)
+          : null;
+      if (!access) throw unauthorized();
+      return whenAvailable(access, (caller) => {
         if (!caller) throw unauthorized();
         const asked = request.params.organizationId;
         if (caller.isStaff) {

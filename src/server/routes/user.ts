@@ -25,7 +25,7 @@ import {
 import { checkedEmail, perMinute, RATE_LIMITS } from '../auth/routeHelpers';
 import { confirmIdentity } from '../auth/secondFactor';
 import { cancelOutstandingLinks } from '../auth/accountLinks';
-import { refuseOwnOrganization } from '../admin/ownOrganization';
+import { administeredOrganization } from '../auth/organizationAdmin';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp';
 import { hashRecoveryCodes, newRecoveryCodes } from '../auth/recoveryCodes';
 import { replaceRecoveryCodes, voidRecoveryCodesWithoutFactor } from '../db/recoveryCodes';
@@ -308,25 +308,6 @@ async function saveKyc(
 }
 
 /**
- * The caller's organisation, when they are its Administrator; 403 otherwise. A member of staff
- * never acts on their own organisation's behalf (issue 39 §3, admin/ownOrganization.ts).
- */
-async function administeredOrganization(app: FastifyInstance, row: UserRow): Promise<string> {
-  if (!row.organization_id || !row.roles.includes('Administrator')) {
-    throw forbidden('Only an Administrator of your organisation can do this.');
-  }
-  if (row.is_staff) {
-    await refuseOwnOrganization(
-      app.db,
-      'settings',
-      { organizationId: row.organization_id },
-      row.id,
-    );
-  }
-  return row.organization_id;
-}
-
-/**
  * invite_user: mails an invitation link to join the caller's organisation. Only an Administrator
  * of an organisation staff have admitted as a clearing participant may invite (an unreviewed
  * organisation could otherwise recruit accounts before anyone has checked it). The invitation
@@ -335,7 +316,7 @@ async function administeredOrganization(app: FastifyInstance, row: UserRow): Pro
  * Optional repeated `role` fields set the roles on offer (default Viewer).
  */
 async function inviteUser(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
-  const organizationId = await administeredOrganization(app, row);
+  const organizationId = await administeredOrganization(app.db, row);
   if (!(await isAdmittedParticipant(app.db, organizationId))) {
     throw forbidden('Your organisation can invite people once Northstar has approved it.');
   }
@@ -400,7 +381,7 @@ async function limitInvitations(app: FastifyInstance, userId: string, organizati
 
 /** set_roles: an Administrator sets a member's roles; the organisation keeps an Administrator. */
 async function setRoles(app: FastifyInstance, row: UserRow, form: MultipartForm): Promise<void> {
-  const organizationId = await administeredOrganization(app, row);
+  const organizationId = await administeredOrganization(app.db, row);
   const userId = form.field('user_id');
   if (!isUuid(userId)) throw badRequest('Choose a member.', { user_id: 'Required' });
   const roles = readRoles(form.all('role'));
