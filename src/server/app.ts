@@ -42,6 +42,7 @@ import { registerApiRoutes } from './routes';
 import { registerSpoolCleanup } from './storage/documentStore';
 import { MULTIPART_BODY_LIMIT } from './storage/uploadLimits';
 import { registerWeb } from './web';
+import { registerWebhookDelivery } from './webhooks/deliveryWorker';
 import { portalForms, unavailablePortalForms } from './forms';
 import type { FormCatalog } from '../shared/forms/model/compileNode';
 import { notFoundPage } from './samplePages';
@@ -207,6 +208,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // An answer sent mid-upload still reaches the browser: the rest of the body is read first.
   await app.register(unreadBodyPlugin, { multipartBodyLimit: MULTIPART_BODY_LIMIT });
   registerSpoolCleanup(app);
+  // Posts the queued webhook deliveries while the server listens (webhooks/deliveryWorker.ts).
+  registerWebhookDelivery(app);
   // Counters in PostgreSQL: a limit counts requests to every instance on this database.
   await app.register(rateLimit, { global: false, store: postgresRateLimitStore(deps.pool) });
 

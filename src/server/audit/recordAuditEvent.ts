@@ -67,6 +67,11 @@ export type AuditAction =
   | 'organization.participant-approved'
   | 'organization.participant-rejected'
   | 'statement.loaded'
+  // Webhooks (issue 40 §5): an Administrator's endpoints and resends.
+  | 'webhook.endpoint-created'
+  | 'webhook.endpoint-changed'
+  | 'webhook.endpoint-deleted'
+  | 'webhook.delivery-resent'
   | 'staff.created'
   // Operator commands that read the trail or look a person up (issue 27).
   | 'audit.verified'

@@ -7,6 +7,7 @@
 import type { RegistrationStatus } from '../../shared/api/registration';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import type { Queryable } from './transaction';
+import { queueRegistrationEvent } from './webhooks';
 
 /** Where a version's sealed answers are bound: this table, the registration and the version. */
 export const versionContext = (registrationId: string, version: number) => ({
@@ -176,7 +177,7 @@ interface StatusChange {
   actor: StatusActor;
 }
 
-/** Records a status change in the transaction that made it. */
+/** Records a status change in the transaction that made it, and queues its webhook event. */
 export async function recordStatusChange(
   db: Queryable,
   change: {
@@ -191,6 +192,9 @@ export async function recordStatusChange(
      values ($1, $2, $3, $4)`,
     [change.registrationId, change.status, change.changedBy, change.actor],
   );
+  // Every status a registration takes goes through here: its webhook event is queued in the
+  // same transaction, so what is told is what was committed (issue 40 §5).
+  await queueRegistrationEvent(db, change.registrationId, change.status);
 }
 
 /** Every status a registration took, oldest first. */

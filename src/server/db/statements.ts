@@ -1,6 +1,7 @@
 import type { Statement } from '../../shared/api/statement';
 import { isUuid } from '../../shared/api/http';
 import type { Queryable } from './transaction';
+import { queueStatementEvent } from './webhooks';
 
 export interface StoredStatement {
   organizationId: string;
@@ -55,7 +56,14 @@ export async function saveStatement(
      returning organization_id, statement, to_char(as_of, 'YYYY-MM-DD') as as_of, loaded_at, loaded_by`,
     [entry.organizationId, JSON.stringify(entry.statement), entry.asOf, entry.loadedBy],
   );
-  return toStored(result.rows[0]!);
+  const stored = toStored(result.rows[0]!);
+  // Told to the organisation's webhook endpoints in the same transaction (issue 40 §5).
+  await queueStatementEvent(db, {
+    organizationId: stored.organizationId,
+    asOf: stored.asOf,
+    loadedAt: stored.loadedAt,
+  });
+  return stored;
 }
 
 /** An organisation by its id or its clearing id (`NCF-100001`); null when there is none. */

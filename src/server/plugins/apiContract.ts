@@ -16,6 +16,7 @@ import {
 } from '../../shared/api/http';
 import { marketClientMessageSchema, marketServerMessageSchema } from '../../shared/api/market';
 import { access, contractOf, notApi } from '../routes/contract';
+import { openapiWebhooks } from '../webhooks/openapiWebhooks';
 import { csrfProtected } from './csrf';
 
 declare module 'fastify' {
@@ -91,6 +92,8 @@ export const TAGS: Record<string, string> = {
   'esign-consent': 'The consent to sign electronically.',
   lei: 'Legal entities from the LEI registry.',
   statements: "An organisation's clearing statement.",
+  webhooks:
+    "An organisation's webhook endpoints and deliveries; the events posted are under `webhooks`.",
   disclosures: 'The published regulatory disclosures.',
   documents: 'Published PDFs: disclosures, terms, consent forms.',
   admin: 'Staff only: users, organisations, registrations under review, statements.',
@@ -191,6 +194,8 @@ export const apiContractPlugin = fp(
           },
         ],
         tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+        // The events posted to a partner's endpoints (issue 40 §5).
+        webhooks: openapiWebhooks(),
         components: {
           securitySchemes: {
             sessionCookie: {

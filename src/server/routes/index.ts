@@ -14,6 +14,7 @@ import { registerLeiRoutes } from './lei';
 import { registerRegistrationRoutes } from './registration';
 import { registerStatementRoutes } from './statement';
 import { registerUserRoutes } from './user';
+import { registerWebhookRoutes } from './webhooks';
 
 /** Every API area, mounted under the prefixes the specification names. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -31,6 +32,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(registerEsignConsentRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerLeiRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerStatementRoutes, { prefix: '/exchange/api/web' });
+  await app.register(registerWebhookRoutes, { prefix: '/exchange/api/web' });
   await app.register(registerAdminRoutes, { prefix: '/exchange/api/admin' });
   await app.register(marketStreamPlugin);
   // docs/decisions.md, Paths: /clearing/api/web answers auth/signin (GET) and user as well.
