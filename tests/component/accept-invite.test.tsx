@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { firm } from '../../src/shared/config/firm';
+import { PASSWORD_RULE } from '../../src/shared/rules/password';
 import { NETWORK_FAILURE_MESSAGE } from '../../src/web/api/client';
 import { testForm } from '../forms';
 import { deref } from '../../src/shared/forms/walk/schemaWalk';
@@ -110,7 +111,9 @@ describe('AcceptInvitePage', { timeout: 60_000 }, () => {
     expect(field('phoneNumber')).toHaveAccessibleDescription(required.phoneNumber!);
     const choose = screen.getByRole('button', { name: /Choose file/ });
     expect(choose).toHaveAccessibleDescription(new RegExp(escaped(required.photoId!)));
-    expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription('Enter password');
+    expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription(
+      `Enter password ${PASSWORD_RULE}`,
+    );
     expect(screen.getByLabelText(/^Confirm Password/)).toHaveAccessibleDescription(
       'Confirm password',
     );
@@ -151,7 +154,7 @@ describe('AcceptInvitePage', { timeout: 60_000 }, () => {
     const password = await screen.findByLabelText(/^Password/);
     await paste(user, password, 'abcdef');
     await user.tab();
-    expect(password).toHaveAccessibleDescription('Password is too weak');
+    expect(password).toHaveAccessibleDescription(`Password is too weak ${PASSWORD_RULE}`);
     await paste(user, screen.getByLabelText(/^Confirm Password/), 'other');
     await user.tab();
     expect(screen.getByLabelText(/^Confirm Password/)).toHaveAccessibleDescription(

@@ -3,6 +3,7 @@ import { totpCode } from '../../src/server/auth/totp';
 import { previousStepCode } from '../totp';
 import { DEMO_SIGN_INS } from '../../src/server/seed/demoSignIns';
 import { SIGN_IN_NOTICES } from '../../src/shared/api/signInNotices';
+import { PASSWORD_RULE } from '../../src/shared/rules/password';
 import {
   expect,
   expectNoSeriousA11yViolations,
@@ -170,8 +171,9 @@ test('sessions listed and ended one by one or all others; password change asks t
   await page.getByLabel(/^New password/).fill('Password123');
   await page.getByLabel('Confirm new password').fill('Password123');
   await page.getByRole('button', { name: 'Change Password' }).click();
+  // The spec's refusal, and the rule in words under it.
   await expect(page.getByLabel(/^New password/)).toHaveAccessibleDescription(
-    'Password is too weak',
+    `Password is too weak ${PASSWORD_RULE}`,
   );
   await expect(page.getByRole('dialog', { name: CONFIRM_DIALOG })).toHaveCount(0);
   await page.getByLabel(/^New password/).fill(NEW_PASSWORD);

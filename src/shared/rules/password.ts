@@ -52,6 +52,14 @@ export function passwordStrength(
   return lower && upper && digit && special ? 'strong' : 'medium';
 }
 
+/**
+ * The rule a new password must meet, in words, shown under the field from the start and under
+ * 'Password is too weak' (whose wording the specification fixes, and which alone never says
+ * what would be strong enough: issue 38 §4).
+ */
+export const PASSWORD_RULE =
+  'Use at least 8 characters, with at least two of: lowercase letters, uppercase letters, digits. Not a common password, nor one made of your name or email address.';
+
 /** The new-password messages, exactly as the specification words them. */
 export const PASSWORD_MESSAGES = {
   required: 'Enter password',

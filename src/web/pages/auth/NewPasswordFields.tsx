@@ -9,6 +9,7 @@ import {
   confirmPasswordError,
   loadCommonPasswords,
   newPasswordError,
+  PASSWORD_RULE,
   passwordStrength,
   type PasswordContext,
   type PasswordStrength,
@@ -121,7 +122,15 @@ export function NewPasswordFields({
         onChange={(event) => pair.setPassword(event.target.value)}
         onBlur={() => setTouched((t) => ({ ...t, password: true }))}
         error={show('password') && pair.errors.password !== null}
-        helperText={show('password') ? pair.errors.password : undefined}
+        helperText={
+          // The rule in words, from the start, and under the refusal (which the spec words).
+          <>
+            {show('password') && pair.errors.password ? <>{pair.errors.password} </> : null}
+            <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+              {PASSWORD_RULE}
+            </Box>
+          </>
+        }
         required
       />
       {pair.password && (
