@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError } from '../../src/server/errors';
 import { readMultipartForm } from '../../src/server/storage/multipartForm';
@@ -221,6 +222,82 @@ describe('uploaded content', () => {
     }
     expect(stored()).toEqual(before);
     expect((await upload([file('pdf', await withContents([20, 20]))])).statusCode).toBe(200);
+  });
+
+  it('counts images too: an image XObject whose FlateDecode unpacks too far is refused, a JPEG inside Flate by its Flate layer; plain JPEG and small pictures are fine', async () => {
+    // Issue 39 §5 leftover: image streams (/Subtype /Image, DCTDecode under FlateDecode) were left
+    // out of the bound, so a picture of a few kilobytes could unpack to 80 MB.
+    const MB = 1024 * 1024;
+    const jpeg = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: '#357' },
+    })
+      .jpeg()
+      .toBuffer();
+    type Picture = { data: Buffer; filter: string[]; width: number; height: number };
+    /** A page drawing each picture, each an image XObject of its own. */
+    const withPictures = (pictures: Picture[]) =>
+      pdfWith((document) => {
+        const names: Record<string, unknown> = {};
+        pictures.forEach(({ data, filter, width, height }, n) => {
+          names[`Im${n}`] = document.context.register(
+            document.context.stream(data, {
+              Type: 'XObject',
+              Subtype: 'Image',
+              Width: width,
+              Height: height,
+              ColorSpace: filter.includes('DCTDecode') ? 'DeviceRGB' : 'DeviceGray',
+              BitsPerComponent: 8,
+              Filter: filter,
+            }),
+          );
+        });
+        const page = document.getPage(0);
+        page.node.set(
+          PDFName.of('Resources'),
+          document.context.obj({ XObject: document.context.obj(names as never) }),
+        );
+        const draw = pictures.map((_, n) => `q 100 0 0 100 0 0 cm /Im${n} Do Q`).join('\n');
+        page.node.set(
+          PDFName.of('Contents'),
+          document.context.register(document.context.stream(draw)),
+        );
+      });
+    /** A grey picture of `size` MB (8192 pixels wide), deflated: a few kilobytes. */
+    const grey = (size: number): Picture => ({
+      data: zlib.deflateSync(Buffer.alloc(size * MB, 0xff), { level: 9 }),
+      filter: ['FlateDecode'],
+      width: 8192,
+      height: (size * MB) / 8192,
+    });
+    const refusal =
+      'The file for W-2 unpacks to too much data when opened (more than 64 MB in one part, or 128 MB in all). Please save or print it as a plain PDF and upload that.';
+    const before = stored();
+    for (const [kind, pictures] of Object.entries({
+      'one picture of 80 MB': [grey(80)],
+      'three pictures of 50 MB': [grey(50), grey(50), grey(50)],
+      'a JPEG inside 80 MB of Flate': [
+        {
+          data: zlib.deflateSync(Buffer.concat([jpeg, Buffer.alloc(80 * MB)]), { level: 9 }),
+          filter: ['FlateDecode', 'DCTDecode'],
+          width: 64,
+          height: 48,
+        },
+      ],
+    })) {
+      const bomb = await withPictures(pictures);
+      expect(bomb.length, kind).toBeLessThan(1 * MB);
+      const response = await upload([file('pdf', bomb)]);
+      expect(response.statusCode, kind).toBe(400);
+      expect(response.json().errorMessage, kind).toBe(refusal);
+    }
+    expect(stored()).toEqual(before);
+    const fine = await withPictures([
+      grey(20),
+      grey(20),
+      { data: jpeg, filter: ['DCTDecode'], width: 64, height: 48 },
+      { data: zlib.deflateSync(jpeg), filter: ['FlateDecode', 'DCTDecode'], width: 64, height: 48 },
+    ]);
+    expect((await upload([file('pdf', fine)])).statusCode).toBe(200);
   });
 
   it('refuses an image of 100 megapixels from its header, before decoding it', async () => {

@@ -25,7 +25,7 @@ async function inspectPdf(file: string): Promise<PdfInspectionResult> {
   const verdict = pdfActiveContent(engine, opened.xref, MAX_PDF_OBJECTS, streams);
   if ('unreadable' in verdict) return { verdict: 'unreadable', reason: verdict.unreadable };
   if (verdict.active) return { verdict: 'active', reason: verdict.active };
-  if (inflatesTooFar(engine, opened.xref, streams)) return { verdict: 'inflating' };
+  if (inflatesTooFar(engine, streams)) return { verdict: 'inflating' };
   return { verdict: 'passive', pages: opened.pages };
 }
 

@@ -38,6 +38,8 @@ export interface PdfStream {
   reset(): void;
   /** Every decoded byte (a view of the stream's own buffer), within the decode limit. */
   getBytes(): Uint8Array;
+  /** The stream a filter reads from (absent on raw data). */
+  stream?: PdfStream;
 }
 export interface PdfXRef {
   fetch(ref: PdfRef): unknown;
@@ -68,6 +70,11 @@ export interface PdfEngine {
   Ref: Constructor<PdfRef>;
   BaseStream: Constructor<PdfStream>;
   DecodeStream: { prototype: { ensureBuffer(requested: number): Uint8Array } };
+  /** The picture codecs' filters (DCT, JPX, JBIG2, CCITT fax): pdfStreams.ts does not run them. */
+  JpegStream: Constructor<PdfStream>;
+  JpxStream: Constructor<PdfStream>;
+  Jbig2Stream: Constructor<PdfStream>;
+  CCITTFaxStream: Constructor<PdfStream>;
   XRefParseException: Constructor<Error>;
   setVerbosityLevel(level: number): void;
 }
@@ -79,6 +86,10 @@ const EXPORTED = [
   'Ref',
   'BaseStream',
   'DecodeStream',
+  'JpegStream',
+  'JpxStream',
+  'Jbig2Stream',
+  'CCITTFaxStream',
   'XRefParseException',
   'setVerbosityLevel',
 ];

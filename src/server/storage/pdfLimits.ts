@@ -7,7 +7,7 @@
  */
 export const MAX_DECODED_STREAM_BYTES = 64 * 1024 * 1024;
 
-/** Most bytes all of a document's streams, images aside, may unpack to together. */
+/** Most bytes all of a document's streams, images included, may unpack to together. */
 export const MAX_PDF_INFLATED_BYTES = 128 * 1024 * 1024;
 
 const MB = 1024 * 1024;
