@@ -85,6 +85,13 @@ describe('field and object templates', { timeout: 30_000 }, () => {
             // 33 characters: long for a short input (18rem), not for a full-width one.
             unit: { type: 'string', title: 'Apartment, suite, unit (optional)' },
             line2: { type: 'string', title: 'Apartment, suite, unit (optional)' },
+            // A select's outline holds one line of prompt as a text input's does.
+            purpose: {
+              type: 'string',
+              title: 'Principal business purpose (trading intentions)',
+              enum: ['Hedging', 'Speculation'],
+            },
+            kind: { type: 'string', title: 'Kind of account', enum: ['Cash', 'Margin'] },
           },
         },
         uiSchema: { unit: { 'ui:options': { width: 'short' } } },
@@ -105,10 +112,15 @@ describe('field and object templates', { timeout: 30_000 }, () => {
     expect(document.querySelector('label[for="root_fcm"]')).toHaveTextContent(`${long} *`);
     above('root_fcm', long);
     above('root_unit', 'Apartment');
+    above('root_purpose', 'Principal business purpose');
+    expect(document.querySelector('label[for="root_purpose"]')).toHaveTextContent(
+      'Principal business purpose (trading intentions)',
+    );
     // Inside: MUI's floating label and the notch that makes room for it.
     for (const [id, prompt] of [
       ['root_nickname', 'Nickname'],
       ['root_line2', 'Apartment, suite, unit (optional)'],
+      ['root_kind', 'Kind of account'],
     ] as const) {
       const outlined = document.getElementById(id)!.closest('.MuiTextField-root')!;
       expect(outlined.querySelector(`label[for="${id}"]`)).toHaveTextContent(prompt);

@@ -33,7 +33,7 @@ export function RuleValuesLine({
   );
   if (!line) return null;
   return (
-    <Typography variant="body2" aria-live="polite" sx={{ mt: 1 }}>
+    <Typography variant="body2" aria-live="polite" sx={{ my: 1 }}>
       {line}
     </Typography>
   );

@@ -3,6 +3,7 @@ import TextField from '@mui/material/TextField';
 import { labelValue, type WidgetProps } from '@rjsf/utils';
 import type { Choice } from '../countries';
 import { describedBy } from './a11y';
+import { isLongPrompt, PromptAbove } from './PromptAbove';
 
 interface SelectInputProps extends WidgetProps {
   choices: readonly Choice[];
@@ -27,6 +28,7 @@ export const SelectInput = memo(function SelectInput(props: SelectInputProps) {
     choices,
     allowEmpty,
     placeholder,
+    options,
     onChange,
     onBlur,
     onFocus,
@@ -36,13 +38,16 @@ export const SelectInput = memo(function SelectInput(props: SelectInputProps) {
     const next = event.target.value;
     onChange(next === '' ? undefined : next);
   };
-  return (
+  // A long prompt wraps above the select, as above a text input (its outline holds one line).
+  const prompt = labelValue(label || undefined, hideLabel, undefined);
+  const above = isLongPrompt(prompt, options.width);
+  const field = (
     <TextField
       id={id}
       name={htmlName || id}
       select
       fullWidth
-      label={labelValue(label || undefined, hideLabel, undefined)}
+      label={above ? undefined : prompt}
       value={current}
       required={required}
       disabled={disabled || readonly}
@@ -63,5 +68,12 @@ export const SelectInput = memo(function SelectInput(props: SelectInputProps) {
         </option>
       ))}
     </TextField>
+  );
+  if (!above) return field;
+  return (
+    <>
+      <PromptAbove id={id} prompt={prompt} required={required} disabled={disabled || readonly} />
+      {field}
+    </>
   );
 });

@@ -111,7 +111,15 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
           all forms
         </Link>
       </Typography>
-      <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
+      {/* Side by side on a desktop; on a narrow screen the panels follow the form. */}
+      <Box
+        sx={{
+          display: 'flex',
+          flexDirection: { xs: 'column', md: 'row' },
+          gap: 3,
+          alignItems: { xs: 'stretch', md: 'flex-start' },
+        }}
+      >
         <Box sx={{ flex: '0 1 1080px', minWidth: 0 }}>
           <PreviewWizard
             form={form}
@@ -122,13 +130,18 @@ function LoadedPreview({ form }: { form: CompiledForm }) {
             onSubmit={() => setSubmitted(true)}
           />
         </Box>
-        <Box sx={{ flex: '1 1 400px', minWidth: 0, position: 'sticky', top: 16 }}>
+        <Box sx={{ flex: { md: '1 1 400px' }, minWidth: 0, position: { md: 'sticky' }, top: 16 }}>
           {submitted && <Alert severity="success">Submitted (preview: nothing is sent).</Alert>}
           <Panel title="Validation">
             {result?.valid && <Typography>The answers are valid.</Typography>}
             <List dense>
               {result?.errors.map((error) => (
-                <ListItem key={error.path} disableGutters>
+                // An answer may have several messages (every one that applies).
+                <ListItem
+                  key={`${error.path}\n${error.message}`}
+                  disableGutters
+                  sx={{ display: 'block', overflowWrap: 'anywhere' }}
+                >
                   <code>{error.path || '(form)'}</code>&nbsp;{error.message}
                 </ListItem>
               ))}
