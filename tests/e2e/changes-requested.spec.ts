@@ -95,7 +95,9 @@ test('changes requested on the tax form and a person’s passport country: the a
     `/exchange/api/admin/onboarding/organizations?status=resubmitted`,
   );
   expect(
-    ((await versions.json()) as { registrationId: string }[]).map((r) => r.registrationId),
+    ((await versions.json()) as { data: { registrationId: string }[] }).data.map(
+      (r) => r.registrationId,
+    ),
   ).toContain(registrationId);
   const approved = await staffPage.request.post('/exchange/api/admin/onboarding/kyc-approval', {
     data: { registrationId, approved: true },

@@ -76,10 +76,11 @@ describe('admin API', () => {
     await t.pool.query('delete from statements');
     const users = await staff.client.get(`${A}/users?search=${encodeURIComponent(customer.email)}`);
     expect(users.statusCode).toBe(200);
-    expect(users.json()).toEqual([
+    expect(users.json().nextCursor).toBeNull();
+    expect(users.json().data).toEqual([
       expect.objectContaining({ id: customer.id, email: customer.email, approved: false }),
     ]);
-    expect(users.json()[0]).not.toHaveProperty('password_hash');
+    expect(users.json().data[0]).not.toHaveProperty('password_hash');
 
     const user = await staff.client.get(`${A}/user/${customer.id}`);
     expect(user.statusCode).toBe(200);
@@ -104,7 +105,7 @@ describe('admin API', () => {
     );
 
     const onboarding = await staff.client.get(`${A}/onboarding/organizations?status=pending`);
-    expect(onboarding.json()).toContainEqual(
+    expect(onboarding.json().data).toContainEqual(
       expect.objectContaining({
         registrationId: customer.registrationId,
         status: 'pending',

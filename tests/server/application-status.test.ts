@@ -70,7 +70,7 @@ describe('the applicant can trust the status (docs/decisions.md, Applicants and 
     });
     expect(again.statusCode).toBe(409);
     const list = await staff.client.get(`${A}/onboarding/organizations?status=changes_requested`);
-    expect(list.json().map((r: { registrationId: string }) => r.registrationId)).toContain(
+    expect(list.json().data.map((r: { registrationId: string }) => r.registrationId)).toContain(
       customer.registrationId,
     );
     // The request is this version's decision: approval waits for the applicant's changes (a

@@ -249,7 +249,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     }
 
     const queue = await staff.client.get(`${A}/onboarding/organizations?status=resubmitted`);
-    expect(queue.json().map((r: { registrationId: string }) => r.registrationId)).toContain(
+    expect(queue.json().data.map((r: { registrationId: string }) => r.registrationId)).toContain(
       applicant.registrationId,
     );
     const again = await applicant.client.get('/exchange/api/web/applications/business');

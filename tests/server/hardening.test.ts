@@ -284,12 +284,12 @@ describe('bad input answers 4xx with a message, never 500', () => {
     expect(response.json().errorMessage).toBe('A form part has no name.');
   });
 
-  it('refuses an offset beyond any list', async () => {
-    const response = await staff.client.get(
-      '/exchange/api/admin/users?offset=99999999999999999999',
-    );
-    expect(response.statusCode).toBe(400);
-    expect(response.json().errorMessage).toBeTruthy();
+  it('refuses a limit beyond any page and a cursor no list made', async () => {
+    for (const query of ['limit=99999999999999999999', 'cursor=not-a-cursor', 'limit=0']) {
+      const response = await staff.client.get(`/exchange/api/admin/users?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().errorMessage).toBeTruthy();
+    }
   });
 
   it('answers an undecodable URL and oversize headers with an errorMessage', async () => {

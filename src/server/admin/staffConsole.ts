@@ -210,7 +210,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   });
 
   app.get(CONSOLE_BASE, async (request, reply) => {
-    const all = (await listRegistrations(app.db, { limit: 200 })).map(forQueue);
+    const all = (await listRegistrations(app.db, { limit: 200 })).map(({ item }) => forQueue(item));
     const pending = all.filter((r) => AWAITING_REVIEW.includes(r.status));
     const waiting = all.filter((r) => r.status === 'changes_requested');
     const decided = all

@@ -33,25 +33,43 @@ const toSummary = (row: UserListRow): AdminUserSummary => ({
   createdAt: row.created_at.toISOString(),
 });
 
-/** Users, newest first; `search` matches email, names or clearing id. */
+/** A list item with the sort key a cursor names it by (routes/admin.ts pages them). */
+export interface Keyed<Item> {
+  item: Item;
+  key: string[];
+}
+
+/** A timestamp in microseconds since 1970 as exact text, the cursor's part for a time. */
+const MICROS = (column: string) => `((extract(epoch from ${column}) * 1000000)::bigint)`;
+
+/**
+ * Users, newest first (then by id); `search` matches email, names or clearing id. `after` is the
+ * key of the last user of the previous page (created_at in microseconds, id).
+ */
 export async function listUsers(
   db: Queryable,
-  options: { search?: string | undefined; limit: number; offset: number },
-): Promise<AdminUserSummary[]> {
-  const result = await db.query<UserListRow>(
+  options: { search?: string | undefined; limit: number; after: readonly string[] | null },
+): Promise<Keyed<AdminUserSummary>[]> {
+  const result = await db.query<UserListRow & { created_micros: string }>(
     `select u.id, u.email, u.is_staff, u.email_verified_at, u.details, u.organization_id,
-            o.clearing_org_id, u.created_at
+            o.clearing_org_id, u.created_at, ${MICROS('u.created_at')}::text as created_micros
        from users u left join organizations o on o.id = u.organization_id
-      where $1::text is null
+      where ($1::text is null
          or u.email ilike '%' || $1 || '%'
          or coalesce(u.details->>'firstName', '') || ' ' || coalesce(u.details->>'lastName', '')
             ilike '%' || $1 || '%'
-         or o.clearing_org_id ilike '%' || $1 || '%'
-      order by u.created_at desc, u.email
-      limit $2 offset $3`,
-    [options.search?.trim() || null, options.limit, options.offset],
+         or o.clearing_org_id ilike '%' || $1 || '%')
+        and ($3::bigint is null or (${MICROS('u.created_at')}, u.id) < ($3::bigint, $4::uuid))
+      order by u.created_at desc, u.id desc
+      limit $2`,
+    [
+      options.search?.trim() || null,
+      options.limit,
+      options.after?.[0] ?? null,
+      options.after?.[1] ?? null,
+    ],
   );
-  return result.rows.map(toSummary);
+  return result.rows.map((row) => ({ item: toSummary(row), key: [row.created_micros, row.id] }));
 }
 
 export async function getUserDetail(
@@ -69,7 +87,7 @@ export async function getUserDetail(
   );
   const row = result.rows[0];
   if (!row) return null;
-  const registrations = await listRegistrations(db, { userId });
+  const registrations = (await listRegistrations(db, { userId })).map((entry) => entry.item);
   return {
     ...toSummary(row),
     details: row.details,
@@ -158,21 +176,50 @@ const toRegistration = (row: RegistrationRow): AdminRegistrationSummary => ({
   reason: row.decision_reason,
 });
 
-/** Registrations: pending first (oldest first, as a queue), then decisions, newest first. */
+/**
+ * The order of the registrations list as one ascending key: those awaiting a decision first
+ * (group 0, oldest submission first, as a queue), then the decided (group 1, newest first: the
+ * time negated), then the id.
+ */
+const QUEUE_GROUP = `(case when r.status in ('pending', 'resubmitted') then 0 else 1 end)`;
+const QUEUE_TIME = `(case when r.status in ('pending', 'resubmitted')
+    then ${MICROS('r.submitted_at')} else -${MICROS('coalesce(r.reviewed_at, r.submitted_at)')} end)`;
+
+/**
+ * Registrations: pending first (oldest first, as a queue), then decisions, newest first. `after`
+ * is the key of the last one of the previous page (its group, its time, its id).
+ */
 export async function listRegistrations(
   db: Queryable,
-  filter: { status?: ReviewStatus | undefined; userId?: string; limit?: number } = {},
-): Promise<AdminRegistrationSummary[]> {
-  const result = await db.query<RegistrationRow>(
-    `${SELECT_REGISTRATION}
+  filter: {
+    status?: ReviewStatus | undefined;
+    userId?: string;
+    limit?: number;
+    after?: readonly string[] | null;
+  } = {},
+): Promise<Keyed<AdminRegistrationSummary>[]> {
+  const result = await db.query<RegistrationRow & { queue_group: string; queue_time: string }>(
+    `${SELECT_REGISTRATION.replace(
+      'r.decision_reason',
+      `r.decision_reason, ${QUEUE_GROUP}::text as queue_group, ${QUEUE_TIME}::text as queue_time`,
+    )}
       where ($1::text is null or r.status = $1) and ($2::uuid is null or r.user_id = $2)
-      order by (r.status in ('pending', 'resubmitted')) desc,
-               case when r.status in ('pending', 'resubmitted') then r.submitted_at end asc,
-               coalesce(r.reviewed_at, r.submitted_at) desc
+        and ($4::int is null or (${QUEUE_GROUP}, ${QUEUE_TIME}, r.id) > ($4::int, $5::bigint, $6::uuid))
+      order by ${QUEUE_GROUP}, ${QUEUE_TIME}, r.id
       limit $3`,
-    [filter.status ?? null, filter.userId ?? null, filter.limit ?? 500],
+    [
+      filter.status ?? null,
+      filter.userId ?? null,
+      filter.limit ?? 500,
+      filter.after?.[0] ?? null,
+      filter.after?.[1] ?? null,
+      filter.after?.[2] ?? null,
+    ],
   );
-  return result.rows.map(toRegistration);
+  return result.rows.map((row) => ({
+    item: toRegistration(row),
+    key: [row.queue_group, row.queue_time, row.id],
+  }));
 }
 
 export interface RegistrationDocument {

@@ -39,7 +39,10 @@ import {
   listOrganizations,
   listRegistrations,
   listUsers,
+  type Keyed,
 } from '../db/adminQueries';
+import { decodeCursor, pageOf, type CursorShape } from '../pagination';
+import { cursorQueryProperties, pageSchema } from '../../shared/api/pagination';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { findOrganization, latestStatement } from '../db/statements';
 import {
@@ -49,6 +52,18 @@ import {
   staffOf,
 } from '../admin/staffRequest';
 import { forbidden, notFound, unauthorized } from '../errors';
+
+/**
+ * The cursors of the staff lists (pagination.ts): a user's creation time in microseconds and id;
+ * a registration's place in the queue, its group, signed time and id (db/adminQueries.ts).
+ */
+const USERS_CURSOR: CursorShape = { list: 'admin-users', parts: ['int', 'uuid'] };
+const REGISTRATIONS_CURSOR: CursorShape = {
+  list: 'admin-registrations',
+  parts: ['int', 'int', 'uuid'],
+};
+const keyOf = <Item>(row: Keyed<Item>) => row.key;
+const itemOf = <Item>(row: Keyed<Item>) => row.item;
 
 /** The clearing id prefix of this firm's organisations (`NCF-100001`). */
 const CLEARING_FIRM_ID = 'NCF';
@@ -96,7 +111,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     via: 'api',
   });
 
-  app.get<{ Querystring: { search?: string; limit?: number; offset?: number } }>(
+  app.get<{ Querystring: { search?: string; cursor?: string; limit?: number } }>(
     '/users',
     {
       schema: {
@@ -104,21 +119,22 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
           type: 'object',
           properties: {
             search: { type: 'string', maxLength: 200 },
-            limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
-            // Bounded: PostgreSQL's bigint refuses 1e20, and no list is a billion long.
-            offset: { type: 'integer', minimum: 0, maximum: 1_000_000_000, default: 0 },
+            ...cursorQueryProperties(100),
           },
           additionalProperties: false,
         },
-        response: { 200: { type: 'array', items: adminUserSummarySchema } },
+        response: { 200: pageSchema(adminUserSummarySchema, 'Users, newest first: one page') },
       },
     },
-    async (request) =>
-      listUsers(app.db, {
+    async (request) => {
+      const limit = request.query.limit ?? 100;
+      const rows = await listUsers(app.db, {
         search: request.query.search,
-        limit: request.query.limit ?? 100,
-        offset: request.query.offset ?? 0,
-      }),
+        limit: limit + 1,
+        after: decodeCursor(USERS_CURSOR, request.query.cursor),
+      });
+      return pageOf(rows, limit, USERS_CURSOR, keyOf, itemOf);
+    },
   );
 
   app.get<{ Params: { userId: string } }>(
@@ -146,19 +162,33 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     async () => listOrganizations(app.db),
   );
 
-  app.get<{ Querystring: { status?: ReviewStatus } }>(
+  app.get<{ Querystring: { status?: ReviewStatus; cursor?: string; limit?: number } }>(
     '/onboarding/organizations',
     {
       schema: {
         querystring: {
           type: 'object',
-          properties: { status: reviewStatusSchema },
+          properties: { status: reviewStatusSchema, ...cursorQueryProperties(100) },
           additionalProperties: false,
         },
-        response: { 200: { type: 'array', items: adminRegistrationSummarySchema } },
+        response: {
+          200: pageSchema(
+            adminRegistrationSummarySchema,
+            'Registrations, those awaiting a decision first (oldest first), then the decided ' +
+              '(newest first): one page',
+          ),
+        },
       },
     },
-    async (request) => listRegistrations(app.db, { status: request.query.status }),
+    async (request) => {
+      const limit = request.query.limit ?? 100;
+      const rows = await listRegistrations(app.db, {
+        status: request.query.status,
+        limit: limit + 1,
+        after: decodeCursor(REGISTRATIONS_CURSOR, request.query.cursor),
+      });
+      return pageOf(rows, limit, REGISTRATIONS_CURSOR, keyOf, itemOf);
+    },
   );
 
   app.post<{ Body: KycApprovalRequest }>(
