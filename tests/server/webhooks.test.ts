@@ -18,7 +18,8 @@ import { withTransaction } from '../../src/server/db/transaction';
 import { DeliveryWorker, retryDelayMs } from '../../src/server/webhooks/deliveryWorker';
 import { addressRefusal, endpointUrlRefusal } from '../../src/server/webhooks/endpointAddress';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
-import { freshClient, signedIn } from './authHelpers';
+import { scopeMissing } from '../../src/server/plugins/apiCredentials';
+import { freshClient, PASSWORD, signedIn } from './authHelpers';
 import { testAppForBlock, type TestClient } from './testApp';
 import { startReceiver, verifyWebhook, type Receiver } from './webhookReceiver';
 
@@ -129,7 +130,7 @@ describe('webhooks (issue 40 §5)', () => {
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().errorMessage).toBe(
-      'Only an Administrator of a registered organisation can manage its webhooks.',
+      'Only an Administrator of your organisation can do this.',
     );
     const { customer, endpoint } = await partnerWithEndpoint();
     await t.pool.query(`update users set roles = '{Viewer}' where id = $1`, [customer.id]);
@@ -143,6 +144,41 @@ describe('webhooks (issue 40 §5)', () => {
     expect((await other.client.request('DELETE', `${W}/endpoints/${endpoint.id}`)).statusCode).toBe(
       404,
     );
+  });
+
+  it('takes an API credential with webhooks:manage (no cookie, no CSRF header), refuses one without', async () => {
+    const customer = await registeredCustomer(t);
+    const credential = async (scopes: string[]) => {
+      const made = await customer.client.post('/exchange/api/web/user/api-credentials', {
+        name: 'Back office',
+        scopes,
+        password: PASSWORD,
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return (made.json() as { secret: string }).secret;
+    };
+    const call = (secret: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${secret}` },
+        ...(payload ? { payload } : {}),
+      });
+    const manage = await credential(['webhooks:manage']);
+    const created = await call(manage, 'POST', `${W}/endpoints`, {
+      url: receiver.url,
+      events: ['registration.approved'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const listed = await call(manage, 'GET', `${W}/endpoints`);
+    expect(listed.json().data.map((endpoint: { id: string }) => endpoint.id)).toEqual([
+      created.json().id,
+    ]);
+    expect((await call(manage, 'GET', `${W}/deliveries`)).statusCode).toBe(200);
+    const readOnly = await credential(['registrations:read', 'statements:read']);
+    const refused = await call(readOnly, 'GET', `${W}/endpoints`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().errorMessage).toBe(scopeMissing('webhooks:manage'));
   });
 
   it('refuses plain http beyond loopback and private addresses; production refuses loopback too', async () => {

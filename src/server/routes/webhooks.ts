@@ -1,7 +1,8 @@
 /**
  * Webhooks (issue 40 §5), for an Administrator of an organisation: its endpoints (the signing
  * secret shown once), the deliveries with their attempts, a resend. What they do is
- * `webhooks/webhookService.ts`'s; the events themselves are the document's `webhooks`.
+ * `webhooks/webhookService.ts`'s; the events themselves are the document's `webhooks`. An API
+ * credential with the scope `webhooks:manage` may call them as its Administrator would.
  */
 import type { FastifyInstance } from 'fastify';
 import { apiErrorBodySchema, UUID_PATTERN } from '../../shared/api/http';
@@ -34,7 +35,9 @@ const TAGS = ['webhooks'];
 const refusal = (description: string) => ({ ...apiErrorBodySchema, description });
 const REFUSALS = {
   401: refusal('Signed out'),
-  403: refusal('Not an Administrator of a registered organisation'),
+  403: refusal(
+    'Not an Administrator of the organisation, or an API credential without `webhooks:manage`',
+  ),
 } as const;
 const NOT_FOUND = { 404: refusal('No such endpoint or delivery of the organisation') } as const;
 
@@ -62,6 +65,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.get(
     '/webhooks/endpoints',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'listWebhookEndpoints',
@@ -78,6 +82,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.post<{ Body: CreateWebhookEndpoint }>(
     '/webhooks/endpoints',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'createWebhookEndpoint',
@@ -106,6 +111,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.patch<{ Params: { id: string }; Body: UpdateWebhookEndpoint }>(
     '/webhooks/endpoints/:id',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'updateWebhookEndpoint',
@@ -131,6 +137,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.delete<{ Params: { id: string } }>(
     '/webhooks/endpoints/:id',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'deleteWebhookEndpoint',
@@ -153,6 +160,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.get<{ Querystring: { endpointId?: string; cursor?: string; limit: number } }>(
     '/webhooks/deliveries',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'listWebhookDeliveries',
@@ -176,6 +184,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.get<{ Params: { id: string } }>(
     '/webhooks/deliveries/:id',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'getWebhookDelivery',
@@ -191,6 +200,7 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
   app.post<{ Params: { id: string } }>(
     '/webhooks/deliveries/:id/resend',
     {
+      config: { apiScope: 'webhooks:manage' },
       schema: {
         ...access.signedIn,
         operationId: 'resendWebhookDelivery',

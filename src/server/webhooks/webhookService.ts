@@ -29,7 +29,8 @@ import {
   type DeliveryRow,
   type WebhookEndpointRow,
 } from '../db/webhooks';
-import { ClientError, forbidden, notFound, unauthorized } from '../errors';
+import { administeredOrganization } from '../auth/organizationAdmin';
+import { ClientError, notFound, unauthorized } from '../errors';
 import { decodeCursor, pageOf, type CursorShape } from '../pagination';
 import { endpointUrlRefusal } from './endpointAddress';
 import { sealEndpointSecret } from './endpointSecret';
@@ -38,17 +39,14 @@ import { newWebhookSecret } from './signature';
 /** The most endpoints one organisation keeps. */
 const MAX_ENDPOINTS = 20;
 
-const NOT_ADMINISTRATOR =
-  'Only an Administrator of a registered organisation can manage its webhooks.';
-
-/** The organisation `userId` administers; 403 for anyone else. */
-async function administeredOrganization(app: FastifyInstance, userId: string): Promise<string> {
+/**
+ * The organisation `userId` administers (auth/organizationAdmin.ts decides, as for settings and
+ * credentials); 403 for anyone else.
+ */
+async function organizationOf(app: FastifyInstance, userId: string): Promise<string> {
   const row = await findUserRowById(app.db, userId);
   if (!row) throw unauthorized();
-  if (!row.organization_id || !row.roles.includes('Administrator')) {
-    throw forbidden(NOT_ADMINISTRATOR);
-  }
-  return row.organization_id;
+  return administeredOrganization(app.db, row);
 }
 
 const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
@@ -83,7 +81,7 @@ export async function listEndpoints(
   app: FastifyInstance,
   userId: string,
 ): Promise<{ data: WebhookEndpoint[] }> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   return { data: (await listWebhookEndpoints(app.db, organizationId)).map(toEndpoint) };
 }
 
@@ -93,7 +91,7 @@ export async function createEndpoint(
   userId: string,
   body: CreateWebhookEndpoint,
 ): Promise<CreatedWebhookEndpoint> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   checkUrl(app, body.url);
   const id = crypto.randomUUID();
   const secret = newWebhookSecret();
@@ -131,7 +129,7 @@ export async function updateEndpoint(
   id: string,
   body: UpdateWebhookEndpoint,
 ): Promise<WebhookEndpoint> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   if (body.url !== undefined) checkUrl(app, body.url);
   const row = await withTransaction(app.db, async (db) => {
     const updated = await updateWebhookEndpoint(db, organizationId, id, {
@@ -154,7 +152,7 @@ export async function deleteEndpoint(
   userId: string,
   id: string,
 ): Promise<void> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   await withTransaction(app.db, async (db) => {
     if (!(await deleteWebhookEndpoint(db, organizationId, id))) {
       throw notFound('No such webhook endpoint.');
@@ -174,7 +172,7 @@ export async function deliveriesPage(
   userId: string,
   query: { endpointId?: string | undefined; cursor?: string | undefined; limit: number },
 ): Promise<WebhookDeliveryList> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   const after = decodeCursor(DELIVERIES, query.cursor);
   const rows = await listDeliveries(app.db, organizationId, {
     endpointId: query.endpointId,
@@ -189,7 +187,7 @@ export async function oneDelivery(
   userId: string,
   id: string,
 ): Promise<WebhookDelivery> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   const row = await findDelivery(app.db, organizationId, id);
   if (!row) throw notFound('No such webhook delivery.');
   return toDelivery(row);
@@ -201,7 +199,7 @@ export async function resendDelivery(
   userId: string,
   id: string,
 ): Promise<WebhookDelivery> {
-  const organizationId = await administeredOrganization(app, userId);
+  const organizationId = await organizationOf(app, userId);
   const resent = await withTransaction(app.db, async (db) => {
     const original = await findDelivery(db, organizationId, id);
     if (!original) throw notFound('No such webhook delivery.');

@@ -7,12 +7,17 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { identityConfirmationBody } from './account';
 
 /** What a credential may be allowed to do; a route names the one it needs (or none). */
-export const API_SCOPES = ['applications:write', 'registrations:read', 'statements:read'] as const;
+export const API_SCOPES = [
+  'applications:write',
+  'registrations:read',
+  'statements:read',
+  // The organisation's webhook endpoints and deliveries (issue 40 §5, routes/webhooks.ts).
+  'webhooks:manage',
+] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 /** Every secret starts so (a leaked one is recognisable by secret scanners and by eye). */
 export const API_SECRET_PREFIX = 'ncpk_';
-
 
 const time = { type: 'string', format: 'date-time' } as const;
 
