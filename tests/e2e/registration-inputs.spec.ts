@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { prompt, signUpAndSignIn } from './individualForm';
 import { expect, expectNoSeriousA11yViolations, test, uniqueEmail } from './support';
 
@@ -144,4 +145,22 @@ test('keyboard users get a skip link, named radio groups and a visible focus rin
   });
   expect(ring.style).toBe('solid');
   expect(ring.width).toBeGreaterThanOrEqual(2);
+
+  // The ring of a text field does not run through its floating label (issue 38 §4): not one
+  // pixel of the label's box is the ring's blue.
+  const firstName = page.locator('#root_firstName');
+  await firstName.fill('Ada');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(firstName).toBeFocused();
+  const label = page.locator('label[for="root_firstName"]');
+  const { data, info } = await sharp(await label.screenshot())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let ringPixels = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (Math.abs(r - 0x1d) + Math.abs(g - 0x5f) + Math.abs(b - 0xd1) < 40) ringPixels++;
+  }
+  expect(ringPixels, 'pixels of the focus ring inside the label').toBe(0);
 });

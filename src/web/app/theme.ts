@@ -48,6 +48,13 @@ export const theme = createTheme({
         // MUI's outlined inputs show focus by their border; the ring goes round the whole box.
         '.MuiInputBase-root.Mui-focused:has(:focus-visible)': focusRing,
         '.MuiInputBase-input:focus-visible': { outline: 'none' },
+        // The ring runs 2 px outside the outline, through a floating label: the label is drawn
+        // on the paper's colour above it, as the outline's own notch leaves it.
+        '.MuiInputLabel-outlined.MuiInputLabel-shrink': {
+          backgroundColor: '#ffffff',
+          paddingInline: 4,
+          marginLeft: -4,
+        },
         '[data-variant="dark"] :focus-visible, [data-variant="dark"] .Mui-focusVisible': {
           outlineColor: '#ffffff',
         },
