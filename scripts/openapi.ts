@@ -22,7 +22,6 @@ const app = await buildApp({
   mailer: createOutboxMailer(() => {}),
   fieldKeys: parseFieldKeys(newFieldKey('openapi')),
   auditChainKeys: parseFieldKeys(newFieldKey('openapi-audit')),
-  csrfKeys: parseFieldKeys(newFieldKey('openapi-csrf')),
   logger: false,
 });
 await app.ready();

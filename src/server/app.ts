@@ -22,10 +22,10 @@ import { DatabaseListener } from './db/notifications';
 import { StatementCache } from './statements/statementCache';
 import { LiveSessionCache } from './auth/liveSessions';
 import { postgresRateLimitStore } from './db/rateLimits';
-import { ClientError } from './errors';
+import { ClientError, validationRefusal } from './errors';
+import { defaultErrorCode } from '../shared/api/http';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
-import { loadCsrfKeys } from './auth/csrfKeys';
 import { logOneLinePerRequest, logSerializers, requestLogger } from './logging';
 import type { Mailer } from './mail/mailer';
 import { apiContractPlugin } from './plugins/apiContract';
@@ -64,8 +64,6 @@ declare module 'fastify' {
     forms: FormCatalog;
     /** The keys of sensitive answers at rest (SSN, passport number, date of birth). */
     fieldKeys: FieldKeyRing;
-    /** The keys CSRF tokens are bound under (auth/csrfKeys.ts), apart from the field keys. */
-    csrfKeys: FieldKeyRing;
   }
 }
 
@@ -79,8 +77,6 @@ interface AppDeps {
   fieldKeys?: FieldKeyRing;
   /** The audit chain's keys; by default from the configuration (`loadAuditChainKeys`). */
   auditChainKeys?: FieldKeyRing;
-  /** The CSRF tokens' keys; by default from the configuration (`loadCsrfKeys`). */
-  csrfKeys?: FieldKeyRing;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -109,7 +105,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A URL that cannot be decoded (`%ED%A0%80`) is the client's fault: 400 with a message.
     frameworkErrors: (_error, _request, reply) => {
       // The generic reply type of this option is unresolved; it is an ordinary reply.
-      void (reply as FastifyReply).code(400).send({ errorMessage: 'The address is not valid.' });
+      void (reply as FastifyReply)
+        .code(400)
+        .send({ errorMessage: 'The address is not valid.', code: 'invalid_request' });
     },
     clientErrorHandler: answerClientError,
   });
@@ -135,7 +133,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   }
   app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
-  app.decorate('csrfKeys', deps.csrfKeys ?? loadCsrfKeys(deps.config));
   // Every audit row appended through this pool is keyed (audit/auditChainKeys.ts).
   bindAuditChainKeys(deps.pool, deps.auditChainKeys ?? loadAuditChainKeys(deps.config));
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));
@@ -158,8 +155,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
     if (status && status >= 400 && status < 500) {
       // Fastify's own 4xx: malformed JSON, schema validation, body too large, rate limit.
-      const message = validation ? `Invalid request: ${text}` : text;
-      return reply.code(status).send({ errorMessage: message });
+      if (validation) {
+        return reply.code(status).send(validationRefusal(text, validation).body());
+      }
+      return reply.code(status).send({ errorMessage: text, code: defaultErrorCode(status) });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is away (restarting, unreachable): a clear, retryable answer, not a 500.
@@ -170,12 +169,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply
         .code(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
-        .send({ errorMessage: DATABASE_UNAVAILABLE_MESSAGE });
+        .send({ errorMessage: DATABASE_UNAVAILABLE_MESSAGE, code: 'unavailable' });
     }
     const incidentId = request.id;
     request.log.error({ err: error, incidentId }, 'request failed');
     return reply.code(500).send({
       errorMessage: 'Our website is having some issues. Please try again later.',
+      code: 'internal_error',
       incidentId,
     });
   });
@@ -189,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (page && /^text\/html\b/.test(request.headers.accept ?? '')) {
       return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
     }
-    return reply.code(404).send({ errorMessage: 'Not found.' });
+    return reply.code(404).send({ errorMessage: 'Not found.', code: 'not_found' });
   });
 
   await app.register(routeTablePlugin);

@@ -1,13 +1,20 @@
-import type { ApiErrorBody } from '../shared/api/http';
+import { defaultErrorCode, type ApiErrorBody, type ApiErrorCode } from '../shared/api/http';
 
-/** An error the client caused; the handler answers `statusCode` with its message, never a 500. */
+/**
+ * An error the client caused; the handler answers `statusCode` with its message and its `code`
+ * (issue 40 §3: what a program acts on; by default the status's, `defaultErrorCode`), never a 500.
+ */
 export class ClientError extends Error {
+  /** The machine-readable code answered beside the message (API_ERROR_CODES). */
+  readonly code: ApiErrorCode;
+
   constructor(
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string>,
     /** Sent as Retry-After (429 and 503 answers). */
     readonly retryAfterSeconds?: number,
+    code?: ApiErrorCode,
   ) {
     // A refusal is an answer, not a fault: no stack to capture (a 429 per attacker request spent
     // 2 % of the server's time on it); its message says all a log line needs.
@@ -15,14 +22,24 @@ export class ClientError extends Error {
     Error.stackTraceLimit = 0;
     super(message);
     Error.stackTraceLimit = stackTraceLimit;
+    this.code =
+      code ?? (statusCode === 400 && errors ? 'validation_failed' : defaultErrorCode(statusCode));
   }
 
   body(): ApiErrorBody {
     return this.errors
-      ? { errorMessage: this.message, errors: this.errors }
-      : { errorMessage: this.message };
+      ? { errorMessage: this.message, code: this.code, errors: this.errors }
+      : { errorMessage: this.message, code: this.code };
   }
 }
+
+/** A refusal with a code more precise than its status's (`refusal(409, 'changes_locked', …)`). */
+export const refusal = (
+  statusCode: number,
+  code: ApiErrorCode,
+  message: string,
+  errors?: Record<string, string>,
+) => new ClientError(statusCode, message, errors, undefined, code);
 
 /** Why an upload's content was refused (uploads.ts checkContent). */
 type UploadRefusal =
@@ -44,7 +61,7 @@ export class RefusedUpload extends ClientError {
     message: string,
     readonly reason: UploadRefusal,
   ) {
-    super(400, message);
+    super(400, message, undefined, undefined, 'upload_refused');
   }
 }
 
@@ -66,6 +83,36 @@ export class ChangeRefusedError extends ClientError {
     readonly pointer: string,
     message: string,
   ) {
-    super(409, message, { [pointer]: message });
+    super(409, message, { [pointer]: message }, undefined, 'change_not_requested');
   }
+}
+
+/** One failed keyword of Fastify's schema validation (Ajv's error object, the fields used). */
+interface ValidationFailure {
+  instancePath: string;
+  message?: string;
+  params?: { missingProperty?: string; additionalProperty?: string };
+}
+
+/**
+ * A request Fastify's schema refused: 400 `validation_failed`, its message as before, and each
+ * failure by the JSON pointer of the field (into the part validated: body, query or params).
+ */
+export function validationRefusal(message: string, validation: unknown): ClientError {
+  const errors: Record<string, string> = {};
+  for (const failure of Array.isArray(validation) ? (validation as ValidationFailure[]) : []) {
+    const field = failure.params?.missingProperty ?? failure.params?.additionalProperty;
+    const pointer = field
+      ? `${failure.instancePath}/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`
+      : failure.instancePath || '/';
+    const text = failure.message ?? 'is not valid';
+    errors[pointer] = errors[pointer] ? `${errors[pointer]}\n${text}` : text;
+  }
+  return new ClientError(
+    400,
+    `Invalid request: ${message}`,
+    errors,
+    undefined,
+    'validation_failed',
+  );
 }

@@ -197,6 +197,7 @@ describe('the profile page’s calls', () => {
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json()).toEqual({
         errorMessage: 'Password is wrong',
+        code: 'validation_failed',
         errors: { currentPassword: 'Password is wrong' },
       });
       for (const newPassword of ['Abc123', 'Password123']) {
@@ -204,6 +205,7 @@ describe('the profile page’s calls', () => {
         expect(weak.statusCode).toBe(400);
         expect(weak.json()).toEqual({
           errorMessage: 'Password is too weak',
+          code: 'validation_failed',
           errors: { newPassword: 'Password is too weak' },
         });
       }

@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { OPENAPI_FILE, openapiDocumentText } from '../../src/server/openapiDocument';
 import { API_REFERENCE_PATH, OPENAPI_PATH } from '../../src/server/plugins/apiContract';
+import { API_ERROR_CODES } from '../../src/shared/api/http';
 import { createTestApp, testAppForBlock } from './testApp';
 import { freshClient, signedIn } from './authHelpers';
 
@@ -32,7 +33,7 @@ interface JsonSchema {
   minimum?: number;
   items?: JsonSchema;
 }
-type Document = { paths: Record<string, Record<string, Operation>> };
+type Document = { paths: Record<string, Record<string, Operation>>; components?: object };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -174,6 +175,7 @@ describe('the API contract', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     const customer = await signedIn(t);
     const checked: string[] = [];
+    let refusals = 0;
     for (const { path, method, operation } of operations(document)) {
       // The stream answers an upgrade only (tests/server/stream.test.ts); form data is built
       // by the tests of those calls; a sign-out would end the session the walk uses.
@@ -195,15 +197,24 @@ describe('the API contract', () => {
       const schema = documented?.content?.[media]?.schema;
       if (media === 'application/json') {
         expect(schema, `${method} ${url} ${code} has a JSON schema`).toBeDefined();
-        const validate = ajv.compile(schema!);
+        // Its $refs name the document's components: compiled beside them.
+        const validate = ajv.compile({ ...schema, components: document.components });
         expect(
           validate(response.json()),
           `${method} ${url} ${code}: ${ajv.errorsText(validate.errors)}`,
         ).toBe(true);
       }
+      if (response.statusCode >= 400 && media === 'application/json') {
+        // Every refusal carries a code of the documented list (issue 40 §3).
+        expect(Object.keys(API_ERROR_CODES), `${method} ${url} ${code}`).toContain(
+          response.json().code,
+        );
+        refusals += 1;
+      }
       checked.push(`${method} ${path} ${code}`);
     }
     expect(checked.length).toBeGreaterThan(40);
+    expect(refusals).toBeGreaterThan(20);
   });
 
   it('a response schema keeps out a field the route does not declare', async () => {

@@ -599,7 +599,11 @@ describe('applications on the server: files', () => {
     expect(response.statusCode).toBe(400);
     const message =
       'The file for Copy of your most recent IRS Form W-2 (PDF) is not a readable PDF.';
-    expect(response.json()).toEqual({ errorMessage: message, errors: { '/irsFormW2': message } });
+    expect(response.json()).toEqual({
+      errorMessage: message,
+      code: 'upload_refused',
+      errors: { '/irsFormW2': message },
+    });
     const photo = await upload(user.client, 'individual', '/photoId', pdfPart(samplePdf, 'id.pdf'));
     expect(photo.statusCode).toBe(400);
     expect((photo.json() as { errors: Record<string, string> }).errors['/photoId']).toMatch(

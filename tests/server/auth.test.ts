@@ -116,6 +116,7 @@ describe('auth calls', () => {
       });
       expect(invalid.json()).toEqual({
         errorMessage: 'Invalid email',
+        code: 'validation_failed',
         errors: { email: 'Invalid email' },
       });
     });
@@ -311,7 +312,9 @@ describe('auth calls', () => {
         expect(response.statusCode).toBe(401);
         bodies.push(response.json());
       }
-      expect(bodies).toEqual(Array(3).fill({ errorMessage: 'Invalid email or password.' }));
+      expect(bodies).toEqual(
+        Array(3).fill({ errorMessage: 'Invalid email or password.', code: 'invalid_credentials' }),
+      );
       expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
     });
 

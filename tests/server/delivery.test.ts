@@ -89,7 +89,7 @@ describe('delivery: compression, caching, favicon', () => {
     expect(page.body).toContain('href="/clearing/home"');
     const api = await t.app.inject({ url: '/nonexistent-top' });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ errorMessage: 'Not found.' });
+    expect(api.json()).toEqual({ errorMessage: 'Not found.', code: 'not_found' });
   });
 
   it('compresses API answers for clients that accept it', async () => {

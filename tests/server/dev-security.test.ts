@@ -39,7 +39,7 @@ describe('the development start is not open to the network', () => {
           headers: { 'x-forwarded-for': '127.0.0.1', host: 'localhost' },
         });
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ errorMessage: 'Not found.' });
+        expect(response.json()).toEqual({ errorMessage: 'Not found.', code: 'not_found' });
         expect(response.body).not.toContain('reset');
       }
     });
@@ -77,7 +77,7 @@ describe('the development start is not open to the network', () => {
           headers,
         });
         expect(response.statusCode, JSON.stringify(headers)).toBe(404);
-        expect(response.json()).toEqual({ errorMessage: 'Not found.' });
+        expect(response.json()).toEqual({ errorMessage: 'Not found.', code: 'not_found' });
       }
     });
   });

@@ -289,7 +289,7 @@ describe('regulatory disclosures', () => {
     const response = await get(url);
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.json()).toEqual({ errorMessage: 'Not found.' });
+    expect(response.json()).toEqual({ errorMessage: 'Not found.', code: 'not_found' });
   });
 
   describe('publishDisclosure refuses', () => {

@@ -90,15 +90,19 @@ describe('e-sign consent', () => {
     const { client, id } = await signedIn(t);
     const stale = await client.post(ESIGN_CONSENT_URL, { version: '0'.repeat(64) });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json()).toEqual({ errorMessage: wording.changedMessage });
+    expect(stale.json()).toEqual({ errorMessage: wording.changedMessage, code: 'conflict' });
 
     const malformed = await client.post(ESIGN_CONSENT_URL, { version: 'latest' });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ errorMessage: expect.any(String) });
+    expect(malformed.json()).toEqual({
+      errorMessage: expect.any(String),
+      code: 'validation_failed',
+      errors: expect.any(Object),
+    });
 
     const forged = await client.post(ESIGN_CONSENT_URL, { version }, { csrf: false });
     expect(forged.statusCode).toBe(403);
-    expect(forged.json()).toEqual({ errorMessage: expect.any(String) });
+    expect(forged.json()).toEqual({ errorMessage: expect.any(String), code: 'csrf_missing' });
 
     const anonymous = freshClient(t.app);
     for (const response of [
@@ -106,7 +110,7 @@ describe('e-sign consent', () => {
       await anonymous.post(ESIGN_CONSENT_URL, { version }),
     ]) {
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ errorMessage: expect.any(String) });
+      expect(response.json()).toEqual({ errorMessage: expect.any(String), code: 'unauthorized' });
     }
     const stored = await t.pool.query(
       'select count(*)::int as n from esign_consents where user_id = $1',
@@ -123,7 +127,7 @@ describe('e-sign consent', () => {
       headers: { 'content-type': contentType },
     });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ errorMessage: wording.missingMessage });
+    expect(response.json()).toEqual({ errorMessage: wording.missingMessage, code: 'conflict' });
     const stored = await t.pool.query(
       `select (select count(*)::int from registrations where user_id = $1) as registrations,
               (select organization_id from users where id = $1) as organization`,

@@ -155,7 +155,10 @@ async function storedState(userId: string) {
 function expectUnavailable(response: { statusCode: number; headers: object; json(): unknown }) {
   expect(response.statusCode).toBe(503);
   expect(response.headers).toMatchObject({ 'retry-after': expect.stringMatching(/^\d+$/) });
-  expect(response.json()).toEqual({ errorMessage: expect.stringMatching(/try again/) });
+  expect(response.json()).toEqual({
+    errorMessage: expect.stringMatching(/try again/),
+    code: 'unavailable',
+  });
 }
 
 /** Every file of the registration is stored, each with its bytes exactly as uploaded. */

@@ -154,6 +154,7 @@ describe('the registration forms, served (issue 40 §1)', () => {
       expect(response.statusCode, id).toBe(404);
       expect(response.json()).toEqual({
         errorMessage: 'There is no registration form of that name.',
+        code: 'not_found',
       });
     }
   });

@@ -34,7 +34,7 @@ describe('server foundation', () => {
   it('answers unknown API paths with a JSON 404', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/exchange/api/web/nope' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ errorMessage: 'Not found.' });
+    expect(response.json()).toEqual({ errorMessage: 'Not found.', code: 'not_found' });
   });
 
   it('sends security headers: the pages’ policy on pages, the strictest on JSON, none on a 304', async () => {

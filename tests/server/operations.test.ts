@@ -47,6 +47,7 @@ describe('health and readiness', () => {
         expect(notReady.headers['retry-after']).toMatch(/^\d+$/);
         expect(notReady.json()).toEqual({
           errorMessage: expect.stringContaining('cannot reach its database'),
+          code: 'unavailable',
         });
         const health = await app.inject({ method: 'GET', url: '/healthz' });
         expect(health.statusCode).toBe(200);
@@ -126,7 +127,7 @@ describe('metrics', () => {
   it('refuses an address METRICS_ALLOW does not name, and a forged X-Forwarded-For', async () => {
     const refused = await metrics(t.app, '10.1.2.3');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ errorMessage: METRICS_REFUSED_MESSAGE });
+    expect(refused.json()).toEqual({ errorMessage: METRICS_REFUSED_MESSAGE, code: 'forbidden' });
     // No TRUST_PROXY: the header is the client's own words and changes nothing.
     const forged = await metrics(t.app, '10.1.2.3', { 'x-forwarded-for': '127.0.0.1' });
     expect(forged.statusCode).toBe(403);

@@ -230,6 +230,7 @@ describe('person fields outside the registrations', () => {
         expect(response.statusCode, key).toBe(400);
         expect(response.json()).toEqual({
           errorMessage: message,
+          code: key === 'photoId' ? 'upload_refused' : 'validation_failed',
           errors: { [route.parts[key]]: message },
         });
       }
@@ -269,6 +270,7 @@ describe('person fields outside the registrations', () => {
     };
     expect(response.json()).toEqual({
       errorMessage: required.required.phoneNumber,
+      code: 'validation_failed',
       errors: { phoneNumber: required.required.phoneNumber },
     });
   });

@@ -92,6 +92,7 @@ describe('recovery codes (issue 38 §4)', () => {
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({
       errorMessage: expect.stringMatching(/recovery code is not right, or it was used already/),
+      code: 'invalid_credentials',
       errors: { recoveryCode: expect.any(String) },
     });
     // Counted against the account as a wrong code is.
@@ -143,6 +144,7 @@ describe('recovery codes (issue 38 §4)', () => {
     expect(alone.statusCode).toBe(403);
     expect(alone.json()).toEqual({
       errorMessage: SECOND_FACTOR_NEEDED,
+      code: 'second_factor_required',
       errors: { secondFactor: 'totp recoveryCode' },
     });
 

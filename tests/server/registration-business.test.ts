@@ -176,6 +176,7 @@ describe('POST registration/business', () => {
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       errorMessage: 'Some answers need attention.',
+      code: 'validation_failed',
       errors: {
         '/affiliatedPersons':
           'The direct ownership of the persons listed adds up to 120 %; it can be at most 100 %',
@@ -196,6 +197,7 @@ describe('POST registration/business', () => {
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       errorMessage: 'Some answers need attention.',
+      code: 'validation_failed',
       errors: {
         '/bizEmail': 'Invalid email',
         '/affiliatedPersons/0/ssn': 'Affiliated person 1: SSN required',
@@ -220,6 +222,7 @@ describe('POST registration/business', () => {
     const message = `The file for ${prompt} is not a readable PDF.`;
     expect(response.json()).toEqual({
       errorMessage: message,
+      code: 'upload_refused',
       errors: { '/certificateOfInc': message },
     });
     expect(await storedFiles(t)).toEqual(before);

@@ -326,6 +326,7 @@ describe('sensitive changes need a current second factor too (§2)', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({
       errorMessage: SECOND_FACTOR_NEEDED,
+      code: 'second_factor_required',
       errors: { secondFactor: methods },
     });
   }

@@ -34,7 +34,7 @@ describe('the firm’s outside links and HSTS', () => {
     // Unknown paths stay a 404, and the API's unknown paths stay JSON.
     expect((await t.app.inject({ method: 'GET', url: '/careers' })).statusCode).toBe(404);
     const api = await t.app.inject({ method: 'GET', url: '/exchange/api/web/about' });
-    expect(api.json()).toEqual({ errorMessage: 'Not found.' });
+    expect(api.json()).toEqual({ errorMessage: 'Not found.', code: 'not_found' });
   });
 
   it('sends Strict-Transport-Security only when PUBLIC_URL is https', async () => {

@@ -130,7 +130,10 @@ describe('staff console: the registration page drawn from the form', () => {
       { accept: 'application/json' },
     );
     expect(plain.statusCode).toBe(400);
-    expect(plain.json()).toEqual({ errorMessage: 'That answer cannot be revealed.' });
+    expect(plain.json()).toEqual({
+      errorMessage: 'That answer cannot be revealed.',
+      code: 'invalid_request',
+    });
     const unknown = await postForm(
       staff.client,
       `${C}/registrations/00000000-0000-4000-8000-000000000000/reveal`,
@@ -138,7 +141,7 @@ describe('staff console: the registration page drawn from the form', () => {
       { accept: 'application/json' },
     );
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ errorMessage: 'No such registration.' });
+    expect(unknown.json()).toEqual({ errorMessage: 'No such registration.', code: 'not_found' });
     const forged = await postForm(
       staff.client,
       `${businessUrl()}/reveal`,

@@ -33,7 +33,11 @@ describe('PDF uploads judged as viewers read them, through the registration rout
     const before = await storedFiles(t);
     const response = await registration.submit(client, email, { '/irsFormW2': blob(pdf) });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errorMessage: ACTIVE, errors: { '/irsFormW2': ACTIVE } });
+    expect(response.json()).toEqual({
+      errorMessage: ACTIVE,
+      code: 'upload_refused',
+      errors: { '/irsFormW2': ACTIVE },
+    });
     expect(await storedFiles(t)).toEqual(before);
     const count = await t.pool.query(
       'select count(*)::int as n from registrations where user_id = $1',

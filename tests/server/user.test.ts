@@ -104,6 +104,7 @@ describe('user calls', () => {
       expect(wrongPassword.statusCode).toBe(400);
       expect(wrongPassword.json()).toEqual({
         errorMessage: 'Password is wrong',
+        code: 'validation_failed',
         errors: { password: 'Password is wrong' },
       });
       const start = await client.post(`${API}/user/2fa`, { password });
@@ -224,6 +225,7 @@ describe('user calls', () => {
       expect(missing.statusCode).toBe(400);
       expect(missing.json()).toEqual({
         errorMessage: 'Must provide last name',
+        code: 'validation_failed',
         errors: { last_name: 'Must provide last name', phone_number: 'Enter phone number' },
       });
       const badPhone = await postForm(client, `${API}/user/settings`, [

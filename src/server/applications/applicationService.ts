@@ -48,7 +48,7 @@ import { findAnswersAwaitingChanges } from '../db/registrations';
 import { findFormVersion, recordFormVersion } from '../db/formVersions';
 import type { Queryable } from '../db/transaction';
 import { withTransaction } from '../db/transaction';
-import { ChangeRefusedError, ClientError, notFound } from '../errors';
+import { ChangeRefusedError, ClientError, notFound, refusal } from '../errors';
 import {
   openApplicationAnswers,
   sealApplicationAnswers,
@@ -233,7 +233,7 @@ async function requestScope(
   const marked = (request?.fields ?? []).map((field) => field.path);
   if (!request || marked.length === 0) return null;
   const submitted = await submittedAnswers(app, db, request);
-  if (!submitted) throw new ClientError(409, NOT_WAITING_MESSAGE);
+  if (!submitted) throw refusal(409, 'changes_locked', NOT_WAITING_MESSAGE);
   return { submitted, marked };
 }
 
@@ -259,7 +259,7 @@ const requestOf = (row: ApplicationRow): string | null =>
 
 /** Whether the application takes changes at all: refused once submitted (outside a request). */
 function checkOpen(row: ApplicationRow | null): void {
-  if (row?.status === 'submitted') throw new ClientError(409, SUBMITTED_MESSAGE);
+  if (row?.status === 'submitted') throw refusal(409, 'changes_locked', SUBMITTED_MESSAGE);
 }
 
 /**
@@ -547,7 +547,13 @@ export async function uploadApplicationFile(
     }).catch((error: unknown) => {
       // The storage module's refusal names the question; the form shows it beside it too.
       if (error instanceof ClientError && pointer && !error.errors && error.statusCode < 500) {
-        throw new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+        throw new ClientError(
+          error.statusCode,
+          error.message,
+          { [pointer]: error.message },
+          undefined,
+          error.code,
+        );
       }
       throw error;
     });

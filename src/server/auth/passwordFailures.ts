@@ -8,7 +8,7 @@ import {
   findPasswordFailures,
 } from '../db/passwordFailures';
 import type { UserRow } from '../db/users';
-import { ClientError } from '../errors';
+import { ClientError, refusal } from '../errors';
 import { links, passwordLockedMessage } from '../mail/templates';
 import { readableMoment, secondsUntil, waitWords } from './failureWaits';
 
@@ -88,7 +88,7 @@ export async function claimPasswordCheck(
   if (claimed !== null) return claimed;
   const count = await findPasswordFailures(app.db, subject);
   if (count && count.failures >= PASSWORD_LIMITS.capAt) {
-    throw new ClientError(403, PASSWORD_SIGNIN_CAPPED);
+    throw refusal(403, 'signin_locked', PASSWORD_SIGNIN_CAPPED);
   }
   if (count?.blockedUntil && count.blockedUntil.getTime() > Date.now()) {
     throw waitError(count.failures, count.blockedUntil);

@@ -77,7 +77,13 @@ export function withPhotoFieldError(
   if (!(error instanceof ClientError) || error.errors) return error;
   const label = personFileRules(person, parts)[parts.photoId]?.label;
   if (!label || !error.message.includes(`for ${label} `)) return error;
-  return new ClientError(error.statusCode, error.message, { [parts.photoId]: error.message });
+  return new ClientError(
+    error.statusCode,
+    error.message,
+    { [parts.photoId]: error.message },
+    undefined,
+    error.code,
+  );
 }
 
 /**

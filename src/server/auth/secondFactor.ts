@@ -17,7 +17,7 @@ import {
   resetSecondFactorFailures,
   type UserRow,
 } from '../db/users';
-import { badRequest, ClientError } from '../errors';
+import { badRequest, ClientError, refusal } from '../errors';
 import { links, recoveryCodeUsedMessage, secondFactorLockedMessage } from '../mail/templates';
 import { readableMoment, secondsUntil, waitWords } from './failureWaits';
 import { relyingParty, verifyPasskeyAnswer } from './passkeys';
@@ -80,7 +80,7 @@ function waitError(failures: number, blockedUntil: Date): ClientError {
 export async function assertSecondFactorOpen(db: Queryable, userId: string): Promise<void> {
   const row = await findSecondFactorBlock(db, userId, SECOND_FACTOR_LIMITS.capAt);
   if (row && row.failures >= SECOND_FACTOR_LIMITS.capAt) {
-    throw new ClientError(403, SECOND_FACTOR_CAPPED);
+    throw refusal(403, 'signin_locked', SECOND_FACTOR_CAPPED);
   }
   if (row) throw waitError(row.failures, row.blockedUntil);
 }
@@ -282,5 +282,7 @@ export async function confirmIdentity(
   }
   await assertSecondFactorOpen(app.db, row.id);
   const asked = await secondStepMethods(app.db, row, methods);
-  throw new ClientError(403, SECOND_FACTOR_NEEDED, { secondFactor: asked.join(' ') });
+  throw refusal(403, 'second_factor_required', SECOND_FACTOR_NEEDED, {
+    secondFactor: asked.join(' '),
+  });
 }

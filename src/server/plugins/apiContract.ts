@@ -16,6 +16,7 @@ import {
 } from '../../shared/api/http';
 import { marketClientMessageSchema, marketServerMessageSchema } from '../../shared/api/market';
 import { access, contractOf, notApi } from '../routes/contract';
+import { foldNamedSchemas } from '../openapiComponents';
 import { openapiWebhooks } from '../webhooks/openapiWebhooks';
 import { csrfProtected } from './csrf';
 
@@ -127,7 +128,8 @@ function accessOf(
         : 'Public: no session needed.',
   ];
   const credential = security.find((requirement) => 'apiCredential' in requirement) as
-    { apiCredential: string[] } | undefined;
+    | { apiCredential: string[] }
+    | undefined;
   if (credential) {
     sentences.push(
       `Or an API credential (\`Authorization: Bearer\`) with the scope ` +
@@ -233,6 +235,11 @@ export const apiContractPlugin = fp(
         },
       },
       transform,
+      // Shared shapes named once, referenced by $ref (openapiComponents.ts).
+      transformObject: (documentObject) =>
+        'openapiObject' in documentObject
+          ? foldNamedSchemas(documentObject.openapiObject)
+          : documentObject.swaggerObject,
     });
     app.get(
       OPENAPI_PATH,

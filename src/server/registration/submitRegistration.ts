@@ -57,7 +57,7 @@ import { recordStatusChange } from '../db/registrationVersions';
 import { ensureFirstVersion, insertRegistrationVersion } from './registrationVersions';
 import { withTransaction, type Queryable } from '../db/transaction';
 import { lockUser, setRegistrantDetails, type UserRow } from '../db/users';
-import { ChangeRefusedError, ClientError } from '../errors';
+import { ChangeRefusedError, ClientError, refusal } from '../errors';
 import { submissionHash as keyedSubmissionHash } from '../fieldEncryption/keyRing';
 import {
   openRegistrationAnswers,
@@ -164,8 +164,9 @@ export async function submitRegistration(
         const application = await findApplication(db, userId, formId, { forUpdate: true });
         if (existing && !reopened && application?.status === 'changes_requested') {
           // Decided while the applicant made the changes.
-          throw new ClientError(
+          throw refusal(
             409,
+            'changes_locked',
             'Your registration is no longer waiting for changes. Please reload the page.',
           );
         }
@@ -515,8 +516,9 @@ function readAnswers(
     throw new ClientError(400, `This submission is not ${parts.article} registration.`);
   }
   if (fields.schemaHash !== compiled.hash) {
-    throw new ClientError(
+    throw refusal(
       409,
+      'schema_changed',
       'The registration form has changed since you opened it. Please reload the page and submit again.',
     );
   }
@@ -626,7 +628,13 @@ export function withFieldError(error: unknown, parts: FormParts): unknown {
     if (rule.label && error.message.includes(`for ${rule.label} `)) {
       const document = parts.documents.find((d) => d.part === part);
       const pointer = document ? document.pointer || `/${part}` : `/${part}`;
-      return new ClientError(error.statusCode, error.message, { [pointer]: error.message });
+      return new ClientError(
+        error.statusCode,
+        error.message,
+        { [pointer]: error.message },
+        undefined,
+        error.code,
+      );
     }
   }
   return error;

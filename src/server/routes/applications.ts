@@ -57,6 +57,7 @@ export async function registerApplicationRoutes(app: FastifyInstance): Promise<v
       if ('conflict' in outcome) {
         return reply.code(409).send({
           errorMessage: STALE_REVISION_MESSAGE,
+          code: 'stale_revision',
           application: outcome.conflict,
         } satisfies ApplicationConflict);
       }

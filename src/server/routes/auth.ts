@@ -87,7 +87,7 @@ import {
 } from '../auth/personFields';
 import { insertUserDocument } from '../db/documents';
 import { findOrganization } from '../db/statements';
-import { badRequest, ClientError } from '../errors';
+import { badRequest, ClientError, refusal } from '../errors';
 import { discardForm, readMultipartForm, registerMultipartReader } from '../storage/multipartForm';
 import {
   accountExistsMessage,
@@ -245,13 +245,13 @@ export async function registerAuthRoutes(
         }
         if (recoveryCode) {
           // In place of a code (issue 38 §4): once each, counted as a code is when wrong.
-          const failure = new ClientError(401, BAD_RECOVERY_CODE, {
+          const failure = refusal(401, 'invalid_credentials', BAD_RECOVERY_CODE, {
             recoveryCode: BAD_RECOVERY_CODE,
           });
           await checkRecoveryCode(app, row, recoveryCode, failure, request.ip);
           return completeSignin(row, reply, 'recovery-code');
         }
-        await checkTotpCode(app, row, totpCode!, new ClientError(401, BAD_TOTP));
+        await checkTotpCode(app, row, totpCode!, refusal(401, 'invalid_credentials', BAD_TOTP));
         return completeSignin(row, reply, 'totp');
       }
       return completeSignin(row, reply, 'password');
@@ -313,14 +313,14 @@ export async function registerAuthRoutes(
       const waiting = handle ? await takeChallenge(app.db, 'signin', { handle }) : null;
       const row = waiting ? await findUserRowById(app.db, waiting.userId) : null;
       // No challenge waiting: no account to count against, and nothing to guess at.
-      if (!row) throw new ClientError(401, BAD_PASSKEY);
+      if (!row) throw refusal(401, 'invalid_credentials', BAD_PASSKEY);
       // A failed assertion counts against the account as a wrong code does (issue 27 §1).
       await checkPasskeyAnswer(
         app,
         row,
         waiting,
         request.body.response,
-        new ClientError(401, BAD_PASSKEY),
+        refusal(401, 'invalid_credentials', BAD_PASSKEY),
       );
       return completeSignin(row, reply, 'passkey');
     },
@@ -359,7 +359,7 @@ export async function registerAuthRoutes(
           : { reason: 'unknown-email', failures, ...emailDigest(app.fieldKeys, email) },
       });
       await passwordFailed(app, row, failures);
-      throw new ClientError(401, BAD_CREDENTIALS);
+      throw refusal(401, 'invalid_credentials', BAD_CREDENTIALS);
     }
     await passwordPassed(app, subject);
     noteRightPassword(usable, password);

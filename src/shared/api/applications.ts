@@ -27,7 +27,7 @@ const answersSchema = {
 
 const promptList = { type: 'array', items: { type: 'string' } } as const;
 
-const applicationViewSchema = {
+export const applicationViewSchema = {
   type: 'object',
   properties: {
     formId: { type: 'string' },
@@ -134,9 +134,10 @@ export const applicationConflictSchema = {
   type: 'object',
   properties: {
     errorMessage: { type: 'string' },
+    code: { const: 'stale_revision' },
     application: { anyOf: [applicationViewSchema, { type: 'null' }] },
   },
-  required: ['errorMessage', 'application'],
+  required: ['errorMessage', 'code', 'application'],
   additionalProperties: false,
 } as const;
 export type ApplicationConflict = FromSchema<typeof applicationConflictSchema>;

@@ -12,7 +12,6 @@ import { errorMessageOf } from '../../api/client';
 import { useCurrentUser } from '../../api/get-current-user';
 import { Header } from '../../app/Header';
 import { PageFrame } from '../../app/PageFrame';
-import { ApiCredentialsSection } from './ApiCredentialsSection';
 import { EmailSection } from './EmailSection';
 import { PasswordSection } from './PasswordSection';
 import { SessionsSection } from './SessionsSection';
@@ -129,7 +128,6 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
             <TwoFactorSection profile={profile.data} />
             <Divider />
             <SessionsSection email={profile.data.email} />
-            <ApiCredentialsSection email={profile.data.email} />
           </Paper>
         )}
       </Box>
