@@ -111,6 +111,15 @@ describe('forms nobody here wrote (issue 25 §2)', () => {
       '/colours/items/ui:widget unknown widget "sparkles"',
       '/people/items/nickname no property nickname in the schema',
     ]);
+    // rjsf's registry names (the playground's enumerated objects write 'RadioWidget'), a typo.
+    const named = check(schema, example, {
+      colours: { items: { 'ui:widget': 'TextareaWidget' } },
+      people: { items: { name: { 'ui:widget': 'textaera' } } },
+    });
+    expect(named.problems).toEqual([
+      `/colours/items/ui:widget unknown widget "TextareaWidget": write "textarea" (rjsf's registry name is not a ui:widget here)`,
+      '/people/items/name/ui:widget unknown widget "textaera": did you mean "textarea"?',
+    ]);
   });
 
   it('2: an optional object left out stays out; once given, its own questions are required', () => {

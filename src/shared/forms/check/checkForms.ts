@@ -24,6 +24,7 @@ import { personColumnProblems } from '../model/personColumns';
 import { registrationOf } from '../model/registration';
 import { FIELD_NAMES } from '../model/fieldNames';
 import { WIDGET_NAMES } from '../model/widgetNames';
+import { nearestName } from '../model/nearest';
 import { fromPointer, toPointer } from '../model/pointer';
 
 export type { Problem };
@@ -113,7 +114,7 @@ function checkUi(formId: string, root: JsonSchema, ui: UiSchema): Problem[] {
         continue;
       }
       if (key === 'ui:widget' && !(WIDGET_NAMES as readonly unknown[]).includes(value)) {
-        problems.push({ file, pointer, message: `unknown widget ${JSON.stringify(value)}` });
+        problems.push({ file, pointer, message: unknownWidgetMessage(value) });
       } else if (key === 'ui:widget' && keys.length > 0 && !isLeaf(schema)) {
         problems.push({
           file,
@@ -559,6 +560,20 @@ export function checkForms(
     });
   }
   return { problems, forms };
+}
+
+/**
+ * An unknown `ui:widget`, with the name meant: rjsf's registry name of one of its widgets
+ * ('RadioWidget', as its playground writes) is said as the name a uiSchema gives it ('radio').
+ */
+function unknownWidgetMessage(value: unknown): string {
+  const unknown = `unknown widget ${JSON.stringify(value)}`;
+  if (typeof value !== 'string') return unknown;
+  const stem = /^(\w+)Widget$/.exec(value)?.[1]?.toLowerCase();
+  const meant = WIDGET_NAMES.find((name) => name.toLowerCase() === stem);
+  if (meant) return `${unknown}: write "${meant}" (rjsf's registry name is not a ui:widget here)`;
+  const near = nearestName(value, WIDGET_NAMES);
+  return near ? `${unknown}: did you mean "${near}"?` : unknown;
 }
 
 /** A form's bundled schema, or undefined when it does not bundle. */
