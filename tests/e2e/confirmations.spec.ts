@@ -67,6 +67,17 @@ test('Reset Form asks first: focus inside, named buttons, what it clears; Escape
   await reset.click();
   await ask.getByRole('button', { name: 'Reset Form' }).click();
   await expect(page.locator('#root_firstName')).toHaveValue('');
+
+  // The business wizard's first step, whose email is prefilled: a first name typed key by key
+  // and Reset pressed at once asks too (issue 38 §6).
+  await page.goto('/clearing/registration/business');
+  const firstName = page.locator('#root_firstName');
+  await expect(firstName).toBeVisible({ timeout: 30_000 });
+  await firstName.pressSequentially('Daniel');
+  await reset.click();
+  await expect(ask.getByRole('listitem')).toHaveText([/^Your answers in /]);
+  await ask.getByRole('button', { name: 'Keep my answers' }).click();
+  await expect(firstName).toHaveValue('Daniel');
 });
 
 test('Leave this page? asks only while the server cannot take the answers, names only what would be lost; Escape and Stay keep the page and return focus to the link', async ({

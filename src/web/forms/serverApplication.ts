@@ -199,6 +199,11 @@ export class ServerApplication implements SessionPersistence {
    * back from the server's copy what the draft could not keep.
    */
   private fillFromServer = false;
+  /**
+   * Reset Form pressed, and no save has reached the server since: what is sent replaces its
+   * application whole; nothing is merged back from it (an SSN, a file), here or after a reload.
+   */
+  private resetting = false;
   private inFlight: Promise<void> | undefined;
   private failures = 0;
   private stopped = false;
@@ -214,7 +219,18 @@ export class ServerApplication implements SessionPersistence {
     const unsent = loadUnsent(options.formId);
     const uploads = loadUploads(options.formId);
     this.revision = application?.revision ?? 0;
-    if (application && application.status !== 'submitted') {
+    if (application && application.status !== 'submitted' && unsent?.reset) {
+      // Reset offline, then reloaded: the reset still goes, with what was given since.
+      this.base = application.answers;
+      this.state.set({ kind: 'saved', at: new Date(application.savedAt) });
+      this.resetting = true;
+      this.initial = unsent.answers;
+      this.pending = { answers: unsent.answers, step: unsent.step ?? 0 };
+      this.restoredUnsent = { taken: [] };
+      this.restoredFrom = Object.keys(this.initial).length > 0 ? 'device' : undefined;
+      clearUploads(options.formId);
+      this.lostUploads = [];
+    } else if (application && application.status !== 'submitted') {
       const held = withHeldFilesOnly(application);
       this.base = application.answers;
       this.state.set({ kind: 'saved', at: new Date(application.savedAt) });
@@ -246,7 +262,8 @@ export class ServerApplication implements SessionPersistence {
       // Nothing on the server yet, or it could not be reached: this device's draft, if any.
       this.initial = loadDraft(options.formId);
       this.base = unsent?.base ?? {};
-      this.fillFromServer = true;
+      this.resetting = !!unsent?.reset;
+      this.fillFromServer = !this.resetting;
       if (unsent) this.pending = { answers: this.initial ?? unsent.answers, step: unsent.step };
       this.restoredFrom =
         this.initial && Object.keys(this.initial).length > 0 ? 'device' : undefined;
@@ -348,6 +365,7 @@ export class ServerApplication implements SessionPersistence {
     this.forgetUnsent();
     clearUploads(this.formId);
     clearTimeout(this.timer);
+    this.resetting = true;
     this.pending = { answers: {}, step: 0 };
     void this.send();
   }
@@ -445,6 +463,7 @@ export class ServerApplication implements SessionPersistence {
       this.last = change;
       this.failures = 0;
       this.fillFromServer = false;
+      this.resetting = false;
       this.sending = undefined;
       this.state.set({ kind: 'saved', at: new Date(saved.savedAt) });
       // The server holds everything: nothing unsent is kept here any more.
@@ -471,10 +490,12 @@ export class ServerApplication implements SessionPersistence {
   private resolveConflict(change: { answers: Answers; step: number | null }, server: Application) {
     const local = this.pending?.answers ?? change.answers;
     // Opened on this device's draft: what a draft never keeps comes back from the server's copy
-    // (no change of another window's to announce).
-    const filled = this.fillFromServer
-      ? overServerAnswers(this.base, local, withHeldFilesOnly(server), this.options.draftFilter)
-      : undefined;
+    // (no change of another window's to announce). After Reset Form nothing comes back.
+    const filled = this.resetting
+      ? { answers: local, taken: [] }
+      : this.fillFromServer
+        ? overServerAnswers(this.base, local, withHeldFilesOnly(server), this.options.draftFilter)
+        : undefined;
     const { merged, taken } = filled
       ? { merged: filled.answers, taken: filled.taken }
       : mergeAnswers(this.base, local, server.answers);
@@ -505,6 +526,7 @@ export class ServerApplication implements SessionPersistence {
       base: filter(this.base),
       answers: filter(unsent.answers),
       step: unsent.step,
+      ...(this.resetting ? { reset: true as const } : {}),
     };
     writeUnsent(this.formId, record);
   }

@@ -21,6 +21,11 @@ export interface UnsentChanges {
   answers: Answers;
   /** The step the applicant was on. */
   step: number | null;
+  /**
+   * Reset Form was pressed and the server has not emptied its application yet: `answers` (what
+   * was given since) replace the server's whole, nothing of its is taken back (no SSN, no file).
+   */
+  reset?: true;
 }
 
 /** A file that was being sent when the record was written. */
@@ -35,9 +40,15 @@ const uploadsKey = (formId: string) => `${DRAFT_PREFIX}${formId}.uploads`;
 export function loadUnsent(formId: string): UnsentChanges | undefined {
   const parsed = readJson(draftStorage(), unsentKey(formId));
   if (!isObject(parsed)) return undefined;
-  const { revision, base, answers, step } = parsed;
+  const { revision, base, answers, step, reset } = parsed;
   if (typeof revision !== 'number' || !isObject(base) || !isObject(answers)) return undefined;
-  return { revision, base, answers, step: typeof step === 'number' ? step : null };
+  return {
+    revision,
+    base,
+    answers,
+    step: typeof step === 'number' ? step : null,
+    ...(reset === true ? { reset } : {}),
+  };
 }
 
 export function writeUnsent(formId: string, record: UnsentChanges): void {

@@ -517,6 +517,52 @@ describe('changes the server did not get, kept in the browser', () => {
     expect(store.merged.get()).toBe(false);
   });
 
+  it('Reset Form while the server cannot be reached: after a reload nothing of the server’s comes back (no SSN), and the reset goes', async () => {
+    const held = application({
+      answers: { firstName: 'Jane', socialSecurityNumber: '123-45-6789' },
+    });
+    const puts = server([offline]);
+    const store = saver(held);
+    store.clear();
+    await settle();
+    expect(puts.map((put) => put.answers)).toEqual([{}]);
+    expect(unsent()).toEqual({
+      revision: 3,
+      base: { firstName: 'Jane' },
+      answers: {},
+      step: 0,
+      reset: true,
+    });
+
+    // Reloaded while the server still holds the old application: it opens empty and resets it.
+    const reloaded = saver(held);
+    expect(reloaded.load()).toEqual({});
+    expect(reloaded.holdsEverything()).toBe(false);
+    reloaded.resume();
+    await settle();
+    expect(puts.slice(1)).toEqual([
+      { answers: {}, baseRevision: 3, step: 0, keepalive: undefined },
+    ]);
+    expect(unsent()).toBeNull();
+  });
+
+  it('Reset Form met by another window’s save (409): the reset still wins whole, nothing taken back', async () => {
+    const theirs = application({
+      revision: 4,
+      answers: { firstName: 'Jane', lastName: 'Smith', socialSecurityNumber: '123-45-6789' },
+    });
+    const puts = server([
+      () => json(409, { errorMessage: 'Changed elsewhere.', application: theirs }),
+    ]);
+    const store = saver(application());
+    store.clear();
+    await settle();
+    expect(puts.map((put) => [put.answers, put.baseRevision])).toEqual([
+      [{}, 3],
+      [{}, 4],
+    ]);
+  });
+
   it('the connection coming back sends a failed save at once, without waiting for its next try', async () => {
     const puts = server([offline, offline, offline]);
     const store = saver(application());
