@@ -22,6 +22,7 @@ const app = await buildApp({
   mailer: createOutboxMailer(() => {}),
   fieldKeys: parseFieldKeys(newFieldKey('openapi')),
   auditChainKeys: parseFieldKeys(newFieldKey('openapi-audit')),
+  csrfKeys: parseFieldKeys(newFieldKey('openapi-csrf')),
   logger: false,
 });
 await app.ready();

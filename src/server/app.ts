@@ -26,6 +26,7 @@ import { ClientError, validationRefusal } from './errors';
 import { defaultErrorCode } from '../shared/api/http';
 import { loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { bindAuditChainKeys, loadAuditChainKeys } from './audit/auditChainKeys';
+import { loadCsrfKeys } from './auth/csrfKeys';
 import { logOneLinePerRequest, logSerializers, requestLogger } from './logging';
 import type { Mailer } from './mail/mailer';
 import { apiContractPlugin } from './plugins/apiContract';
@@ -64,6 +65,8 @@ declare module 'fastify' {
     forms: FormCatalog;
     /** The keys of sensitive answers at rest (SSN, passport number, date of birth). */
     fieldKeys: FieldKeyRing;
+    /** The keys CSRF tokens are bound under (auth/csrfKeys.ts), apart from the field keys. */
+    csrfKeys: FieldKeyRing;
   }
 }
 
@@ -77,6 +80,8 @@ interface AppDeps {
   fieldKeys?: FieldKeyRing;
   /** The audit chain's keys; by default from the configuration (`loadAuditChainKeys`). */
   auditChainKeys?: FieldKeyRing;
+  /** The CSRF tokens' keys; by default from the configuration (`loadCsrfKeys`). */
+  csrfKeys?: FieldKeyRing;
   /** Pino options, or false for silence (tests); `stream` captures the lines (log tests). */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
 }
@@ -133,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   }
   app.decorate('fieldKeys', deps.fieldKeys ?? loadFieldKeys(deps.config));
+  app.decorate('csrfKeys', deps.csrfKeys ?? loadCsrfKeys(deps.config));
   // Every audit row appended through this pool is keyed (audit/auditChainKeys.ts).
   bindAuditChainKeys(deps.pool, deps.auditChainKeys ?? loadAuditChainKeys(deps.config));
   app.decorate('backgroundJobs', createBackgroundJobs(app.log));

@@ -39,6 +39,8 @@ export interface ServerConfig {
   fieldEncryptionKeys: string | undefined;
   /** `AUDIT_CHAIN_KEYS`: the keys the audit trail's hash chain is keyed with (audit/auditChainKeys.ts). */
   auditChainKeys: string | undefined;
+  /** `CSRF_KEYS`: the keys CSRF tokens are bound under (auth/csrfKeys.ts). */
+  csrfKeys: string | undefined;
   /**
    * `AUDIT_CHAIN_KEYED_FROM`: `<row>:<hash>` of the audit chain's first keyed row, kept beside the
    * keys so a chain once keyed never verifies unkeyed again (audit/keyedFrom.ts).
@@ -93,6 +95,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     fieldEncryptionKeys: env.FIELD_ENCRYPTION_KEYS || undefined,
     auditChainKeys: env.AUDIT_CHAIN_KEYS || undefined,
+    csrfKeys: env.CSRF_KEYS || undefined,
     auditChainKeyedFrom: env.AUDIT_CHAIN_KEYED_FROM || undefined,
     auditCheckpointKey: env.AUDIT_CHECKPOINT_KEY || undefined,
     auditCheckpointPublicKeys: env.AUDIT_CHECKPOINT_PUBLIC_KEYS || undefined,

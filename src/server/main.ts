@@ -11,6 +11,7 @@ import { readConfig } from './config';
 import { openDatabase } from './db/database';
 import { FieldKeyError, loadFieldKeys, type FieldKeyRing } from './fieldEncryption/keyRing';
 import { loadAuditChainKeys } from './audit/auditChainKeys';
+import { loadCsrfKeys } from './auth/csrfKeys';
 import { readableLogStream } from './logging';
 import { createOutboxMailer, DEV_OUTBOX_FILE } from './mail/mailer';
 import { createSmtpMailer } from './mail/smtpMailer';
@@ -33,13 +34,16 @@ async function failed(
   process.exit(1);
 }
 
-// Without the keys of sensitive answers nothing can be stored or read, and without the audit
-// chain's nothing can be audited: one sentence, exit 1.
+// Without the keys of sensitive answers nothing can be stored or read, without the audit
+// chain's nothing can be audited, and without the CSRF keys nothing can be changed: one
+// sentence, exit 1.
 let fieldKeys: FieldKeyRing;
 let auditChainKeys: FieldKeyRing;
+let csrfKeys: FieldKeyRing;
 try {
   fieldKeys = loadFieldKeys(config);
   auditChainKeys = loadAuditChainKeys(config);
+  csrfKeys = loadCsrfKeys(config);
 } catch (error) {
   console.error(error instanceof FieldKeyError ? error.message : String(error));
   process.exit(1);
@@ -77,6 +81,7 @@ const app = await buildApp({
   mailer,
   fieldKeys,
   auditChainKeys,
+  csrfKeys,
   ...(readable ? { logger: { level: config.logLevel, stream: readable } } : {}),
 }).catch((error: unknown) => failed('app', error, [closeDatabase]));
 const closeApp = () => app.close();

@@ -3,7 +3,12 @@
  * double-submit cookie). A cookie and header made up together passed the check; so did a token
  * planted in the browser before its owner signed in.
  */
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { loadCsrfKeys } from '../../src/server/auth/csrfKeys';
+import type { ServerConfig } from '../../src/server/config';
+import { FieldKeyError, newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/api/http';
 import { createVerifiedUser, freshClient, PASSWORD } from './authHelpers';
 import { createTestApp, type TestApp } from './testApp';
@@ -103,5 +108,70 @@ describe('the CSRF token is bound to the session', () => {
     expect((await browser.post(`${API}/auth/signout`)).statusCode).toBe(200);
     expect(browser.cookies.get(CSRF_COOKIE)).not.toBe(renewed);
     expect((await browser.post(`${API}/auth/signout`)).statusCode).toBe(200);
+  });
+});
+
+describe('the keys CSRF tokens are bound under (CSRF_KEYS, apart from the field keys)', () => {
+  /** Another instance on the same database, with `overrides` to the configuration. */
+  async function instance(overrides: Partial<ServerConfig>): Promise<FastifyInstance> {
+    const app = await buildApp({
+      config: { ...t.config, ...overrides },
+      pool: t.pool,
+      mailer: t.mailer,
+      logger: false,
+    });
+    await app.ready();
+    return app;
+  }
+
+  it("an open page's token still passes after a field-encryption key is removed, and through a CSRF key rotation", async () => {
+    const user = await createVerifiedUser(t);
+    const browser = freshClient(t.app);
+    expect(
+      (await browser.post(`${API}/auth/signin`, { email: user.email, password: PASSWORD }))
+        .statusCode,
+    ).toBe(200);
+    const session = browser.cookies.get(SESSION_COOKIE)!;
+    const token = browser.cookies.get(CSRF_COOKIE)!;
+    const post = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: `${API}/user/2fa`,
+        headers: {
+          cookie: `${SESSION_COOKIE}=${session}; ${CSRF_COOKIE}=${token}`,
+          [CSRF_HEADER]: token,
+        },
+        payload: { password: PASSWORD },
+      });
+    // The field key the token was minted beside is gone (rotated to a new one and removed).
+    const newFieldKeyOnly = await instance({ fieldEncryptionKeys: newFieldKey('k-new') });
+    // A new CSRF key first, the old one kept for the pages still open.
+    const csrfRotated = await instance({
+      csrfKeys: `${newFieldKey('c-new')},${t.config.csrfKeys}`,
+    });
+    // The CSRF key itself removed: now, and only now, the token is refused.
+    const csrfReplaced = await instance({ csrfKeys: newFieldKey('c-other') });
+    try {
+      const afterFieldKey = await post(newFieldKeyOnly);
+      expect(afterFieldKey.statusCode, afterFieldKey.body).not.toBe(403);
+      expect(tokenSet(afterFieldKey)).toBeUndefined(); // still bound: not replaced
+      const afterRotation = await post(csrfRotated);
+      expect(afterRotation.statusCode, afterRotation.body).not.toBe(403);
+      const replaced = await post(csrfReplaced);
+      expect(replaced.statusCode).toBe(403);
+      expect(replaced.json().errorMessage).toBe(REFUSED);
+    } finally {
+      await Promise.all([newFieldKeyOnly, csrfRotated, csrfReplaced].map((app) => app.close()));
+    }
+  });
+
+  it('production refuses to start without CSRF_KEYS, in one sentence', () => {
+    expect(() =>
+      loadCsrfKeys({ csrfKeys: undefined, production: true, dataDir: '/nonexistent' }),
+    ).toThrow(
+      new FieldKeyError(
+        'CSRF_KEYS is not set: production needs the key that CSRF tokens are checked with (see "CSRF keys" in docs/operators.md).',
+      ),
+    );
   });
 });

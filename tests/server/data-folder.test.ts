@@ -68,6 +68,7 @@ describe('the data folder', () => {
         NODE_ENV: 'production',
         FIELD_ENCRYPTION_KEYS: newFieldKey('test'),
         AUDIT_CHAIN_KEYS: newFieldKey('test-audit'),
+        CSRF_KEYS: newFieldKey('test-csrf'),
       },
       encoding: 'utf8',
       timeout: 60_000,

@@ -49,6 +49,7 @@ export async function createTestApp(
     // A configured key, as production requires (tests that build a production app included).
     fieldEncryptionKeys: newFieldKey('test'),
     auditChainKeys: newFieldKey('test-audit'),
+    csrfKeys: newFieldKey('test-csrf'),
     ...overrides,
   };
   const app = await buildApp({ config, pool, mailer, logger: false, ...deps });

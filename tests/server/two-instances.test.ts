@@ -38,6 +38,7 @@ const WebSocket = createRequire(import.meta.url)('ws') as WsConstructor;
 const API = '/exchange/api/web';
 const PASSWORD = 'Secret-Pass-1';
 const SHARED_FIELD_KEY = `two:${crypto.randomBytes(32).toString('base64')}`;
+const SHARED_CSRF_KEY = `two-csrf:${crypto.randomBytes(32).toString('base64')}`;
 
 /** One portal process and everything it printed. */
 class Instance {
@@ -59,9 +60,10 @@ class Instance {
         DATABASE_URL: databaseUrl,
         SEED_DEMO: '0',
         PASSWORD_COST: '10',
-        // One key for both, as instances behind a load balancer share it: it opens encrypted
-        // answers and checks CSRF tokens another instance minted (plugins/csrf.ts).
+        // The keys both share, as instances behind a load balancer do: one opens encrypted
+        // answers another sealed, the other checks CSRF tokens another minted (plugins/csrf.ts).
         FIELD_ENCRYPTION_KEYS: SHARED_FIELD_KEY,
+        CSRF_KEYS: SHARED_CSRF_KEY,
         WEB_DIR: '/nonexistent',
         LOG_LEVEL: 'info',
       },

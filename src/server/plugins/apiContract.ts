@@ -128,8 +128,7 @@ function accessOf(
         : 'Public: no session needed.',
   ];
   const credential = security.find((requirement) => 'apiCredential' in requirement) as
-    | { apiCredential: string[] }
-    | undefined;
+    { apiCredential: string[] } | undefined;
   if (credential) {
     sentences.push(
       `Or an API credential (\`Authorization: Bearer\`) with the scope ` +

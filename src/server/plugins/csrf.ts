@@ -51,9 +51,10 @@ export function csrfProtected(method: string, routeUrl: string | undefined): boo
 /**
  * CSRF tokens bound to the session (issue 39 §5; OWASP's signed double-submit cookie): a token is
  * a random nonce and an HMAC of the session cookie's hash (empty when signed out) with that nonce,
- * under a key derived from each field-encryption key, so every instance mints and checks alike
- * and tokens minted before a key rotation still check. A cookie and header made up together, or
- * a token of another session (one planted before sign-in), no longer pass.
+ * under a key derived from each CSRF key (`CSRF_KEYS`, auth/csrfKeys.ts), so every instance mints
+ * and checks alike, tokens minted before a rotation still check, and removing a field-encryption
+ * key (which they were once bound under) refuses no open page. A cookie and header made up
+ * together, or a token of another session (one planted before sign-in), no longer pass.
  */
 class CsrfTokens {
   private readonly keys: Buffer[];
@@ -96,9 +97,9 @@ export const csrfPlugin = fp(async (app, options: { secureCookies: boolean }) =>
   // Made at the first request, from the keys the app has decorated by then.
   let made: CsrfTokens | undefined;
   const tokens = {
-    mint: (binding: string) => (made ??= new CsrfTokens(app.fieldKeys)).mint(binding),
+    mint: (binding: string) => (made ??= new CsrfTokens(app.csrfKeys)).mint(binding),
     boundTo: (token: string, binding: string) =>
-      (made ??= new CsrfTokens(app.fieldKeys)).boundTo(token, binding),
+      (made ??= new CsrfTokens(app.csrfKeys)).boundTo(token, binding),
   };
   const setToken = (request: FastifyRequest, reply: FastifyReply, token: string) => {
     request.cookies[CSRF_COOKIE] = token;

@@ -12,6 +12,7 @@ import { errorMessageOf } from '../../api/client';
 import { useCurrentUser } from '../../api/get-current-user';
 import { Header } from '../../app/Header';
 import { PageFrame } from '../../app/PageFrame';
+import { ApiCredentialsSection } from './ApiCredentialsSection';
 import { EmailSection } from './EmailSection';
 import { PasswordSection } from './PasswordSection';
 import { SessionsSection } from './SessionsSection';
@@ -128,6 +129,7 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
             <TwoFactorSection profile={profile.data} />
             <Divider />
             <SessionsSection email={profile.data.email} />
+            <ApiCredentialsSection email={profile.data.email} />
           </Paper>
         )}
       </Box>
