@@ -20,7 +20,7 @@ import { badRequest } from './errors';
 export type CursorPartKind = 'uuid' | 'int' | 'text';
 
 /** A sort key: one string per part, in the order of the list's `order by`. */
-export type CursorKey = readonly string[];
+type CursorKey = readonly string[];
 
 /** A list's cursor: its name (a cursor of another list is refused) and its key's parts. */
 export interface CursorShape {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { createPool } from '../../src/server/db/database';
 import { createOutboxMailer } from '../../src/server/mail/mailer';
-import { KEY_REUSED } from '../../src/server/plugins/idempotency';
+import { KEY_IN_PROGRESS, KEY_REUSED } from '../../src/server/plugins/idempotency';
 import { ESIGN_CONSENT_URL, multipart, signedIn, type Part } from './authHelpers';
 import { testAppForBlock, type TestClient } from './testApp';
 
@@ -126,7 +126,7 @@ describe('Idempotency-Key (issue 40 §6)', () => {
     );
     expect(ran).toHaveLength(1);
     for (const answer of answers) {
-      if (answer.statusCode === 409) expect(answer.json().errorMessage).toMatch(/still running/);
+      if (answer.statusCode === 409) expect(answer.json().errorMessage).toBe(KEY_IN_PROGRESS);
       else expect(answer.body).toBe(ran[0]!.body);
     }
     expect(await consents(user.id)).toBe(1);

@@ -9,7 +9,7 @@ const LIVE = `interval '24 hours'`;
 const ABANDONED = `interval '10 minutes'`;
 
 /** A key's row as another request with it finds it. */
-export interface IdempotencyRow {
+interface IdempotencyRow {
   route: string;
   fingerprint: string;
   /** Null while the first request is still running. */

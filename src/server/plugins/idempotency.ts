@@ -26,7 +26,7 @@ import {
 } from '../db/idempotencyKeys';
 import { badRequest, ClientError } from '../errors';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Printable ASCII without spaces, up to 255 characters (a UUID is the usual choice). */
 const KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
 const KEY = new RegExp(KEY_PATTERN);

@@ -5,7 +5,7 @@
  */
 
 /** The largest page any list answers. */
-export const MAX_PAGE_LIMIT = 500;
+const MAX_PAGE_LIMIT = 500;
 
 /** The `cursor` and `limit` query parameters of a list call (merge into its querystring). */
 export const cursorQueryProperties = (defaultLimit: number) =>
