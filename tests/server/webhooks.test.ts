@@ -15,6 +15,8 @@ import { webhookEventSchemas, type WebhookDelivery } from '../../src/shared/api/
 import { demoStatement } from '../../src/server/seed/demoReview';
 import { recordStatusChange } from '../../src/server/db/registrationVersions';
 import { withTransaction } from '../../src/server/db/transaction';
+import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
+import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import { DeliveryWorker, retryDelayMs } from '../../src/server/webhooks/deliveryWorker';
 import { addressRefusal, endpointUrlRefusal } from '../../src/server/webhooks/endpointAddress';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
@@ -539,6 +541,35 @@ describe('webhooks (issue 40 §5)', () => {
       statusCode: null,
       error: 'loopback address 127.0.0.1 refused in production',
     });
+  });
+
+  // Last: it seals every row of this database under a key the app is not given.
+  it('rotate-key seals the signing secrets again: with the old key removed, posts still verify', async () => {
+    const { customer, endpoint, secret } = await partnerWithEndpoint();
+    // Queued before the rotation: the app itself keeps only the old key.
+    await requestChanges(await signedInStaff(t), customer.registrationId);
+    const next = newFieldKey('next');
+    const counts = await rotateFieldKeys(
+      t.pool,
+      parseFieldKeys(`${next},${t.config.fieldEncryptionKeys}`),
+      t.app.forms,
+    );
+    expect(counts.unreadable).toEqual([]);
+    const stored = await t.pool.query<{ secret: { secret: { $sealed: string } } }>(
+      'select secret from webhook_endpoints where id = $1',
+      [endpoint.id],
+    );
+    expect(stored.rows[0]!.secret.secret.$sealed).toMatch(/^v1\.next\./);
+    const rotated = new DeliveryWorker({
+      pool: t.pool,
+      fieldKeys: parseFieldKeys(next),
+      production: false,
+    });
+    const now = new Date();
+    expect(await rotated.tick(now)).toBe(1);
+    const [post] = receiver.received;
+    const header = String(post!.headers['northstar-signature']);
+    expect(verifyWebhook(secret, header, post!.body, Math.floor(now.getTime() / 1000))).toBe(true);
   });
 });
 

@@ -9,9 +9,13 @@ const SEALED_ROWS = {
   persons: 'select id, registration_id, position, answers from registration_persons',
   applications: 'select id, answers from applications',
   versions: 'select id, registration_id, version, answers from registration_versions',
+  webhookEndpoints: 'select id, secret from webhook_endpoints',
 } as const;
 
-/** The tables holding sealed answers: registrations, their affiliated persons and versions, applications. */
+/**
+ * The tables holding sealed values: registrations, their affiliated persons and versions,
+ * applications, webhook endpoints' signing secrets.
+ */
 export type SealedRows = keyof typeof SEALED_ROWS;
 
 /** Up to `limit` rows of `rows` after id `afterId`, by id, locked until the transaction ends. */
@@ -85,5 +89,17 @@ export async function storeRegistrationAnswers(
     id,
     JSON.stringify(answers),
     JSON.stringify(payload),
+  ]);
+}
+
+/** A webhook endpoint's signing secret, sealed again (webhooks/endpointSecret.ts). */
+export async function storeWebhookSecret(
+  db: pg.PoolClient,
+  id: unknown,
+  secret: unknown,
+): Promise<void> {
+  await db.query('update webhook_endpoints set secret = $2 where id = $1', [
+    id,
+    JSON.stringify(secret),
   ]);
 }

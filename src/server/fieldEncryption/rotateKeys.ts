@@ -1,6 +1,7 @@
 /**
  * `npm run admin -- rotate-key`: every sealed value of every stored registration (and of every
- * application, the applicants' working copies) sealed again
+ * application, the applicants' working copies, and every webhook endpoint's signing secret) sealed
+ * again
  * under the current key (the first of FIELD_ENCRYPTION_KEYS), and sensitive answers stored
  * before encryption sealed for the first time. Rows go in batches, each batch one transaction
  * with its rows locked: a stopped run keeps what it committed, and running it again carries on
@@ -18,10 +19,12 @@ import {
   storePersonAnswersAt,
   storeRegistrationAnswers,
   storeVersionAnswers,
+  storeWebhookSecret,
   type SealedRows,
 } from '../db/keyRotation';
 import { versionContext } from '../db/registrationVersions';
 import { withTransaction } from '../db/transaction';
+import { secretContext } from '../webhooks/endpointSecret';
 import { applicationContext } from './applicationSealing';
 import type { FieldKeyRing } from './keyRing';
 import {
@@ -130,6 +133,19 @@ export async function rotateFieldKeys(
       counts.unreadable.push(
         `version ${String(row.version)} of registration ${String(row.registration_id)}`,
       );
+    }
+  });
+  // Webhook endpoints' signing secrets (issue 40 §5), which the delivery worker opens to sign.
+  await inBatches(pool, 'webhookEndpoints', async (db, row) => {
+    counts.rows++;
+    try {
+      const secret = resealed(ring, row.secret, secretContext(String(row.id)));
+      counts.resealed += secret.resealed;
+      counts.current += secret.current;
+      if (secret.resealed > 0) await storeWebhookSecret(db, row.id, secret.value);
+    } catch (error) {
+      if (!(error instanceof UnreadableFieldError)) throw error;
+      counts.unreadable.push(`webhook endpoint ${String(row.id)}`);
     }
   });
   return counts;

@@ -7,7 +7,7 @@
 import type { FieldKeyRing } from '../fieldEncryption/keyRing';
 import { openSealed, sealAt, type SealContext } from '../fieldEncryption/sealedJson';
 
-const secretContext = (endpointId: string): SealContext => ({
+export const secretContext = (endpointId: string): SealContext => ({
   column: 'webhook_endpoints.secret',
   row: endpointId,
 });
