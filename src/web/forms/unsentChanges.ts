@@ -97,8 +97,9 @@ export function clearUploads(formId: string): void {
  * application as the server holds it (`serverSafe`: the same filtered): an SSN, a date of birth,
  * a file the server holds, a signature, wherever `answers` has none of its own. Inside a list
  * (affiliated persons), an item takes them from the server's item with the same filtered
- * answers, or, where the list kept its length, from the item at its place; an item matched to
- * none (added, or moved by a removal) takes nothing, and its sensitive answers are asked again.
+ * answers, or, where the list kept its length, from the item at its place, or else from the
+ * one sharing most of its answers (edited after another was removed); an item matched to none
+ * (added) takes nothing, and its sensitive answers are asked again.
  */
 export function fillUnkept(answers: Answers, server: Answers, serverSafe: Answers): Answers {
   return fill(answers, server, serverSafe) as Answers;
@@ -121,6 +122,7 @@ function fill(local: unknown, server: unknown, serverSafe: unknown): unknown {
     return local.map((item: unknown, index) => {
       let match = serverSafe.findIndex((each, at) => !used.has(at) && same(each, item));
       if (match < 0 && local.length === server.length && !used.has(index)) match = index;
+      if (match < 0) match = likeliest(item, serverSafe, used);
       if (match < 0) return item;
       used.add(match);
       return fill(item, server[match], serverSafe[match]);
@@ -130,6 +132,30 @@ function fill(local: unknown, server: unknown, serverSafe: unknown): unknown {
 }
 
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+
+/**
+ * The server's item that `item` most likely is, edited here after another was removed (so
+ * neither its answers nor its place match): the unused one sharing the most answers, at least
+ * two and at least half of those either gives; -1 when none does (its sensitive answers are then
+ * asked again rather than guessed).
+ */
+function likeliest(item: unknown, serverSafe: unknown[], used: Set<number>): number {
+  if (!isObject(item)) return -1;
+  let best = -1;
+  let bestShared = 0;
+  serverSafe.forEach((each, at) => {
+    if (used.has(at) || !isObject(each)) return;
+    const keys = new Set([...Object.keys(item), ...Object.keys(each)]);
+    const shared = [...keys].filter(
+      (key) => item[key] !== undefined && same(item[key], each[key]),
+    ).length;
+    if (shared >= 2 && shared * 2 >= keys.size && shared > bestShared) {
+      best = at;
+      bestShared = shared;
+    }
+  });
+  return best;
+}
 
 function readJson(store: Storage | undefined, key: string): unknown {
   const raw = store?.getItem(key);

@@ -625,6 +625,34 @@ describe('inside a list (affiliated persons)', () => {
       ],
     });
   });
+
+  it('a person edited after another was removed keeps the SSN the server holds; a stranger takes none', () => {
+    const full = (firstName: string, title: string, ssn: string) => ({
+      ...person(firstName, ssn),
+      title,
+      addressLocality: 'Denver',
+      ownershipPercent: 10,
+    });
+    const server = {
+      affiliatedPersons: [
+        full('Amara', 'CFO', '111-11-1111'),
+        full('Daniel', 'CEO', '222-22-2222'),
+      ],
+    };
+    const serverSafe = keep(server);
+    // Amara removed and Daniel's title changed offline: neither his answers nor his place match.
+    const edited = keep({ affiliatedPersons: [full('Daniel', 'President', '')] });
+    expect(fillUnkept(edited, server, serverSafe)).toEqual({
+      affiliatedPersons: [full('Daniel', 'President', '222-22-2222')],
+    });
+    // One who shares only a surname with those the server holds is nobody's: no SSN guessed.
+    const stranger = keep({
+      affiliatedPersons: [{ firstName: 'Lee', lastName: 'Okafor', title: 'COO' }],
+    });
+    expect(fillUnkept(stranger, server, serverSafe)).toEqual({
+      affiliatedPersons: [{ firstName: 'Lee', lastName: 'Okafor', title: 'COO' }],
+    });
+  });
 });
 
 describe('files still uploading when the page was left', () => {
