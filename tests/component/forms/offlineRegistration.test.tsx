@@ -16,6 +16,7 @@ import { testForm } from '../../forms';
 import {
   currentUserHandler,
   json,
+  makeUser,
   mockApi,
   renderApp,
   sentBodies,
@@ -91,6 +92,49 @@ describe('the registration page after a reload', { timeout: 40_000 }, () => {
       answers: { firstName: 'Janet', lastName: 'Sample', socialSecurityNumber: '123-45-6789' },
     });
     await waitFor(() => expect(localStorage.getItem(UNSENT)).toBeNull());
+  });
+
+  it('in change mode too: the changes page opens on the change the server never got and sends it', async () => {
+    const example = testForm('individual').example as Record<string, unknown>;
+    const safe = { ...example };
+    delete safe.socialSecurityNumber;
+    localStorage.setItem(
+      UNSENT,
+      JSON.stringify({
+        revision: 3,
+        base: safe,
+        answers: { ...safe, lastName: 'Moreau-Smith' },
+        step: 0,
+      }),
+    );
+    const held = application({
+      status: 'changes_requested',
+      answers: example,
+      changeRequest: {
+        note: '',
+        fields: [{ path: '/lastName', prompt: 'Last name', note: 'As on the passport.' }],
+        submitted: example,
+      },
+    });
+    const fetchMock = mockApi({
+      'GET user': currentUserHandler(makeUser()),
+      'GET config': () => new Response('{}'),
+      'GET applications/individual': () => json(200, { application: held }),
+      'PUT applications/individual': () =>
+        json(200, { revision: 4, savedAt: '2026-11-25T14:02:00.000Z' }),
+    });
+    renderApp('/clearing/registration/individual/changes');
+    expect(
+      await screen.findByText('As on the passport.', undefined, { timeout: 20_000 }),
+    ).toBeVisible();
+    expect(document.getElementById('root_lastName')).toHaveValue('Moreau-Smith');
+    await waitFor(() =>
+      expect(sentBodies(fetchMock, 'PUT applications/individual')).toHaveLength(1),
+    );
+    expect(sentBodies(fetchMock, 'PUT applications/individual')[0]).toMatchObject({
+      baseRevision: 3,
+      answers: { lastName: 'Moreau-Smith', socialSecurityNumber: example.socialSecurityNumber },
+    });
   });
 
   it('names the file that was still uploading when the page was left, in the notice and at its question', async () => {

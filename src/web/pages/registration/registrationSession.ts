@@ -84,9 +84,14 @@ export function useRegistrationSession(
       form: form.compiled,
       // The page shows the form's title as its heading.
       ownHeading: true,
-      // Change mode opens the answers as submitted (the application made of them).
+      // Change mode opens the answers as submitted (the application made of them), with the
+      // changes this browser kept that the server never got laid over them, as outside it.
       ...(changes
-        ? { initial: changes.answers, changeMode: changes.changeMode, openAt: changes.startStep }
+        ? {
+            initial: (saver.restoredUnsent && saver.load()) || changes.answers,
+            changeMode: changes.changeMode,
+            openAt: changes.startStep,
+          }
         : { initial: user ? prefillAnswers(form.compiled, { email: user.email }) : {} }),
       persistence: saver,
       validationDelayMs: options.validationDelayMs,
