@@ -199,6 +199,7 @@ describe('webhooks (issue 40 §5)', () => {
       });
       expect(refused.statusCode, url).toBe(422);
       expect(refused.json().errors['/url'], url).toBeTruthy();
+      expect(refused.json().code, url).toBe('validation_failed');
     }
     // Development and tests: loopback by http or https; production: public https only.
     expect(endpointUrlRefusal('http://127.0.0.1:9/hooks', false)).toBeNull();
@@ -274,6 +275,23 @@ describe('webhooks (issue 40 §5)', () => {
       },
     ]);
     expect(listed.nextCursor).toBeNull();
+  });
+
+  it('queues nothing for a disabled endpoint; a changed URL is checked as a new one', async () => {
+    const { customer, endpoint } = await partnerWithEndpoint();
+    const patch = (json: object) =>
+      customer.client.request('PATCH', `${W}/endpoints/${endpoint.id}`, { json });
+    const disabled = await patch({ enabled: false });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    expect(disabled.json()).toMatchObject({ id: endpoint.id, enabled: false });
+    await requestChanges(await signedInStaff(t), customer.registrationId);
+    expect((await deliveries(customer.client)).data).toEqual([]);
+    expect(await worker.tick(new Date())).toBe(0);
+    const refused = await patch({ url: 'http://example.com/hooks' });
+    expect(refused.statusCode).toBe(422);
+    expect(
+      (await patch({ enabled: true, events: ['registration.approved'] })).json(),
+    ).toMatchObject({ enabled: true, events: ['registration.approved'], url: receiver.url });
   });
 
   it('queues the event in the transaction of the change: rolled back, nothing is told', async () => {
