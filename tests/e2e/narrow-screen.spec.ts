@@ -134,6 +134,27 @@ test('change mode at 390 × 844: the marked person’s Edit is reachable, the pe
     headers: await csrf(staffPage.context()),
   });
   expect(asked.status(), await asked.text()).toBe(200);
+  // The reviewer's page at 390 px: the persons table scrolls in its frame and keeps every word
+  // of a name whole (one line box per word), the page keeps the screen's width.
+  await staffPage.setViewportSize({ width: 390, height: 844 });
+  await staffPage.goto(`/clearing/admin/registrations/${registrationId}`);
+  const names = staffPage.locator('table.persons td a');
+  await expect(names).toHaveCount(2);
+  const brokenWords = await names.evaluateAll((links) =>
+    links.flatMap((link) => {
+      const text = link.firstChild!;
+      const broken: string[] = [];
+      for (const match of link.textContent!.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, match.index);
+        range.setEnd(text, match.index + match[0].length);
+        if (range.getClientRects().length > 1) broken.push(match[0]);
+      }
+      return broken;
+    }),
+  );
+  expect(brokenWords).toEqual([]);
+  await expectNoSidewaysScroll(staffPage);
   await staffPage.context().close();
 
   await page.goto('/clearing/registration/business/changes');

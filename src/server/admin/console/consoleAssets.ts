@@ -94,6 +94,9 @@ table.answers.diff td, table.answers.diff thead th:not(:first-child) { width: 30
   main { padding: 12px 16px 32px; }
   table { display: block; overflow-x: auto; position: relative; }
   table.answers:not(.evidence) td { overflow-wrap: anywhere; }
+  /* The persons table scrolls like the other wide tables: a name broken mid-word
+     ("Danie l Okafo r") reads as broken. */
+  table.answers.persons td { overflow-wrap: normal; }
   /* The trail fits: tighter cells, its who (an email) broken where it must, the other columns
      wrapped between words (it has nothing to focus, so it must not need scrolling). */
   table.audit th, table.audit td { padding: 4px 6px; }
