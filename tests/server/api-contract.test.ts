@@ -123,6 +123,24 @@ describe('the API contract', () => {
     expect(document.servers?.length).toBeGreaterThan(0);
   });
 
+  it('every timestamp of the document (a string property named at or …At) says format: date-time', () => {
+    const untyped: string[] = [];
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (typeof value !== 'object' || value === null) return;
+      const properties = (value as { properties?: Record<string, JsonSchema> }).properties;
+      for (const [name, schema] of Object.entries(properties ?? {})) {
+        const types = [schema.type].flat();
+        if (/^(at|[a-z]+At)$/.test(name) && types.includes('string') && !schema.format) {
+          untyped.push(`${where}/properties/${name}`);
+        }
+      }
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${where}/${key}`);
+    };
+    walk(t.app.swagger(), '#');
+    expect(untyped).toEqual([]);
+  });
+
   it('the committed docs/openapi.json is the document the routes give (npm run openapi)', () => {
     const committed = fs.readFileSync(OPENAPI_FILE, 'utf8');
     expect(committed, 'docs/openapi.json is stale: run `npm run openapi`').toBe(

@@ -10,7 +10,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
-const isoTime = { type: 'string', description: 'ISO 8601 time.' } as const;
+const isoTime = { type: 'string', format: 'date-time', description: 'ISO 8601 time.' } as const;
 
 export const passkeySummarySchema = {
   type: 'object',
@@ -18,7 +18,7 @@ export const passkeySummarySchema = {
     id: { type: 'string' },
     name: { type: 'string' },
     createdAt: isoTime,
-    lastUsedAt: { type: ['string', 'null'] },
+    lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
   },
   required: ['id', 'name', 'createdAt', 'lastUsedAt'],
   additionalProperties: false,

@@ -33,7 +33,7 @@ const userSummaryProperties = {
   lastName: nullableString,
   organizationId: nullableString,
   clearingOrgId: nullableString,
-  createdAt: { type: 'string' },
+  createdAt: { type: 'string', format: 'date-time' },
 } as const;
 const userSummaryRequired = [
   'id',
@@ -75,8 +75,8 @@ export const adminRegistrationSummarySchema = {
       description: 'The content hash of the form wording the registration was answered under.',
     },
     status: reviewStatusSchema,
-    submittedAt: { type: 'string' },
-    reviewedAt: nullableString,
+    submittedAt: { type: 'string', format: 'date-time' },
+    reviewedAt: { ...nullableString, format: 'date-time' },
     reviewedBy: nullableString,
     reason: nullableString,
   },
@@ -132,7 +132,7 @@ export const adminOrganizationSchema = {
     name: { type: 'string' },
     clearingOrgId: { type: 'string' },
     kind: { type: 'string', enum: ['individual', 'business'] },
-    createdAt: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
     memberCount: { type: 'integer' },
     registrationStatus: {
       type: ['string', 'null'],
@@ -244,7 +244,7 @@ export const adminStatementSchema = {
   properties: {
     organizationId: { type: 'string' },
     asOf: { type: 'string' },
-    loadedAt: { type: 'string' },
+    loadedAt: { type: 'string', format: 'date-time' },
     loadedBy: nullableString,
     statement: statementSchema,
   },

@@ -33,7 +33,7 @@ export const applicationViewSchema = {
     formId: { type: 'string' },
     schemaHash: { type: 'string' },
     revision: { type: 'integer' },
-    savedAt: { type: 'string', description: 'ISO time of the last save.' },
+    savedAt: { type: 'string', format: 'date-time', description: 'ISO time of the last save.' },
     step: { type: ['integer', 'null'] },
     status: { type: 'string', enum: ['draft', 'submitted', 'changes_requested'] },
     answers: {
@@ -123,7 +123,7 @@ export type SaveApplicationRequest = FromSchema<typeof saveApplicationRequestSch
 
 export const saveApplicationResultSchema = {
   type: 'object',
-  properties: { revision: { type: 'integer' }, savedAt: { type: 'string' } },
+  properties: { revision: { type: 'integer' }, savedAt: { type: 'string', format: 'date-time' } },
   required: ['revision', 'savedAt'],
   additionalProperties: false,
 } as const;

@@ -18,7 +18,7 @@ export const esignConsentStateSchema = {
         {
           type: 'object',
           description: "The user's consent to this version.",
-          properties: { id: { type: 'string' }, givenAt: { type: 'string' } },
+          properties: { id: { type: 'string' }, givenAt: { type: 'string', format: 'date-time' } },
           required: ['id', 'givenAt'],
           additionalProperties: false,
         },

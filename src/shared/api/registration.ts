@@ -39,7 +39,7 @@ const statusEventSchema = {
   type: 'object',
   properties: {
     status: reviewStatus,
-    at: { type: 'string' },
+    at: { type: 'string', format: 'date-time' },
     by: { type: 'string', enum: ['applicant', 'staff', 'operator'] },
   },
   required: ['status', 'at', 'by'],
