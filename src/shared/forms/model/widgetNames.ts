@@ -32,5 +32,9 @@ export const WIDGET_NAMES = [
   'date',
   'time',
   'datetime',
+  // rjsf's names for its other date pickers (the playground's date sample): the same answers
+  // (YYYY-MM-DD, an ISO date-time), drawn by the same widgets as `date` and `datetime`.
+  'alt-date',
+  'alt-datetime',
 ] as const;
 export type WidgetName = (typeof WIDGET_NAMES)[number];

@@ -293,6 +293,9 @@ function checkItems(form: CompiledForm, schema: JsonSchema, value: unknown, keys
   });
 }
 
+const allowsNull = (schema: JsonSchema) =>
+  schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'));
+
 const isMissing = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && !value.trim());
 
@@ -336,12 +339,14 @@ export function toPayloadJson(
     if (!property || (!declared && ordered.includes(key))) continue;
     const pointer = toPointer([key]);
     const value = shown[key];
-    const present = !isMissing(value);
+    // A null a nullable question takes is an answer (rjsf's `ui:emptyValue: null`), sent as such.
+    const present =
+      !isMissing(value) || (value === null && allowsNull(deref(property, form.schema)));
     const blob = files?.[pointer];
     const required = property['x-submission-required'];
     const bytesMissing =
       files !== undefined && property['x-file'] && !(blob && blob.size > 0) && !held.has(pointer);
-    if (required !== undefined && (!present || bytesMissing)) {
+    if (required !== undefined && (isMissing(value) || bytesMissing)) {
       throw new PayloadError(required, pointer);
     }
     if (!present) continue;

@@ -61,6 +61,8 @@ const WIDGETS: Record<WidgetName, Widget> = {
   date: DateWidget,
   time: TimeWidget,
   datetime: DateTimeWidget,
+  'alt-date': DateWidget,
+  'alt-datetime': DateTimeWidget,
 };
 
 /**
