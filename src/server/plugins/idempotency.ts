@@ -52,9 +52,15 @@ export const idempotencyPlugin = fp(
   async (app) => {
     let lastCleanup = 0;
 
-    // The document lists the header on each POST a session or a credential may send.
     app.addHook('onRoute', (route) => {
-      if (![route.method].flat().includes('POST') || !route.schema || route.schema.hide) return;
+      if (![route.method].flat().includes('POST')) return;
+      // The hooks go on the POST routes alone: any other request passes nothing of this plugin
+      // (a global async hook cost every request a promise; the statement's 304s felt it). They
+      // run after the global ones and the route's own checks, so a refusal claims no key.
+      route.preHandler = [...[route.preHandler ?? []].flat(), claimKey];
+      route.onSend = [...[route.onSend ?? []].flat(), keepAnswer];
+      // The document lists the header on each POST a session or a credential may send.
+      if (!route.schema || route.schema.hide) return;
       const security = route.schema.security ?? [];
       if (!security.some((r) => 'sessionCookie' in r || 'apiCredential' in r)) return;
       const headers = (route.schema.headers ?? { type: 'object' }) as {
@@ -79,9 +85,9 @@ export const idempotencyPlugin = fp(
       };
     });
 
-    app.addHook('preHandler', async (request, reply) => {
+    async function claimKey(request: FastifyRequest, reply: FastifyReply) {
       const key = request.headers[IDEMPOTENCY_HEADER];
-      if (request.method !== 'POST' || key === undefined || request.is404) return;
+      if (key === undefined) return;
       if (typeof key !== 'string' || !KEY.test(key)) {
         throw badRequest('The Idempotency-Key header must be 1 to 255 printable characters.');
       }
@@ -114,9 +120,9 @@ export const idempotencyPlugin = fp(
           : fingerprintOf(route, await new BodyTap(request, boundary).readToEnd());
       if (held.fingerprint !== fingerprint) throw new ClientError(422, KEY_REUSED);
       return replay(reply, held.status_code, held.headers ?? {}, held.body ?? Buffer.alloc(0));
-    });
+    }
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    async function keepAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
       const claim = claims.get(request);
       if (!claim) return payload;
       claims.delete(request);
@@ -149,7 +155,7 @@ export const idempotencyPlugin = fp(
         request.log.error({ err: error }, 'idempotent answer not kept');
       }
       return payload;
-    });
+    }
 
     // A client gone before the answer: nothing will be kept, so the key is free again.
     app.addHook('onRequestAbort', async (request) => {
