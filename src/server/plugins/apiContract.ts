@@ -84,7 +84,7 @@ function asDocumentSchema(schema: object): never {
 }
 
 /** The document's tags, one per area of the API, each described once. */
-export const TAGS: Record<string, string> = {
+const TAGS: Record<string, string> = {
   auth: 'Signing up, in and out; verification, reset and invitation links.',
   user: 'The signed-in user: details, settings, two-factor sign-in, sessions, passkeys.',
   forms: 'The registration forms, served whole so another app can draw them.',
