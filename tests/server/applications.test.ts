@@ -619,6 +619,7 @@ describe('applications on the server: files', () => {
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({
       errorMessage: 'The file must be at most 10 MB',
+      code: 'payload_too_large',
       errors: { '/irsFormW2': 'The file must be at most 10 MB' },
     });
     expect((await load(user.client, 'individual'))?.files ?? {}).toEqual({});

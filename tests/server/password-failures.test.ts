@@ -196,7 +196,10 @@ describe('wrong passwords are limited per account, whatever the address (issue 3
     }
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[0]).toContain(
-      shape({ statusCode: 401, body: '{"errorMessage":"Invalid email or password."}' }),
+      shape({
+        statusCode: 401,
+        body: '{"errorMessage":"Invalid email or password.","code":"invalid_credentials"}',
+      }),
     );
     expect(answers[0]!.at(-1)).toMatch(/^429 .*Sign-in is locked after too many failed attempts/);
     // The owner's right password from a new browser gets the very answer the unknown email gets.
