@@ -52,6 +52,14 @@ export async function insertWebhookEndpoint(
 }
 
 /** The organisation's endpoints not deleted, newest first. */
+/** Holds the organisation's row until the transaction ends: one endpoint count at a time. */
+export async function lockOrganizationForEndpoints(
+  db: Queryable,
+  organizationId: string,
+): Promise<void> {
+  await db.query('select id from organizations where id = $1 for update', [organizationId]);
+}
+
 export async function listWebhookEndpoints(
   db: Queryable,
   organizationId: string,

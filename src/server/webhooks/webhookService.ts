@@ -24,6 +24,7 @@ import {
   insertWebhookEndpoint,
   listDeliveries,
   listWebhookEndpoints,
+  lockOrganizationForEndpoints,
   queueResend,
   updateWebhookEndpoint,
   type DeliveryRow,
@@ -97,7 +98,7 @@ export async function createEndpoint(
   const secret = newWebhookSecret();
   const row = await withTransaction(app.db, async (db) => {
     // One count per organisation at a time (two registrations at once cannot pass the cap).
-    await db.query('select id from organizations where id = $1 for update', [organizationId]);
+    await lockOrganizationForEndpoints(db, organizationId);
     if ((await listWebhookEndpoints(db, organizationId)).length >= MAX_ENDPOINTS) {
       throw new ClientError(
         409,
