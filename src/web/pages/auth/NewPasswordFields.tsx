@@ -125,7 +125,11 @@ export function NewPasswordFields({
         helperText={
           // The rule in words, from the start, and under the refusal (which the spec words).
           <>
-            {show('password') && pair.errors.password ? <>{pair.errors.password} </> : null}
+            {show('password') && pair.errors.password ? (
+              <>
+                <span>{pair.errors.password}</span>{' '}
+              </>
+            ) : null}
             <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
               {PASSWORD_RULE}
             </Box>
