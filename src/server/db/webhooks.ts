@@ -222,7 +222,9 @@ export interface ClaimedDelivery {
  * their endpoint enabled, and no earlier delivery of the same endpoint and ordering key pending
  * (a later event of a registration waits for the earlier one). Rows another worker holds are
  * skipped, never waited for, and a claimed row is leased in the same statement, so two workers
- * never take one delivery at once.
+ * never take one delivery at once. The locking choice is a CTE, run once: inside `where id in
+ * (…)` the planner may run it again per row, locking rows it then leaves unleased, which every
+ * other worker skips (a known trap of `limit … skip locked` in a subquery).
  */
 export async function claimDueDeliveries(
   db: Queryable,
@@ -231,22 +233,24 @@ export async function claimDueDeliveries(
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   const result = await db.query<ClaimedDelivery>(
-    `with claimed as (
+    `with picked as (
+       select c.id from webhook_deliveries c
+         join webhook_endpoints e on e.id = c.endpoint_id
+        where c.state = 'pending' and c.next_attempt_at <= $1
+          and (c.leased_until is null or c.leased_until <= $1)
+          and e.enabled and e.deleted_at is null
+          and not exists (
+            select 1 from webhook_deliveries p
+             where p.endpoint_id = c.endpoint_id and p.ordering_key = c.ordering_key
+               and p.state = 'pending' and p.seq < c.seq)
+        order by c.seq
+        limit $3
+        for update of c skip locked
+     ), claimed as (
        update webhook_deliveries d
           set leased_until = $1::timestamptz + make_interval(secs => $2)
-        where d.id in (
-          select c.id from webhook_deliveries c
-            join webhook_endpoints e on e.id = c.endpoint_id
-           where c.state = 'pending' and c.next_attempt_at <= $1
-             and (c.leased_until is null or c.leased_until <= $1)
-             and e.enabled and e.deleted_at is null
-             and not exists (
-               select 1 from webhook_deliveries p
-                where p.endpoint_id = c.endpoint_id and p.ordering_key = c.ordering_key
-                  and p.state = 'pending' and p.seq < c.seq)
-           order by c.seq
-           limit $3
-           for update of c skip locked)
+         from picked
+        where d.id = picked.id
        returning d.*
      )
      select claimed.id, claimed.attempts, claimed.leased_until, claimed.give_up_after,

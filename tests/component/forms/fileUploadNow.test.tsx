@@ -109,6 +109,10 @@ const pdf = (name: string) =>
   new File([FILE_STARTS.pdf, 'x'.repeat(491)], name, { type: 'application/pdf' });
 
 beforeEach(() => {
+  // An earlier test's page keeps its unsent answers a moment after it is gone (as leaving the
+  // page does): a record written after that test's clean-up would be this test's start.
+  localStorage.clear();
+  sessionStorage.clear();
   FakeUpload.sent = [];
   vi.stubGlobal('XMLHttpRequest', FakeUpload);
 });
