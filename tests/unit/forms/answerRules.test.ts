@@ -10,6 +10,7 @@ import { browserForm } from '../../../src/shared/forms/check/checkBuild';
 import { checkForms } from '../../../src/shared/forms/check/checkForms';
 import type { CompiledForm } from '../../../src/shared/forms/model/compiledForm';
 import type { Answers, JsonSchema } from '../../../src/shared/forms/model/schemaTypes';
+import { toPayloadJson } from '../../../src/shared/forms/payload/payload';
 import { evaluate } from '../../../src/shared/forms/validation/jsonLogic';
 import { validateAnswers } from '../../../src/shared/forms/validation/validateAnswers';
 import { testForm } from '../../forms';
@@ -354,9 +355,17 @@ describe('forms check refuses what the engine would not enforce (issue 37 §2)',
     ]);
   });
 
-  it('a root without "type" is refused as other roots that are not an object', () => {
+  it('a root without "type" holding questions is an object of questions, as rjsf reads it; one without questions is refused', () => {
     const { type: _type, ...untyped } = pool;
-    expect(compile(untyped).problems).toEqual([
+    const form = compiled(untyped as JsonSchema);
+    expect(form.schema.type).toBe('object');
+    // Validate and payload read it (they exited 2 on it before, issue 37 §2).
+    expect(messages(form, example)).toEqual([]);
+    expect(toPayloadJson(form, example).parts.answers).toMatchObject({
+      poolName: { prompt: 'Pool name', value: 'Pool' },
+    });
+    const { properties: _properties, ...nothingAsked } = untyped;
+    expect(compile(nothingAsked as JsonSchema, {}).problems).toEqual([
       expect.stringMatching(/^ a form's root must be an object of questions/),
     ]);
   });

@@ -562,16 +562,10 @@ export function checkForms(
   return { problems, forms };
 }
 
-/**
- * An unknown `ui:widget`, with the name meant: rjsf's registry name of one of its widgets
- * ('RadioWidget', as its playground writes) is said as the name a uiSchema gives it ('radio').
- */
+/** An unknown `ui:widget`, with the name meant when one is near. */
 function unknownWidgetMessage(value: unknown): string {
   const unknown = `unknown widget ${JSON.stringify(value)}`;
   if (typeof value !== 'string') return unknown;
-  const stem = /^(\w+)Widget$/.exec(value)?.[1]?.toLowerCase();
-  const meant = WIDGET_NAMES.find((name) => name.toLowerCase() === stem);
-  if (meant) return `${unknown}: write "${meant}" (rjsf's registry name is not a ui:widget here)`;
   const near = nearestName(value, WIDGET_NAMES);
   return near ? `${unknown}: did you mean "${near}"?` : unknown;
 }

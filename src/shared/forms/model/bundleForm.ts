@@ -12,6 +12,7 @@ import { isChoice, pointerTarget } from '../walk/schemaWalk';
 import { resolveBundledIds } from './bundledIds';
 import { nearestName } from './nearest';
 import { toPointer } from './pointer';
+import { WIDGET_NAMES } from './widgetNames';
 
 /**
  * A form the engine refuses to bundle, said as `forms check` says it (what to write instead),
@@ -153,6 +154,20 @@ function keepObjectChoicesWhole(node: unknown): void {
   }
 }
 
+/**
+ * rjsf's registry name of a widget ('RadioWidget', as its playground and docs write it) becomes
+ * the name a uiSchema gives it ('radio'), so every reader knows one name for one widget.
+ */
+function nameWidgetsAsUiSchemasDo(node: unknown): void {
+  if (Array.isArray(node)) for (const item of node) nameWidgetsAsUiSchemasDo(item);
+  if (!isPlainObject(node)) return;
+  const widget = node['ui:widget'];
+  const stem = typeof widget === 'string' ? /^(\w+)Widget$/.exec(widget)?.[1] : undefined;
+  const named = stem && WIDGET_NAMES.find((name) => name.toLowerCase() === stem.toLowerCase());
+  if (named) node['ui:widget'] = named;
+  for (const value of Object.values(node)) nameWidgetsAsUiSchemasDo(value);
+}
+
 export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledForm {
   const needed = new Map<string, unknown>();
   const own = isPlainObject(files.schema) ? resolveBundledIds(files.schema) : files.schema;
@@ -166,6 +181,9 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
     $defs: { ...Object.fromEntries(needed), ...ownDefs },
   }) as JsonSchema;
   keepObjectChoicesWhole(bundled);
+  // A root with questions and no `type` is an object of questions, as rjsf reads it: said so
+  // here, every reader (check, validate, payload, the server, the browser) reads it alike.
+  if (bundled.type === undefined && isPlainObject(bundled.properties)) bundled.type = 'object';
   const unresolved = findUnresolvedReference(bundled);
   if (unresolved) throw new FormSchemaError(unresolved.message, unresolved.pointer);
   // Refused here, so that check, the server's start and the browser build all say so rather
@@ -173,6 +191,7 @@ export function bundleForm(files: FormFiles, commons: CommonSchemas): BundledFor
   const recursive = findRecursiveReference(bundled);
   if (recursive) throw new FormSchemaError(recursiveReferenceMessage(recursive), recursive.pointer);
   const uiSchema = substitute(files.uiSchema) as UiSchema;
+  nameWidgetsAsUiSchemasDo(uiSchema);
   return {
     schema: bundled,
     uiSchema,
