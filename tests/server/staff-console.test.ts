@@ -46,7 +46,7 @@ describe('staff console', () => {
     expect(response.body).toContain('Awaiting review');
     expect(response.body).toContain(customer.email);
     expect(response.body).toContain(`href="${detailUrl()}"`);
-    expect(response.body).toContain('Recent decisions');
+    expect(response.body).toContain('Decisions (');
     // The CSP holds: no inline script, a same-origin stylesheet.
     expect(response.body).not.toMatch(/<script/i);
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
@@ -228,7 +228,7 @@ describe('staff console', () => {
       detail: { via: 'console' },
     });
     const list = (await staff.client.get(C)).body;
-    const decided = list.slice(list.indexOf('Recent decisions'));
+    const decided = list.slice(list.indexOf('Decisions ('));
     expect(decided).toContain(c.email);
   });
 
@@ -266,6 +266,52 @@ describe('staff console', () => {
     expect(page).toContain('Registration rejected.');
     expect(page).toContain('Name does not match the &lt;b&gt;photo ID&lt;/b&gt;.');
     expect((await c.client.get('/exchange/api/web/user')).json().details.approved).toBe(false);
+  });
+
+  it('pages a queue longer than a page: the whole count in the heading, the next page by its link, no row twice', async () => {
+    // 60 more registrations awaiting review: copies of the customer's, each of its own user.
+    await t.pool.query(
+      `with copies as (
+         insert into users
+         select (jsonb_populate_record(null::users, to_jsonb(u) || jsonb_build_object(
+                   'id', gen_random_uuid(), 'email', 'queue' || n || '@example.com'))).*
+           from users u, generate_series(1, 60) n where u.id = $1
+         returning id)
+       insert into registrations
+       select (jsonb_populate_record(null::registrations, to_jsonb(r) || jsonb_build_object(
+                 'id', gen_random_uuid(), 'user_id', copies.id, 'status', 'pending'))).*
+         from registrations r, copies where r.id = $2`,
+      [customer.id, customer.registrationId],
+    );
+    const awaiting = (body: string) =>
+      body.slice(body.indexOf('id="pending-heading"'), body.indexOf('id="decided-heading"'));
+    const links = (body: string) =>
+      [...awaiting(body).matchAll(/href="\/clearing\/admin\/registrations\/([0-9a-f-]{36})"/g)].map(
+        (match) => match[1],
+      );
+    const first = await staff.client.get(C);
+    const count = Number(/Awaiting review \((\d+)\)/.exec(first.body)?.[1]);
+    expect(count).toBeGreaterThanOrEqual(61);
+    expect(links(first.body)).toHaveLength(50);
+    const next = /<a href="(\/clearing\/admin\?awaiting=[^"#]+)#pending-heading">Next page/.exec(
+      awaiting(first.body),
+    );
+    expect(next).not.toBeNull();
+    const seen = new Set(links(first.body));
+    let page = await staff.client.get(next![1]!.replaceAll('&amp;', '&'));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`Awaiting review (${count})`);
+    expect(page.body).toContain('First page');
+    for (const id of links(page.body)) {
+      expect(seen.has(id), id).toBe(false);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(Math.min(count, 100));
+    // A cursor the console did not make is refused with a page that says so.
+    page = await staff.client.get(`${C}?awaiting=bm90LWEtY3Vyc29y`);
+    expect(page.statusCode).toBe(400);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('The cursor is not one this list answered.');
   });
 
   it('answers unknown console pages and registrations with 404 pages', async () => {

@@ -14,7 +14,12 @@ import { CSRF_COOKIE } from '../../shared/api/http';
 import { SIGN_IN_NOTICE_PARAM, type SignInNotice } from '../../shared/api/signInNotices';
 import { isUuid } from '../../shared/api/http';
 import { safeEqual } from '../auth/tokens';
-import { findRegistrationDocument, listRegistrations } from '../db/adminQueries';
+import {
+  countRegistrationsByStatus,
+  findRegistrationDocument,
+  listRegistrations,
+} from '../db/adminQueries';
+import { decodeCursor, pageOf, type CursorShape } from '../pagination';
 import { recordAuditEvent } from '../audit/recordAuditEvent';
 import { registrationAuditEvents } from '../audit/registrationAuditEvents';
 import { ClientError } from '../errors';
@@ -31,7 +36,7 @@ import {
 import { CSRF_FIELD, type ConsoleRegistration } from './console/consoleParts';
 import { renderApprovePage, renderRejectPage } from './console/ConfirmDecisionPage';
 import { renderDetailPage } from './console/DetailPage';
-import { renderListPage } from './console/ListPage';
+import { CONSOLE_SECTIONS, renderListPage, type ConsoleSection } from './console/ListPage';
 import { renderMessagePage } from './console/MessagePage';
 import {
   MARK_FIELD,
@@ -116,6 +121,14 @@ function markedFields(body: Record<string, unknown>): { path: string; note: stri
 /** The request asks for JSON (the console's script), not a page. */
 const wantsJson = (request: FastifyRequest) =>
   (request.headers.accept ?? '').includes('application/json');
+
+/** Rows per page of each section of the console's list. */
+const CONSOLE_PAGE = 50;
+/** A section's cursor: the registration's place in the queue (db/adminQueries.ts). */
+const CONSOLE_CURSOR: CursorShape = {
+  list: 'console-registrations',
+  parts: ['int', 'int', 'uuid'],
+};
 
 export async function registerStaffConsole(app: FastifyInstance): Promise<void> {
   // Public: the stylesheet and the script hold nothing but styles and code.
@@ -209,19 +222,53 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     business: app.forms.get(r.formId)?.registration?.organizationKind === 'business',
   });
 
-  app.get(CONSOLE_BASE, async (request, reply) => {
-    const all = (await listRegistrations(app.db, { limit: 200 })).map(({ item }) => forQueue(item));
-    const pending = all.filter((r) => AWAITING_REVIEW.includes(r.status));
-    const waiting = all.filter((r) => r.status === 'changes_requested');
-    const decided = all
-      .filter((r) => r.status === 'approved' || r.status === 'rejected')
-      .slice(0, 50);
-    return html(
-      reply,
-      200,
-      renderListPage({ pending, decided, waiting, signedInAs: staff(request).email }),
-    );
-  });
+  // Each section of the list is paged on its own (issue 40 §6): a queue longer than a page is
+  // never cut off without a word; its heading counts the whole queue.
+  app.get<{ Querystring: Partial<Record<ConsoleSection, string>> }>(
+    CONSOLE_BASE,
+    async (request, reply) => {
+      const query = request.query;
+      const section = async (name: ConsoleSection) => {
+        const rows = await listRegistrations(app.db, {
+          statuses: CONSOLE_SECTIONS[name],
+          limit: CONSOLE_PAGE + 1,
+          after: decodeCursor(CONSOLE_CURSOR, query[name]),
+        });
+        const page = pageOf(
+          rows,
+          CONSOLE_PAGE,
+          CONSOLE_CURSOR,
+          (row) => row.key,
+          (row) => forQueue(row.item),
+        );
+        return { rows: page.data, next: page.nextCursor, paged: query[name] !== undefined };
+      };
+      const [pending, waiting, decided, counts] = await Promise.all([
+        section('awaiting'),
+        section('waiting'),
+        section('decided'),
+        countRegistrationsByStatus(app.db),
+      ]);
+      const total = (name: ConsoleSection) =>
+        CONSOLE_SECTIONS[name].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+      return html(
+        reply,
+        200,
+        renderListPage({
+          pending: { ...pending, total: total('awaiting') },
+          waiting: { ...waiting, total: total('waiting') },
+          decided: { ...decided, total: total('decided') },
+          query: Object.fromEntries(
+            Object.entries(query).filter(
+              (entry): entry is [ConsoleSection, string] =>
+                entry[0] in CONSOLE_SECTIONS && typeof entry[1] === 'string',
+            ),
+          ),
+          signedInAs: staff(request).email,
+        }),
+      );
+    },
+  );
 
   /** The review of a registration drawn by its form, or a sentence saying why it cannot be. */
   const reviewOf = (

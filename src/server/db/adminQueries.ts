@@ -193,6 +193,8 @@ export async function listRegistrations(
   db: Queryable,
   filter: {
     status?: ReviewStatus | undefined;
+    /** Any of these statuses (the console's sections: awaiting review, waiting, decided). */
+    statuses?: readonly ReviewStatus[];
     userId?: string;
     limit?: number;
     after?: readonly string[] | null;
@@ -203,12 +205,12 @@ export async function listRegistrations(
       'r.decision_reason',
       `r.decision_reason, ${QUEUE_GROUP}::text as queue_group, ${QUEUE_TIME}::text as queue_time`,
     )}
-      where ($1::text is null or r.status = $1) and ($2::uuid is null or r.user_id = $2)
+      where ($1::text[] is null or r.status = any($1)) and ($2::uuid is null or r.user_id = $2)
         and ($4::int is null or (${QUEUE_GROUP}, ${QUEUE_TIME}, r.id) > ($4::int, $5::bigint, $6::uuid))
       order by ${QUEUE_GROUP}, ${QUEUE_TIME}, r.id
       limit $3`,
     [
-      filter.status ?? null,
+      filter.statuses ?? (filter.status ? [filter.status] : null),
       filter.userId ?? null,
       filter.limit ?? 500,
       filter.after?.[0] ?? null,
@@ -220,6 +222,16 @@ export async function listRegistrations(
     item: toRegistration(row),
     key: [row.queue_group, row.queue_time, row.id],
   }));
+}
+
+/** How many registrations have each status (the console's section headings). */
+export async function countRegistrationsByStatus(
+  db: Queryable,
+): Promise<Partial<Record<ReviewStatus, number>>> {
+  const result = await db.query<{ status: ReviewStatus; n: number }>(
+    'select status, count(*)::int as n from registrations group by status',
+  );
+  return Object.fromEntries(result.rows.map((row) => [row.status, row.n]));
 }
 
 export interface RegistrationDocument {

@@ -1,4 +1,5 @@
 /** The console's first page: registrations awaiting review, waiting for changes, decided. */
+import type { ReviewStatus } from '../../../shared/api/admin';
 import { CONSOLE_BASE } from './consoleAssets';
 import { ConsolePage, renderConsolePage } from './ConsolePage';
 import {
@@ -10,11 +11,30 @@ import {
   type ConsoleRegistration,
 } from './consoleParts';
 
+/** The sections of the list, each with the statuses it holds, in the order drawn. */
+export const CONSOLE_SECTIONS = {
+  awaiting: ['pending', 'resubmitted'],
+  waiting: ['changes_requested'],
+  decided: ['approved', 'rejected'],
+} as const satisfies Record<string, readonly ReviewStatus[]>;
+export type ConsoleSection = keyof typeof CONSOLE_SECTIONS;
+
+/** One page of a section: its rows, the cursor of the next page, and the whole section's count. */
+interface SectionPage {
+  rows: readonly ConsoleRegistration[];
+  next: string | null;
+  /** This page is not the section's first. */
+  paged: boolean;
+  total: number;
+}
+
 interface ListPageProps {
-  pending: readonly ConsoleRegistration[];
-  decided: readonly ConsoleRegistration[];
+  pending: SectionPage;
   /** Registrations waiting for the applicant's changes (a section only when there are some). */
-  waiting: readonly ConsoleRegistration[];
+  waiting: SectionPage;
+  decided: SectionPage;
+  /** The cursors the page was asked with, kept by every section's links. */
+  query: Partial<Record<ConsoleSection, string>>;
   signedInAs: string;
 }
 
@@ -22,24 +42,55 @@ export function renderListPage(props: ListPageProps): string {
   return renderConsolePage(<ListPage {...props} />);
 }
 
-function ListPage({ pending, decided, waiting, signedInAs }: ListPageProps) {
+function ListPage({ pending, decided, waiting, query, signedInAs }: ListPageProps) {
   return (
     <ConsolePage title="Registrations" signedInAs={signedInAs}>
       <section aria-labelledby="pending-heading">
-        <h2 id="pending-heading">{`Awaiting review (${pending.length})`}</h2>
-        <RegistrationTable rows={pending} decided={false} />
+        <h2 id="pending-heading">{`Awaiting review (${pending.total})`}</h2>
+        <RegistrationTable rows={pending.rows} decided={false} />
+        <SectionPager name="awaiting" page={pending} query={query} />
       </section>
-      {waiting.length > 0 && (
+      {waiting.total > 0 && (
         <section aria-labelledby="waiting-heading">
-          <h2 id="waiting-heading">{`Waiting for the applicant's changes (${waiting.length})`}</h2>
-          <RegistrationTable rows={waiting} decided={false} />
+          <h2 id="waiting-heading">{`Waiting for the applicant's changes (${waiting.total})`}</h2>
+          <RegistrationTable rows={waiting.rows} decided={false} />
+          <SectionPager name="waiting" page={waiting} query={query} />
         </section>
       )}
       <section aria-labelledby="decided-heading">
-        <h2 id="decided-heading">Recent decisions</h2>
-        <RegistrationTable rows={decided} decided />
+        <h2 id="decided-heading">{`Decisions (${decided.total})`}</h2>
+        <RegistrationTable rows={decided.rows} decided />
+        <SectionPager name="decided" page={decided} query={query} />
       </section>
     </ConsolePage>
+  );
+}
+
+/** A section's links to its next page and back to its first; the other sections stay where they are. */
+function SectionPager({
+  name,
+  page,
+  query,
+}: {
+  name: ConsoleSection;
+  page: SectionPage;
+  query: ListPageProps['query'];
+}) {
+  if (!page.next && !page.paged) return null;
+  const href = (cursor: string | null) => {
+    const params = new URLSearchParams(
+      Object.entries(query).filter(([section]) => section !== name),
+    );
+    if (cursor) params.set(name, cursor);
+    const search = params.toString();
+    return `${CONSOLE_BASE}${search ? `?${search}` : ''}#${name === 'awaiting' ? 'pending' : name}-heading`;
+  };
+  return (
+    <p className="pager">
+      {page.paged ? <a href={href(null)}>First page</a> : null}
+      {page.paged && page.next ? ' · ' : null}
+      {page.next ? <a href={href(page.next)}>Next page →</a> : null}
+    </p>
   );
 }
 
