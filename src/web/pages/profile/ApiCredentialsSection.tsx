@@ -28,6 +28,7 @@ import { ApiError, errorMessageOf } from '../../api/client';
 import { useSideScroll } from '../../app/useSideScroll';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { formatMoment } from './formatMoment';
+import { SecretShownOnce } from './SecretShownOnce';
 
 /** What each scope lets a partner's server do, as the checkbox says it (else its name). */
 const SCOPE_LABELS: Partial<Record<string, string>> = {
@@ -140,25 +141,9 @@ export function ApiCredentialsSection({ email }: { email: string }) {
       ) : null}
 
       {secret ? (
-        <Alert severity="success" sx={{ mb: 2, maxWidth: 900 }} role="status">
-          <Typography>
-            The credential {secret.name} is made. {SECRET_SHOWN_ONCE}
-          </Typography>
-          <TextField
-            label="Secret"
-            value={secret.secret}
-            fullWidth
-            size="small"
-            sx={{ my: 1 }}
-            slotProps={{ htmlInput: { readOnly: true, spellCheck: false } }}
-          />
-          <Button onClick={() => void navigator.clipboard?.writeText(secret.secret)} sx={{ mr: 1 }}>
-            Copy
-          </Button>
-          <Button variant="contained" onClick={() => setSecret(null)}>
-            I have kept it
-          </Button>
-        </Alert>
+        <SecretShownOnce secret={secret.secret} onKept={() => setSecret(null)}>
+          The credential {secret.name} is made. {SECRET_SHOWN_ONCE}
+        </SecretShownOnce>
       ) : null}
 
       <Box

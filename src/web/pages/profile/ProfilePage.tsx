@@ -16,6 +16,7 @@ import { ApiCredentialsSection } from './ApiCredentialsSection';
 import { EmailSection } from './EmailSection';
 import { PasswordSection } from './PasswordSection';
 import { SessionsSection } from './SessionsSection';
+import { WebhooksSection } from './WebhooksSection';
 import { TwoFactorSection } from './TwoFactorSection';
 
 /**
@@ -130,6 +131,7 @@ function ProfileLayout({ notice }: { notice: ReactNode }) {
             <Divider />
             <SessionsSection email={profile.data.email} />
             <ApiCredentialsSection email={profile.data.email} />
+            <WebhooksSection />
           </Paper>
         )}
       </Box>
