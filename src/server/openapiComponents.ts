@@ -31,7 +31,13 @@ import {
   userSettingsSchema,
 } from '../shared/api/auth';
 import { formDocumentSchema, formListSchema, formSummarySchema } from '../shared/api/forms';
-import { apiErrorBodySchema } from '../shared/api/http';
+import {
+  apiErrorBodySchema,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  SESSION_COOKIE,
+  UUID_PATTERN,
+} from '../shared/api/http';
 import { registrationOverviewSchema } from '../shared/api/registration';
 import { statementResponseSchema, statementSchema } from '../shared/api/statement';
 
@@ -136,4 +142,248 @@ export function foldNamedSchemas<T extends object>(openapi: T): T {
     paths,
     components: { ...document.components, schemas: { ...existing, ...sortedComponents } },
   } as T;
+}
+
+/**
+ * The headers the document names once (issue 40 §2), each answer carrying one `$ref`s it:
+ * plugins/apiContract.ts marks where (`x-shared-header`), and withSharedHeaders puts the `$ref`.
+ */
+export const OPENAPI_HEADERS = {
+  SetCookieSession: {
+    description:
+      `Sets the session cookie \`${SESSION_COOKIE}\` (HttpOnly, SameSite=Lax) and a new ` +
+      `\`${CSRF_COOKIE}\` (readable by the page, SameSite=Strict) bound to the new session: echo ` +
+      `its value in the \`${CSRF_HEADER}\` header of every state-changing call. Over https both are ` +
+      `named with the \`__Host-\` prefix (Secure, Path=/). Only when the sign-in completes ` +
+      '(`AuthComplete`); a `TwoFactorRequired` answer sets no session.',
+    schema: { type: 'string' },
+  },
+  SetCookieSignedOut: {
+    description:
+      `Clears the session cookie \`${SESSION_COOKIE}\` and sets a new \`${CSRF_COOKIE}\` bound to ` +
+      'no session (the old one no longer passes).',
+    schema: { type: 'string' },
+  },
+  ETag: {
+    description:
+      'A strong tag of this answer (each content encoding has its own): send it back in ' +
+      'If-None-Match and an unchanged answer comes back as 304 with no body.',
+    schema: { type: 'string' },
+  },
+  XRateLimitLimit: {
+    description: 'The calls this route takes per window (a minute) from this address.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  XRateLimitRemaining: {
+    description: 'The calls left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  XRateLimitReset: {
+    description: 'Seconds until the window ends and the count starts again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  IdempotentReplayed: {
+    description:
+      '`true` when this is the stored first answer to the same Idempotency-Key (nothing ran again).',
+    schema: { type: 'string', const: 'true' },
+  },
+} as const;
+
+/** The request headers the document names once. */
+export const OPENAPI_PARAMETERS = {
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'The ETag of the answer held: when it still matches, the answer is 304 with no body.',
+    schema: { type: 'string' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Optional, a new one (a UUID) per request: sent again with the same body within 24 hours, ' +
+      'the first answer comes back (`Idempotent-Replayed: true`) and nothing runs twice; with ' +
+      'another body, 422; while the first is still running, 409.',
+    schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+  },
+} as const;
+
+const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Each operation of the document's paths. */
+function operationsOf(document: { paths?: Json }): Json[] {
+  return Object.values(document.paths ?? {}).flatMap((item) =>
+    OPERATION_METHODS.map((method) => (item as Json)[method] as Json | undefined).filter(
+      (operation): operation is Json => operation !== undefined,
+    ),
+  );
+}
+
+/** The header parameters named by a component, by their lower-case name. */
+const PARAMETER_BY_NAME = new Map(
+  Object.entries(OPENAPI_PARAMETERS).map(([key, parameter]) => [parameter.name.toLowerCase(), key]),
+);
+
+/** The document with each shared header and header parameter a `$ref` to its component. */
+export function withSharedHeaders<T extends object>(openapi: T): T {
+  for (const operation of operationsOf(openapi as { paths?: Json })) {
+    const parameters = operation.parameters as Json[] | undefined;
+    if (parameters) {
+      operation.parameters = parameters.map((parameter) => {
+        const key =
+          parameter.in === 'header' && PARAMETER_BY_NAME.get(String(parameter.name).toLowerCase());
+        return key ? { $ref: `#/components/parameters/${key}` } : parameter;
+      });
+    }
+    for (const answer of Object.values((operation.responses ?? {}) as Json)) {
+      const headers = (answer as Json).headers as Record<string, Json> | undefined;
+      if (!headers) continue;
+      for (const [name, header] of Object.entries(headers)) {
+        const shared = (header.schema as Json | undefined)?.['x-shared-header'];
+        if (typeof shared === 'string') headers[name] = { $ref: `#/components/headers/${shared}` };
+      }
+    }
+  }
+  return openapi;
+}
+
+/** Sample strings by format, and by property name where the name says what it holds. */
+const SAMPLE_FORMATS: Record<string, string> = {
+  email: 'ada.lovelace@example.com',
+  uuid: '3f2b6c1e-8d4a-4f7b-9c2e-5a1d0b7e6f43',
+  'date-time': '2026-05-14T09:30:00.000Z',
+  date: '2026-05-14',
+  uri: 'https://partner.example.com/northstar/events',
+};
+/** Sample strings of the patterns the shared schemas use (a decimal, an ISO day, a digest…). */
+const SAMPLE_PATTERNS: Record<string, string> = {
+  [UUID_PATTERN]: '3f2b6c1e-8d4a-4f7b-9c2e-5a1d0b7e6f43',
+  '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$': '1250.50',
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$':
+    '2026-05-14T09:30:00Z',
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': '2026-05-14',
+  '^[A-Z]{3,5}$': 'USD',
+  '^[0-9a-f]{64}$': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  '^whsec_[A-Za-z0-9_-]{43}$': 'whsec_Q2xlYXJpbmdNZW1iZXJQb3J0YWxFeGFtcGxlU2Vjcm0',
+  '^t=\\d+,v1=[0-9a-f]{64}$':
+    't=1778751000,v1=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+};
+const SAMPLE_NAMES: Record<string, string> = {
+  email: 'ada.lovelace@example.com',
+  newEmail: 'ada@lovelace.example.com',
+  password: 'correct horse battery staple',
+  currentPassword: 'correct horse battery staple',
+  newPassword: 'a longer passphrase of mine',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phoneNumber: '+12125550142',
+  errorMessage: 'Please sign in to view that content.',
+  lei: '5493001KJTIIGC8Y1R12',
+  formId: 'individual',
+  token: 'Gx4q9c1mZk2WbT0vHn8sYp',
+  totpCode: '492039',
+  name: 'Northstar example',
+};
+
+/**
+ * An example a schema accepts, from its own `examples` where it has them, else made from its
+ * keywords (a format's or a name's sample, the first of an enum, each property): so every body
+ * and answer has one, and the test validates each against its schema.
+ */
+function sampleOf(schema: unknown, components: Json, name = '', depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 12) return null;
+  const s = schema as Json;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.example !== undefined) return s.example;
+  if (typeof s.$ref === 'string') {
+    const target = components[s.$ref.split('/').pop()!];
+    return sampleOf(target, components, name, depth + 1);
+  }
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum.find((value) => value !== null) ?? s.enum[0];
+  if (s.default !== undefined) return s.default;
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(s[key])) return sampleOf(s[key][0], components, name, depth + 1);
+  }
+  const types = [s.type].flat();
+  const type = types.find((t) => t !== 'null') ?? types[0];
+  switch (type) {
+    case 'object': {
+      const properties = (s.properties ?? {}) as Json;
+      return Object.fromEntries(
+        Object.entries(properties).map(([key, inner]) => [
+          key,
+          sampleOf(inner, components, key, depth + 1),
+        ]),
+      );
+    }
+    case 'array': {
+      if (Array.isArray(s.prefixItems)) {
+        return s.prefixItems.map((item) => sampleOf(item, components, name, depth + 1));
+      }
+      const count = Math.max(1, Number(s.minItems ?? 1));
+      if (s.items === undefined || Number(s.maxItems ?? 1) === 0) return [];
+      return Array.from({ length: count }, () => sampleOf(s.items, components, name, depth + 1));
+    }
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    case 'string': {
+      const text =
+        SAMPLE_FORMATS[String(s.format)] ??
+        SAMPLE_PATTERNS[String(s.pattern)] ??
+        SAMPLE_NAMES[name] ??
+        (s.contentMediaType ? '(the file’s bytes)' : name ? `${name} sample` : 'sample');
+      const min = Number(s.minLength ?? 0);
+      return text.length >= min ? text : text.padEnd(min, 'x');
+    }
+    default:
+      return {};
+  }
+}
+
+/**
+ * The document with an example for every request body and every 2xx JSON answer (issue 40 §2): a
+ * named schema carries its `examples` (its own, or one made by sampleOf) once for every use; a
+ * body or answer of its own gets its media type's `example`.
+ */
+export function withExamples<T extends object>(openapi: T): T {
+  const document = openapi as { paths?: Json; components?: { schemas?: Record<string, Json> } };
+  const components = document.components?.schemas ?? {};
+  for (const [name, schema] of Object.entries(components)) {
+    const own = (NAMED_SCHEMAS[name] as Json | undefined)?.examples;
+    if (schema.examples === undefined) {
+      components[name] = { ...schema, examples: own ?? [sampleOf(schema, components)] };
+    }
+  }
+  const exampled = (media: Json) => {
+    const schema = media.schema as Json | undefined;
+    if (!schema || media.example !== undefined || media.examples !== undefined) return;
+    if (Array.isArray(schema.examples)) return;
+    if (typeof schema.$ref === 'string') return; // the component's examples serve it
+    media.example = sampleOf(schema, components);
+  };
+  for (const operation of operationsOf(document)) {
+    const body = operation.requestBody as { content?: Record<string, Json> } | undefined;
+    for (const media of Object.values(body?.content ?? {})) exampled(media);
+    for (const [status, answer] of Object.entries((operation.responses ?? {}) as Json)) {
+      if (!status.startsWith('2')) continue;
+      const json = ((answer as Json).content as Record<string, Json> | undefined)?.[
+        'application/json'
+      ];
+      if (json) exampled(json);
+    }
+  }
+  return openapi;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { OPENAPI_FILE, openapiDocumentText } from '../../src/server/openapiDocument';
@@ -15,14 +16,29 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
-  parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
-  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, Answer>;
+  parameters?: (
+    | { in: string; name: string; required?: boolean; schema: JsonSchema; $ref?: undefined }
+    | { $ref: string; in?: undefined; name?: undefined; schema?: undefined }
+  )[];
+  requestBody?: { content: Record<string, Media> };
   security?: Record<string, string[]>[];
   'x-staff-only'?: boolean;
   'x-websocket'?: object;
 }
+interface Media {
+  schema: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+interface Answer {
+  description?: string;
+  content?: Record<string, Media>;
+  headers?: Record<string, { $ref?: string }>;
+}
 interface JsonSchema {
+  $ref?: string;
+  examples?: unknown[];
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -33,7 +49,14 @@ interface JsonSchema {
   minimum?: number;
   items?: JsonSchema;
 }
-type Document = { paths: Record<string, Record<string, Operation>>; components?: object };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: {
+    schemas?: Record<string, JsonSchema>;
+    headers?: Record<string, object>;
+    parameters?: Record<string, { name: string; in: string }>;
+  };
+};
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -141,6 +164,195 @@ describe('the API contract', () => {
     expect(untyped).toEqual([]);
   });
 
+  it('every operation lists each refusal as its own status, in the Error shape, naming its codes', () => {
+    const document = t.app.swagger() as unknown as Document;
+    const codes = Object.keys(API_ERROR_CODES);
+    const problems: string[] = [];
+    let specific = 0;
+    for (const { path, method, operation } of operations(document)) {
+      const name = `${method} ${path}`;
+      const statuses = Object.keys(operation.responses);
+      if (statuses.some((status) => /^4XX$/i.test(status))) problems.push(`${name}: a 4XX range`);
+      const refusals = statuses.filter((status) => /^4\d\d$/.test(status));
+      if (refusals.length === 0) problems.push(`${name}: no specific 4xx status`);
+      else specific += 1;
+      for (const status of refusals) {
+        const answer = operation.responses[status]!;
+        const json = answer.content?.['application/json'];
+        // The console's pages answer their refusals as HTML; every other refusal is the Error body.
+        if (json && !JSON.stringify(json.schema).includes('#/components/schemas/Error')) {
+          problems.push(`${name} ${status}: not the Error component`);
+        }
+        if (json && !codes.some((code) => answer.description?.includes(`\`${code}\``))) {
+          problems.push(`${name} ${status}: names no code (${answer.description})`);
+        }
+      }
+      const failure = operation.responses['5XX'] as Answer | undefined;
+      if (failure && !failure.description?.includes('`internal_error`')) {
+        problems.push(`${name}: a 5XX that does not say what it is`);
+      }
+      // What the operation declares implies its refusals (plugins/apiContract.ts).
+      const security = operation.security ?? [];
+      const needs = (status: string, why: boolean, what: string) => {
+        if (why && !statuses.includes(status)) problems.push(`${name}: ${what} but no ${status}`);
+      };
+      const staffPage = statuses.includes('302');
+      needs('400', Boolean(operation.requestBody), 'a body');
+      needs(
+        '401',
+        !staffPage && security.some((r) => 'sessionCookie' in r || 'apiCredential' in r),
+        'a session or credential',
+      );
+      needs(
+        '403',
+        security.some((r) => 'csrfHeader' in r),
+        'the CSRF check',
+      );
+      needs('403', Boolean(operation['x-staff-only']), 'staff only');
+      needs('404', /\{[^}]+\}/.test(path), 'a path parameter');
+      needs('413', Boolean(operation.requestBody), 'a body');
+    }
+    expect(problems).toEqual([]);
+    expect(specific).toBeGreaterThan(70);
+  });
+
+  it('names the headers each answer carries, once under components, and the request headers it reads', () => {
+    const document = t.app.swagger() as unknown as Document;
+    const problems: string[] = [];
+    const headerRefs = (answer: Answer | undefined) =>
+      Object.values(answer?.headers ?? {}).map((header) => header.$ref ?? 'inline');
+    const parameterRefs = (operation: Operation) =>
+      (operation.parameters ?? []).map((parameter) => parameter.$ref ?? parameter.name);
+    for (const { path, method, operation } of operations(document)) {
+      const name = `${method} ${path}`;
+      const answers = Object.entries(operation.responses);
+      for (const [status, answer] of answers) {
+        for (const ref of headerRefs(answer)) {
+          if (!ref.startsWith('#/components/headers/')) problems.push(`${name} ${status}: ${ref}`);
+        }
+      }
+      const limited = answers.some(
+        ([status, answer]) =>
+          status.startsWith('2') &&
+          headerRefs(answer).includes('#/components/headers/XRateLimitLimit'),
+      );
+      if (limited) {
+        const refs = headerRefs(operation.responses['429']);
+        if (!refs.includes('#/components/headers/RetryAfter')) {
+          problems.push(`${name}: rate-limited without a 429 with Retry-After`);
+        }
+      }
+      const etag = headerRefs(operation.responses['200']).includes('#/components/headers/ETag');
+      const conditional = '304' in operation.responses;
+      if (etag !== conditional) problems.push(`${name}: an ETag without a 304, or the reverse`);
+      if (
+        conditional &&
+        !parameterRefs(operation).includes('#/components/parameters/IfNoneMatch')
+      ) {
+        problems.push(`${name}: a 304 without If-None-Match`);
+      }
+      for (const parameter of parameterRefs(operation)) {
+        if (/^(if-none-match|idempotency-key)$/i.test(String(parameter))) {
+          problems.push(`${name}: ${parameter} written out, not a $ref`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    const byId = new Map(operations(document).map((entry) => [entry.operation.operationId, entry]));
+    // The routes known to be limited, conditional, idempotent and to set the session's cookies.
+    for (const id of ['signIn', 'signUp', 'requestPasswordReset', 'getLeiRecord']) {
+      const { operation } = byId.get(id)!;
+      expect(headerRefs(operation.responses['429']), id).toContain(
+        '#/components/headers/RetryAfter',
+      );
+    }
+    for (const id of ['getStatement', 'getForm', 'listDisclosures', 'getDisclosureDocument']) {
+      const { operation } = byId.get(id)!;
+      expect(parameterRefs(operation), id).toContain('#/components/parameters/IfNoneMatch');
+      expect(operation.responses['304'], id).toBeDefined();
+    }
+    for (const id of ['saveApplicationResult', 'uploadApplicationFile', 'decideRegistration']) {
+      const entry = byId.get(id);
+      if (entry) {
+        expect(parameterRefs(entry.operation), id).toContain(
+          '#/components/parameters/IdempotencyKey',
+        );
+      }
+    }
+    expect(headerRefs(byId.get('signIn')!.operation.responses['200'])).toContain(
+      '#/components/headers/SetCookieSession',
+    );
+    expect(headerRefs(byId.get('signOut')!.operation.responses['200'])).toContain(
+      '#/components/headers/SetCookieSignedOut',
+    );
+    // Each component named is defined, and each defined one is used.
+    const text = JSON.stringify(document.paths);
+    for (const kind of ['headers', 'parameters'] as const) {
+      for (const key of Object.keys(document.components?.[kind] ?? {})) {
+        expect(text, `${kind}/${key}`).toContain(`"#/components/${kind}/${key}"`);
+      }
+    }
+  });
+
+  it('every request body and every 2xx JSON answer has an example, and every example is valid', () => {
+    const document = t.app.swagger() as unknown as Document;
+    const schemas = document.components?.schemas ?? {};
+    // Formats checked too (an example's uuid, date-time and email are real ones).
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+    const missing: string[] = [];
+    const invalid: string[] = [];
+    let checked = 0;
+    const check = (where: string, schema: object, example: unknown) => {
+      // A schema's $refs name the document's components: compiled beside them.
+      const validate = ajv.compile({ ...schema, components: document.components });
+      checked += 1;
+      if (!validate(example)) invalid.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+    };
+    const hasExample = (media: Media) => {
+      if (media.example !== undefined || media.examples !== undefined) return true;
+      if (media.schema.examples?.length) return true;
+      const named = media.schema.$ref?.split('/').pop();
+      return Boolean(named && schemas[named]?.examples?.length);
+    };
+    const mediaExamples = (where: string, media: Media) => {
+      if (media.example !== undefined) check(where, media.schema, media.example);
+      for (const [key, { value }] of Object.entries(media.examples ?? {})) {
+        check(`${where} ${key}`, media.schema, value);
+      }
+    };
+    for (const { path, method, operation } of operations(document)) {
+      const name = `${method} ${path}`;
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (!hasExample(media)) missing.push(`${name} body ${type}`);
+        mediaExamples(`${name} body ${type}`, media);
+      }
+      for (const [status, answer] of Object.entries(operation.responses)) {
+        const json = answer.content?.['application/json'];
+        if (!json) continue;
+        if (status.startsWith('2') && !hasExample(json)) missing.push(`${name} ${status}`);
+        mediaExamples(`${name} ${status}`, json);
+      }
+    }
+    // Every schema's own `examples`, wherever it stands (components, bodies, answers).
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (typeof value !== 'object' || value === null) return;
+      const schema = value as JsonSchema;
+      if (
+        Array.isArray(schema.examples) &&
+        ('type' in schema || '$ref' in schema || 'properties' in schema || 'anyOf' in schema)
+      ) {
+        schema.examples.forEach((example, i) => check(`${where}/examples/${i}`, schema, example));
+      }
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${where}/${key}`);
+    };
+    walk(document.paths, '#/paths');
+    walk(document.components?.schemas, '#/components/schemas');
+    expect(missing).toEqual([]);
+    expect(invalid).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  });
+
   it('the committed docs/openapi.json is the document the routes give (npm run openapi)', () => {
     const committed = fs.readFileSync(OPENAPI_FILE, 'utf8');
     expect(committed, 'docs/openapi.json is stale: run `npm run openapi`').toBe(
@@ -228,6 +440,22 @@ describe('the API contract', () => {
           response.json().code,
         );
         refusals += 1;
+      }
+      // A header the answer carries is one the document names.
+      const names = (status: string) =>
+        Object.keys(operation.responses[status]?.headers ?? {}).map((header) =>
+          header.toLowerCase(),
+        );
+      if (response.headers.etag && response.statusCode === 200) {
+        expect(names('200'), `${method} ${url}: its ETag`).toContain('etag');
+        expect(operation.responses['304'], `${method} ${url}: its 304`).toBeDefined();
+      }
+      if (response.headers['x-ratelimit-limit'] && response.statusCode < 300) {
+        expect(names(code), `${method} ${url}: its rate limit`).toContain('x-ratelimit-limit');
+        expect(names('429'), `${method} ${url}: its 429`).toContain('retry-after');
+      }
+      if (response.headers['retry-after']) {
+        expect(names(code), `${method} ${url} ${code}: Retry-After`).toContain('retry-after');
       }
       checked.push(`${method} ${path} ${code}`);
     }

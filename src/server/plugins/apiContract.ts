@@ -9,14 +9,22 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import {
   apiErrorBodySchema,
+  type ApiErrorCode,
   CSRF_COOKIE,
+  defaultErrorCode,
   cookieName,
   CSRF_HEADER,
   SESSION_COOKIE,
 } from '../../shared/api/http';
 import { marketClientMessageSchema, marketServerMessageSchema } from '../../shared/api/market';
 import { access, contractOf, notApi } from '../routes/contract';
-import { foldNamedSchemas } from '../openapiComponents';
+import {
+  foldNamedSchemas,
+  OPENAPI_HEADERS,
+  OPENAPI_PARAMETERS,
+  withExamples,
+  withSharedHeaders,
+} from '../openapiComponents';
 import { openapiWebhooks } from '../webhooks/openapiWebhooks';
 import { csrfProtected } from './csrf';
 
@@ -30,6 +38,8 @@ declare module 'fastify' {
     'x-websocket'?: object;
     /** Not the API (a page, a file for the browser): why; hidden from the document. */
     'x-not-api'?: string;
+    /** It starts a session (its cookies set) or ends one (cleared); the document says so. */
+    'x-session'?: 'starts' | 'ends';
   }
 }
 
@@ -40,7 +50,8 @@ export const API_REFERENCE_PATH = '/exchange/api/reference';
 
 /**
  * Every route with response schemas also answers its refusals in the one error shape
- * (`{ errorMessage }`, 4xx and 5xx), unless it declares a code of its own (a 409 with more).
+ * (`{ errorMessage, code }`, 4xx and 5xx), unless it declares a code of its own (a 409 with more):
+ * the serialisers' ranges. The document lists each status instead (openapiRefusals.ts).
  */
 function withContract(route: RouteOptions): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -144,12 +155,16 @@ function accessOf(
   return sentences.join(' ');
 }
 
-/** Adds the CSRF header to the security of every state-changing route the CSRF check guards. */
+/**
+ * Adds the CSRF header to the security of every state-changing route the CSRF check guards, and
+ * writes each refusal the route answers as its own status (openapiRefusals.ts) with the headers
+ * it sends.
+ */
 const transform: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema) return { schema, url };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const guarded = methods.some((method) => csrfProtected(method, url));
-  const { multipart, ...rest } = schema;
+  const { multipart, 'x-session': session, ...rest } = schema;
   // An API credential's call needs no CSRF header (plugins/apiCredentials.ts): no cookie sends it.
   const security = (rest.security ?? []).map((requirement) =>
     guarded && !('apiCredential' in requirement) ? { ...requirement, csrfHeader: [] } : requirement,
@@ -161,6 +176,13 @@ const transform: SwaggerTransform = ({ schema, url, route }) => {
     tags: rest.tags ?? [tagOf(url)],
     security: guarded && security.length === 0 ? [{ csrfHeader: [] }] : security,
     ...(multipart ? { body: multipart, consumes: ['multipart/form-data'] } : {}),
+    ...documentedAnswers({
+      schema: { ...rest, multipart },
+      url,
+      guarded,
+      session,
+      rateLimit: (route.config as { rateLimit?: { max?: unknown } } | undefined)?.rateLimit,
+    }),
   };
   return { schema: described, url };
 };
@@ -179,7 +201,9 @@ export const apiContractPlugin = fp(
             'how to call it). ' +
             `State-changing calls echo the \`${CSRF_COOKIE}\` cookie in the \`${CSRF_HEADER}\` header. ` +
             'Routes marked `x-staff-only` answer 401 signed out and 403 to anyone but staff. ' +
-            'Every refusal answers 4xx or 5xx with `{ errorMessage }`.',
+            'Every refusal answers its own status with the `Error` body, `{ errorMessage, code }`; ' +
+            'each operation lists the statuses it answers and the `code` values of each.\n\n' +
+            STATUS_VOCABULARY,
         },
         servers: [
           {
@@ -231,13 +255,15 @@ export const apiContractPlugin = fp(
             MarketClientMessage: asDocumentSchema(marketClientMessageSchema),
             MarketServerMessage: asDocumentSchema(marketServerMessageSchema),
           },
+          headers: OPENAPI_HEADERS,
+          parameters: OPENAPI_PARAMETERS,
         },
       },
       transform,
       // Shared shapes named once, referenced by $ref (openapiComponents.ts).
       transformObject: (documentObject) =>
         'openapiObject' in documentObject
-          ? foldNamedSchemas(documentObject.openapiObject)
+          ? withExamples(withSharedHeaders(foldNamedSchemas(documentObject.openapiObject)))
           : documentObject.swaggerObject,
     });
     app.get(
@@ -265,3 +291,251 @@ export const apiContractPlugin = fp(
   },
   { name: 'api-contract' },
 );
+
+type Json = Record<string, unknown>;
+
+/** A status's reason as the document writes it: the `code` a program reads, and why. */
+const because = (code: ApiErrorCode, reason: string) => `\`${code}\`: ${reason}`;
+
+/** The 5xx every route may answer; no route answers one on purpose. */
+const FAILURE =
+  'Unexpected failure: 500 `internal_error` (its `incidentId` names the server’s log line), or 503 ' +
+  '`unavailable` while the database (or the LEI registry) is away for a moment, with Retry-After';
+
+/** Whether a params or query schema can refuse a value (a bare string never fails). */
+function refuses(schema: unknown, path: boolean): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { properties, required } = schema as { properties?: Json; required?: string[] };
+  if (!path && (required?.length ?? 0) > 0) return true;
+  const limits = [
+    'pattern',
+    'format',
+    'enum',
+    'const',
+    'minLength',
+    'maxLength',
+    'minimum',
+    'maximum',
+  ];
+  return Object.values(properties ?? {}).some((property) => {
+    const { type, ...rest } = property as Json;
+    return (type !== undefined && type !== 'string') || limits.some((limit) => limit in rest);
+  });
+}
+
+/** A header of the document's components (openapiComponents.ts puts the `$ref` in its place). */
+const sharedHeader = (name: string) => ({ 'x-shared-header': name });
+
+/**
+ * What the document says a route answers (issue 40 §2): each refusal as its own status, derived
+ * from what the route declares (its body, query and params, its security, the CSRF check, its
+ * path's parameters, its rate limit, the Idempotency-Key it takes) beside the refusals it
+ * declares itself (contract.ts: 409, 422…), each naming its `code` values; and the headers those
+ * answers carry (Set-Cookie, ETag, the rate limit's, Idempotent-Replayed) and the request headers
+ * it reads (If-None-Match, Idempotency-Key). The serialisers keep their 4xx/5xx ranges.
+ */
+function documentedAnswers(input: {
+  schema: Json;
+  url: string;
+  guarded: boolean;
+  session: 'starts' | 'ends' | undefined;
+  rateLimit: { max?: unknown } | undefined;
+}): { response?: Json; headers?: Json } {
+  const { schema, url, guarded, session, rateLimit } = input;
+  const declared = schema.response as Json | undefined;
+  if (!declared) return {};
+  const reasons = new Map<number, string[]>();
+  const add = (status: number, ...why: string[]) =>
+    reasons.set(status, [...(reasons.get(status) ?? []), ...why]);
+  const security = (schema.security ?? []) as Json[];
+  const signedIn = security.some((requirement) => 'sessionCookie' in requirement);
+  const credential = security.find((requirement) => 'apiCredential' in requirement) as
+    { apiCredential: string[] } | undefined;
+  const requestHeaders = (schema.headers ?? {}) as { properties?: Json };
+  const idempotent = 'idempotency-key' in (requestHeaders.properties ?? {});
+  const multipart = schema.multipart !== undefined;
+  const body = schema.body !== undefined && !multipart;
+
+  if (body) {
+    add(400, because('invalid_request', 'the body is not JSON'));
+    add(400, because('validation_failed', 'a field of the body is refused; `errors` names it'));
+  }
+  if (multipart) {
+    add(400, because('validation_failed', 'a part is missing or refused; `errors` names it'));
+    add(400, because('upload_refused', 'a file refused for what it holds'));
+  }
+  if (refuses(schema.querystring, false)) {
+    add(400, because('validation_failed', 'a query parameter is refused'));
+  }
+  if (refuses(schema.params, true)) add(400, because('validation_failed', 'a malformed path'));
+  // plugins/inputGuard.ts refuses it on every route, before any handler (the console's pages
+  // aside: their refusals are pages).
+  const pages = declared['4xx'] !== undefined && 'content' in (declared['4xx'] as Json);
+  if (!pages) {
+    add(
+      400,
+      because(
+        'validation_failed',
+        'text that can never be stored (a NUL byte) in the path, query or body',
+      ),
+    );
+  }
+  if (idempotent) {
+    add(
+      400,
+      because('invalid_request', 'an Idempotency-Key that is not 1 to 255 printable characters'),
+    );
+  }
+  // The console's pages send a signed-out browser to the sign-in page (302) instead.
+  if ((signedIn || credential) && !('302' in declared)) {
+    add(
+      401,
+      because(
+        'unauthorized',
+        credential
+          ? 'no session (or it has ended), or an unknown or revoked API credential'
+          : 'no session, or it has ended',
+      ),
+    );
+  }
+  if (guarded) {
+    add(
+      403,
+      because(
+        'csrf_missing',
+        `no \`${CSRF_HEADER}\` header equal to the \`${CSRF_COOKIE}\` cookie`,
+      ),
+    );
+    add(403, because('cross_site', "another site's Origin"));
+  }
+  if (schema['x-staff-only']) add(403, because('forbidden', 'signed in, but not staff'));
+  if (credential) {
+    add(
+      403,
+      because(
+        'forbidden',
+        `an API credential without the scope \`${credential.apiCredential.join(' ')}\``,
+      ),
+    );
+  }
+  if (/\/:[^/]/.test(url))
+    add(404, because('not_found', 'nothing by that name (or not yours to see)'));
+  if (idempotent) {
+    add(409, because('conflict', 'a request with this Idempotency-Key is still running'));
+    add(
+      422,
+      because(
+        'validation_failed',
+        'this Idempotency-Key was used with another request in the last 24 hours',
+      ),
+    );
+  }
+  if (body || multipart) {
+    add(
+      413,
+      because(
+        'payload_too_large',
+        multipart ? 'a file or a field is too large' : 'the body is too large',
+      ),
+    );
+    add(
+      415,
+      because(
+        'unsupported_media_type',
+        multipart ? 'not multipart/form-data' : 'not application/json',
+      ),
+    );
+  }
+  if (rateLimit) {
+    add(
+      429,
+      because(
+        'rate_limited',
+        `more than ${String(rateLimit.max)} calls a minute from this address; wait as long as Retry-After says`,
+      ),
+    );
+  }
+
+  const { '4xx': range, '5xx': failure, ...answers } = declared;
+  // The console's pages answer their refusals as HTML: each status keeps the range's media type.
+  const shape = pages ? (range as Json) : apiErrorBodySchema;
+  const response: Json = { ...answers };
+  // A refusal a route declares without naming its code answers its status's (errors.ts).
+  for (const [status, answer] of Object.entries(answers)) {
+    const { description } = answer as Json;
+    const code = defaultErrorCode(Number(status));
+    if (/^4\d\d$/.test(status) && typeof description === 'string' && !description.includes('`')) {
+      response[status] = { ...(answer as Json), description: because(code, description) };
+    }
+  }
+  for (const status of [...reasons.keys()].sort()) {
+    const own = response[status] as Json | undefined;
+    const description = [own?.description, ...reasons.get(status)!].filter(Boolean).join('; ');
+    response[status] = { ...(own ?? shape), description };
+  }
+  if (failure) response['5xx'] = { ...(failure as Json), description: FAILURE };
+
+  // The headers each answer carries.
+  const withHeaders = (status: string, headers: Json) => {
+    const answer = response[status] as Json | undefined;
+    if (answer)
+      response[status] = { ...answer, headers: { ...(answer.headers as Json), ...headers } };
+  };
+  const limitHeaders = {
+    'X-RateLimit-Limit': sharedHeader('XRateLimitLimit'),
+    'X-RateLimit-Remaining': sharedHeader('XRateLimitRemaining'),
+    'X-RateLimit-Reset': sharedHeader('XRateLimitReset'),
+  };
+  const successes = Object.keys(response).filter((status) => /^2/.test(status));
+  for (const status of successes) {
+    if (rateLimit) withHeaders(status, limitHeaders);
+    if (idempotent)
+      withHeaders(status, { 'Idempotent-Replayed': sharedHeader('IdempotentReplayed') });
+    if (session) {
+      withHeaders(status, {
+        'Set-Cookie': sharedHeader(
+          session === 'starts' ? 'SetCookieSession' : 'SetCookieSignedOut',
+        ),
+      });
+    }
+  }
+  // A 429 of a rate limit, or of a limit whose refusal says it sends Retry-After.
+  const tooMany = response['429'] as Json | undefined;
+  if (rateLimit) withHeaders('429', { ...limitHeaders, 'Retry-After': sharedHeader('RetryAfter') });
+  else if (String(tooMany?.description).includes('Retry-After')) {
+    withHeaders('429', { 'Retry-After': sharedHeader('RetryAfter') });
+  }
+  if (idempotent) withHeaders('409', { 'Retry-After': sharedHeader('RetryAfter') });
+  // A conditional GET: its 200 has an ETag, and If-None-Match naming it answers 304.
+  const conditional = '304' in response;
+  if (conditional) {
+    withHeaders('200', { ETag: sharedHeader('ETag') });
+    withHeaders('304', { ETag: sharedHeader('ETag') });
+  }
+  const headers = conditional
+    ? {
+        ...requestHeaders,
+        type: 'object',
+        properties: { ...requestHeaders.properties, 'if-none-match': sharedHeader('IfNoneMatch') },
+      }
+    : undefined;
+  return { response, ...(headers ? { headers } : {}) };
+}
+
+/**
+ * The one status vocabulary of an application and its registration (docs/api.md says the same),
+ * in the document's description.
+ */
+const STATUS_VOCABULARY =
+  "**Statuses.** An application (`Application.status`, the applicant's saved answers) is " +
+  '`draft` (being answered; saves are taken), `submitted` (sent as a registration; its answers ' +
+  'are locked, 409 `changes_locked`) or `changes_requested` (staff asked for changes: only the ' +
+  'named answers may change, 409 `change_not_requested` for others, until it is submitted ' +
+  "again). A registration's review (`Registration.status`, each `history[].status`, the staff " +
+  "calls' `status`, `registrationStatus` and `participantStatus`) is `pending` (submitted, " +
+  "waiting for review), `changes_requested` (the same moment as the application's), " +
+  '`resubmitted` (submitted again after a change request, waiting for review), `approved` or ' +
+  '`rejected` (both final). Where the specification fixes a wire name it is kept as it is: ' +
+  '`authStatus` `TwoFactorRequired`/`AuthComplete`, the sign-in state ' +
+  "`Authenticated`/`NotAuthenticated`, and the user's `details.approved` flag (true once the " +
+  'registration is approved).';

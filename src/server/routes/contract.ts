@@ -54,6 +54,13 @@ const emptyResponse = (description: string) => ({ description, type: 'null' }) a
 
 const ok = (description: string) => ({ ...emptyObjectSchema, description });
 
+/**
+ * A refusal the route itself answers beyond those its declarations imply (plugins/apiContract.ts
+ * adds 400, 401, 403, 404, 413, 415, 429 from the schema, the security and the rate limit), in
+ * the one error shape; the description names its `code` values and why.
+ */
+export const refused = (description: string) => ({ ...apiErrorBodySchema, description });
+
 /** The parts of the person form as the snake-case form-data calls name them (access §3). */
 const personParts = {
   first_name: { type: 'string' },
@@ -111,6 +118,12 @@ const formIdParams = {
   required: ['formId'],
 } as const;
 
+/** A change to an application that no longer takes it (applications/applicationService.ts). */
+const APPLICATION_LOCKED = refused(
+  '`changes_locked`: submitted, or no longer waiting for changes; `change_not_requested`: a ' +
+    'file the change request did not ask for',
+);
+
 /**
  * The applications calls, which answer under /exchange/api/web and /exchange/api alike (the
  * applications contract of issue 17 named the latter): the /exchange/api copies are the same
@@ -138,7 +151,10 @@ const applicationRoutes = (prefix: string, alias = false): Record<string, Fastif
       response: {
         200: saveApplicationResultSchema,
         409: {
-          description: 'A stale baseRevision (with the stored application), or no longer open',
+          description:
+            '`stale_revision`: a stale baseRevision (the answer is the stored application); ' +
+            '`changes_locked`: submitted, or no longer waiting for changes; ' +
+            '`change_not_requested`: an answer the change request did not ask for',
           anyOf: [applicationConflictSchema, apiErrorBodySchema],
         },
       },
@@ -150,7 +166,7 @@ const applicationRoutes = (prefix: string, alias = false): Record<string, Fastif
       summary: 'Uploads the file of one file question (checked by content)',
       params: applicationParams,
       multipart: applicationFilePartsSchema,
-      response: { 200: applicationFileResultSchema },
+      response: { 200: applicationFileResultSchema, 409: APPLICATION_LOCKED },
     },
     [`DELETE ${prefix}/applications/:formId/files`]: {
       operationId: id('deleteApplicationFile'),
@@ -162,7 +178,11 @@ const applicationRoutes = (prefix: string, alias = false): Record<string, Fastif
         type: 'object',
         properties: { pointer: { type: 'string', description: 'The file question’s pointer.' } },
       },
-      response: { 204: emptyResponse('Removed (or there was none)') },
+      response: {
+        204: emptyResponse('Removed (or there was none)'),
+        400: refused('`invalid_request`: no pointer, or no file question at it'),
+        409: APPLICATION_LOCKED,
+      },
     },
   };
 };
@@ -175,13 +195,22 @@ const UNDER_CLEARING = (same: string) =>
   '(the same handler and answer).';
 
 /** The staff calls under /exchange/api/admin, each with its operation id and summary. */
-const staffCalls = (calls: Record<string, [operationId: string, summary: string]>) =>
+const staffCalls = (
+  calls: Record<string, [operationId: string, summary: string, refusals?: Record<number, object>]>,
+) =>
   Object.fromEntries(
-    Object.entries(calls).map(([key, [operationId, summary]]) => {
+    Object.entries(calls).map(([key, [operationId, summary, refusals]]) => {
       const [method, path] = key.split(' ');
-      return [`${method} /exchange/api/admin${path}`, { operationId, summary }];
+      const response = refusals ? { response: refusals } : {};
+      return [`${method} /exchange/api/admin${path}`, { operationId, summary, ...response }];
     }),
   ) as Record<string, FastifySchema>;
+
+/** The review calls name a registration or an organisation in their body (admin/review.ts). */
+const reviewRefusals = (what: string, conflict: string) => ({
+  404: refused(`\`not_found\`: no such ${what}`),
+  409: refused(`\`conflict\`: ${conflict}`),
+});
 
 const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
   // Operations.
@@ -218,7 +247,10 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     ...access.public,
     tags: ['operations'],
     summary: 'Prometheus metrics (only the addresses METRICS_ALLOW names)',
-    response: { 200: binaryResponse('text/plain', 'Prometheus text exposition format') },
+    response: {
+      200: binaryResponse('text/plain', 'Prometheus text exposition format'),
+      403: refused('`forbidden`: an address METRICS_ALLOW does not name'),
+    },
   },
   [`GET ${web}/config`]: {
     operationId: 'getConfig',
@@ -262,16 +294,32 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     operationId: 'signIn',
     ...access.public,
     summary: 'Signs in (then a second factor: a code, a recovery code or a passkey)',
+    'x-session': 'starts',
+    response: {
+      401: refused(
+        '`invalid_credentials`: the email and password, the code or the recovery code do not match',
+      ),
+      403: refused(
+        '`signin_locked`: too many failed sign-ins for this account; ' +
+          '`second_factor_required`: a second factor is needed (`errors.secondFactor` lists which)',
+      ),
+    },
   },
   [`POST ${web}/auth/signin/passkey`]: {
     operationId: 'signInWithPasskey',
     ...access.public,
     summary: "Answers the sign-in's second step with a passkey",
+    'x-session': 'starts',
+    response: {
+      401: refused('`invalid_credentials`: the passkey does not answer the challenge'),
+      403: refused('`signin_locked`: too many failed second factors for this account'),
+    },
   },
   [`POST ${web}/auth/signout`]: {
     operationId: 'signOut',
     ...access.public,
     summary: 'Signs out (ends the session on the server)',
+    'x-session': 'ends',
     response: { 200: ok('Signed out') },
   },
   [`POST ${web}/auth/password/reset/request`]: {
@@ -321,7 +369,10 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     operationId: 'confirmEmailChange',
     ...access.public,
     summary: 'Confirms a new email address from the mailed link',
-    response: { 200: emailConfirmedSchema },
+    response: {
+      200: emailConfirmedSchema,
+      409: refused('`conflict`: the new address now belongs to another account'),
+    },
   },
 
   // The signed-in user (access §3).
@@ -346,19 +397,28 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     operationId: 'startTwoFactorEnrolment',
     ...access.signedIn,
     summary: 'Starts authenticator-app enrolment: the secret and its otpauth URL',
-    response: { 200: twoFactorEnrolmentSchema },
+    response: {
+      200: twoFactorEnrolmentSchema,
+      409: refused('`conflict`: two-factor sign-in is already on'),
+    },
   },
   [`PATCH ${web}/user/2fa`]: {
     operationId: 'confirmTwoFactorEnrolment',
     ...access.signedIn,
     summary: 'Confirms enrolment with a code from the app; answers ten recovery codes, shown once',
-    response: { 200: twoFactorStateSchema },
+    response: {
+      200: twoFactorStateSchema,
+      409: refused('`conflict`: two-factor sign-in is already on'),
+    },
   },
   [`POST ${web}/user/2fa/recovery-codes`]: {
     operationId: 'renewRecoveryCodes',
     ...access.signedIn,
     summary: 'A new set of ten recovery codes, shown once; the old set stops working',
-    response: { 200: recoveryCodesSchema },
+    response: {
+      200: recoveryCodesSchema,
+      409: refused('`conflict`: two-factor sign-in is off (recovery codes stand in for it)'),
+    },
   },
   [`DELETE ${web}/user/2fa`]: {
     operationId: 'turnOffTwoFactor',
@@ -375,6 +435,17 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     operationId: 'changeUserSetting',
     ...access.signedIn,
     summary: 'Changes a setting, by tag (form data)',
+    response: {
+      403: refused(
+        '`forbidden`: only an Administrator of the organisation may invite or set roles, the ' +
+          'organisation is not approved yet, or the person is not a member',
+      ),
+      409: refused('`conflict`: add_kyc when the details are already on file'),
+      429: refused(
+        '`rate_limited`: too many invitations (10 an hour per user, 50 a day per organisation); ' +
+          'wait as long as Retry-After says',
+      ),
+    },
     multipart: {
       type: 'object',
       properties: {
@@ -398,6 +469,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     operationId: 'submitRegistrationUser',
     ...access.signedIn,
     summary: "The user's own details (the business wizard's first step, form data)",
+    response: { 409: refused('`conflict`: the details are already approved') },
     multipart: {
       type: 'object',
       properties: {
@@ -513,6 +585,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     operationId: 'giveEsignConsent',
     ...access.signedIn,
     summary: 'Gives the e-sign consent to the version shown',
+    response: { 409: refused('`conflict`: the consent’s wording changed since it was shown') },
   },
   [`GET ${web}/lei-records/:lei`]: {
     operationId: 'getLeiRecord',
@@ -523,11 +596,20 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
       properties: { lei: { type: 'string', description: 'ISO 17442, 20 characters.' } },
       required: ['lei'],
     },
+    response: {
+      400: refused('`validation_failed`: not an LEI (its ISO 17442 check digits fail)'),
+      404: refused('`not_found`: no legal entity is registered under this LEI'),
+    },
   },
   [`GET ${web}/customer/:organizationId/statement`]: {
     operationId: 'getStatement',
     ...access.signedIn,
     summary: "The newest statement of the caller's organisation (staff: any)",
+    response: {
+      403: refused(
+        "`forbidden`: another organisation's statement, or the caller's application is awaiting review",
+      ),
+    },
   },
   [`GET ${web}/stream`]: {
     operationId: 'openMarketStream',
@@ -540,7 +622,10 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
       clientMessages: { $ref: '#/components/schemas/MarketClientMessage' },
       serverMessages: { $ref: '#/components/schemas/MarketServerMessage' },
     },
-    response: { 101: emptyResponse('Switching protocols: the stream is open') },
+    response: {
+      101: emptyResponse('Switching protocols: the stream is open'),
+      429: refused('`rate_limited`: too many market streams open for this user'),
+    },
   },
 
   // The staff calls (spec §7.4; routes/admin.ts holds their schemas): staff only, audited.
@@ -555,18 +640,22 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     'POST /onboarding/kyc-approval': [
       'decideRegistration',
       'Approves or rejects a registration (staff)',
+      reviewRefusals('registration', 'the registration is already decided'),
     ],
     'POST /onboarding/kyc-changes-request': [
       'requestRegistrationChanges',
       'Asks the applicant to change named answers of a registration (staff)',
+      reviewRefusals('registration', 'the registration is already decided or waiting for changes'),
     ],
     'POST /onboarding/participant-approval': [
       'decideParticipant',
       'Approves or rejects an organisation as a clearing participant (staff)',
+      reviewRefusals('organisation', 'its KYC review is not approved yet, or already decided'),
     ],
     'POST /onboarding/verification-email': [
       'resendVerificationEmail',
       'Mails a user a new email verification link (staff)',
+      reviewRefusals('user', 'the email is already verified'),
     ],
     'GET /clearing-firms': [
       'listClearingFirms',
@@ -579,6 +668,9 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     'PUT /statements/:organizationId': [
       'loadStatement',
       "Loads an organisation's statement, replacing the one in force (staff)",
+      {
+        422: refused('`validation_failed`: the statement is not valid; `errors` names each fault'),
+      },
     ],
   }),
 
@@ -640,6 +732,7 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
     hide: false,
     response: {
       200: binaryResponse('application/pdf', 'The document'),
+      404: refused('`not_found`: no published document of that name'),
       304: emptyResponse('Not modified since the ETag given in If-None-Match'),
     },
   },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { userSchema, type User } from '../../shared/api/auth';
-import { access } from './contract';
+import { access, refused } from './contract';
 import type { CompiledForm } from '../../shared/forms/model/compiledForm';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { findOwnRegistration, type StoredChangeRequest } from '../db/registrations';
@@ -64,7 +64,17 @@ export async function registerRegistrationRoutes(app: FastifyInstance): Promise<
             "or a signed document of its `agreements` (the application's own files need not " +
             'travel again).',
           multipart: describeParts(parts),
-          response: { 200: resultSchema, 201: resultSchema },
+          response: {
+            200: resultSchema,
+            201: resultSchema,
+            409: refused(
+              '`conflict`: already registered, or the e-sign consent is missing; ' +
+                '`schema_changed`: the form changed since it was fetched; `changes_locked`: ' +
+                'no longer waiting for changes; `change_not_requested`: an answer the change ' +
+                'request did not ask for',
+            ),
+            422: refused('`validation_failed`: answers need attention; `errors` names each'),
+          },
         },
       },
       async (request, reply) => {
@@ -172,8 +182,8 @@ function describeParts(parts: FormParts): object {
   ]);
   const files = Object.entries(parts.fileRules).map(([name, rule]) => [
     name,
+    // Raw bytes, not a JSON string (OpenAPI 3.1's binary part: its media type alone).
     {
-      type: 'string',
       contentMediaType: rule.accept === 'pdf' ? 'application/pdf' : 'application/octet-stream',
       description: rule.label ?? name,
     },
