@@ -2,17 +2,15 @@
  * The Profile page's API credentials (issue 40 §4): an Administrator makes one after confirming
  * who they are, sees its secret once, and is asked before revoking one; anyone else sees nothing.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../src/shared/api/account';
 import type { ApiCredential } from '../../../src/shared/api/apiCredentials';
-import { AppProviders } from '../../../src/web/app/AppProviders';
 import { CONFIRM_IDENTITY_TITLE } from '../../../src/web/pages/profile/ConfirmIdentityDialog';
 import { SECRET_SHOWN_ONCE } from '../../../src/web/pages/profile/ApiCredentialsSection';
-import { ProfilePage } from '../../../src/web/pages/profile/ProfilePage';
-import { json, mockApi, sentBodies, type Handler } from '../renderApp';
+import { renderProfile } from './renderProfile';
+import { json, sentBodies } from '../renderApp';
 
 const EMAIL = 'avery@example.com';
 const PASSWORD = 'Lantern-Quay-48';
@@ -40,21 +38,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderProfile(handlers: Record<string, Handler>) {
-  const fetchMock = mockApi({
-    'GET user/profile': () => json(200, PROFILE),
-    'GET user/sessions': () => json(200, { sessions: [], placesAttribution: null }),
-    ...handlers,
-  });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders queryClient={queryClient}>
-      <ProfilePage />
-    </AppProviders>,
-  );
-  return fetchMock;
-}
-
 describe('API credentials on the Profile page', () => {
   it(
     'creates one after the password, shows its secret once, then forgets it',
@@ -63,7 +46,7 @@ describe('API credentials on the Profile page', () => {
       const user = userEvent.setup();
       let credentials: ApiCredential[] = [];
       const created: ApiCredential = { ...EXISTING, id: 'c2', name: 'Back office' };
-      const fetchMock = renderProfile({
+      const fetchMock = renderProfile(PROFILE, {
         'GET user/api-credentials': () => json(200, { credentials }),
         'POST user/api-credentials': () => {
           credentials = [created];
@@ -102,7 +85,7 @@ describe('API credentials on the Profile page', () => {
   it('asks before revoking, and revokes only when confirmed', async () => {
     const user = userEvent.setup();
     let credentials: ApiCredential[] = [EXISTING];
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'GET user/api-credentials': () => json(200, { credentials }),
       'DELETE user/api-credentials/c1': () => {
         credentials = [{ ...EXISTING, revokedAt: '2026-11-25T10:00:00Z' }];
@@ -125,7 +108,7 @@ describe('API credentials on the Profile page', () => {
   });
 
   it('shows nothing of it to someone who is not an Administrator', async () => {
-    renderProfile({
+    renderProfile(PROFILE, {
       'GET user/api-credentials': () =>
         json(403, { errorMessage: 'Only an Administrator of your organisation can do this.' }),
     });

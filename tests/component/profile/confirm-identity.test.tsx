@@ -3,15 +3,13 @@
  * with the account's email read-only, the password, then the second factor the change's server
  * asks for (a code or a passkey), sent together with the change.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../src/shared/api/account';
-import { AppProviders } from '../../../src/web/app/AppProviders';
 import { CONFIRM_IDENTITY_TITLE } from '../../../src/web/pages/profile/ConfirmIdentityDialog';
-import { ProfilePage } from '../../../src/web/pages/profile/ProfilePage';
-import { json, mockApi, sentBodies, type Handler } from '../renderApp';
+import { renderProfile } from './renderProfile';
+import { json, sentBodies, type Handler } from '../renderApp';
 
 // The browser's WebAuthn ceremony (jsdom has no authenticator): the assertion a passkey gives.
 const startAuthentication = vi.hoisted(() => vi.fn());
@@ -46,21 +44,6 @@ function askingSecondFactor(methods: string, done: Handler): Handler {
   };
 }
 
-function renderProfile(handlers: Record<string, Handler>) {
-  const fetchMock = mockApi({
-    'GET user/profile': () => json(200, PROFILE),
-    'GET user/sessions': () => json(200, { sessions: [], placesAttribution: null }),
-    ...handlers,
-  });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders queryClient={queryClient}>
-      <ProfilePage />
-    </AppProviders>,
-  );
-  return fetchMock;
-}
-
 async function openedDialog() {
   const dialog = await screen.findByRole('dialog', { name: CONFIRM_IDENTITY_TITLE });
   return within(dialog);
@@ -77,7 +60,7 @@ async function enterPassword(dialog: ReturnType<typeof within>, password = PASSW
 describe('the profile’s confirmation dialog', () => {
   it('asks the password in the sign-in’s form, then the code the change asks for, and sends both together', async () => {
     const user = userEvent.setup();
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'DELETE user/2fa': askingSecondFactor('totp passkey', () => json(200, { enabled: false })),
     });
     await user.click(await screen.findByRole('button', { name: 'Turn off authenticator app' }));
@@ -106,7 +89,7 @@ describe('the profile’s confirmation dialog', () => {
 
   it('says a wrong password on the password field and a wrong code on the code field, keeping what was typed', async () => {
     const user = userEvent.setup();
-    renderProfile({
+    renderProfile(PROFILE, {
       'DELETE user/2fa': (body) => {
         const sent = body as { password: string; totpCode?: string };
         if (sent.password !== PASSWORD) {
@@ -149,7 +132,7 @@ describe('the profile’s confirmation dialog', () => {
     const user = userEvent.setup();
     const assertion = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {} };
     startAuthentication.mockResolvedValue(assertion);
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'GET user/profile': () => json(200, { ...PROFILE, totpEnabled: false }),
       'POST user/reauth/passkey-options': () => json(200, { challenge: 'Y2hhbGxlbmdl' }),
       'DELETE user/passkeys/pk-1': askingSecondFactor('passkey', () => json(200, {})),
@@ -176,7 +159,7 @@ describe('the profile’s confirmation dialog', () => {
     const user = userEvent.setup();
     const locked =
       'Two-factor sign-in is locked after too many failed attempts. Please try again after 2026-11-28 15:42 UTC.';
-    renderProfile({
+    renderProfile(PROFILE, {
       'DELETE user/2fa': askingSecondFactor('totp', () => json(429, { errorMessage: locked })),
     });
     await user.click(await screen.findByRole('button', { name: 'Turn off authenticator app' }));
@@ -190,7 +173,7 @@ describe('the profile’s confirmation dialog', () => {
 
   it('changes the password: the new one on the page, then the current one and the code in the dialog', async () => {
     const user = userEvent.setup();
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'POST user/password': askingSecondFactor('totp', () => json(200, { endedSessions: 2 })),
     });
     await user.type(await screen.findByLabelText(/^New password/), 'Harbour-Kite-93');
@@ -216,7 +199,7 @@ describe('the profile’s confirmation dialog', () => {
 
   it('changes the email: the address on the page, its refusal said on its field, the dialog closed', async () => {
     const user = userEvent.setup();
-    renderProfile({
+    renderProfile(PROFILE, {
       'POST user/email': (body) =>
         (body as { newEmail: string }).newEmail === EMAIL
           ? json(400, {

@@ -4,16 +4,14 @@
  * Profile lives outside its router; and its sessions table, whose dates and Sign out stay on one
  * line and which scrolls inside itself, as a focusable region, once wider than the screen.
  */
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile, SessionList } from '../../../src/shared/api/account';
 import { firm } from '../../../src/shared/config/firm';
-import { AppProviders } from '../../../src/web/app/AppProviders';
 import { sideScrollName } from '../../../src/web/app/useSideScroll';
-import { ProfilePage } from '../../../src/web/pages/profile/ProfilePage';
-import { currentUserHandler, json, makeUser, mockApi } from '../renderApp';
+import { currentUserHandler, json, makeUser } from '../renderApp';
+import { renderProfile } from './renderProfile';
 
 const PROFILE: Profile = {
   email: 'avery@example.com',
@@ -49,23 +47,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderProfile() {
-  mockApi({
+function renderProfileFrame() {
+  renderProfile(PROFILE, {
     'GET user': currentUserHandler(makeUser({ email: PROFILE.email })),
-    'GET user/profile': () => json(200, PROFILE),
     'GET user/sessions': () => json(200, SESSIONS),
   });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders queryClient={queryClient}>
-      <ProfilePage />
-    </AppProviders>,
-  );
 }
 
 describe('the Profile page’s frame', () => {
   it('draws the light header, header links to the app as full page loads, and the footer', async () => {
-    renderProfile();
+    renderProfileFrame();
     const banner = await screen.findByRole('banner');
     expect(banner).toHaveAttribute('data-variant', 'light');
     expect(within(banner).getByRole('link', { name: firm.displayName })).toHaveAttribute(
@@ -95,7 +86,7 @@ describe('the Profile page’s frame', () => {
   });
 
   it('keeps the sessions’ dates and Sign out on one line', async () => {
-    renderProfile();
+    renderProfileFrame();
     const table = await screen.findByRole('table', { name: 'Active sessions' });
     const other = await within(table).findByRole('row', { name: /Firefox 133/ });
     const cells = within(other).getAllByRole('cell');
@@ -122,7 +113,7 @@ describe('the Profile page’s frame', () => {
       return this.querySelector('table') ? 600 : 0;
     });
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(350);
-    renderProfile();
+    renderProfileFrame();
     const table = await screen.findByRole('table', { name: 'Active sessions' });
     const region = screen.getByRole('region', { name: sideScrollName('Active sessions') });
     expect(region).toContainElement(table);
@@ -131,7 +122,7 @@ describe('the Profile page’s frame', () => {
   });
 
   it('adds no tab stop while the sessions table fits', async () => {
-    renderProfile();
+    renderProfileFrame();
     const table = await screen.findByRole('table', { name: 'Active sessions' });
     expect(screen.queryByRole('region', { name: sideScrollName('Active sessions') })).toBeNull();
     expect(table.parentElement).not.toHaveAttribute('tabindex');

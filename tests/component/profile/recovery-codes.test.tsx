@@ -3,15 +3,13 @@
  * its answer carries, once; the section says how many are left and gets a new set after the
  * password and a second factor, which may itself be one of the recovery codes.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../src/shared/api/account';
-import { AppProviders } from '../../../src/web/app/AppProviders';
 import { CONFIRM_IDENTITY_TITLE } from '../../../src/web/pages/profile/ConfirmIdentityDialog';
-import { ProfilePage } from '../../../src/web/pages/profile/ProfilePage';
-import { json, mockApi, sentBodies, type Handler } from '../renderApp';
+import { renderProfile } from './renderProfile';
+import { json, sentBodies } from '../renderApp';
 
 // QR codes are drawn from the otpauth URL; jsdom does not need a real one.
 vi.mock('qrcode', () => ({ default: { toString: async () => '<svg/>' } }));
@@ -37,21 +35,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-function renderProfile(profile: () => Profile, handlers: Record<string, Handler>) {
-  const fetchMock = mockApi({
-    'GET user/profile': () => json(200, profile()),
-    'GET user/sessions': () => json(200, { sessions: [], placesAttribution: null }),
-    ...handlers,
-  });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders queryClient={queryClient}>
-      <ProfilePage />
-    </AppProviders>,
-  );
-  return fetchMock;
-}
 
 async function confirmWithPassword() {
   const user = userEvent.setup();

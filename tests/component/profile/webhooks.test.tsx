@@ -4,15 +4,13 @@
  * first), and reads the deliveries a page at a time with their last answer, resending one;
  * anyone else sees nothing of it.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../src/shared/api/account';
 import type { WebhookDelivery, WebhookEndpoint } from '../../../src/shared/api/webhooks';
-import { AppProviders } from '../../../src/web/app/AppProviders';
-import { ProfilePage } from '../../../src/web/pages/profile/ProfilePage';
-import { json, mockApi, sentBodies, type Handler } from '../renderApp';
+import { renderProfile } from './renderProfile';
+import { json, sentBodies } from '../renderApp';
 
 const PROFILE: Profile = {
   email: 'avery@example.com',
@@ -58,30 +56,20 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderProfile(handlers: Record<string, Handler>) {
-  const fetchMock = mockApi({
-    'GET user/profile': () => json(200, PROFILE),
-    'GET user/sessions': () => json(200, { sessions: [], placesAttribution: null }),
-    ...handlers,
-  });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppProviders queryClient={queryClient}>
-      <ProfilePage />
-    </AppProviders>,
-  );
-  return fetchMock;
-}
-
+// The page's first draw loads its parts: on a busy machine that can outlast the usual 5 s.
 const webhooksSection = async () =>
-  within((await screen.findByRole('heading', { name: 'Webhooks' })).closest('section')!);
+  within(
+    (await screen.findByRole('heading', { name: 'Webhooks' }, { timeout: 20_000 })).closest(
+      'section',
+    )!,
+  );
 
 describe('webhooks on the Profile page', { timeout: 60_000 }, () => {
   it('adds an endpoint and shows its secret once; a refusal keeps what was typed', async () => {
     const user = userEvent.setup();
     let endpoints: WebhookEndpoint[] = [];
     let refuse = true;
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'GET webhooks/endpoints': () => json(200, { data: endpoints }),
       'GET webhooks/deliveries?limit=10': () => json(200, { data: [], nextCursor: null }),
       'POST webhooks/endpoints': () => {
@@ -129,7 +117,7 @@ describe('webhooks on the Profile page', { timeout: 60_000 }, () => {
   it('pauses an endpoint, and deletes one only after asking', async () => {
     const user = userEvent.setup();
     let endpoints = [ENDPOINT];
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'GET webhooks/endpoints': () => json(200, { data: endpoints }),
       'GET webhooks/deliveries?limit=10': () => json(200, { data: [], nextCursor: null }),
       'PATCH webhooks/endpoints/e1': (body) => {
@@ -174,7 +162,7 @@ describe('webhooks on the Profile page', { timeout: 60_000 }, () => {
         },
       ],
     });
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'GET webhooks/endpoints': () => json(200, { data: [ENDPOINT] }),
       'GET webhooks/deliveries?limit=10': () => json(200, { data: [failed], nextCursor: 'next1' }),
       'GET webhooks/deliveries?limit=10&cursor=next1': () =>
@@ -198,7 +186,7 @@ describe('webhooks on the Profile page', { timeout: 60_000 }, () => {
   });
 
   it('is not shown to anyone the server refuses (403)', async () => {
-    const fetchMock = renderProfile({
+    const fetchMock = renderProfile(PROFILE, {
       'GET webhooks/endpoints': () =>
         json(403, { errorMessage: 'Only an Administrator may.', code: 'forbidden' }),
     });
