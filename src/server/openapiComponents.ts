@@ -75,6 +75,24 @@ const NAMED_SCHEMAS: Record<string, object> = {
 type Json = Record<string, unknown>;
 
 /**
+ * Examples of named schemas whose module another change owns (src/shared/api/http.ts): given
+ * here, for the document only.
+ */
+const DOCUMENT_EXAMPLES: Record<string, unknown[]> = {
+  Error: [
+    {
+      errorMessage: 'Your session check failed. Reload the page and try again.',
+      code: 'csrf_missing',
+    },
+    {
+      errorMessage: 'Please correct the highlighted answers.',
+      code: 'validation_failed',
+      errors: { '/lastName': 'Required' },
+    },
+  ],
+};
+
+/**
  * A schema's identity: its JSON with keys sorted, its own description and examples aside, and
  * `const: x` read as `enum: [x]` (as @fastify/swagger writes it).
  */
@@ -284,10 +302,22 @@ const SAMPLE_NAMES: Record<string, string> = {
   firstName: 'Ada',
   lastName: 'Lovelace',
   phoneNumber: '+12125550142',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  phone_number: '+12125550142',
+  password_text: 'correct horse battery staple',
+  access_token: 'Gx4q9c1mZk2WbT0vHn8sYp',
+  recaptchaToken: '03AFcWeA6example-captcha-answer',
+  recoveryCode: 'k7pq-3xwz',
   errorMessage: 'Please sign in to view that content.',
   lei: '5493001KJTIIGC8Y1R12',
   formId: 'individual',
   token: 'Gx4q9c1mZk2WbT0vHn8sYp',
+  schemaHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  title: 'Individual registration',
+  prompt: 'First name',
+  note: 'Please give your legal first name as on your photo ID.',
+  reason: 'The photo ID does not show the name given.',
   totpCode: '492039',
   name: 'Northstar example',
 };
@@ -316,12 +346,15 @@ function sampleOf(schema: unknown, components: Json, name = '', depth = 0): unkn
   const type = types.find((t) => t !== 'null') ?? types[0];
   switch (type) {
     case 'object': {
+      // The required properties (a body's other fields are often alternatives: a code or a
+      // passkey), or every one where none is required.
       const properties = (s.properties ?? {}) as Json;
+      const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+      const named = required.length > 0 ? required.filter((key) => key in properties) : null;
       return Object.fromEntries(
-        Object.entries(properties).map(([key, inner]) => [
-          key,
-          sampleOf(inner, components, key, depth + 1),
-        ]),
+        Object.entries(properties)
+          .filter(([key]) => !named || named.includes(key))
+          .map(([key, inner]) => [key, sampleOf(inner, components, key, depth + 1)]),
       );
     }
     case 'array': {
@@ -344,7 +377,11 @@ function sampleOf(schema: unknown, components: Json, name = '', depth = 0): unkn
         SAMPLE_FORMATS[String(s.format)] ??
         SAMPLE_PATTERNS[String(s.pattern)] ??
         SAMPLE_NAMES[name] ??
-        (s.contentMediaType ? '(the file’s bytes)' : name ? `${name} sample` : 'sample');
+        (s.contentMediaType ? '(the file’s bytes)' : undefined) ??
+        (/(^id|Id)$/.test(name) ? SAMPLE_FORMATS.uuid : undefined) ??
+        (/(url|Url)$/.test(name) ? SAMPLE_FORMATS.uri : undefined) ??
+        (/^(path|pointer)$/.test(name) ? '/firstName' : undefined) ??
+        (name ? `${name} sample` : 'sample');
       const min = Number(s.minLength ?? 0);
       return text.length >= min ? text : text.padEnd(min, 'x');
     }
@@ -362,7 +399,7 @@ export function withExamples<T extends object>(openapi: T): T {
   const document = openapi as { paths?: Json; components?: { schemas?: Record<string, Json> } };
   const components = document.components?.schemas ?? {};
   for (const [name, schema] of Object.entries(components)) {
-    const own = (NAMED_SCHEMAS[name] as Json | undefined)?.examples;
+    const own = DOCUMENT_EXAMPLES[name] ?? (NAMED_SCHEMAS[name] as Json | undefined)?.examples;
     if (schema.examples === undefined) {
       components[name] = { ...schema, examples: own ?? [sampleOf(schema, components)] };
     }

@@ -442,7 +442,9 @@ function documentedAnswers(input: {
       415,
       because(
         'unsupported_media_type',
-        multipart ? 'not multipart/form-data' : 'not application/json',
+        multipart
+          ? 'not multipart/form-data'
+          : 'a content type the call does not read (send application/json)',
       ),
     );
   }
@@ -535,7 +537,9 @@ const STATUS_VOCABULARY =
   "calls' `status`, `registrationStatus` and `participantStatus`) is `pending` (submitted, " +
   "waiting for review), `changes_requested` (the same moment as the application's), " +
   '`resubmitted` (submitted again after a change request, waiting for review), `approved` or ' +
-  '`rejected` (both final). Where the specification fixes a wire name it is kept as it is: ' +
+  "`rejected` (both final). The signed-in user's `review.status` (`GET user`) is the same review " +
+  'told to the applicant: `submitted` where the registration says `pending`, the other four ' +
+  'alike. Where the specification fixes a wire name it is kept as it is: ' +
   '`authStatus` `TwoFactorRequired`/`AuthComplete`, the sign-in state ' +
   "`Authenticated`/`NotAuthenticated`, and the user's `details.approved` flag (true once the " +
   'registration is approved).';

@@ -597,7 +597,9 @@ const ROUTE_CONTRACTS: Record<string, FastifySchema> = {
       required: ['lei'],
     },
     response: {
-      400: refused('`validation_failed`: not an LEI (its ISO 17442 check digits fail)'),
+      400: refused(
+        '`validation_failed`: not an LEI (20 letters and digits whose ISO 17442 check digits pass)',
+      ),
       404: refused('`not_found`: no legal entity is registered under this LEI'),
     },
   },

@@ -99,6 +99,7 @@ export const signinRequestSchema = {
   },
   required: ['email', 'password'],
   additionalProperties: false,
+  examples: [{ email: 'ada.lovelace@example.com', password: 'correct horse battery staple' }],
 } as const;
 export type SigninRequest = FromSchema<typeof signinRequestSchema>;
 
@@ -158,6 +159,23 @@ const applicationReviewSchema = {
 } as const;
 export type ApplicationReview = FromSchema<typeof applicationReviewSchema>;
 
+/** A user as the document shows one (the OpenAPI examples; never an answer of the server). */
+const USER_EXAMPLE = {
+  id: '6d0c3b52-2f5e-4c7a-9a41-3e8b7f1d2c90',
+  email: 'ada.lovelace@example.com',
+  isNorthstarClearingStaff: false,
+  details: {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    phoneNumber: '+12125550142',
+    approved: true,
+  },
+  orgDetails: { clearingOrgId: 'NCM-000142', name: 'Lovelace Analytical Engines LLC' },
+  organizationId: '0b9e4f7a-1c2d-4e3f-8a5b-6c7d8e9f0a1b',
+  roles: ['Administrator'],
+  review: null,
+} as const;
+
 /** The signed-in user (spec access §3; `isNorthstarClearingStaff` is `is{product}ClearingStaff`). */
 export const userSchema = {
   type: 'object',
@@ -186,6 +204,7 @@ export const userSchema = {
     'roles',
   ],
   additionalProperties: false,
+  examples: [USER_EXAMPLE],
 } as const;
 export type User = FromSchema<typeof userSchema>;
 
@@ -235,6 +254,10 @@ export const signinResultSchema = {
       properties: { authStatus: { const: 'AuthComplete' } },
       required: ['authStatus', 'user'],
     },
+  ],
+  examples: [
+    { authStatus: 'AuthComplete', user: USER_EXAMPLE },
+    { authStatus: 'TwoFactorRequired', methods: ['totp', 'recoveryCode'] },
   ],
 } as const;
 type SigninAnswer = FromSchema<typeof signinResultSchema>;
