@@ -60,6 +60,23 @@ export interface ServerConfig {
    * shipped DB-IP country data; `off`: addresses only). See auth/ipPlaces.ts.
    */
   sessionPlaceDatabase: string | undefined;
+  /**
+   * `WEBHOOK_RETENTION_DAYS`: how long delivered and given-up webhook deliveries (and their
+   * events, attempts) are kept before the cleanup deletes them (webhooks/retention.ts).
+   */
+  webhookRetentionDays: number;
+  /** `WEBHOOK_POLL_MS`: how often a serving instance looks for due webhook deliveries. */
+  webhookPollMs: number;
+}
+
+/** A positive number setting, or its default when unset; a sentence naming it when not one. */
+function positiveSetting(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} must be a positive number, not "${raw}".`);
+  }
+  return value;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -103,5 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? path.resolve(env.AUDIT_CHECKPOINT_DIR)
       : undefined,
     sessionPlaceDatabase: env.SESSION_PLACE_DATABASE || undefined,
+    webhookRetentionDays: positiveSetting('WEBHOOK_RETENTION_DAYS', env.WEBHOOK_RETENTION_DAYS, 30),
+    webhookPollMs: positiveSetting('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 2_000),
   };
 }

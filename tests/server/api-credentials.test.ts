@@ -14,9 +14,12 @@ import { demoStatement } from '../../src/server/seed/demoReview';
 import { createOutboxMailer } from '../../src/server/mail/mailer';
 import {
   CALL_TAKES_NO_CREDENTIAL,
+  CREDENTIAL_REVOKED,
+  MAKER_NOT_ADMINISTRATOR,
   NOT_A_CREDENTIAL,
   scopeMissing,
 } from '../../src/server/plugins/apiCredentials';
+import { routeScope } from '../../src/server/auth/apiCredentials';
 import type { ApiScope } from '../../src/shared/api/apiCredentials';
 import { auditRows } from './adminHelpers';
 import { enableTwoFactor, PASSWORD, signedIn } from './authHelpers';
@@ -186,11 +189,18 @@ describe('API credentials (issue 40 §4)', () => {
     // A scope it lacks; a call that takes no credential at all (the profile, staff calls).
     const statement = await call('GET', `${API}/customer/${admin.organizationId}/statement`);
     expect(statement.statusCode).toBe(403);
-    expect(statement.json().errorMessage).toBe(scopeMissing('statements:read'));
+    expect(statement.json()).toEqual({
+      errorMessage: scopeMissing('statements:read'),
+      code: 'scope_missing',
+    });
+    expect(statement.json().errorMessage).toContain('statements:read');
     for (const url of [`${API}/user`, `${API}/user/profile`, '/exchange/api/admin/users']) {
       const refused = await call('GET', url);
       expect(refused.statusCode, url).toBe(403);
-      expect(refused.json().errorMessage).toBe(CALL_TAKES_NO_CREDENTIAL);
+      expect(refused.json()).toEqual({
+        errorMessage: CALL_TAKES_NO_CREDENTIAL,
+        code: 'credential_not_accepted',
+      });
     }
     const consent = await call('POST', `${API}/esign-consent`, { version: 'x' });
     expect(consent.statusCode).toBe(403);
@@ -202,7 +212,7 @@ describe('API credentials (issue 40 §4)', () => {
       headers: bearer(`ncpk_${crypto.randomBytes(32).toString('base64url')}`),
     });
     expect(madeUp.statusCode).toBe(401);
-    expect(madeUp.json().errorMessage).toBe(NOT_A_CREDENTIAL);
+    expect(madeUp.json()).toEqual({ errorMessage: NOT_A_CREDENTIAL, code: 'credential_invalid' });
     expect(madeUp.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
 
     const used = await t.pool.query<{ last_used_at: Date | null }>(
@@ -268,6 +278,10 @@ describe('API credentials (issue 40 §4)', () => {
       headers: bearer(secret),
     });
     expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({
+      errorMessage: MAKER_NOT_ADMINISTRATOR,
+      code: 'credential_revoked',
+    });
   });
 
   it('are refused on every instance once revoked (the state is in PostgreSQL)', async () => {
@@ -287,12 +301,201 @@ describe('API credentials (issue 40 §4)', () => {
       expect((await read()).statusCode).toBe(200);
       const revoked = await admin.client.request('DELETE', `${CREDENTIALS}/${credential.id}`);
       expect(revoked.statusCode).toBe(200);
+      // The second instance, which has just let the credential in, refuses it at once: nothing
+      // of it is cached in either instance.
       const refused = await read();
       expect(refused.statusCode).toBe(401);
-      expect(refused.json().errorMessage).toBe(NOT_A_CREDENTIAL);
+      expect(refused.json()).toEqual({
+        errorMessage: CREDENTIAL_REVOKED,
+        code: 'credential_revoked',
+      });
     } finally {
       await second.close();
       await pool.end();
     }
+  });
+
+  it('say why each refusal is one: invalid, malformed, wrong secret, revoked, scope missing', async () => {
+    const admin = await administrator(t);
+    const { credential, secret } = await createCredential(admin, ['registrations:read']);
+    const read = (authorization: string) =>
+      t.app.inject({ method: 'GET', url: `${API}/registration`, headers: { authorization } });
+    const invalid = { errorMessage: NOT_A_CREDENTIAL, code: 'credential_invalid' };
+    // Unknown (well formed), malformed (another shape, a space inside, no secret at all), and the
+    // right start with the wrong rest: each 401 credential_invalid, never the cookie's session.
+    const wrongRest = `${secret.slice(0, 20)}${'A'.repeat(secret.length - 20)}`;
+    for (const header of [
+      `Bearer ncpk_${crypto.randomBytes(32).toString('base64url')}`,
+      'Bearer not-a-credential',
+      `Bearer ${secret} extra`,
+      'Bearer',
+      `bearer ${secret.slice(0, -1)}`,
+      `Bearer ${wrongRest}`,
+    ]) {
+      const answer = await read(header);
+      expect(answer.statusCode, header).toBe(401);
+      expect(answer.json(), header).toEqual(invalid);
+      expect(answer.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    }
+    // With a session cookie beside it, a bad credential still answers 401, not the session.
+    const withCookie = await admin.client.request('GET', `${API}/registration`, {
+      headers: { authorization: 'Bearer not-a-credential' },
+    });
+    expect(withCookie.statusCode).toBe(401);
+    expect(withCookie.json().code).toBe('credential_invalid');
+
+    const scope = await t.app.inject({
+      method: 'GET',
+      url: `${API}/customer/${admin.organizationId}/statement`,
+      headers: bearer(secret),
+    });
+    expect(scope.statusCode).toBe(403);
+    expect(scope.json()).toEqual({
+      errorMessage: expect.stringContaining('statements:read'),
+      code: 'scope_missing',
+    });
+    expect(scope.headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", scope="statements:read"',
+    );
+
+    await admin.client.request('DELETE', `${CREDENTIALS}/${credential.id}`);
+    const revoked = await read(`Bearer ${secret}`);
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json()).toEqual({
+      errorMessage: CREDENTIAL_REVOKED,
+      code: 'credential_revoked',
+    });
+  });
+
+  it('are refused, with credential_not_accepted, by every route that declares no scope', async () => {
+    const admin = await administrator(t);
+    await t.pool.query(
+      `update users set details = '{"firstName":"A","lastName":"B","phoneNumber":"+12125550142","approved":true}' where id = $1`,
+      [admin.id],
+    );
+    await saveStatement(t.pool, {
+      organizationId: admin.organizationId,
+      asOf: '2026-11-20',
+      statement: demoStatement(),
+      loadedBy: null,
+    });
+    const { secret } = await createCredential(admin, [
+      'applications:write',
+      'registrations:read',
+      'statements:read',
+      'webhooks:manage',
+    ]);
+    // One call per scope that works.
+    for (const url of [
+      `${API}/forms`,
+      `${API}/registration`,
+      `${API}/customer/${admin.organizationId}/statement`,
+      `${API}/webhooks/endpoints`,
+    ]) {
+      const answer = await t.app.inject({ method: 'GET', url, headers: bearer(secret) });
+      expect(answer.statusCode, `${url}: ${answer.body}`).toBe(200);
+    }
+
+    // Every route the app has: one without a scope refuses the credential, whatever cookie comes
+    // with it (the Administrator's own session here), and answers nothing of the session's.
+    const refused: string[] = [];
+    let takingRoutes = 0;
+    for (const route of t.app.routeTable) {
+      if (route.method === 'HEAD' || route.method === 'OPTIONS') continue;
+      const security = (route.schema?.security ?? []) as Record<string, unknown>[];
+      const takes =
+        security.some((requirement) => 'apiCredential' in requirement) ||
+        routeScope(route.method, route.url) !== undefined;
+      const url = route.url
+        .replace(/:organizationId/, admin.organizationId)
+        .replace(/:formId/, 'individual')
+        .replace(/:[A-Za-z]+/g, crypto.randomUUID())
+        .replace(/\*$/, 'anything');
+      const method = route.method as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+      const answer = await admin.client.request(method, url, {
+        headers: bearer(secret),
+        ...(method === 'GET' || method === 'DELETE' ? {} : { json: {} }),
+      });
+      const label = `${route.method} ${route.url}`;
+      if (takes) {
+        takingRoutes += 1;
+        expect(['credential_not_accepted', 'scope_missing'], label).not.toContain(
+          answer.json<{ code?: string }>().code,
+        );
+      } else {
+        refused.push(label);
+        expect(answer.statusCode, `${label}: ${answer.body}`).toBe(403);
+        // The staff console's pages answer their refusals as a page; every API call as JSON.
+        if (/^text\/html/.test(String(answer.headers['content-type']))) {
+          expect(route.url, label).toMatch(/^\/clearing\/admin/);
+          expect(answer.body, label).toContain(CALL_TAKES_NO_CREDENTIAL);
+        } else {
+          expect(answer.json(), label).toEqual({
+            errorMessage: CALL_TAKES_NO_CREDENTIAL,
+            code: 'credential_not_accepted',
+          });
+        }
+        expect(answer.body, label).not.toContain(admin.email);
+      }
+    }
+    // Today 143 refuse and 22 take one (sign-up to staff pages; forms to webhooks).
+    expect(refused.length).toBeGreaterThan(100);
+    expect(refused).toEqual(
+      expect.arrayContaining(
+        [
+          'GET /user',
+          'GET /user/sessions',
+          'POST /user/sessions/end-others',
+          'POST /user/password',
+          'POST /user/2fa',
+          'DELETE /user/2fa',
+          'GET /user/api-credentials',
+          'POST /user/api-credentials',
+          'DELETE /user/api-credentials/:id',
+          'POST /auth/signout',
+          'POST /esign-consent',
+        ].map((call) => call.replace(' /', ` ${API}/`)),
+      ),
+    );
+    expect(takingRoutes).toBeGreaterThanOrEqual(20);
+  });
+
+  it('are named in every audit row of what they do (id, never the secret), with whom they act for', async () => {
+    const admin = await administrator(t);
+    const { credential, secret } = await createCredential(admin, [
+      'applications:write',
+      'webhooks:manage',
+    ]);
+    const since = new Date(Date.now() - 1000);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `${API}/applications/individual`,
+      headers: bearer(secret),
+      payload: { answers: {}, baseRevision: 0 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const endpoint = await t.app.inject({
+      method: 'POST',
+      url: `${API}/webhooks/endpoints`,
+      headers: bearer(secret),
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['registration.approved'] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    const via = {
+      viaApiCredential: credential.id,
+      apiCredentialOrganizationId: admin.organizationId,
+    };
+    for (const action of ['application.created', 'webhook.endpoint-created']) {
+      const rows = (await auditRows(t, action, since)).filter((r) => r.actor_user_id === admin.id);
+      expect(rows.length, action).toBe(1);
+      expect(rows[0]!.detail, action).toMatchObject(via);
+      expect(JSON.stringify(rows[0]!.detail)).not.toContain(secret.slice(5));
+    }
+    // The same action by the Administrator's own session names no credential.
+    await admin.client.request('PATCH', `${API}/webhooks/endpoints/${endpoint.json().id}`, {
+      json: { enabled: false },
+    });
+    const changed = await auditRows(t, 'webhook.endpoint-changed', since);
+    expect(changed.at(-1)!.detail).not.toHaveProperty('viaApiCredential');
   });
 });

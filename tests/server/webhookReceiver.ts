@@ -61,8 +61,9 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /**
- * docs/api.md's check, as a partner writes it: the header's `t` and `v1`, the HMAC-SHA256 of
- * `t.body` under the secret, compared in constant time, and `t` no older than five minutes.
+ * docs/api.md's check, as a partner writes it: the header's `t` and any of its `v1`s (two while
+ * a rolled secret's overlap lasts), the HMAC-SHA256 of `t.body` under the secret, compared in
+ * constant time, and `t` no older than five minutes.
  */
 export function verifyWebhook(
   secret: string,
@@ -70,10 +71,13 @@ export function verifyWebhook(
   rawBody: string,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): boolean {
-  const fields = Object.fromEntries(header.split(',').map((part) => part.split('=', 2)));
-  const timestamp = Number(fields.t);
+  const fields = header.split(',').map((part) => part.split('=', 2));
+  const t = fields.find(([name]) => name === 't')?.[1];
+  const timestamp = Number(t);
   if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > 300) return false;
-  const expected = crypto.createHmac('sha256', secret).update(`${fields.t}.${rawBody}`).digest();
-  const given = Buffer.from(String(fields.v1 ?? ''), 'hex');
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  const expected = crypto.createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  return fields.some(([name, value]) => {
+    const given = Buffer.from(name === 'v1' ? String(value) : '', 'hex');
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  });
 }

@@ -18,6 +18,9 @@ import { withTransaction } from '../../src/server/db/transaction';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { rotateFieldKeys } from '../../src/server/fieldEncryption/rotateKeys';
 import { DeliveryWorker, retryDelayMs } from '../../src/server/webhooks/deliveryWorker';
+import { cleanUpDeliveries } from '../../src/server/webhooks/retention';
+import { buildApp } from '../../src/server/app';
+import { createOutboxMailer } from '../../src/server/mail/mailer';
 import { addressRefusal, endpointUrlRefusal } from '../../src/server/webhooks/endpointAddress';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { scopeMissing } from '../../src/server/plugins/apiCredentials';
@@ -597,6 +600,218 @@ describe('webhooks (issue 40 §5)', () => {
     const [post] = receiver.received;
     const header = String(post!.headers['northstar-signature']);
     expect(verifyWebhook(secret, header, post!.body, Math.floor(now.getTime() / 1000))).toBe(true);
+  });
+
+  it('replaces a signing secret: shown once, audited; both sign for the overlap, then the new alone', async () => {
+    const { customer, endpoint, secret: oldSecret } = await partnerWithEndpoint();
+    const since = new Date(Date.now() - 1000);
+    const rolled = await customer.client.post(`${W}/endpoints/${endpoint.id}/secret`, {
+      overlapHours: 24,
+    });
+    expect(rolled.statusCode, rolled.body).toBe(200);
+    const answer = rolled.json() as { id: string; secret: string; previousSecretExpiresAt: string };
+    expect(answer.id).toBe(endpoint.id);
+    expect(answer.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(answer.secret).not.toBe(oldSecret);
+    const until = new Date(answer.previousSecretExpiresAt).getTime();
+    expect(Math.abs(until - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
+    // Shown once: neither listed nor stored in the clear.
+    const listed = await customer.client.get(`${W}/endpoints`);
+    expect(listed.body).not.toContain(answer.secret);
+    const stored = await t.pool.query('select secret::text from webhook_endpoints where id = $1', [
+      endpoint.id,
+    ]);
+    expect(stored.rows[0].secret).not.toContain(answer.secret.slice(6));
+    expect(stored.rows[0].secret).not.toContain(oldSecret.slice(6));
+    const audited = await t.pool.query(
+      `select actor_user_id, detail from audit_log
+        where action = 'webhook.endpoint-secret-rolled' and at >= $1`,
+      [since],
+    );
+    expect(audited.rows).toEqual([
+      {
+        actor_user_id: expect.any(String),
+        detail: {
+          organizationId: customer.organizationId,
+          endpointId: endpoint.id,
+          overlapHours: 24,
+        },
+      },
+    ]);
+
+    // During the overlap: two v1 signatures, the new secret's first; either secret verifies.
+    const staff = await signedInStaff(t);
+    await requestChanges(staff, customer.registrationId);
+    const now = dueNow();
+    expect(await worker.tick(now)).toBe(1);
+    const during = receiver.received[0]!;
+    const header = String(during.headers['northstar-signature']);
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    const seconds = Math.floor(now.getTime() / 1000);
+    expect(verifyWebhook(answer.secret, header, during.body, seconds)).toBe(true);
+    expect(verifyWebhook(oldSecret, header, during.body, seconds)).toBe(true);
+    const [, newMac] = header.split(',');
+    expect(verifyWebhook(oldSecret, `t=${seconds},${newMac}`, during.body, seconds)).toBe(false);
+
+    // After it: the new secret alone.
+    const resend = await customer.client.post(
+      `${W}/deliveries/${String(during.headers['northstar-delivery-id'])}/resend`,
+    );
+    expect(resend.statusCode).toBe(202);
+    const later = new Date(until + 1000);
+    expect(await worker.tick(later)).toBe(1);
+    const after = receiver.received[1]!;
+    const afterHeader = String(after.headers['northstar-signature']);
+    expect(afterHeader.match(/v1=/g)).toHaveLength(1);
+    const laterSeconds = Math.floor(later.getTime() / 1000);
+    expect(verifyWebhook(answer.secret, afterHeader, after.body, laterSeconds)).toBe(true);
+    expect(verifyWebhook(oldSecret, afterHeader, after.body, laterSeconds)).toBe(false);
+  });
+
+  it('replaces a leaked secret at once with overlapHours 0; refuses others and unknown endpoints', async () => {
+    const { customer, endpoint, secret: oldSecret } = await partnerWithEndpoint();
+    const rolled = await customer.client.post(`${W}/endpoints/${endpoint.id}/secret`, {
+      overlapHours: 0,
+    });
+    expect(rolled.statusCode, rolled.body).toBe(200);
+    expect(rolled.json().previousSecretExpiresAt).toBeNull();
+    const staff = await signedInStaff(t);
+    await requestChanges(staff, customer.registrationId);
+    const now = dueNow();
+    expect(await worker.tick(now)).toBe(1);
+    const post = receiver.received[0]!;
+    const header = String(post.headers['northstar-signature']);
+    const seconds = Math.floor(now.getTime() / 1000);
+    expect(header.match(/v1=/g)).toHaveLength(1);
+    expect(verifyWebhook(rolled.json().secret, header, post.body, seconds)).toBe(true);
+    expect(verifyWebhook(oldSecret, header, post.body, seconds)).toBe(false);
+
+    const tooLong = await customer.client.post(`${W}/endpoints/${endpoint.id}/secret`, {
+      overlapHours: 169,
+    });
+    expect(tooLong.statusCode).toBe(400);
+    const unknown = await customer.client.post(`${W}/endpoints/${crypto.randomUUID()}/secret`, {});
+    expect(unknown.statusCode).toBe(404);
+    const other = await registeredCustomer(t);
+    const notTheirs = await other.client.post(`${W}/endpoints/${endpoint.id}/secret`, {});
+    expect(notTheirs.statusCode).toBe(404);
+    const member = await signedIn(t);
+    const notAdministrator = await member.client.post(`${W}/endpoints/${endpoint.id}/secret`, {});
+    expect(notAdministrator.statusCode).toBe(403);
+  });
+
+  it('deletes deliveries done or given up beyond the retention, and their events; never a pending one', async () => {
+    const { customer, endpoint } = await partnerWithEndpoint([
+      'registration.changes_requested',
+      'registration.approved',
+    ]);
+    const staff = await signedInStaff(t);
+    await requestChanges(staff, customer.registrationId);
+    expect(await worker.tick(dueNow())).toBe(1);
+    const rows = async () =>
+      (
+        await t.pool.query<{ id: string; event_id: string; state: string }>(
+          'select id, event_id, state from webhook_deliveries where endpoint_id = $1 order by seq',
+          [endpoint.id],
+        )
+      ).rows;
+    const [delivered] = await rows();
+    expect(delivered!.state).toBe('delivered');
+    // A delivery given up, and one still pending (its event as old as the others).
+    const second = await customer.client.post(`${W}/deliveries/${delivered!.id}/resend`);
+    const third = await customer.client.post(`${W}/deliveries/${delivered!.id}/resend`);
+    await t.pool.query(
+      `update webhook_deliveries set state = 'failed', completed_at = now() where id = $1`,
+      [second.json().id],
+    );
+    // A pending delivery of another, old event (the registration's approval) on the same endpoint.
+    await withTransaction(t.pool, (db) =>
+      recordStatusChange(db, {
+        registrationId: customer.registrationId,
+        status: 'approved',
+        changedBy: null,
+        actor: 'operator',
+      }),
+    );
+    const all = await rows();
+    const pending = all.find((row) => row.event_id !== delivered!.event_id)!;
+    expect(pending.state).toBe('pending');
+    // Make them all 31 days old, but the resend `third`, completed a day ago.
+    await t.pool.query(
+      `update webhook_deliveries set completed_at = now() - interval '31 days',
+              created_at = now() - interval '31 days' where endpoint_id = $1 and state <> 'pending'`,
+      [endpoint.id],
+    );
+    await t.pool.query(
+      `update webhook_deliveries set state = 'delivered', completed_at = now() - interval '1 day'
+        where id = $1`,
+      [third.json().id],
+    );
+    await t.pool.query(
+      `update webhook_events set created_at = now() - interval '31 days' where id = any ($1)`,
+      [all.map((row) => row.event_id)],
+    );
+
+    // While another instance holds the cleanup's lock, this one does nothing.
+    const holder = await t.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`select pg_advisory_xact_lock(hashtext('webhook-deliveries-cleanup'))`);
+      expect(await cleanUpDeliveries(t.pool, 30)).toBeNull();
+      expect(await rows()).toHaveLength(all.length);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+
+    expect(await cleanUpDeliveries(t.pool, 30)).toEqual({ deliveries: 2, events: 0 });
+    const left = await rows();
+    expect(left.map((row) => row.id).sort()).toEqual([third.json().id, pending.id].sort());
+    const attempts = await t.pool.query(
+      'select 1 from webhook_delivery_attempts where delivery_id = $1',
+      [delivered!.id],
+    );
+    expect(attempts.rowCount).toBe(0);
+    // The first event stays while the recent resend names it; the pending one's stays too.
+    await t.pool.query(
+      `update webhook_deliveries set completed_at = now() - interval '31 days' where id = $1`,
+      [third.json().id],
+    );
+    expect(await cleanUpDeliveries(t.pool, 30)).toEqual({ deliveries: 1, events: 1 });
+    const events = await t.pool.query('select id from webhook_events where id = any ($1)', [
+      all.map((row) => row.event_id),
+    ]);
+    expect(events.rows).toEqual([{ id: pending.event_id }]);
+    expect((await rows()).map((row) => row.id)).toEqual([pending.id]);
+  });
+
+  it('a listening server posts a queued delivery by itself, with no tick by hand', async () => {
+    const { customer, secret } = await partnerWithEndpoint();
+    // Another instance on the same database, listening, looking every 50 ms.
+    const pool = new pg.Pool({ connectionString: await connectionString(t.pool) });
+    const server = await buildApp({
+      config: { ...t.config, webhookPollMs: 50 },
+      pool,
+      mailer: createOutboxMailer(() => {}),
+      logger: false,
+    });
+    try {
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      const staff = await signedInStaff(t);
+      await requestChanges(staff, customer.registrationId);
+      const started = Date.now();
+      while (receiver.received.length === 0 && Date.now() - started < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(receiver.received).toHaveLength(1);
+      const post = receiver.received[0]!;
+      expect(verifyWebhook(secret, String(post.headers['northstar-signature']), post.body)).toBe(
+        true,
+      );
+    } finally {
+      await server.close();
+      await pool.end();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { withTransaction, type Queryable } from '../db/transaction';
 import type { FieldKey, FieldKeyRing } from '../fieldEncryption/keyRing';
 import { insertAuditRow, lockAuditHead } from '../db/auditLog';
+import { credentialAuditDetail } from './credentialContext';
 import { auditCanonical, auditChainKeysOf, keyedLinkHash } from './auditChainKeys';
 
 /** The events the audit trail records. */
@@ -71,6 +72,8 @@ export type AuditAction =
   | 'webhook.endpoint-created'
   | 'webhook.endpoint-changed'
   | 'webhook.endpoint-deleted'
+  // A new signing secret (the old one signing too for the overlap chosen).
+  | 'webhook.endpoint-secret-rolled'
   | 'webhook.delivery-resent'
   | 'staff.created'
   // Operator commands that read the trail or look a person up (issue 27).
@@ -123,7 +126,8 @@ async function appendKeyedRow(db: Queryable, key: FieldKey, event: AuditEvent): 
   } = await lockAuditHead(db, {
     actorUserId: event.actorUserId,
     registrationId: event.registrationId ?? null,
-    detail: storableDetail(event.detail ?? {}),
+    // A request made with an API credential: the row names it (audit/credentialContext.ts).
+    detail: storableDetail({ ...event.detail, ...credentialAuditDetail() }),
   });
   const seq = (BigInt(lastSeq) + 1n).toString();
   const parts = {

@@ -107,16 +107,20 @@ export interface CredentialCaller {
   approved: boolean;
 }
 
+/** Why a secret's credential does not act: revoked, or its maker no longer may make one. */
+type CredentialRefusal = 'revoked' | 'maker-not-administrator';
+
 /**
- * The caller a secret's hash names, or null: unknown, revoked, or its maker no longer an
- * Administrator of its organisation (or no longer verified). Read from PostgreSQL on every
- * request, so a revocation holds on every instance at once. Marks the credential used, to the
- * minute (one write a minute at most, not one per call).
+ * The caller a secret's hash names; `{ refused }` when the credential exists but was revoked or
+ * its maker is no longer an Administrator of its organisation (or no longer verified); null when
+ * no credential has this secret. Read from PostgreSQL on every request, so a revocation holds on
+ * every instance at once. Marks a valid credential used, to the minute (one write a minute at
+ * most, not one per call).
  */
 export async function findCredentialCaller(
   db: Queryable,
   secretHash: string,
-): Promise<CredentialCaller | null> {
+): Promise<CredentialCaller | { refused: CredentialRefusal } | null> {
   const result = await db.query<{
     id: string;
     user_id: string;
@@ -124,29 +128,36 @@ export async function findCredentialCaller(
     clearing_org_id: string | null;
     scopes: ApiScope[];
     approved: boolean;
+    revoked: boolean;
+    maker_administrator: boolean;
   }>({
     name: 'api-credential-caller',
     text: `with found as (
-             select c.id, c.created_by as user_id, c.organization_id, o.clearing_org_id, c.scopes,
-                    coalesce((u.details->>'approved')::boolean, false) as approved,
-                    c.last_used_at
+             select c.id, c.created_by as user_id, c.organization_id, o.clearing_org_id,
+                    c.scopes, coalesce((u.details->>'approved')::boolean, false) as approved,
+                    c.last_used_at, c.revoked_at is not null as revoked,
+                    (u.organization_id = c.organization_id
+                      and 'Administrator' = any (u.roles)
+                      and u.email_verified_at is not null) as maker_administrator
                from api_credentials c
                join users u on u.id = c.created_by
                join organizations o on o.id = c.organization_id
-              where c.secret_hash = $1 and c.revoked_at is null
-                and u.organization_id = c.organization_id
-                and 'Administrator' = any (u.roles)
-                and u.email_verified_at is not null),
+              where c.secret_hash = $1),
            touched as (
              update api_credentials set last_used_at = now()
               where id in (select id from found
-                            where last_used_at is null
-                               or last_used_at < now() - interval '1 minute'))
-           select id, user_id, organization_id, clearing_org_id, scopes, approved from found`,
+                            where not revoked and maker_administrator
+                              and (last_used_at is null
+                                   or last_used_at < now() - interval '1 minute')))
+           select id, user_id, organization_id, clearing_org_id, scopes, approved, revoked,
+                  maker_administrator
+             from found`,
     values: [secretHash],
   });
   const row = result.rows[0];
   if (!row) return null;
+  if (row.revoked) return { refused: 'revoked' };
+  if (!row.maker_administrator) return { refused: 'maker-not-administrator' };
   return {
     credentialId: row.id,
     userId: row.user_id,

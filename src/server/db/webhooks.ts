@@ -97,6 +97,33 @@ export async function updateWebhookEndpoint(
   return result.rows[0] ?? null;
 }
 
+/** The endpoint, its row locked until the transaction ends (replacing its secret); or null. */
+export async function lockWebhookEndpoint(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<WebhookEndpointRow | null> {
+  const result = await db.query<WebhookEndpointRow>(
+    `select ${ENDPOINT_COLUMNS} from webhook_endpoints
+      where id = $1 and organization_id = $2 and deleted_at is null for update`,
+    [id, organizationId],
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Stores an endpoint's sealed secrets (webhooks/endpointSecret.ts); the endpoint as it is now. */
+export async function replaceWebhookSecret(
+  db: Queryable,
+  id: string,
+  secret: unknown,
+): Promise<WebhookEndpointRow> {
+  const result = await db.query<WebhookEndpointRow>(
+    `update webhook_endpoints set secret = $2 where id = $1 returning ${ENDPOINT_COLUMNS}`,
+    [id, JSON.stringify(secret)],
+  );
+  return result.rows[0]!;
+}
+
 /**
  * Deletes an endpoint: nothing more is posted to it (its pending deliveries are given up); it
  * and its deliveries stay listed. False when there was none.
@@ -399,4 +426,46 @@ export async function queueResend(
     [deliveryId, organizationId],
   );
   return result.rows[0]?.id ?? null;
+}
+
+/** The advisory lock of the cleanup (`pg_try_advisory_xact_lock`): one instance at a time. */
+const CLEANUP_LOCK = 'webhook-deliveries-cleanup';
+
+/**
+ * Deletes, in one transaction, up to `batch` deliveries delivered or given up before `before`
+ * (their attempts go with them), then the events older than `before` that no delivery names any
+ * more; null when another instance holds the cleanup's lock (it is doing this now). A pending
+ * delivery is never deleted, nor the event it names: an event is deleted only once no delivery of
+ * it is left, and is locked first (SKIP LOCKED), so a resend being queued for it right now keeps it.
+ */
+export async function deleteOldDeliveries(
+  db: Queryable,
+  before: Date,
+  batch: number,
+): Promise<{ deliveries: number; events: number } | null> {
+  const locked = await db.query<{ locked: boolean }>(
+    'select pg_try_advisory_xact_lock(hashtext($1)) as locked',
+    [CLEANUP_LOCK],
+  );
+  if (!locked.rows[0]!.locked) return null;
+  const deliveries = await db.query(
+    `with old as (
+       select id from webhook_deliveries
+        where state in ('delivered', 'failed') and completed_at < $1
+        order by completed_at limit $2
+        for update skip locked)
+     delete from webhook_deliveries d using old where d.id = old.id`,
+    [before, batch],
+  );
+  const events = await db.query(
+    `with old as (
+       select ev.id from webhook_events ev
+        where ev.created_at < $1
+          and not exists (select 1 from webhook_deliveries d where d.event_id = ev.id)
+        order by ev.created_at limit $2
+        for update skip locked)
+     delete from webhook_events ev using old where ev.id = old.id`,
+    [before, batch],
+  );
+  return { deliveries: deliveries.rowCount ?? 0, events: events.rowCount ?? 0 };
 }

@@ -10,6 +10,9 @@ import { cursorQueryProperties } from '../../shared/api/pagination';
 import {
   createdWebhookEndpointSchema,
   createWebhookEndpointBody,
+  rolledWebhookSecretSchema,
+  rollWebhookSecretBody,
+  type RollWebhookSecret,
   updateWebhookEndpointBody,
   webhookDeliveryListSchema,
   webhookDeliverySchema,
@@ -25,6 +28,7 @@ import {
   listEndpoints,
   oneDelivery,
   resendDelivery,
+  rollSecret,
   updateEndpoint,
 } from '../webhooks/webhookService';
 import { access } from './contract';
@@ -132,6 +136,39 @@ export async function registerWebhookRoutes(app: FastifyInstance): Promise<void>
     },
     async (request) =>
       updateEndpoint(app, await request.requireUserId(), request.params.id, request.body),
+  );
+
+  app.post<{ Params: { id: string }; Body: RollWebhookSecret }>(
+    '/webhooks/endpoints/:id/secret',
+    {
+      config: { apiScope: 'webhooks:manage' },
+      schema: {
+        ...access.signedIn,
+        operationId: 'rollWebhookSecret',
+        tags: TAGS,
+        summary: 'Replaces the endpoint’s signing secret; answers the new one, shown this once',
+        description:
+          'For `overlapHours` (default 24, at most 168) every post carries two signatures, ' +
+          '`t=…,v1=<new>,v1=<old>`, so a receiver accepts a post signed with either while it ' +
+          'moves to the new secret; `overlapHours: 0` ends the old secret at once (a leak). An ' +
+          'older secret still overlapping from an earlier replacement ends now.',
+        params: idParams('endpoint'),
+        body: rollWebhookSecretBody,
+        response: {
+          200: rolledWebhookSecretSchema,
+          400: refusal('The body does not match its schema'),
+          ...REFUSALS,
+          ...NOT_FOUND,
+        },
+      },
+    },
+    async (request) =>
+      rollSecret(
+        app,
+        await request.requireUserId(),
+        request.params.id,
+        request.body?.overlapHours ?? 24,
+      ),
   );
 
   app.delete<{ Params: { id: string } }>(

@@ -12,8 +12,9 @@ import type pg from 'pg';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../shared/api/webhooks';
 import { claimDueDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from '../db/webhooks';
 import type { FieldKeyRing } from '../fieldEncryption/keyRing';
-import { openEndpointSecret } from './endpointSecret';
+import { signingSecrets } from './endpointSecret';
 import { postEvent, type PostOutcome } from './postEvent';
+import { cleanUpDeliveries } from './retention';
 import { signatureHeader } from './signature';
 
 /** The first retry's delay; each next one doubles, up to `MAX_DELAY_MS`. */
@@ -104,7 +105,12 @@ export class DeliveryWorker {
     });
     let outcome: PostOutcome;
     try {
-      const secret = openEndpointSecret(this.deps.fieldKeys, delivery.endpoint_id, delivery.secret);
+      const secrets = signingSecrets(
+        this.deps.fieldKeys,
+        delivery.endpoint_id,
+        delivery.secret,
+        now,
+      );
       const timestamp = Math.floor(now.getTime() / 1000);
       outcome = await postEvent(
         delivery.url,
@@ -112,7 +118,7 @@ export class DeliveryWorker {
         {
           'content-type': 'application/json',
           'user-agent': 'NorthstarClearing-Webhooks/1',
-          [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secret, timestamp, body),
+          [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secrets, timestamp, body),
           'northstar-event-id': delivery.event_id,
           'northstar-delivery-id': delivery.id,
         },
@@ -151,12 +157,14 @@ export class DeliveryWorker {
   }
 }
 
-/** How often a serving instance looks for due deliveries. */
-const POLL_MS = 2_000;
+/** How often a serving instance offers to clean up old deliveries (one does at a time). */
+const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The app's worker (`app.webhookDelivery`): it runs while the server listens (main.ts), never
- * under `inject()`, where tests tick it themselves.
+ * under `inject()`, where tests tick it themselves. It looks for due deliveries every
+ * `WEBHOOK_POLL_MS` (2 s); the cleanup of old deliveries (retention.ts) runs a minute after the
+ * start, then hourly.
  */
 export function registerWebhookDelivery(app: FastifyInstance): void {
   const worker = new DeliveryWorker({
@@ -166,8 +174,24 @@ export function registerWebhookDelivery(app: FastifyInstance): void {
     log: app.log,
   });
   app.decorate('webhookDelivery', worker);
-  app.addHook('onListen', async () => worker.start(POLL_MS));
-  app.addHook('onClose', async () => worker.stop());
+  let cleanup: Promise<unknown> = Promise.resolve();
+  const timers: NodeJS.Timeout[] = [];
+  const cleanUp = () => {
+    cleanup = cleanUpDeliveries(app.db, app.config.webhookRetentionDays)
+      .then((deleted) => {
+        if (deleted) app.log.info(deleted, 'old webhook deliveries deleted');
+      })
+      .catch((err: unknown) => app.log.warn({ err }, 'webhook delivery cleanup failed'));
+  };
+  app.addHook('onListen', async () => {
+    worker.start(app.config.webhookPollMs);
+    timers.push(setTimeout(cleanUp, 60_000), setInterval(cleanUp, CLEANUP_EVERY_MS));
+    for (const timer of timers) timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearTimeout(timer);
+    await Promise.all([worker.stop(), cleanup]);
+  });
 }
 
 declare module 'fastify' {

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpoint,
+  RolledWebhookSecret,
   UpdateWebhookEndpoint,
   WebhookDelivery,
   WebhookDeliveryList,
@@ -25,7 +26,9 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   lockOrganizationForEndpoints,
+  lockWebhookEndpoint,
   queueResend,
+  replaceWebhookSecret,
   updateWebhookEndpoint,
   type DeliveryRow,
   type WebhookEndpointRow,
@@ -34,7 +37,7 @@ import { administeredOrganization } from '../auth/organizationAdmin';
 import { ClientError, notFound, unauthorized } from '../errors';
 import { decodeCursor, pageOf, type CursorShape } from '../pagination';
 import { endpointUrlRefusal } from './endpointAddress';
-import { sealEndpointSecret } from './endpointSecret';
+import { openEndpointSecret, sealEndpointSecret } from './endpointSecret';
 import { newWebhookSecret } from './signature';
 
 /** The most endpoints one organisation keeps. */
@@ -146,6 +149,43 @@ export async function updateEndpoint(
     return updated;
   });
   return toEndpoint(row);
+}
+
+/**
+ * Replaces an endpoint's signing secret with a new one, answered this once. For `overlapHours`
+ * the replaced secret signs every post too (a second `v1=`, as Stripe does while a secret is
+ * rolled), so a receiver can move to the new one without refusing a post meanwhile; 0 ends it
+ * at once (a leaked secret). A secret still overlapping from an earlier roll ends now: one old
+ * secret at a time. Audited, with the overlap.
+ */
+export async function rollSecret(
+  app: FastifyInstance,
+  userId: string,
+  id: string,
+  overlapHours: number,
+): Promise<RolledWebhookSecret> {
+  const organizationId = await organizationOf(app, userId);
+  const secret = newWebhookSecret();
+  return withTransaction(app.db, async (db) => {
+    const endpoint = await lockWebhookEndpoint(db, organizationId, id);
+    if (!endpoint) throw notFound('No such webhook endpoint.');
+    const now = (await db.query<{ now: Date }>('select now()')).rows[0]!.now;
+    const until = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000) : null;
+    const previous = until
+      ? { secret: openEndpointSecret(app.fieldKeys, id, endpoint.secret), until }
+      : undefined;
+    const row = await replaceWebhookSecret(
+      db,
+      id,
+      sealEndpointSecret(app.fieldKeys, id, secret, previous),
+    );
+    await recordAuditEvent(db, {
+      action: 'webhook.endpoint-secret-rolled',
+      actorUserId: userId,
+      detail: { organizationId, endpointId: id, overlapHours },
+    });
+    return { ...toEndpoint(row), secret, previousSecretExpiresAt: until?.toISOString() ?? null };
+  });
 }
 
 export async function deleteEndpoint(

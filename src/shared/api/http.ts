@@ -16,6 +16,14 @@ export const API_ERROR_CODES = {
   second_factor_required: 'The sign-in needs a second factor; `errors.secondFactor` lists which.',
   signin_locked: 'Too many failed sign-ins for this account: wait, or reset the password.',
   forbidden: 'Signed in, but not allowed (staff only, or another organisation’s).',
+  credential_invalid:
+    'The `Authorization: Bearer` API credential is malformed or no credential has that secret.',
+  credential_revoked:
+    'The API credential was revoked, or its maker is no longer an Administrator: ask for a new one.',
+  scope_missing:
+    'The API credential lacks the scope the call needs; `errorMessage` and `WWW-Authenticate` name it.',
+  credential_not_accepted:
+    'The call takes no API credential (the signed-in user’s own details, the session, password, second factor, credentials): sign in.',
   csrf_missing:
     'The CSRF header is missing or does not match the session’s `csrf_token` cookie: fetch the cookie again (any GET) and retry.',
   cross_site: 'A state-changing call from another site’s Origin.',

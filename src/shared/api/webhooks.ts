@@ -175,6 +175,45 @@ export const createdWebhookEndpointSchema = {
   additionalProperties: false,
 } as const;
 
+/** The most hours the replaced secret keeps signing beside the new one (a week, as Stripe). */
+const MAX_SECRET_OVERLAP_HOURS = 168;
+
+/** POST endpoints/{id}/secret: how long the replaced secret keeps signing too. */
+export const rollWebhookSecretBody = {
+  type: 'object',
+  properties: {
+    overlapHours: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_SECRET_OVERLAP_HOURS,
+      default: 24,
+      description:
+        'For this many hours every post is signed with the old secret too (a second `v1=`), ' +
+        'so receivers can switch to the new one at their pace; 0 ends the old secret at once.',
+    },
+  },
+  additionalProperties: false,
+} as const;
+export type RollWebhookSecret = FromSchema<typeof rollWebhookSecretBody>;
+
+/** The answer of POST endpoints/{id}/secret: the new secret, shown this once. */
+export const rolledWebhookSecretSchema = {
+  type: 'object',
+  properties: {
+    ...createdWebhookEndpointSchema.properties,
+    previousSecretExpiresAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'Until when the replaced secret signs too (a second `v1=` in the signature header); ' +
+        'null when it ended at once.',
+    },
+  },
+  required: [...createdWebhookEndpointSchema.required, 'previousSecretExpiresAt'],
+  additionalProperties: false,
+} as const;
+export type RolledWebhookSecret = FromSchema<typeof rolledWebhookSecretSchema>;
+
 export const createWebhookEndpointBody = {
   type: 'object',
   properties: {
