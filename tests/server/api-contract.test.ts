@@ -400,6 +400,43 @@ describe('the API contract', () => {
     }
   });
 
+  it('answers the 401 and the 403 csrf_missing each operation lists', async () => {
+    const document = t.app.swagger() as unknown as Document;
+    const wrong: string[] = [];
+    let unauthorized = 0;
+    let csrf = 0;
+    for (const { path, method, operation } of operations(document)) {
+      if (operation['x-websocket']) continue;
+      const url = exampleUrl(path, operation);
+      const verb = method.toUpperCase() as 'GET';
+      if ('401' in operation.responses) {
+        // Signed out, from an address of its own (no rate limit of another call counts).
+        // The document's own example body, so a valid request meets the session check.
+        const body = documentedBody(document, operation) ?? exampleBody(operation);
+        const answer = await freshClient(t.app).request(verb, url, body);
+        if (answer.statusCode !== 401)
+          wrong.push(`${method} ${url} signed out: ${answer.statusCode}`);
+        unauthorized += 1;
+      }
+      const csrfListed = operation.responses['403']?.description?.includes('`csrf_missing`');
+      if (csrfListed) {
+        const answer = await t.app.inject({
+          method: verb,
+          url,
+          headers: { 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        if (answer.json().code !== 'csrf_missing') {
+          wrong.push(`${method} ${url} without the CSRF header: ${answer.statusCode}`);
+        }
+        csrf += 1;
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(unauthorized).toBeGreaterThan(40);
+    expect(csrf).toBeGreaterThan(30);
+  });
+
   it('answers each documented call, built from its schema, as the document says', async () => {
     const document = t.app.swagger() as unknown as Document;
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
@@ -595,4 +632,16 @@ function exampleUrl(path: string, operation: Operation): string {
 function exampleBody(operation: Operation): { json?: unknown } {
   const schema = operation.requestBody?.content['application/json']?.schema;
   return schema ? { json: exampleValue(schema) } : {};
+}
+
+/** The request body the document gives as its example, if it has a JSON body. */
+function documentedBody(document: Document, operation: Operation): { json: unknown } | undefined {
+  const media = operation.requestBody?.content['application/json'];
+  if (!media) return undefined;
+  const named = media.schema.$ref?.split('/').pop();
+  const example =
+    media.example ??
+    media.schema.examples?.[0] ??
+    (named ? document.components?.schemas?.[named]?.examples?.[0] : undefined);
+  return example === undefined ? undefined : { json: example };
 }
