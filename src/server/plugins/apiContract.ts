@@ -238,8 +238,10 @@ export const apiContractPlugin = fp(
                 "An organisation's API credential (issue 40 §4), made by its Administrator on the " +
                 'Profile page: `Authorization: Bearer <secret>`, no cookie and no CSRF header. Each ' +
                 'operation that takes one names the scope it needs (`applications:write`, ' +
-                '`registrations:read`, `statements:read`); any other answers 403 to a credential, ' +
-                'and an unknown or revoked one answers 401.',
+                '`registrations:read`, `statements:read`): 403 `scope_missing` without it. Every ' +
+                'other operation answers a credential 403 `credential_not_accepted` (never the ' +
+                'session instead), and on any operation a Bearer value that is no credential answers ' +
+                '401 `credential_invalid`, a revoked one 401 `credential_revoked`.',
             },
             csrfHeader: {
               type: 'apiKey',
@@ -388,13 +390,15 @@ function documentedAnswers(input: {
   }
   // The console's pages send a signed-out browser to the sign-in page (302) instead.
   if ((signedIn || credential) && !('302' in declared)) {
+    add(401, because('unauthorized', 'no session, or it has ended'));
+  }
+  if (credential) {
+    add(401, because('credential_invalid', 'an Authorization: Bearer value that is no credential'));
     add(
       401,
       because(
-        'unauthorized',
-        credential
-          ? 'no session (or it has ended), or an unknown or revoked API credential'
-          : 'no session, or it has ended',
+        'credential_revoked',
+        'a revoked credential, or its maker no longer an Administrator',
       ),
     );
   }
@@ -413,8 +417,8 @@ function documentedAnswers(input: {
     add(
       403,
       because(
-        'forbidden',
-        `an API credential without the scope \`${credential.apiCredential.join(' ')}\``,
+        'scope_missing',
+        `a credential without the scope \`${credential.apiCredential.join(' ')}\``,
       ),
     );
   }
