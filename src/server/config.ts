@@ -69,14 +69,13 @@ export interface ServerConfig {
   webhookPollMs: number;
 }
 
-/** A positive number setting, or its default when unset; a sentence naming it when not one. */
-function positiveSetting(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new Error(`${name} must be a positive number, not "${raw}".`);
-  }
-  return value;
+/**
+ * A number setting, or its default when unset. Not checked here (this runs before main.ts can
+ * turn a failure into its one sentence): whoever uses it refuses a value that is not positive,
+ * as the webhook worker does while the app is built (webhooks/deliveryWorker.ts).
+ */
+function numberSetting(raw: string | undefined, fallback: number): number {
+  return raw === undefined || raw === '' ? fallback : Number(raw);
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -120,7 +119,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? path.resolve(env.AUDIT_CHECKPOINT_DIR)
       : undefined,
     sessionPlaceDatabase: env.SESSION_PLACE_DATABASE || undefined,
-    webhookRetentionDays: positiveSetting('WEBHOOK_RETENTION_DAYS', env.WEBHOOK_RETENTION_DAYS, 30),
-    webhookPollMs: positiveSetting('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 2_000),
+    webhookRetentionDays: numberSetting(env.WEBHOOK_RETENTION_DAYS, 30),
+    webhookPollMs: numberSetting(env.WEBHOOK_POLL_MS, 2_000),
   };
 }

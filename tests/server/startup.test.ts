@@ -206,5 +206,16 @@ describe('starting the portal', () => {
       'The portal could not start: METRICS_ALLOW: "localhost" is not an IP address or a CIDR range.',
     );
     expect(badSetting.output).not.toMatch(STACK_FRAME);
+
+    const badInterval = await startPortal({
+      DATABASE_URL: url,
+      SEED_DEMO: '0',
+      WEBHOOK_POLL_MS: 'soon',
+    });
+    expect(badInterval.code).toBe(1);
+    expect(badInterval.output).toContain(
+      'The portal could not start: WEBHOOK_POLL_MS must be a positive number (it is NaN).',
+    );
+    expect(badInterval.output).not.toMatch(STACK_FRAME);
   }, 60_000);
 });

@@ -167,6 +167,16 @@ const CLEANUP_EVERY_MS = 60 * 60 * 1000;
  * start, then hourly.
  */
 export function registerWebhookDelivery(app: FastifyInstance): void {
+  // A bad setting stops the start with one sentence (main.ts), not a worker that never runs.
+  const settings = {
+    WEBHOOK_RETENTION_DAYS: app.config.webhookRetentionDays,
+    WEBHOOK_POLL_MS: app.config.webhookPollMs,
+  };
+  for (const [name, value] of Object.entries(settings)) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new Error(`${name} must be a positive number (it is ${value}).`);
+    }
+  }
   const worker = new DeliveryWorker({
     pool: app.db,
     fieldKeys: app.fieldKeys,
