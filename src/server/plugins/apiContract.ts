@@ -250,7 +250,9 @@ export const apiContractPlugin = fp(
               description:
                 `Must equal the \`${CSRF_COOKIE}\` cookie (double submit; over https the cookie is ` +
                 `named \`${cookieName(CSRF_COOKIE, true)}\` and a plain-named one is ignored); a ` +
-                'cross-site Origin is refused.',
+                'cross-site Origin is refused. The cookie comes with the answer to any request ' +
+                'that lacks one bound to its session (a first GET, such as `GET config`), and a ' +
+                'new one with every sign-in and sign-out (their Set-Cookie).',
             },
           },
           schemas: {

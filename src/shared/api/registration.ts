@@ -65,6 +65,29 @@ export const registrationOverviewSchema = {
   },
   required: ['registration'],
   additionalProperties: false,
+  examples: [
+    {
+      registration: {
+        registrationId: '5c1e8a7d-3b2f-4e6a-9d0c-7f4b2a1e8c36',
+        formId: 'individual',
+        status: 'changes_requested',
+        history: [
+          { status: 'pending', at: '2026-05-12T14:02:11.000Z', by: 'applicant' },
+          { status: 'changes_requested', at: '2026-05-13T09:41:27.000Z', by: 'staff' },
+        ],
+        changeRequest: {
+          note: 'Please correct your name as it appears on your photo ID.',
+          fields: [
+            {
+              path: '/userInfo/firstName',
+              prompt: 'First name',
+              note: 'The photo ID reads Augusta.',
+            },
+          ],
+        },
+      },
+    },
+  ],
 } as const;
 
 /** Where a registration stands: submitted, waiting for changes, resubmitted, decided. */
