@@ -70,7 +70,25 @@ function withContract(route: RouteOptions): void {
   for (const range of ['4xx', '5xx']) {
     if (!(range in response)) response[range] = { ...apiErrorBodySchema, description: 'Refused' };
   }
+  // A success its route does not describe is said with the operation's summary (the document
+  // would say "Default Response"). A copy: a response schema may be shared by several routes.
+  const summary = typeof route.schema?.summary === 'string' ? route.schema.summary : undefined;
+  for (const [status, schema] of Object.entries(response)) {
+    const reason = SUCCESS_REASONS[status];
+    if (!reason || !summary || typeof schema !== 'object' || schema === null) continue;
+    if (typeof (schema as { description?: unknown }).description === 'string') continue;
+    response[status] = { ...schema, description: `${reason}: ${summary}` };
+  }
 }
+
+/** The reason phrase a success without its own description is said with. */
+const SUCCESS_REASONS: Partial<Record<string, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  206: 'Partial content',
+};
 
 /**
  * A shared schema as the document writes it (JSON Schema 2020-12, OpenAPI 3.1): a draft-07 tuple
