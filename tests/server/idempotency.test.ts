@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { createPool } from '../../src/server/db/database';
 import { createOutboxMailer } from '../../src/server/mail/mailer';
-import { KEY_IN_PROGRESS, KEY_REUSED } from '../../src/server/plugins/idempotency';
+import {
+  ANSWER_UNREADABLE,
+  KEY_IN_PROGRESS,
+  KEY_REUSED,
+} from '../../src/server/plugins/idempotency';
+import { registeredCustomer } from './adminHelpers';
 import { ESIGN_CONSENT_URL, multipart, signedIn, type Part } from './authHelpers';
 import { testAppForBlock, type TestClient } from './testApp';
 
@@ -70,6 +75,40 @@ describe('Idempotency-Key (issue 40 §6)', () => {
     // Without the key the route runs (and says the consent was given already).
     const plain = await user.client.post(ESIGN_CONSENT_URL, { version });
     expect(plain.statusCode).toBe(200);
+  });
+
+  it('keeps an answer encrypted: a secret shown once is not in the database, and a body moved to another key does not open', async () => {
+    const { client } = await registeredCustomer(t);
+    const create = (idempotencyKey: string) =>
+      client.request('POST', '/exchange/api/web/webhooks/endpoints', {
+        json: { url: 'http://127.0.0.1:9/hooks', events: ['registration.approved'] },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+    const k = key();
+    const first = await create(k);
+    expect(first.statusCode, first.body).toBe(201);
+    const { secret } = first.json() as { secret: string };
+    const stored = await t.pool.query<{ body: Buffer }>(
+      'select body from idempotency_keys where key = $1',
+      [k],
+    );
+    expect(stored.rows[0]!.body.toString('utf8')).not.toContain(secret);
+    expect(stored.rows[0]!.body.toString('utf8')).not.toContain(
+      Buffer.from(first.body).toString('base64').slice(0, 40),
+    );
+    const again = await create(k);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((again.json() as { secret: string }).secret).toBe(secret);
+    // The sealed body copied onto another key's row (same route and body) does not open.
+    const other = key();
+    expect((await create(other)).statusCode).toBe(201);
+    await t.pool.query(
+      'update idempotency_keys set body = (select body from idempotency_keys where key = $1) where key = $2',
+      [k, other],
+    );
+    const moved = await create(other);
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json()).toMatchObject({ errorMessage: ANSWER_UNREADABLE });
   });
 
   it('answers 422 with errorMessage for the same key with another body or on another route', async () => {

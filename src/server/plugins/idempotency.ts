@@ -13,6 +13,7 @@
  * - The row is claimed (inserted) before the request runs, after its validation, so concurrent
  *   duplicates never both run; it is kept in PostgreSQL, so every instance agrees. An answer of
  *   429 or 5xx is not kept (the key may be tried again), nor one that never finished.
+ * - A kept answer's body is encrypted (it may hold a secret shown once): `sealAnswer` below.
  * - Keys older than 24 hours are deleted by a background job, at most once a minute per instance.
  */
 import crypto from 'node:crypto';
@@ -25,6 +26,8 @@ import {
   storeIdempotentAnswer,
 } from '../db/idempotencyKeys';
 import { badRequest, ClientError } from '../errors';
+import type { FieldKeyRing } from '../fieldEncryption/keyRing';
+import { openSealed, sealAt, type SealContext } from '../fieldEncryption/sealedJson';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Printable ASCII without spaces, up to 255 characters (a UUID is the usual choice). */
@@ -38,6 +41,36 @@ export const KEY_REUSED =
   'This Idempotency-Key was used with another request in the last 24 hours. Use a new key for a new request.';
 export const KEY_IN_PROGRESS =
   'A request with this Idempotency-Key is still running. Try again in a moment.';
+
+export const ANSWER_UNREADABLE =
+  'The first answer to this Idempotency-Key can no longer be read. Use a new key to send the request again.';
+
+/**
+ * Where a kept answer's body is sealed: the key's own row. An answer may hold what is shown only
+ * once (an API credential's or an endpoint's signing secret) or personal data: kept, it is
+ * encrypted under the field encryption keys, as sensitive answers are, and bound to its owner
+ * and key, so a body copied to another row does not open.
+ */
+const answerContext = (owner: string, key: string): SealContext => ({
+  column: 'idempotency_keys.body',
+  row: `${owner}\u0000${key}`,
+});
+
+function sealAnswer(ring: FieldKeyRing, owner: string, key: string, body: Buffer): Buffer {
+  const document = { body: body.toString('base64') };
+  return Buffer.from(JSON.stringify(sealAt(ring, document, ['/body'], answerContext(owner, key))));
+}
+
+/** A kept answer's body, or null when it cannot be opened (its key is gone from the ring). */
+function openAnswer(ring: FieldKeyRing, owner: string, key: string, stored: Buffer): Buffer | null {
+  try {
+    const document = JSON.parse(stored.toString('utf8')) as unknown;
+    const opened = openSealed(ring, document, answerContext(owner, key)) as { body?: unknown };
+    return typeof opened.body === 'string' ? Buffer.from(opened.body, 'base64') : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A key this request claimed; a multipart body's hash, taken as the route reads it. */
 interface Claim {
@@ -119,7 +152,9 @@ export const idempotencyPlugin = fp(
           ? known
           : fingerprintOf(route, await new BodyTap(request, boundary).readToEnd());
       if (held.fingerprint !== fingerprint) throw new ClientError(422, KEY_REUSED);
-      return replay(reply, held.status_code, held.headers ?? {}, held.body ?? Buffer.alloc(0));
+      const body = held.body ? openAnswer(app.fieldKeys, owner, key, held.body) : Buffer.alloc(0);
+      if (!body) throw new ClientError(409, ANSWER_UNREADABLE);
+      return replay(reply, held.status_code, held.headers ?? {}, body);
     }
 
     async function keepAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
@@ -146,7 +181,7 @@ export const idempotencyPlugin = fp(
             fingerprint,
             statusCode: reply.statusCode,
             headers: replayedHeaders(reply),
-            body,
+            body: sealAnswer(app.fieldKeys, claim.owner, claim.key, body),
           });
         } else {
           await releaseIdempotencyKey(app.db, claim.owner, claim.key);
