@@ -1,9 +1,12 @@
 import { newFieldKey } from '../../src/server/fieldEncryption/keyRing';
 import type { FormCatalog } from '../../src/shared/forms/model/compileNode';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -19,6 +22,10 @@ export interface TestApp {
   pool: pg.Pool;
   mailer: Mailer;
   config: ServerConfig;
+  /**
+   * Closes the app. One of createTestApp throws listing its responses that were not what their
+   * route's schema says (checkResponsesAgainstContract), once per route, status and error.
+   */
   close(): Promise<void>;
 }
 
@@ -53,6 +60,8 @@ export async function createTestApp(
     ...overrides,
   };
   const app = await buildApp({ config, pool, mailer, logger: false, ...deps });
+  const contractMismatches = new Set<string>();
+  checkResponsesAgainstContract(app, contractMismatches);
   await app.ready();
   return {
     app,
@@ -67,8 +76,109 @@ export async function createTestApp(
       await cleanup.query(`drop database if exists ${database} with (force)`);
       await cleanup.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (contractMismatches.size > 0) {
+        throw new Error(
+          `Responses outside the API contract (issue 40):\n${[...contractMismatches].join('\n')}`,
+        );
+      }
     },
   };
+}
+
+/** One Ajv for the test file's apps: draft-07 (Fastify's dialect), with the document's formats. */
+const contractAjv = addFormats(new Ajv({ strict: false, allErrors: true }));
+/** The compiled check of each declared answer (or why it has none), compiled once. */
+const compiledAnswers = new WeakMap<object, ValidateFunction | string>();
+/** The same by the body schema's text: each app merges its routes' schemas into new objects. */
+const compiledBodies = new Map<string, ValidateFunction>();
+
+type Json = Record<string, unknown>;
+
+/** What the route's schema declares for a status: the status itself, its range, or nothing. */
+function declaredAnswer(schema: Json | undefined, status: number): Json | undefined {
+  const response = schema?.response as Record<string, Json> | undefined;
+  if (!response) return undefined;
+  const range = `${String(status)[0]}xx`;
+  return response[status] ?? response[range] ?? response[range.toUpperCase()] ?? response.default;
+}
+
+/** The body schema of a declared JSON answer (its content's, or itself without the wrapping). */
+function jsonCheck(declared: Json): ValidateFunction | string {
+  const cached = compiledAnswers.get(declared);
+  if (cached) return cached;
+  let check: ValidateFunction | string;
+  const content = declared.content as Record<string, { schema?: Json }> | undefined;
+  const schema = content ? content['application/json']?.schema : declared;
+  if (!schema) {
+    check = `answers JSON, documented as ${Object.keys(content ?? {}).join(', ')}`;
+  } else {
+    // The answer's description and headers are the document's, not the body's.
+    const { description: _description, headers: _headers, ...body } = schema;
+    try {
+      const text = JSON.stringify(body);
+      check = compiledBodies.get(text) ?? contractAjv.compile(body);
+      compiledBodies.set(text, check);
+    } catch (error) {
+      check = `its schema does not compile: ${(error as Error).message}`;
+    }
+  }
+  compiledAnswers.set(declared, check);
+  return check;
+}
+
+/** A JSON answer's body as sent (decompressed when the client asked for compression). */
+function jsonBody(payload: unknown, encoding: unknown): unknown {
+  let bytes: Buffer | undefined;
+  if (typeof payload === 'string') bytes = Buffer.from(payload);
+  else if (Buffer.isBuffer(payload)) bytes = payload;
+  if (!bytes) return undefined;
+  if (encoding === 'gzip') bytes = zlib.gunzipSync(bytes);
+  else if (encoding === 'br') bytes = zlib.brotliDecompressSync(bytes);
+  else if (encoding === 'deflate') bytes = zlib.inflateSync(bytes);
+  return JSON.parse(bytes.toString('utf8'));
+}
+
+/**
+ * Every response of every test, checked against what its route's schema (the document's source)
+ * says of its status (issue 40, Tests that must exist): a status it does not declare, or a JSON
+ * body its schema refuses, is a mismatch, kept for `close()` to report. Routes marked `x-not-api`
+ * (pages, files for the browser) are not the API and are not checked, nor HEAD (its GET without
+ * the body), nor answers no route gave (a path outside the API prefixes: under them, a catch-all
+ * route declares its 404).
+ */
+function checkResponsesAgainstContract(app: FastifyInstance, mismatches: Set<string>): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const schema = request.routeOptions.schema as Json | undefined;
+    const url = request.routeOptions.url;
+    // HEAD is its GET without the body; the document lists the GET.
+    if (url === undefined || schema?.['x-not-api'] || request.method === 'HEAD') {
+      return done(null, payload);
+    }
+    const route = `${request.method} ${url} ${reply.statusCode}`;
+    const declared = declaredAnswer(schema, reply.statusCode);
+    if (!declared) {
+      mismatches.add(`${route}: no schema for this status`);
+      return done(null, payload);
+    }
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!/^application\/(.+\+)?json/.test(type)) return done(null, payload);
+    const check = jsonCheck(declared);
+    if (typeof check === 'string') {
+      mismatches.add(`${route}: ${check}`);
+      return done(null, payload);
+    }
+    let body: unknown;
+    try {
+      body = jsonBody(payload, reply.getHeader('content-encoding'));
+    } catch (error) {
+      mismatches.add(`${route}: the body is not JSON (${(error as Error).message})`);
+      return done(null, payload);
+    }
+    if (body !== undefined && !check(body)) {
+      mismatches.add(`${route}: ${contractAjv.errorsText(check.errors)}`);
+    }
+    done(null, payload);
+  });
 }
 
 /**

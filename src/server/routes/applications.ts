@@ -29,7 +29,9 @@ const saveBodySchema = {
   type: 'object',
   required: ['answers', 'baseRevision'],
   properties: {
-    answers: { type: 'object' },
+    // Any answers object (the form's schema judges them): said open, so a generated client types
+    // it as an object of answers, not as an empty one.
+    answers: { type: 'object', additionalProperties: true },
     baseRevision: { type: 'integer', minimum: 0 },
     step: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
   },

@@ -159,7 +159,13 @@ export const applicationFilePartsSchema = {
   type: 'object',
   properties: {
     pointer: { type: 'string', description: 'The JSON pointer of the file question.' },
-    file: { type: 'string', contentMediaType: 'application/octet-stream' },
+    // Raw bytes, not a JSON string: OpenAPI 3.1 says a binary part by its media type alone, so a
+    // generated client takes a Blob for it.
+    file: {
+      contentMediaType: 'application/octet-stream',
+      description: 'The file’s bytes.',
+      examples: ['(the file’s bytes)'],
+    },
   },
   required: ['pointer', 'file'],
 } as const;
