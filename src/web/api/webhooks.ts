@@ -7,6 +7,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpoint,
+  RolledWebhookSecret,
   UpdateWebhookEndpoint,
   WebhookDelivery,
   WebhookDeliveryList,
@@ -73,5 +74,13 @@ export const useResendWebhookDelivery = () =>
   useWebhookMutation((id: string) =>
     apiFetch<WebhookDelivery>(`webhooks/deliveries/${encodeURIComponent(id)}/resend`, {
       method: 'POST',
+    }),
+  );
+
+export const useRollWebhookSecret = () =>
+  useWebhookMutation(({ id, overlapHours }: { id: string; overlapHours: number }) =>
+    apiFetch<RolledWebhookSecret>(`webhooks/endpoints/${encodeURIComponent(id)}/secret`, {
+      method: 'POST',
+      body: { overlapHours },
     }),
   );

@@ -146,6 +146,29 @@ describe('webhooks on the Profile page', { timeout: 60_000 }, () => {
     expect(sentBodies(fetchMock, 'DELETE webhooks/endpoints/e1')).toHaveLength(1);
   });
 
+  it('replaces a signing secret after asking how long the old one signs too; the new one shown once', async () => {
+    const user = userEvent.setup();
+    const fetchMock = renderProfile(PROFILE, {
+      'GET webhooks/endpoints': () => json(200, { data: [ENDPOINT] }),
+      'GET webhooks/deliveries?limit=10': () => json(200, { data: [], nextCursor: null }),
+      'POST webhooks/endpoints/e1/secret': () =>
+        json(200, { ...ENDPOINT, secret: SECRET, previousSecretExpiresAt: null }),
+    });
+    const section = await webhooksSection();
+    await user.click(
+      await section.findByRole('button', { name: `Replace the secret of ${ENDPOINT.url}` }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Replace the signing secret?' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'The old secret signs too' }));
+    await user.click(await screen.findByRole('option', { name: 'No longer: end it at once' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Replace secret' }));
+    expect(await section.findByDisplayValue(SECRET)).toBeInTheDocument();
+    expect(section.getByText(/the old one no longer signs/)).toBeInTheDocument();
+    expect(sentBodies(fetchMock, 'POST webhooks/endpoints/e1/secret')).toEqual([
+      { overlapHours: 0 },
+    ]);
+  });
+
   it('lists deliveries with their last answer, older ones on request, and resends one', async () => {
     const user = userEvent.setup();
     const failed = delivery('d1', {

@@ -11,6 +11,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -30,6 +31,7 @@ import {
   useCreateWebhookEndpoint,
   useDeleteWebhookEndpoint,
   useResendWebhookDelivery,
+  useRollWebhookSecret,
   useUpdateWebhookEndpoint,
   useWebhookDeliveries,
   useWebhookEndpoints,
@@ -68,7 +70,15 @@ export function WebhooksSection() {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>([]);
-  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const roll = useRollWebhookSecret();
+  const [secret, setSecret] = useState<{
+    url: string;
+    secret: string;
+    /** A replaced secret: until when the old one signs too (null: it ended at once). */
+    previousUntil?: string | null;
+  } | null>(null);
+  const [rolling, setRolling] = useState<WebhookEndpoint | null>(null);
+  const [overlapHours, setOverlapHours] = useState(24);
   const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
   const { ref: endpointsRef, regionProps: endpointsRegion } =
     useSideScroll<HTMLDivElement>('Webhook endpoints');
@@ -153,6 +163,17 @@ export function WebhooksSection() {
                     </Button>
                     <Button
                       size="small"
+                      aria-label={`Replace the secret of ${endpoint.url}`}
+                      onClick={() => {
+                        roll.reset();
+                        setOverlapHours(24);
+                        setRolling(endpoint);
+                      }}
+                    >
+                      Replace secret
+                    </Button>
+                    <Button
+                      size="small"
                       color="error"
                       aria-label={`Delete ${endpoint.url}`}
                       onClick={() => setDeleting(endpoint)}
@@ -169,8 +190,13 @@ export function WebhooksSection() {
 
       {secret ? (
         <SecretShownOnce secret={secret.secret} onKept={() => setSecret(null)}>
-          Events will be posted to {secret.url}. Copy its signing secret now: it is shown only this
-          once. Your server checks each post&apos;s {WEBHOOK_SIGNATURE_HEADER} header with it.
+          {secret.previousUntil === undefined
+            ? `Events will be posted to ${secret.url}.`
+            : secret.previousUntil
+              ? `The secret of ${secret.url} is replaced; posts are signed with the old one too until ${formatMoment(secret.previousUntil)}.`
+              : `The secret of ${secret.url} is replaced; the old one no longer signs.`}{' '}
+          Copy its signing secret now: it is shown only this once. Your server checks each
+          post&apos;s {WEBHOOK_SIGNATURE_HEADER} header with it.
         </SecretShownOnce>
       ) : null}
 
@@ -306,6 +332,63 @@ export function WebhooksSection() {
           Show older deliveries
         </Button>
       ) : null}
+
+      <Dialog
+        open={rolling !== null}
+        onClose={() => setRolling(null)}
+        aria-labelledby="roll-secret-title"
+        aria-describedby="roll-secret-text"
+      >
+        <DialogTitle id="roll-secret-title">Replace the signing secret?</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="roll-secret-text" sx={{ wordBreak: 'break-all', mb: 2 }}>
+            Posts to {rolling?.url} are signed with a new secret, shown once. Keep the old one
+            signing too while your servers switch, or end it at once if it leaked.
+          </DialogContentText>
+          <TextField
+            select
+            fullWidth
+            size="small"
+            label="The old secret signs too"
+            value={overlapHours}
+            onChange={(event) => setOverlapHours(Number(event.target.value))}
+          >
+            <MenuItem value={24}>For 24 hours</MenuItem>
+            <MenuItem value={168}>For 7 days</MenuItem>
+            <MenuItem value={0}>No longer: end it at once</MenuItem>
+          </TextField>
+          {roll.error ? (
+            <Alert severity="error" sx={{ mt: 2 }}>
+              {errorMessageOf(roll.error)}
+            </Alert>
+          ) : null}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setRolling(null)}>Cancel</Button>
+          <Button
+            variant="contained"
+            disabled={roll.isPending}
+            onClick={() => {
+              if (!rolling) return;
+              roll.mutate(
+                { id: rolling.id, overlapHours },
+                {
+                  onSuccess: (rolled) => {
+                    setRolling(null);
+                    setSecret({
+                      url: rolled.url,
+                      secret: rolled.secret,
+                      previousUntil: rolled.previousSecretExpiresAt,
+                    });
+                  },
+                },
+              );
+            }}
+          >
+            Replace secret
+          </Button>
+        </DialogActions>
+      </Dialog>
 
       <Dialog
         open={deleting !== null}
