@@ -144,7 +144,7 @@ export function WebhooksSection() {
             <TableBody>
               {list.map((endpoint) => (
                 <TableRow key={endpoint.id}>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>
+                  <TableCell sx={{ minWidth: 200, overflowWrap: 'anywhere' }}>
                     {endpoint.url}
                     <Typography variant="body2" color="text.secondary">
                       {endpoint.description || `Added ${formatMoment(endpoint.createdAt)}`}
@@ -257,7 +257,11 @@ export function WebhooksSection() {
         </Box>
       </Box>
 
-      <Typography variant="h3" id="webhook-deliveries-heading" gutterBottom>
+      <Typography
+        variant="h3"
+        id="webhook-deliveries-heading"
+        sx={{ fontSize: '1.1rem', fontWeight: 600, mb: 1 }}
+      >
         Deliveries
       </Typography>
       {deliveries.error ? (
@@ -341,7 +345,7 @@ export function WebhooksSection() {
       >
         <DialogTitle id="roll-secret-title">Replace the signing secret?</DialogTitle>
         <DialogContent>
-          <DialogContentText id="roll-secret-text" sx={{ wordBreak: 'break-all', mb: 2 }}>
+          <DialogContentText id="roll-secret-text" sx={{ overflowWrap: 'anywhere', mb: 2 }}>
             Posts to {rolling?.url} are signed with a new secret, shown once. Keep the old one
             signing too while your servers switch, or end it at once if it leaked.
           </DialogContentText>
@@ -398,7 +402,7 @@ export function WebhooksSection() {
       >
         <DialogTitle id="delete-endpoint-title">Delete this endpoint?</DialogTitle>
         <DialogContent>
-          <DialogContentText id="delete-endpoint-text" sx={{ wordBreak: 'break-all' }}>
+          <DialogContentText id="delete-endpoint-text" sx={{ overflowWrap: 'anywhere' }}>
             Nothing more is posted to {deleting?.url}, and deliveries waiting for it are not sent.
             Pause it instead to keep them.
           </DialogContentText>
