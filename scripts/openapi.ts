@@ -3,6 +3,7 @@
  * the routes' schemas exactly as the server serves it at /exchange/api/openapi.json. The app is
  * built as production builds it (no development routes, no reference page) on a database it
  * never reaches: describing the routes needs none. A test fails when the committed copy is stale.
+ * The typed client's types (tests/partner-client/openapi.d.ts) are written from it too.
  */
 import fs from 'node:fs';
 import pg from 'pg';
@@ -11,6 +12,11 @@ import { readConfig } from '../src/server/config';
 import { newFieldKey, parseFieldKeys } from '../src/server/fieldEncryption/keyRing';
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { OPENAPI_FILE, openapiDocumentText } from '../src/server/openapiDocument';
+import {
+  generatedTypes,
+  PARTNER_CLIENT_TYPES_FILE,
+  partnerClientTypesFile,
+} from './partnerClientTypes';
 
 // Port 1 on loopback: nothing listens, so the listener's first connect fails at once and retries
 // in the background until the app closes.
@@ -30,3 +36,6 @@ fs.writeFileSync(OPENAPI_FILE, openapiDocumentText(app));
 await app.close();
 await pool.end();
 console.log(`${OPENAPI_FILE} written (${Object.keys(app.swagger().paths ?? {}).length} paths)`);
+// The typed client's types follow the document (tests/server/typed-client.test.ts checks both).
+fs.writeFileSync(PARTNER_CLIENT_TYPES_FILE, await partnerClientTypesFile(await generatedTypes()));
+console.log(`${PARTNER_CLIENT_TYPES_FILE} written`);

@@ -66,10 +66,12 @@ const personParts = {
   first_name: { type: 'string' },
   last_name: { type: 'string' },
   phone_number: { type: 'string', description: 'International (+12125550142).' },
+  // Raw bytes: OpenAPI 3.1 says a binary part by its media type alone (a generated client then
+  // takes a Blob for it, not a string).
   photo_id: {
-    type: 'string',
     contentMediaType: 'application/octet-stream',
     description: 'A government photo ID: PDF, JPEG, PNG, WebP or HEIC.',
+    examples: ['(the file’s bytes)'],
   },
 } as const;
 
