@@ -469,3 +469,8 @@ export async function deleteOldDeliveries(
   );
   return { deliveries: deliveries.rowCount ?? 0, events: events.rowCount ?? 0 };
 }
+
+/** The database's clock (a transaction's start): times stored and compared in one clock. */
+export async function databaseNow(db: Queryable): Promise<Date> {
+  return (await db.query<{ now: Date }>('select now()')).rows[0]!.now;
+}

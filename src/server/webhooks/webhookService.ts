@@ -26,6 +26,7 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   lockOrganizationForEndpoints,
+  databaseNow,
   lockWebhookEndpoint,
   queueResend,
   replaceWebhookSecret,
@@ -169,7 +170,7 @@ export async function rollSecret(
   return withTransaction(app.db, async (db) => {
     const endpoint = await lockWebhookEndpoint(db, organizationId, id);
     if (!endpoint) throw notFound('No such webhook endpoint.');
-    const now = (await db.query<{ now: Date }>('select now()')).rows[0]!.now;
+    const now = await databaseNow(db);
     const until = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000) : null;
     const previous = until
       ? { secret: openEndpointSecret(app.fieldKeys, id, endpoint.secret), until }
