@@ -3,11 +3,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
@@ -27,6 +22,7 @@ import {
 import { ApiError, errorMessageOf } from '../../api/client';
 import { useSideScroll } from '../../app/useSideScroll';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
+import { ConfirmDangerDialog } from './ConfirmDangerDialog';
 import { formatMoment } from './formatMoment';
 import { SecretShownOnce } from './SecretShownOnce';
 
@@ -198,39 +194,22 @@ export function ApiCredentialsSection({ email }: { email: string }) {
         }}
       />
 
-      <Dialog
+      <ConfirmDangerDialog
+        id="revoke-credential"
         open={revoking !== null}
-        onClose={() => setRevoking(null)}
-        aria-labelledby="revoke-credential-title"
-        aria-describedby="revoke-credential-text"
+        title={`Revoke ${revoking?.name ?? ''}?`}
+        confirmLabel="Revoke"
+        error={revoke.error}
+        pending={revoke.isPending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => {
+          if (!revoking) return;
+          revoke.mutate(revoking.id, { onSuccess: () => setRevoking(null) });
+        }}
       >
-        <DialogTitle id="revoke-credential-title">Revoke {revoking?.name}?</DialogTitle>
-        <DialogContent>
-          <DialogContentText id="revoke-credential-text">
-            Every program using it stops working at once. This cannot be undone: a new credential
-            has a new secret.
-          </DialogContentText>
-          {revoke.error ? (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {errorMessageOf(revoke.error)}
-            </Alert>
-          ) : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setRevoking(null)}>Cancel</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={revoke.isPending}
-            onClick={() => {
-              if (!revoking) return;
-              revoke.mutate(revoking.id, { onSuccess: () => setRevoking(null) });
-            }}
-          >
-            Revoke
-          </Button>
-        </DialogActions>
-      </Dialog>
+        Every program using it stops working at once. This cannot be undone: a new credential has a
+        new secret.
+      </ConfirmDangerDialog>
     </Box>
   );
 }

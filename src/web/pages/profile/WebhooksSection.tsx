@@ -37,6 +37,7 @@ import {
   useWebhookEndpoints,
 } from '../../api/webhooks';
 import { useSideScroll } from '../../app/useSideScroll';
+import { ConfirmDangerDialog } from './ConfirmDangerDialog';
 import { formatMoment } from './formatMoment';
 import { SecretShownOnce } from './SecretShownOnce';
 
@@ -394,39 +395,22 @@ export function WebhooksSection() {
         </DialogActions>
       </Dialog>
 
-      <Dialog
+      <ConfirmDangerDialog
+        id="delete-endpoint"
         open={deleting !== null}
-        onClose={() => setDeleting(null)}
-        aria-labelledby="delete-endpoint-title"
-        aria-describedby="delete-endpoint-text"
+        title="Delete this endpoint?"
+        confirmLabel="Delete"
+        error={remove.error}
+        pending={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
+        }}
       >
-        <DialogTitle id="delete-endpoint-title">Delete this endpoint?</DialogTitle>
-        <DialogContent>
-          <DialogContentText id="delete-endpoint-text" sx={{ overflowWrap: 'anywhere' }}>
-            Nothing more is posted to {deleting?.url}, and deliveries waiting for it are not sent.
-            Pause it instead to keep them.
-          </DialogContentText>
-          {remove.error ? (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {errorMessageOf(remove.error)}
-            </Alert>
-          ) : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setDeleting(null)}>Cancel</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={remove.isPending}
-            onClick={() => {
-              if (!deleting) return;
-              remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
-            }}
-          >
-            Delete
-          </Button>
-        </DialogActions>
-      </Dialog>
+        Nothing more is posted to {deleting?.url}, and deliveries waiting for it are not sent. Pause
+        it instead to keep them.
+      </ConfirmDangerDialog>
     </Box>
   );
 }
