@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { OPENAPI_FILE, openapiDocumentText } from '../../src/server/openapiDocument';
 import { API_REFERENCE_PATH, OPENAPI_PATH } from '../../src/server/plugins/apiContract';
 import { API_ERROR_CODES } from '../../src/shared/api/http';
+import type { Answers } from '../../src/shared/forms/model/schemaTypes';
+import { toPayloadJson } from '../../src/shared/forms/payload/payload';
 import { createTestApp, testAppForBlock } from './testApp';
 import { freshClient, signedIn } from './authHelpers';
 
@@ -351,6 +353,29 @@ describe('the API contract', () => {
     expect(missing).toEqual([]);
     expect(invalid).toEqual([]);
     expect(checked).toBeGreaterThan(60);
+  });
+
+  it("describes each submission's payload parts as the serializer writes them (each form's example)", () => {
+    const document = t.app.swagger() as unknown as Document;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const checked: string[] = [];
+    for (const form of t.app.forms.values()) {
+      const operation = Object.entries(document.paths).find(([url]) =>
+        url.endsWith(`/registration/${form.id}`),
+      )?.[1]?.post;
+      if (!operation) continue;
+      const described = operation.requestBody!.content['multipart/form-data']!.schema.properties!;
+      const { parts } = toPayloadJson(form, form.example as Answers);
+      for (const [name, part] of Object.entries(parts)) {
+        const schema = (described[name] as { contentSchema?: object } | undefined)?.contentSchema;
+        expect(schema, `${form.id}: part ${name} has no contentSchema`).toBeDefined();
+        const valid = ajv.validate(schema!, part);
+        expect(valid, `${form.id} ${name}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+        checked.push(`${form.id}.${name}`);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['individual.individualInfo']));
+    expect(checked.some((part) => part.startsWith('business.'))).toBe(true);
   });
 
   it('the committed docs/openapi.json is the document the routes give (npm run openapi)', () => {

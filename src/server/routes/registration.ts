@@ -6,6 +6,8 @@ import type { Answers } from '../../shared/forms/model/schemaTypes';
 import { findOwnRegistration, type StoredChangeRequest } from '../db/registrations';
 import { listStatusChanges } from '../db/registrationVersions';
 import { questionAt } from '../../shared/forms/walk/changeScope';
+import { sectionsOf } from '../../shared/forms/walk/schemaWalk';
+import { fromPointer } from '../../shared/forms/model/pointer';
 import type { ChangeRequest, RegistrationOverview } from '../../shared/api/registration';
 import { openRegistrationAnswers } from '../fieldEncryption/registrationSealing';
 import { findUserRowById, toUser } from '../db/users';
@@ -169,16 +171,85 @@ function registerChangeRoutes(app: FastifyInstance): void {
   });
 }
 
+/**
+ * One answer of a payload section as sent (src/shared/forms/payload/payload.ts builds it; docs/api.md
+ * says how): its key is the question's key in the form's schema.
+ */
+const payloadEntrySchema = {
+  type: 'object',
+  properties: {
+    prompt: {
+      type: 'string',
+      description:
+        "The question's wording as the form served it (its `title`); a list's item: the item's " +
+        'name and position (`Affiliated person 2`).',
+    },
+    value: {
+      description:
+        'The answer (after `x-send-as`: a US date as `yyyy-MM-dd`). An object question: an object ' +
+        'of entries by key; a list of records: a list of entries `{prompt, value}`, each value ' +
+        "an object of the item's entries (grouped by `x-section`); a file: its reference " +
+        '`{name, type, size}`; a signature: the signer’s name.',
+    },
+    label: { description: "The chosen option's wording (or the list of them)." },
+    variant: { type: 'string', description: "The chosen option's `x-variants` value." },
+    part: { type: 'string', description: 'A file answer: the form-data part carrying its bytes.' },
+    document: {
+      type: 'object',
+      properties: { url: { type: 'string' }, part: { type: 'string' } },
+      description: 'An agreement: the PDF agreed to (`url`) and the part carrying it signed.',
+    },
+  },
+  required: ['prompt', 'value'],
+} as const;
+
+/**
+ * A payload part: JSON text holding the form's sections (`x-sections`) placed at their pointers
+ * under it (a part may hold several, and an object around them: `details` of the individual
+ * form). A section is an object of its answers' entries; an object around sections holds them
+ * alone.
+ */
+function payloadPart(form: CompiledForm, part: string): object {
+  const sections = Object.values(sectionsOf(form.schema)).map((pointer) => fromPointer(pointer));
+  const node = (keys: string[]): object => {
+    const depth = keys.length;
+    const children = [
+      ...new Set(
+        sections
+          .filter((path) => path.length > depth && keys.every((key, i) => path[i] === key))
+          .map((path) => path[depth]!),
+      ),
+    ];
+    const isSection = sections.some(
+      (path) => path.length === depth && keys.every((key, i) => path[i] === key),
+    );
+    return {
+      type: 'object',
+      ...(children.length > 0
+        ? { properties: Object.fromEntries(children.map((key) => [key, node([...keys, key])])) }
+        : {}),
+      additionalProperties: isSection ? payloadEntrySchema : false,
+    };
+  };
+  return {
+    type: 'string',
+    contentMediaType: 'application/json',
+    contentSchema: node([part]),
+    description:
+      "Payload sections (the form's `x-sections`) as JSON: each answer of a section as " +
+      '`{ "<key>": { "prompt", "value", … } }`, only the answers the form asks given its other ' +
+      'answers, and `signature` where the section is signed. docs/api.md, "The submission’s ' +
+      'parts", says how.',
+  };
+}
+
 /** A registration's form-data parts, as the API's document describes them. */
 function describeParts(parts: FormParts): object {
   const text = parts.textParts.map((name) => [
     name,
-    {
-      type: 'string',
-      description: ['formId', 'schemaHash'].includes(name)
-        ? `The form's ${name}.`
-        : 'A payload section: JSON of its prompts and answers.',
-    },
+    ['formId', 'schemaHash'].includes(name)
+      ? { type: 'string', description: `The form's ${name}.` }
+      : payloadPart(parts.compiled, name),
   ]);
   const files = Object.entries(parts.fileRules).map(([name, rule]) => [
     name,
