@@ -222,11 +222,11 @@ test('authenticator app: set up from the profile after the password, then the si
   await page.getByLabel('Code from the app').fill(await previousStepCode(secret, 10_000));
   await page.getByRole('button', { name: 'Turn On' }).click();
   await expect(page.getByRole('button', { name: 'Turn off authenticator app' })).toBeVisible();
-  // Ten recovery codes come with it, shown this once (issue 38 §4).
-  const codes = await page
-    .getByRole('list', { name: 'Recovery codes' })
-    .getByRole('listitem')
-    .allTextContents();
+  // Ten recovery codes come with it, shown this once (issue 38 §4); waited for, as the button
+  // above can be drawn (the profile read again) a moment before them.
+  const shownCodes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(shownCodes).toHaveCount(10);
+  const codes = await shownCodes.allTextContents();
   expect(codes).toHaveLength(10);
   await page.getByRole('button', { name: 'I have saved them' }).click();
   await expect(page.getByText('10 of 10 recovery codes left.')).toBeVisible();
