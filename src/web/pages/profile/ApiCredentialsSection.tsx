@@ -21,6 +21,7 @@ import {
 } from '../../api/api-credentials';
 import { ApiError, errorMessageOf } from '../../api/client';
 import { useSideScroll } from '../../app/useSideScroll';
+import { visuallyHidden } from '../../app/theme';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { ConfirmDangerDialog } from './ConfirmDangerDialog';
 import { formatMoment } from './formatMoment';
@@ -90,7 +91,7 @@ export function ApiCredentialsSection({ email }: { email: string }) {
                 <TableCell>Made</TableCell>
                 <TableCell>Last used</TableCell>
                 <TableCell>
-                  <Box component="span" sx={{ position: 'absolute', left: -10000 }}>
+                  <Box component="span" sx={visuallyHidden}>
                     Action
                   </Box>
                 </TableCell>

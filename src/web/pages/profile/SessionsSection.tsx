@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { useEndOtherSessions, useEndSession, useSessions } from '../../api/account';
 import { errorMessageOf } from '../../api/client';
 import { useSideScroll } from '../../app/useSideScroll';
+import { visuallyHidden } from '../../app/theme';
 import { ConfirmIdentityDialog } from './ConfirmIdentityDialog';
 import { formatMoment } from './formatMoment';
 
@@ -53,7 +54,7 @@ export function SessionsSection({ email }: { email: string }) {
               <TableCell>Signed in</TableCell>
               <TableCell>Last seen</TableCell>
               <TableCell>
-                <Box component="span" sx={{ position: 'absolute', left: -10000 }}>
+                <Box component="span" sx={visuallyHidden}>
                   Action
                 </Box>
               </TableCell>

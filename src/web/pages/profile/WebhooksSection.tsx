@@ -37,6 +37,7 @@ import {
   useWebhookEndpoints,
 } from '../../api/webhooks';
 import { useSideScroll } from '../../app/useSideScroll';
+import { visuallyHidden } from '../../app/theme';
 import { ConfirmDangerDialog } from './ConfirmDangerDialog';
 import { formatMoment } from './formatMoment';
 import { SecretShownOnce } from './SecretShownOnce';
@@ -136,7 +137,7 @@ export function WebhooksSection() {
                 <TableCell>Events</TableCell>
                 <TableCell>Status</TableCell>
                 <TableCell>
-                  <Box component="span" sx={{ position: 'absolute', left: -10000 }}>
+                  <Box component="span" sx={visuallyHidden}>
                     Actions
                   </Box>
                 </TableCell>
@@ -286,7 +287,7 @@ export function WebhooksSection() {
                 <TableCell>Last answer</TableCell>
                 <TableCell>Queued</TableCell>
                 <TableCell>
-                  <Box component="span" sx={{ position: 'absolute', left: -10000 }}>
+                  <Box component="span" sx={visuallyHidden}>
                     Action
                   </Box>
                 </TableCell>
