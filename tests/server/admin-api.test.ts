@@ -87,7 +87,7 @@ describe('admin API', () => {
     expect(user.json()).toMatchObject({
       id: customer.id,
       details: { firstName: 'Jane', approved: false },
-      registration: { registrationId: customer.registrationId, status: 'pending' },
+      registration: { registrationId: customer.registrationId, status: 'submitted' },
     });
     expect(JSON.stringify(user.json())).not.toContain('totp_secret');
     expect((await staff.client.get(`${A}/user/${SOME_UUID}`)).statusCode).toBe(404);
@@ -97,18 +97,18 @@ describe('admin API', () => {
     expect(organizations.json()).toContainEqual(
       expect.objectContaining({
         id: customer.organizationId,
-        registrationStatus: 'pending',
+        registrationStatus: 'submitted',
         participantStatus: 'pending',
         memberCount: 1,
         latestStatementAsOf: null,
       }),
     );
 
-    const onboarding = await staff.client.get(`${A}/onboarding/organizations?status=pending`);
+    const onboarding = await staff.client.get(`${A}/onboarding/organizations?status=submitted`);
     expect(onboarding.json().data).toContainEqual(
       expect.objectContaining({
         registrationId: customer.registrationId,
-        status: 'pending',
+        status: 'submitted',
         formId: 'individual',
       }),
     );

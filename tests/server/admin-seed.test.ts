@@ -79,7 +79,7 @@ describe('demo seed for review and the statement', () => {
       [DEMO_SIGN_INS[1].email],
     );
     const registration = rows.rows[0];
-    expect(registration.status).toBe('pending');
+    expect(registration.status).toBe('submitted');
     expect(registration.documents).toBe(8);
     const answers = openRegistrationAnswers(t.app.fieldKeys, registration.id, registration.answers);
     expect(validateAnswers(testForm('individual'), answers)).toEqual({

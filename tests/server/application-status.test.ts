@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/shared/api/auth';
+import type { RegistrationOverview } from '../../src/shared/api/registration';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { createTestApp, type TestApp } from './testApp';
 
@@ -37,6 +38,20 @@ describe('the applicant can trust the status (docs/decisions.md, Applicants and 
     expect(receipt?.text).toContain('your application has been received');
     expectNoPii(receipt!.subject + receipt!.text, customer.answers);
     expect((await userOf(customer)).review).toEqual({ status: 'submitted', reason: null });
+    // One word for the moment (issue 40 §2): the registration, its history and the staff list
+    // say what the applicant's review says.
+    const { registration } = (
+      await customer.client.get('/exchange/api/web/registration')
+    ).json() as RegistrationOverview;
+    expect(registration?.status).toBe('submitted');
+    expect(registration?.history.map((event) => event.status)).toEqual(['submitted']);
+    const awaiting = await staff.client.get(`${A}/onboarding/organizations?status=submitted`);
+    expect(awaiting.json().data).toContainEqual(
+      expect.objectContaining({ registrationId: customer.registrationId, status: 'submitted' }),
+    );
+    expect(
+      (await staff.client.get(`${A}/onboarding/organizations?status=pending`)).statusCode,
+    ).toBe(400);
   });
 
   it('requests changes with a note: status, note on the user, email; only once, note required', async () => {

@@ -58,7 +58,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errorMessage).toBe('Please say what the applicant should change.');
-    expect((await overview()).registration?.status).toBe('pending');
+    expect((await overview()).registration?.status).toBe('submitted');
   });
 
   it('requests changes on the tax form and a person’s passport country: stored, shown by prompt, emailed without the notes', async () => {
@@ -92,7 +92,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
       ],
     });
     expect(registration?.history.map(({ status, by }) => ({ status, by }))).toEqual([
-      { status: 'pending', by: 'applicant' },
+      { status: 'submitted', by: 'applicant' },
       { status: 'changes_requested', by: 'staff' },
     ]);
 
@@ -265,7 +265,7 @@ describe('changes requested field by field, and resubmitted (issue 17)', () => {
     expect(approved.json()).toEqual({ status: 'approved' });
     const changes = await listStatusChanges(t.pool, applicant.registrationId);
     expect(changes.map(({ status, changedBy, actor }) => ({ status, changedBy, actor }))).toEqual([
-      { status: 'pending', changedBy: applicant.id, actor: 'applicant' },
+      { status: 'submitted', changedBy: applicant.id, actor: 'applicant' },
       { status: 'changes_requested', changedBy: staff.id, actor: 'staff' },
       { status: 'resubmitted', changedBy: applicant.id, actor: 'applicant' },
       { status: 'approved', changedBy: staff.id, actor: 'staff' },

@@ -215,7 +215,7 @@ describe('bad input answers 4xx with a message, never 500', () => {
     const row = await t.pool.query('select status from registrations where id = $1', [
       customer.registrationId,
     ]);
-    expect(row.rows[0].status).toBe('pending');
+    expect(row.rows[0].status).toBe('submitted');
     const console = await consolePost(
       staff.client,
       `/clearing/admin/registrations/${customer.registrationId}/decision`,
@@ -259,7 +259,7 @@ describe('bad input answers 4xx with a message, never 500', () => {
     const row = await t.pool.query('select status from registrations where id = $1', [
       customer.registrationId,
     ]);
-    expect(row.rows[0].status).toBe('pending');
+    expect(row.rows[0].status).toBe('submitted');
   });
 
   it('refuses NUL bytes and lone surrogates in registration answers', async () => {

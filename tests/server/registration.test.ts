@@ -76,7 +76,7 @@ describe('POST registration/individual', () => {
     const row = stored.rows[0];
     expect(row.form_id).toBe('individual');
     expect(row.schema_hash).toBe(testForm('individual').hash);
-    expect(row.status).toBe('pending');
+    expect(row.status).toBe('submitted');
     expect(row.submitted_from_ip).toBeTruthy();
     // Stored sealed (encrypted at rest); read through the one reader.
     expect(row.answers.socialSecurityNumber).toHaveProperty('$sealed');

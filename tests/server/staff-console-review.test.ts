@@ -67,7 +67,7 @@ describe('staff console: review actions and reading a registration', () => {
       'select status, reviewed_by, change_request from registrations where id = $1',
       [own.registrationId],
     );
-    expect(row.rows[0]).toEqual({ status: 'pending', reviewed_by: null, change_request: null });
+    expect(row.rows[0]).toEqual({ status: 'submitted', reviewed_by: null, change_request: null });
     expect(
       (await auditRows(t, 'registration.approved')).filter(
         (r) => r.registration_id === own.registrationId,

@@ -142,7 +142,7 @@ describe('staff console', () => {
     const row = await t.pool.query('select status from registrations where id = $1', [
       customer.registrationId,
     ]);
-    expect(row.rows[0].status).toBe('pending');
+    expect(row.rows[0].status).toBe('submitted');
   });
 
   it('serves documents as attachments, by id, to staff only, and audits the download', async () => {
@@ -255,7 +255,7 @@ describe('staff console', () => {
     const waiting = await t.pool.query('select status from registrations where id = $1', [
       c.registrationId,
     ]);
-    expect(waiting.rows[0].status).toBe('pending');
+    expect(waiting.rows[0].status).toBe('submitted');
     const response = await postForm(staff.client, `${url}/decision`, {
       decision: 'reject',
       reason,
@@ -279,12 +279,12 @@ describe('staff console', () => {
          returning id)
        insert into registrations
        select (jsonb_populate_record(null::registrations, to_jsonb(r) || jsonb_build_object(
-                 'id', gen_random_uuid(), 'user_id', copies.id, 'status', 'pending'))).*
+                 'id', gen_random_uuid(), 'user_id', copies.id, 'status', 'submitted'))).*
          from registrations r, copies where r.id = $2`,
       [customer.id, customer.registrationId],
     );
     const awaiting = (body: string) =>
-      body.slice(body.indexOf('id="pending-heading"'), body.indexOf('id="decided-heading"'));
+      body.slice(body.indexOf('id="awaiting-heading"'), body.indexOf('id="decided-heading"'));
     const links = (body: string) =>
       [...awaiting(body).matchAll(/href="\/clearing\/admin\/registrations\/([0-9a-f-]{36})"/g)].map(
         (match) => match[1],
@@ -293,7 +293,7 @@ describe('staff console', () => {
     const count = Number(/Awaiting review \((\d+)\)/.exec(first.body)?.[1]);
     expect(count).toBeGreaterThanOrEqual(61);
     expect(links(first.body)).toHaveLength(50);
-    const next = /<a href="(\/clearing\/admin\?awaiting=[^"#]+)#pending-heading">Next page/.exec(
+    const next = /<a href="(\/clearing\/admin\?awaiting=[^"#]+)#awaiting-heading">Next page/.exec(
       awaiting(first.body),
     );
     expect(next).not.toBeNull();

@@ -146,7 +146,7 @@ describe('nobody decides on their own registration (issue 26 §3)', () => {
     const row = await t.pool.query('select status, reviewed_by from registrations where id = $1', [
       applicant.registrationId,
     ]);
-    expect(row.rows[0]).toEqual({ status: 'pending', reviewed_by: null });
+    expect(row.rows[0]).toEqual({ status: 'submitted', reviewed_by: null });
 
     // The console leaves the buttons out and says why; its approval page leads back there.
     const page = await applicant.client.get(`${CONSOLE}/registrations/${applicant.registrationId}`);

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import type { ReviewStatus } from '../../shared/api/admin';
+import type { RegistrationStatus } from '../../shared/api/statuses';
 import type { Statement } from '../../shared/api/statement';
 import type { FormCatalog } from '../../shared/forms/model/compileNode';
 import { questionAt } from '../../shared/forms/walk/changeScope';
@@ -82,7 +82,7 @@ export interface ReviewDeps {
 }
 
 /** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
-export const AWAITING_REVIEW: readonly string[] = ['pending', 'resubmitted'];
+export const AWAITING_REVIEW: readonly string[] = ['submitted', 'resubmitted'];
 /**
  * Statuses staff may decide from (approve, reject, ask for changes): awaiting review only. Each
  * submitted version takes one decision (issue 39 §5): a request for changes is that version's
@@ -108,21 +108,21 @@ async function updateOpenRegistration(
   db: pg.PoolClient,
   registrationId: string,
   from: readonly string[],
-  set: { status: ReviewStatus; reviewedBy: string | null; reason: string | null },
+  set: { status: RegistrationStatus; reviewedBy: string | null; reason: string | null },
 ): Promise<RegistrationApplicant> {
   const row = await decideOpenRegistration(db, registrationId, from, set);
   if (row) return row;
   const status = await findRegistrationStatus(db, registrationId);
   if (!status) throw notFound('No such registration.');
-  throw new ClientError(409, alreadyMessage(status as ReviewStatus));
+  throw new ClientError(409, alreadyMessage(status as RegistrationStatus));
 }
 
-function alreadyMessage(status: ReviewStatus): string {
+function alreadyMessage(status: RegistrationStatus): string {
   if (status === 'changes_requested') {
     return 'Changes were already requested; this registration waits for the applicant.';
   }
   if (status === 'resubmitted') return 'This registration was already resubmitted.';
-  return `This registration was already ${status === 'pending' ? 'submitted' : status}.`;
+  return `This registration was already ${status}.`;
 }
 
 /** Sends an applicant's email after the change is stored; a failure does not undo the change. */
@@ -145,9 +145,9 @@ export async function decideRegistration(
   deps: ReviewDeps,
   decision: { registrationId: string; approved: boolean; reason?: string | undefined },
   actor: Actor,
-): Promise<{ status: ReviewStatus; userId: string }> {
+): Promise<{ status: RegistrationStatus; userId: string }> {
   const reason = checkReason(decision.approved, decision.reason);
-  const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
+  const status: RegistrationStatus = decision.approved ? 'approved' : 'rejected';
   const applicant = await withTransaction(deps.pool, async (db) => {
     await refuseOwnOrganization(
       db,
@@ -296,7 +296,7 @@ export async function requestChanges(
     fields?: RequestedField[] | undefined;
   },
   actor: Actor,
-): Promise<{ status: ReviewStatus; userId: string }> {
+): Promise<{ status: RegistrationStatus; userId: string }> {
   const note = request.note?.trim() ?? '';
   const fields = request.fields ?? [];
   if (!note && fields.length === 0)
@@ -393,9 +393,9 @@ export async function decideParticipant(
   pool: pg.Pool,
   decision: { organizationId: string; approved: boolean; reason?: string | undefined },
   actor: Actor,
-): Promise<{ status: ReviewStatus }> {
+): Promise<{ status: RegistrationStatus }> {
   const reason = checkReason(decision.approved, decision.reason);
-  const status: ReviewStatus = decision.approved ? 'approved' : 'rejected';
+  const status: RegistrationStatus = decision.approved ? 'approved' : 'rejected';
   return withTransaction(pool, async (db) => {
     await refuseOwnOrganization(
       db,

@@ -243,7 +243,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         );
         return { rows: page.data, next: page.nextCursor, paged: query[name] !== undefined };
       };
-      const [pending, waiting, decided, counts] = await Promise.all([
+      const [awaiting, waiting, decided, counts] = await Promise.all([
         section('awaiting'),
         section('waiting'),
         section('decided'),
@@ -255,7 +255,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
         reply,
         200,
         renderListPage({
-          pending: { ...pending, total: total('awaiting') },
+          awaiting: { ...awaiting, total: total('awaiting') },
           waiting: { ...waiting, total: total('waiting') },
           decided: { ...decided, total: total('decided') },
           query: Object.fromEntries(

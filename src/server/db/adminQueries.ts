@@ -4,8 +4,8 @@ import type {
   AdminRegistrationSummary,
   AdminUserDetail,
   AdminUserSummary,
-  ReviewStatus,
 } from '../../shared/api/admin';
+import type { ParticipantStatus, RegistrationStatus } from '../../shared/api/statuses';
 import type { Role, UserDetails } from '../../shared/api/auth';
 import type { Queryable } from './transaction';
 
@@ -106,8 +106,8 @@ export async function listOrganizations(db: Queryable): Promise<AdminOrganizatio
     kind: 'individual' | 'business';
     created_at: Date;
     member_count: number;
-    registration_status: ReviewStatus | null;
-    participant_status: ReviewStatus;
+    registration_status: RegistrationStatus | null;
+    participant_status: ParticipantStatus;
     latest_as_of: string | null;
   }>(
     `select o.id, o.name, o.clearing_org_id, o.kind, o.created_at, o.participant_status,
@@ -142,7 +142,7 @@ interface RegistrationRow {
   clearing_org_id: string;
   form_id: string;
   schema_hash: string;
-  status: ReviewStatus;
+  status: RegistrationStatus;
   submitted_at: Date;
   reviewed_at: Date | null;
   reviewer_email: string | null;
@@ -181,20 +181,20 @@ const toRegistration = (row: RegistrationRow): AdminRegistrationSummary => ({
  * (group 0, oldest submission first, as a queue), then the decided (group 1, newest first: the
  * time negated), then the id.
  */
-const QUEUE_GROUP = `(case when r.status in ('pending', 'resubmitted') then 0 else 1 end)`;
-const QUEUE_TIME = `(case when r.status in ('pending', 'resubmitted')
+const QUEUE_GROUP = `(case when r.status in ('submitted', 'resubmitted') then 0 else 1 end)`;
+const QUEUE_TIME = `(case when r.status in ('submitted', 'resubmitted')
     then ${MICROS('r.submitted_at')} else -${MICROS('coalesce(r.reviewed_at, r.submitted_at)')} end)`;
 
 /**
- * Registrations: pending first (oldest first, as a queue), then decisions, newest first. `after`
+ * Registrations: those awaiting review first (oldest first, as a queue), then decisions, newest first. `after`
  * is the key of the last one of the previous page (its group, its time, its id).
  */
 export async function listRegistrations(
   db: Queryable,
   filter: {
-    status?: ReviewStatus | undefined;
+    status?: RegistrationStatus | undefined;
     /** Any of these statuses (the console's sections: awaiting review, waiting, decided). */
-    statuses?: readonly ReviewStatus[];
+    statuses?: readonly RegistrationStatus[];
     userId?: string;
     limit?: number;
     after?: readonly string[] | null;
@@ -227,8 +227,8 @@ export async function listRegistrations(
 /** How many registrations have each status (the console's section headings). */
 export async function countRegistrationsByStatus(
   db: Queryable,
-): Promise<Partial<Record<ReviewStatus, number>>> {
-  const result = await db.query<{ status: ReviewStatus; n: number }>(
+): Promise<Partial<Record<RegistrationStatus, number>>> {
+  const result = await db.query<{ status: RegistrationStatus; n: number }>(
     'select status, count(*)::int as n from registrations group by status',
   );
   return Object.fromEntries(result.rows.map((row) => [row.status, row.n]));

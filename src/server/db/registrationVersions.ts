@@ -4,7 +4,7 @@
  * SHA-256 of their bytes) and every status it took, when and by whom. Answers come and go
  * sealed: registration/registrationVersions.ts seals and opens them.
  */
-import type { RegistrationStatus } from '../../shared/api/registration';
+import type { RegistrationStatus } from '../../shared/api/statuses';
 import type { Answers } from '../../shared/forms/model/schemaTypes';
 import type { Queryable } from './transaction';
 import { queueRegistrationEvent } from './webhooks';

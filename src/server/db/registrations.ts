@@ -1,4 +1,5 @@
 import type { Queryable } from './transaction';
+import type { RegistrationStatus } from '../../shared/api/statuses';
 import type { PersonColumnValues } from '../../shared/forms/model/personColumns';
 import { putDocument, type StoredFile } from './documents';
 
@@ -164,7 +165,7 @@ export interface ExistingRegistration {
   submissionHash: string;
   organizationId: string;
   formId: string;
-  status: 'pending' | 'changes_requested' | 'resubmitted' | 'approved' | 'rejected';
+  status: RegistrationStatus;
 }
 
 /** The user's registration (one per user), locked for the transaction when `lock` is set. */
@@ -407,7 +408,7 @@ export interface StoredAnswers {
 /** Registrations awaiting their first review, oldest first. */
 export async function listPendingRegistrationAnswers(db: Queryable): Promise<StoredAnswers[]> {
   const registrations = await db.query<StoredAnswers>(
-    `select id, form_id, answers from registrations where status = 'pending' order by submitted_at, id`,
+    `select id, form_id, answers from registrations where status = 'submitted' order by submitted_at, id`,
   );
   return registrations.rows;
 }

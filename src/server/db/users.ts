@@ -1,5 +1,5 @@
 import type { ApplicationReview, Role, User, UserDetails } from '../../shared/api/auth';
-import type { RegistrationStatus } from '../../shared/api/registration';
+import type { RegistrationStatus } from '../../shared/api/statuses';
 import { accountSubject } from './passwordFailures';
 import type { Queryable } from './transaction';
 
@@ -33,7 +33,7 @@ const SELECT_USER = `
 /** The applicant's view of their registration's review; the reason only where they need it. */
 function reviewOf(row: UserRow): ApplicationReview | null {
   if (!row.registration_status) return null;
-  const status = row.registration_status === 'pending' ? 'submitted' : row.registration_status;
+  const status = row.registration_status;
   const withReason = status === 'rejected' || status === 'changes_requested';
   return { status, reason: withReason ? row.registration_reason : null };
 }

@@ -6,6 +6,7 @@
  * `FOR UPDATE SKIP LOCKED` and a lease (`claimDueDeliveries`); a delivery waits while an earlier
  * one of its endpoint and ordering key (the registration) is pending.
  */
+import type { RegistrationStatus } from '../../shared/api/statuses';
 import type { WebhookEventType } from '../../shared/api/webhooks';
 import type { Queryable } from './transaction';
 
@@ -177,8 +178,8 @@ async function queueEvent(
 }
 
 /** The event a registration's new status is told by. */
-const EVENT_OF_STATUS: Record<string, WebhookEventType> = {
-  pending: 'registration.submitted',
+const EVENT_OF_STATUS: Record<RegistrationStatus, WebhookEventType> = {
+  submitted: 'registration.submitted',
   resubmitted: 'registration.submitted',
   changes_requested: 'registration.changes_requested',
   approved: 'registration.approved',
@@ -192,10 +193,9 @@ const EVENT_OF_STATUS: Record<string, WebhookEventType> = {
 export async function queueRegistrationEvent(
   db: Queryable,
   registrationId: string,
-  status: string,
+  status: RegistrationStatus,
 ): Promise<void> {
   const type = EVENT_OF_STATUS[status];
-  if (!type) return;
   const found = await db.query<{ organization_id: string; form_id: string; now: Date }>(
     'select organization_id, form_id, now() from registrations where id = $1',
     [registrationId],

@@ -558,12 +558,13 @@ const STATUS_VOCABULARY =
   'are locked, 409 `changes_locked`) or `changes_requested` (staff asked for changes: only the ' +
   'named answers may change, 409 `change_not_requested` for others, until it is submitted ' +
   "again). A registration's review (`Registration.status`, each `history[].status`, the staff " +
-  "calls' `status`, `registrationStatus` and `participantStatus`) is `pending` (submitted, " +
-  "waiting for review), `changes_requested` (the same moment as the application's), " +
-  '`resubmitted` (submitted again after a change request, waiting for review), `approved` or ' +
-  "`rejected` (both final). The signed-in user's `review.status` (`GET user`) is the same review " +
-  'told to the applicant: `submitted` where the registration says `pending`, the other four ' +
-  'alike. Where the specification fixes a wire name it is kept as it is: ' +
+  "calls' `status`, `registrationStatus`, a webhook event's `status` and the signed-in user's " +
+  "`review.status`) is `submitted` (waiting for review: the same moment as the application's), " +
+  "`changes_requested` (the same moment as the application's), `resubmitted` (submitted again " +
+  'after a change request, waiting for review), `approved` or `rejected` (both final). An ' +
+  "organisation's admission as a clearing participant (`participantStatus`), decided after its " +
+  'registration is approved, is `pending`, `approved` or `rejected`. Where the specification ' +
+  'fixes a wire name it is kept as it is: ' +
   '`authStatus` `TwoFactorRequired`/`AuthComplete`, the sign-in state ' +
   "`Authenticated`/`NotAuthenticated`, and the user's `details.approved` flag (true once the " +
   'registration is approved).';

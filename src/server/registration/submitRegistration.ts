@@ -313,7 +313,7 @@ async function store(app: FastifyInstance, db: Queryable, submission: Submission
   });
   await recordStatusChange(db, {
     registrationId,
-    status: reopened ? 'resubmitted' : 'pending',
+    status: reopened ? 'resubmitted' : 'submitted',
     changedBy: userId,
     actor: 'applicant',
   });

@@ -11,7 +11,6 @@ import {
   kycChangesRequestSchema,
   loadStatementRequestSchema,
   participantApprovalRequestSchema,
-  reviewStatusSchema,
   verificationEmailRequestSchema,
   type AdminClearingFirm,
   type AdminDecisionResult,
@@ -20,9 +19,9 @@ import {
   type KycChangesRequest,
   type LoadStatementRequest,
   type ParticipantApprovalRequest,
-  type ReviewStatus,
   type VerificationEmailRequest,
 } from '../../shared/api/admin';
+import { registrationStatusSchema, type RegistrationStatus } from '../../shared/api/statuses';
 import { UUID_PATTERN, emptyObjectSchema } from '../../shared/api/http';
 import { firm } from '../../shared/config/firm';
 import {
@@ -162,13 +161,13 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
     async () => listOrganizations(app.db),
   );
 
-  app.get<{ Querystring: { status?: ReviewStatus; cursor?: string; limit?: number } }>(
+  app.get<{ Querystring: { status?: RegistrationStatus; cursor?: string; limit?: number } }>(
     '/onboarding/organizations',
     {
       schema: {
         querystring: {
           type: 'object',
-          properties: { status: reviewStatusSchema, ...cursorQueryProperties(100) },
+          properties: { status: registrationStatusSchema, ...cursorQueryProperties(100) },
           additionalProperties: false,
         },
         response: {

@@ -6,22 +6,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ROLES, userDetailsSchema } from './auth';
 import { UUID_PATTERN } from './http';
+import { participantStatusSchema, registrationStatusSchema } from './statuses';
 import { statementSchema } from './statement';
 
 const uuid = { type: 'string', pattern: UUID_PATTERN } as const;
 const reason = { type: 'string', maxLength: 2000 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
-
-/**
- * Where a registration stands (docs/decisions.md, Applicants and reviewers): `pending` is submitted
- * and awaiting review; `changes_requested` waits for the applicant; `resubmitted` (the applicant
- * made the changes) awaits review again.
- */
-export const reviewStatusSchema = {
-  type: 'string',
-  enum: ['pending', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
-} as const;
-export type ReviewStatus = FromSchema<typeof reviewStatusSchema>;
 
 const userSummaryProperties = {
   id: { type: 'string' },
@@ -57,7 +47,7 @@ export const adminUserSummarySchema = {
 } as const;
 export type AdminUserSummary = FromSchema<typeof adminUserSummarySchema>;
 
-/** GET onboarding/organizations: registrations with their review status, pending first. */
+/** GET onboarding/organizations: registrations with their review status, those awaiting review first. */
 export const adminRegistrationSummarySchema = {
   type: 'object',
   properties: {
@@ -74,7 +64,7 @@ export const adminRegistrationSummarySchema = {
       type: 'string',
       description: 'The content hash of the form wording the registration was answered under.',
     },
-    status: reviewStatusSchema,
+    status: registrationStatusSchema,
     submittedAt: { type: 'string', format: 'date-time' },
     reviewedAt: { ...nullableString, format: 'date-time' },
     reviewedBy: nullableString,
@@ -136,12 +126,13 @@ export const adminOrganizationSchema = {
     memberCount: { type: 'integer' },
     registrationStatus: {
       type: ['string', 'null'],
-      enum: [...reviewStatusSchema.enum, null],
+      enum: [...registrationStatusSchema.enum, null],
       description: 'The KYC review of its registration; null when it has none (seeded or invited).',
     },
     participantStatus: {
-      ...reviewStatusSchema,
-      description: 'Approval as a clearing participant (after KYC approval).',
+      ...participantStatusSchema,
+      description:
+        'Approval as a clearing participant (after KYC approval): `pending` until staff decide.',
     },
     latestStatementAsOf: {
       ...nullableString,
@@ -276,7 +267,7 @@ export type LoadStatementRequest = Omit<
 
 export const adminDecisionResultSchema = {
   type: 'object',
-  properties: { status: reviewStatusSchema },
+  properties: { status: registrationStatusSchema },
   required: ['status'],
   additionalProperties: false,
 } as const;

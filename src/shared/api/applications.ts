@@ -10,6 +10,7 @@
  * - `DELETE applications/:formId/files?pointer=…` → 204
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { applicationStatusSchema } from './statuses';
 
 /** A file answer's reference (docs/decisions.md, The shape of answers): its bytes travel beside. */
 const fileReferenceSchema = {
@@ -35,7 +36,7 @@ export const applicationViewSchema = {
     revision: { type: 'integer' },
     savedAt: { type: 'string', format: 'date-time', description: 'ISO time of the last save.' },
     step: { type: ['integer', 'null'] },
-    status: { type: 'string', enum: ['draft', 'submitted', 'changes_requested'] },
+    status: applicationStatusSchema,
     answers: {
       ...answersSchema,
       description: 'Every answer, sensitive ones included (only ever sent to the applicant).',

@@ -4,6 +4,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { PASSWORD_MAX_LENGTH } from '../rules/password';
 import { RECOVERY_CODE_MAX_LENGTH } from '../rules/totp';
 import { UUID_PATTERN } from './http';
+import { registrationStatusSchema } from './statuses';
 
 export const ROLES = ['Administrator', 'Trader', 'Viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -138,16 +139,13 @@ const orgDetailsSchema = {
 } as const;
 
 /**
- * Where the user's registration stands (docs/decisions.md, Applicants and reviewers): submitted
- * (awaiting review), changes requested, approved, rejected.
+ * Where the user's registration stands (docs/decisions.md, Applicants and reviewers), in the
+ * registration's own words (`GET registration` says the same status).
  */
 const applicationReviewSchema = {
   type: 'object',
   properties: {
-    status: {
-      type: 'string',
-      enum: ['submitted', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
-    },
+    status: registrationStatusSchema,
     reason: {
       ...nullableString,
       description:

@@ -4,6 +4,7 @@
  */
 
 import type { FromSchema } from 'json-schema-to-ts';
+import { registrationStatusSchema } from './statuses';
 
 /** What staff asked to change: a note on the whole application and the questions, each noted. */
 const changeRequestSchema = {
@@ -29,16 +30,11 @@ const changeRequestSchema = {
   additionalProperties: false,
 } as const;
 
-const reviewStatus = {
-  type: 'string',
-  enum: ['pending', 'changes_requested', 'resubmitted', 'approved', 'rejected'],
-} as const;
-
 /** One status the registration took: when, and who made the change. */
 const statusEventSchema = {
   type: 'object',
   properties: {
-    status: reviewStatus,
+    status: registrationStatusSchema,
     at: { type: 'string', format: 'date-time' },
     by: { type: 'string', enum: ['applicant', 'staff', 'operator'] },
   },
@@ -55,7 +51,7 @@ export const registrationOverviewSchema = {
       properties: {
         registrationId: { type: 'string' },
         formId: { type: 'string' },
-        status: reviewStatus,
+        status: registrationStatusSchema,
         history: { type: 'array', items: statusEventSchema },
         changeRequest: changeRequestSchema,
       },
@@ -72,7 +68,7 @@ export const registrationOverviewSchema = {
         formId: 'individual',
         status: 'changes_requested',
         history: [
-          { status: 'pending', at: '2026-05-12T14:02:11.000Z', by: 'applicant' },
+          { status: 'submitted', at: '2026-05-12T14:02:11.000Z', by: 'applicant' },
           { status: 'changes_requested', at: '2026-05-13T09:41:27.000Z', by: 'staff' },
         ],
         changeRequest: {
@@ -90,8 +86,6 @@ export const registrationOverviewSchema = {
   ],
 } as const;
 
-/** Where a registration stands: submitted, waiting for changes, resubmitted, decided. */
-export type RegistrationStatus = FromSchema<typeof reviewStatus>;
 export type ChangeRequest = NonNullable<FromSchema<typeof changeRequestSchema>>;
 export type StatusEvent = FromSchema<typeof statusEventSchema>;
 export type RegistrationOverview = FromSchema<typeof registrationOverviewSchema>;

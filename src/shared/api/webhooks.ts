@@ -5,7 +5,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { pageSchema } from './pagination';
-import type { RegistrationStatus } from './registration';
+import type { RegistrationStatus } from './statuses';
 
 /** The events an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -20,7 +20,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The statuses a registration event names (the registration's own vocabulary). */
 const REGISTRATION_STATUSES = [
-  'pending',
+  'submitted',
   'changes_requested',
   'resubmitted',
   'approved',

@@ -1,5 +1,5 @@
 /** The console's first page: registrations awaiting review, waiting for changes, decided. */
-import type { ReviewStatus } from '../../../shared/api/admin';
+import type { RegistrationStatus } from '../../../shared/api/statuses';
 import { CONSOLE_BASE } from './consoleAssets';
 import { ConsolePage, renderConsolePage } from './ConsolePage';
 import {
@@ -13,10 +13,10 @@ import {
 
 /** The sections of the list, each with the statuses it holds, in the order drawn. */
 export const CONSOLE_SECTIONS = {
-  awaiting: ['pending', 'resubmitted'],
+  awaiting: ['submitted', 'resubmitted'],
   waiting: ['changes_requested'],
   decided: ['approved', 'rejected'],
-} as const satisfies Record<string, readonly ReviewStatus[]>;
+} as const satisfies Record<string, readonly RegistrationStatus[]>;
 export type ConsoleSection = keyof typeof CONSOLE_SECTIONS;
 
 /** One page of a section: its rows, the cursor of the next page, and the whole section's count. */
@@ -29,7 +29,7 @@ interface SectionPage {
 }
 
 interface ListPageProps {
-  pending: SectionPage;
+  awaiting: SectionPage;
   /** Registrations waiting for the applicant's changes (a section only when there are some). */
   waiting: SectionPage;
   decided: SectionPage;
@@ -42,13 +42,13 @@ export function renderListPage(props: ListPageProps): string {
   return renderConsolePage(<ListPage {...props} />);
 }
 
-function ListPage({ pending, decided, waiting, query, signedInAs }: ListPageProps) {
+function ListPage({ awaiting, decided, waiting, query, signedInAs }: ListPageProps) {
   return (
     <ConsolePage title="Registrations" signedInAs={signedInAs}>
-      <section aria-labelledby="pending-heading">
-        <h2 id="pending-heading">{`Awaiting review (${pending.total})`}</h2>
-        <RegistrationTable rows={pending.rows} decided={false} />
-        <SectionPager name="awaiting" page={pending} query={query} />
+      <section aria-labelledby="awaiting-heading">
+        <h2 id="awaiting-heading">{`Awaiting review (${awaiting.total})`}</h2>
+        <RegistrationTable rows={awaiting.rows} decided={false} />
+        <SectionPager name="awaiting" page={awaiting} query={query} />
       </section>
       {waiting.total > 0 && (
         <section aria-labelledby="waiting-heading">
@@ -83,7 +83,7 @@ function SectionPager({
     );
     if (cursor) params.set(name, cursor);
     const search = params.toString();
-    return `${CONSOLE_BASE}${search ? `?${search}` : ''}#${name === 'awaiting' ? 'pending' : name}-heading`;
+    return `${CONSOLE_BASE}${search ? `?${search}` : ''}#${name}-heading`;
   };
   return (
     <p className="pager">

@@ -46,7 +46,7 @@ code { font-size: 0.85rem; word-break: break-all; }
 .muted { color: var(--muted); font-size: 0.85rem; }
 .masked { font-family: ui-monospace, monospace; letter-spacing: 0.05em; }
 .status { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 0.85rem; }
-.status-pending, .status-resubmitted { background: #fff4cc; }
+.status-submitted, .status-resubmitted { background: #fff4cc; }
 .status-approved { background: #d9f2dd; }
 .status-rejected { background: #fbdcdc; }
 form.inline { display: inline; margin-left: 8px; }

@@ -3,6 +3,7 @@
  * status, an email, the CSRF field. React escapes what they show.
  */
 import type { AdminRegistrationSummary } from '../../../shared/api/admin';
+import type { RegistrationStatus } from '../../../shared/api/statuses';
 
 /** The hidden form field carrying the CSRF token (the `csrf_token` cookie's value). */
 export const CSRF_FIELD = '_csrf';
@@ -37,16 +38,16 @@ export function ClearingId({ id }: { id: string }) {
   return <span className="nowrap">{id}</span>;
 }
 
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Awaiting review',
+const STATUS_LABELS: Record<RegistrationStatus, string> = {
+  submitted: 'Awaiting review',
   resubmitted: 'Resubmitted, awaiting review',
   changes_requested: 'Changes requested',
   approved: 'Approved',
   rejected: 'Rejected',
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`status status-${status}`}>{STATUS_LABELS[status] ?? status}</span>;
+export function StatusBadge({ status }: { status: RegistrationStatus }) {
+  return <span className={`status status-${status}`}>{STATUS_LABELS[status]}</span>;
 }
 
 /**

@@ -13,7 +13,7 @@ const MAKE_CHANGES_LABEL = 'Make the changes';
 
 /** What each status reads as on the applicant's timeline. */
 const WHAT_HAPPENED: Record<StatusEvent['status'], string> = {
-  pending: 'You submitted your application',
+  submitted: 'You submitted your application',
   changes_requested: 'We asked you for changes',
   resubmitted: 'You sent the changes; we are reviewing your application again',
   approved: 'Your application was approved',
