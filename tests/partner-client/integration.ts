@@ -8,18 +8,14 @@
  * The partner's server holds an API credential its organisation's Administrator made on the
  * Profile page; it registers a webhook endpoint, and when told that staff asked for changes, reads
  * the registration's status, the form, the application, uploads the file asked for, saves,
- * submits, and reads the status again. What the submission's sections say is the caller's
- * (`encodeSections`): the document names the parts, not how a form's answers are written in them.
+ * submits, and reads the status again. The submission's sections are written from the served
+ * form as docs/api.md says (`./sections.ts`); the signed agreements are the published PDFs.
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from './openapi';
+import type { components, paths } from './openapi';
+import { submissionSections } from './sections';
 
-type Form = components['schemas']['Form'];
-type Answers = components['schemas']['Application']['answers'];
-type Submission =
-  operations['submitIndividualRegistration']['requestBody']['content']['multipart/form-data'];
-/** What the partner writes of a submission beyond the form's id and wording. */
-type SubmissionSections = Omit<Submission, 'formId' | 'schemaHash'>;
+type Agreement = components['schemas']['Form']['agreements'][number];
 
 /** One call's outcome, for the partner's log (and the test's assertions). */
 export interface Step {
@@ -70,7 +66,7 @@ export async function registrationStatus(api: Client<paths>, steps: Step[]) {
 export async function sendRequestedChanges(
   api: Client<paths>,
   file: File,
-  encodeSections: (form: Form, answers: Answers) => Promise<SubmissionSections>,
+  signedDocument: (agreement: Agreement) => Promise<Blob>,
   steps: Step[],
 ) {
   const registration = await registrationStatus(api, steps);
@@ -119,11 +115,17 @@ export async function sendRequestedChanges(
 
   const current = await api.GET('/exchange/api/web/applications/{formId}', { params });
   const answers = current.data?.application?.answers ?? {};
+  // The files are held by the application (uploaded above): their bytes are not sent again.
+  const sections = Object.entries(submissionSections(form, answers));
+  const documents = await Promise.all(
+    form.agreements.map(async (agreement) => [agreement.part, await signedDocument(agreement)]),
+  );
   const submitted = await api.POST('/exchange/api/web/registration/individual', {
     body: {
       formId: form.id,
       schemaHash: form.schemaHash,
-      ...(await encodeSections(form, answers)),
+      ...Object.fromEntries(sections.map(([name, section]) => [name, JSON.stringify(section)])),
+      ...Object.fromEntries(documents),
     },
     bodySerializer: formData,
   });

@@ -8,6 +8,7 @@
  * a partner's editor read them); `npm run openapi` writes them with the document, and this test
  * says when they are stale.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,8 @@ import {
   partnerClientTypesFile,
   typesHeader,
 } from '../../scripts/partnerClientTypes';
-import { signedDocuments, toPayload } from '../../src/shared/forms/payload/payload';
+import { fixtureAnswers } from '../../src/shared/forms/check/fixtures';
+import { toPayloadJson } from '../../src/shared/forms/payload/payload';
 import { testForm } from '../forms';
 import {
   partnerClient,
@@ -28,9 +30,9 @@ import {
   sendRequestedChanges,
   type Step,
 } from '../partner-client/integration';
+import { submissionSections } from '../partner-client/sections';
 import { registeredCustomer, signedInStaff } from './adminHelpers';
 import { PASSWORD, pdfBytes } from './authHelpers';
-import { samplePdf } from './registrationHelpers';
 import { testAppForBlock } from './testApp';
 import { startReceiver, verifyWebhook, type Receiver } from './webhookReceiver';
 
@@ -124,25 +126,20 @@ describe('a typed client generated from the document (issue 40, Goals)', () => {
       expect(asked.statusCode, asked.body).toBe(200);
       expect(await told()).toEqual(['registration.changes_requested']);
 
-      // The sections as the portal writes them (the document names the parts, not their wording).
-      const compiled = testForm('individual');
-      const agreement = new Blob([new Uint8Array(samplePdf)], { type: 'application/pdf' });
+      // The sections as the partner writes them from the document; each agreement as published.
       const file = new File([new Uint8Array(await pdfBytes())], 'w2-2025.pdf', {
         type: 'application/pdf',
       });
       const submitted = await sendRequestedChanges(
         api,
         file,
-        async (form, answers) => {
-          expect(form.schemaHash).toBe(compiled.hash);
-          const documents = Object.fromEntries(
-            signedDocuments(compiled).map((document) => [document.url, agreement]),
-          );
-          const held = new Set(Object.keys(answers).map((key) => `/${key}`));
-          const payload = toPayload(compiled, answers, {}, documents, held);
-          payload.delete('formId');
-          payload.delete('schemaHash');
-          return Object.fromEntries(payload.entries());
+        async (agreement) => {
+          // Served at the app's public URL; this test's app listens elsewhere.
+          const published = await fetch(new URL(new URL(agreement.url).pathname, baseUrl));
+          expect(published.status, agreement.url).toBe(200);
+          const bytes = Buffer.from(await published.arrayBuffer());
+          expect(crypto.createHash('sha256').update(bytes).digest('hex')).toBe(agreement.sha256);
+          return new Blob([bytes], { type: 'application/pdf' });
         },
         steps,
       );
@@ -162,6 +159,42 @@ describe('a typed client generated from the document (issue 40, Goals)', () => {
         { step: 'submit', status: 201 },
         { step: 'status', status: 200 },
       ]);
+    });
+
+    it('a partner writes the sections the portal writes, for the example and every fixture', async () => {
+      const administrator = await registeredCustomer(t);
+      const made = await administrator.client.post('/exchange/api/web/user/api-credentials', {
+        name: 'Partner back office',
+        scopes: ['applications:write'],
+        password: PASSWORD,
+      });
+      const api = partnerClient(baseUrl, (made.json() as { secret: string }).secret);
+      const served = await api.GET('/exchange/api/web/forms/{formId}', {
+        params: { path: { formId: 'individual' } },
+      });
+      const form = served.data!;
+      const compiled = testForm('individual');
+      expect(form.schemaHash).toBe(compiled.hash);
+      const folder = path.resolve('tests/fixtures/forms/individual');
+      const cases = [
+        ['example', compiled.example] as const,
+        ...fs.readdirSync(folder).map((name) => {
+          const content: unknown = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8'));
+          return [name, fixtureAnswers('individual', compiled.example, content)] as const;
+        }),
+      ];
+      let compared = 0;
+      for (const [name, answers] of cases) {
+        let portal;
+        try {
+          portal = toPayloadJson(compiled, answers).parts;
+        } catch {
+          continue; // answers the portal's serializer refuses (a required answer missing)
+        }
+        expect(submissionSections(form, answers), name).toEqual(portal);
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(40);
     });
   });
 });
