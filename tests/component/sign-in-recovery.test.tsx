@@ -25,7 +25,7 @@ describe('the sign-in’s recovery code', () => {
       'POST auth/signin': (body) => {
         const sent = body as { recoveryCode?: string; totpCode?: string };
         if (!sent.recoveryCode && !sent.totpCode) {
-          return json(200, { authStatus: 'TwoFactorRequired', methods: ['totp', 'recoveryCode'] });
+          return json(200, { authStatus: 'TwoFactorRequired', methods: ['totp', 'recovery_code'] });
         }
         if (sent.recoveryCode === 'used1-code1') {
           return json(401, { errorMessage: REFUSED, errors: { recoveryCode: REFUSED } });

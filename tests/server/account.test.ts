@@ -381,7 +381,7 @@ describe('the profile page’s calls', () => {
 
       const withCode = freshClient(t.app);
       const asked = (await withCode.post(`${API}/auth/signin`, { email, password })).json();
-      expect(asked.methods).toEqual(['totp', 'recoveryCode', 'passkey']);
+      expect(asked.methods).toEqual(['totp', 'recovery_code', 'passkey']);
       const coded = await withCode.post(`${API}/auth/signin`, {
         email,
         password,

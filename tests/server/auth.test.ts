@@ -407,7 +407,7 @@ describe('auth calls', () => {
       expect(step1.statusCode).toBe(200);
       expect(step1.json()).toEqual({
         authStatus: 'TwoFactorRequired',
-        methods: ['totp', 'recoveryCode'],
+        methods: ['totp', 'recovery_code'],
       });
       expect(fresh.cookies.has(SESSION_COOKIE)).toBe(false);
 

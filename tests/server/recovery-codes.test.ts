@@ -79,7 +79,7 @@ describe('recovery codes (issue 38 §4)', () => {
     const step = await signIn(email, {});
     expect(step.json()).toEqual({
       authStatus: 'TwoFactorRequired',
-      methods: ['totp', 'recoveryCode'],
+      methods: ['totp', 'recovery_code'],
     });
 
     const browser = freshClient(t.app);
@@ -145,7 +145,7 @@ describe('recovery codes (issue 38 §4)', () => {
     expect(alone.json()).toEqual({
       errorMessage: SECOND_FACTOR_NEEDED,
       code: 'second_factor_required',
-      errors: { secondFactor: 'totp recoveryCode' },
+      errors: { secondFactor: 'totp recovery_code' },
     });
 
     // A recovery code answers where a code is asked: it confirms the change, and is spent.

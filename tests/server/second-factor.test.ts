@@ -334,7 +334,7 @@ describe('sensitive changes need a current second factor too (§2)', () => {
   it('turning two-factor off: the password alone is refused; a wrong code counts; password and code turn it off', async () => {
     const { client, password, secret, id } = await withApp();
     const alone = await client.request('DELETE', `${API}/user/2fa`, { json: { password } });
-    expectSecondFactorAsked(alone, 'totp recoveryCode');
+    expectSecondFactorAsked(alone, 'totp recovery_code');
     expect((await client.get(`${API}/user/2fa/state`)).json()).toEqual({ enabled: true });
 
     const wrong = await client.request('DELETE', `${API}/user/2fa`, {
@@ -360,7 +360,7 @@ describe('sensitive changes need a current second factor too (§2)', () => {
   it('adding a passkey: the password alone is refused; password and code give the options', async () => {
     const { client, password, secret } = await withApp();
     const alone = await client.post(`${API}/user/passkeys/options`, { password });
-    expectSecondFactorAsked(alone, 'totp recoveryCode');
+    expectSecondFactorAsked(alone, 'totp recovery_code');
     // No challenge was stored: an answer now has nothing to answer.
     const unasked = await client.post(`${API}/user/passkeys`, {
       name: 'Sneaky',
@@ -390,7 +390,7 @@ describe('sensitive changes need a current second factor too (§2)', () => {
     });
     const url = `${API}/user/passkeys/${passkey.id}`;
     const alone = await client.request('DELETE', url, { json: { password } });
-    expectSecondFactorAsked(alone, 'totp passkey recoveryCode');
+    expectSecondFactorAsked(alone, 'totp passkey recovery_code');
     expect((await client.get(`${API}/user/profile`)).json().passkeys).toHaveLength(1);
     // An answer to a challenge that was not the re-authentication's is refused.
     const forged = await client.request('DELETE', url, {
@@ -410,7 +410,7 @@ describe('sensitive changes need a current second factor too (§2)', () => {
     const newEmail = `moved.${Date.now()}@example.test`;
     const before = t.mailer.outbox().length;
     const alone = await client.post(`${API}/user/email`, { password, newEmail });
-    expectSecondFactorAsked(alone, 'totp recoveryCode');
+    expectSecondFactorAsked(alone, 'totp recovery_code');
     expect(t.mailer.outbox().length).toBe(before);
     const sent = await client.post(`${API}/user/email`, {
       password,
@@ -430,7 +430,7 @@ describe('sensitive changes need a current second factor too (§2)', () => {
       endOtherSessions: false,
     };
     const alone = await client.post(`${API}/user/password`, body);
-    expectSecondFactorAsked(alone, 'totp recoveryCode');
+    expectSecondFactorAsked(alone, 'totp recovery_code');
     const oldStill = await freshClient(t.app).post(`${API}/auth/signin`, { email, password });
     expect(oldStill.json().authStatus).toBe('TwoFactorRequired');
     const changed = await client.post(`${API}/user/password`, {

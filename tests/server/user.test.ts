@@ -554,7 +554,7 @@ describe('user calls', () => {
     const response = await freshClient(t.app).post(`${API}/auth/signin`, { email, password });
     expect(response.json()).toEqual({
       authStatus: 'TwoFactorRequired',
-      methods: ['totp', 'recoveryCode'],
+      methods: ['totp', 'recovery_code'],
     });
   });
 });

@@ -240,7 +240,7 @@ export async function secondStepMethods(
   factors: SecondFactor[],
 ): Promise<SecondFactor[]> {
   if (factors.length === 0) return factors;
-  return (await countUnusedRecoveryCodes(db, row.id)) > 0 ? [...factors, 'recoveryCode'] : factors;
+  return (await countUnusedRecoveryCodes(db, row.id)) > 0 ? [...factors, 'recovery_code'] : factors;
 }
 
 /** What a sensitive change sends to prove it is the owner (issue 27 §2). */
@@ -257,7 +257,7 @@ interface IdentityProof {
  * again and, when the account has a second factor, a current one too (a code, or a passkey's
  * answer to the challenge `user/reauth/passkey-options` gave, or a recovery code). The password
  * alone then gets 403 naming the factors to use (`errors.secondFactor`: `totp`, `passkey` or
- * both, and `recoveryCode` while unused codes remain).
+ * both, and `recovery_code` while unused codes remain).
  */
 export async function confirmIdentity(
   app: FastifyInstance,

@@ -209,8 +209,9 @@ export type User = FromSchema<typeof userSchema>;
 /** The second factors a TwoFactorRequired sign-in accepts. */
 const secondFactorSchema = {
   type: 'string',
-  enum: ['totp', 'passkey', 'recoveryCode'],
-  description: 'recoveryCode: the account has unused recovery codes (issue 38 §4).',
+  enum: ['totp', 'passkey', 'recovery_code'],
+  description:
+    'recovery_code: the account has unused recovery codes, sent as `recoveryCode` (issue 38 §4).',
 } as const;
 export type SecondFactor = FromSchema<typeof secondFactorSchema>;
 
@@ -255,7 +256,7 @@ export const signinResultSchema = {
   ],
   examples: [
     { authStatus: 'AuthComplete', user: USER_EXAMPLE },
-    { authStatus: 'TwoFactorRequired', methods: ['totp', 'recoveryCode'] },
+    { authStatus: 'TwoFactorRequired', methods: ['totp', 'recovery_code'] },
   ],
 } as const;
 type SigninAnswer = FromSchema<typeof signinResultSchema>;

@@ -91,7 +91,7 @@ describe('the profile’s recovery codes (issue 38 §4)', () => {
         if (!sent.recoveryCode && !sent.totpCode) {
           return json(403, {
             errorMessage: 'Two-factor authentication is on for your account.',
-            errors: { secondFactor: 'totp recoveryCode' },
+            errors: { secondFactor: 'totp recovery_code' },
           });
         }
         profile = profileWith({ recoveryCodesLeft: 10 });

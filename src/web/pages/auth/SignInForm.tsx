@@ -107,7 +107,7 @@ export function SignInForm<Done = User>(props: {
   const [submitted, setSubmitted] = useState(false);
   // Servers that name no methods ask for a code, as the specification's step does.
   const totpAsked = secondFactor !== null && (secondFactor.methods ?? ['totp']).includes('totp');
-  const recoveryOffered = !!secondFactor?.methods?.includes('recoveryCode');
+  const recoveryOffered = !!secondFactor?.methods?.includes('recovery_code');
   const recoveryAsked = recoveryOffered && useRecovery;
   const codeAsked = totpAsked && !recoveryAsked;
   const passkeyAsked =

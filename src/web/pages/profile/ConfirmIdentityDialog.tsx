@@ -21,7 +21,7 @@ function secondFactorAsked(error: unknown): SecondFactor[] | null {
   if (!(error instanceof ApiError) || error.status !== 403) return null;
   const named = error.errors?.secondFactor?.split(' ') ?? [];
   const methods = named.filter(
-    (m): m is SecondFactor => m === 'totp' || m === 'passkey' || m === 'recoveryCode',
+    (m): m is SecondFactor => m === 'totp' || m === 'passkey' || m === 'recovery_code',
   );
   return methods.length > 0 ? methods : null;
 }
