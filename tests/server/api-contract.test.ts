@@ -166,6 +166,48 @@ describe('the API contract', () => {
     expect(untyped).toEqual([]);
   });
 
+  it('names in one style: camelCase properties, snake_case enum values, the spec’s own words aside', () => {
+    // The wire names the specification fixes (docs/api.md, "Statuses… and names").
+    const specProperties = new Set([
+      ...['recaptcha_site_key', 'access_token', 'password_text', 'first_name', 'last_name'],
+      ...['phone_number', 'photo_id', 'user_id', 'organization_id', 'ack_id'],
+      ...['product_codes', 'taker_side'],
+    ]);
+    const specValues = new Set([
+      ...['TwoFactorRequired', 'AuthComplete', 'Authenticated', 'NotAuthenticated', 'Clearing'],
+      ...['Administrator', 'Trader', 'Viewer', 'Bid', 'Ask', 'Buy', 'Sell', 'Long', 'Short'],
+      ...['Open', 'Close'],
+    ]);
+    const camelCase = /^[a-z][a-zA-Z0-9]*$/;
+    // A submission's file parts: `document.<answer key>`, `document.signature.<section>`.
+    const documentPart = /^document(\.[a-z][a-zA-Z0-9]*)+$/;
+    // snake_case; an event type `<object>.<snake_case>`; a scope `<object>:<action>`; the
+    // schemas' own `x-file` kinds (`image-or-pdf`), which compliance staff write.
+    const ownValue = /^([a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*|[a-z]+:[a-z]+|image-or-pdf)$/;
+    const astray: string[] = [];
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (typeof value !== 'object' || value === null) return;
+      const schema = value as JsonSchema;
+      if (typeof schema.properties === 'object' && !Array.isArray(schema.properties)) {
+        for (const name of Object.keys(schema.properties)) {
+          const fine = camelCase.test(name) || documentPart.test(name) || specProperties.has(name);
+          if (!fine) astray.push(`${where}/properties/${name}`);
+        }
+      }
+      for (const item of [...(Array.isArray(schema.enum) ? schema.enum : []), schema.const]) {
+        if (typeof item === 'string' && !ownValue.test(item) && !specValues.has(item)) {
+          astray.push(`${where}: ${item}`);
+        }
+      }
+      for (const [key, inner] of Object.entries(value)) {
+        if (key !== 'examples' && key !== 'example') walk(inner, `${where}/${key}`);
+      }
+    };
+    walk(t.app.swagger(), '#');
+    expect(astray).toEqual([]);
+  });
+
   it('every operation lists each refusal as its own status, in the Error shape, naming its codes', () => {
     const document = t.app.swagger() as unknown as Document;
     const codes = Object.keys(API_ERROR_CODES);

@@ -563,8 +563,11 @@ const STATUS_VOCABULARY =
   "`changes_requested` (the same moment as the application's), `resubmitted` (submitted again " +
   'after a change request, waiting for review), `approved` or `rejected` (both final). An ' +
   "organisation's admission as a clearing participant (`participantStatus`), decided after its " +
-  'registration is approved, is `pending`, `approved` or `rejected`. Where the specification ' +
-  'fixes a wire name it is kept as it is: ' +
-  '`authStatus` `TwoFactorRequired`/`AuthComplete`, the sign-in state ' +
-  "`Authenticated`/`NotAuthenticated`, and the user's `details.approved` flag (true once the " +
-  'registration is approved).';
+  'registration is approved, is `pending`, `approved` or `rejected`.\n\n**Names.** Properties ' +
+  'are camelCase; enum values and `code`s the portal names itself are snake_case. Where the ' +
+  'specification fixes a wire name it is kept as it is: `authStatus` ' +
+  '`TwoFactorRequired`/`AuthComplete`, the sign-in state `Authenticated`/`NotAuthenticated`, ' +
+  "`authOrigin` `Clearing`, the user's `details.approved` flag (true once the registration is " +
+  'approved) and `roles`, the snake_case fields of the calls it specifies (`access_token`, ' +
+  "`recaptcha_site_key`, `first_name`, …) and the statement's words (`taker_side`, `Bid`/`Ask`, " +
+  '…); docs/api.md lists them.';
