@@ -172,6 +172,11 @@ describe('second-factor guessing is limited per account, whatever the address (Â
       const state = await secondFactorState(id);
       expect(state.failures).toBe(failure);
       const wait = WAIT_AFTER_FAILURE_SECONDS[failure - 1]!;
+      // No wait is stored as none (db/users.ts says why), not as one that ends now.
+      if (wait === 0) {
+        expect(state.wait).toBeNull();
+        continue;
+      }
       expect(state.wait).toBeGreaterThan(wait - 5);
       expect(state.wait).toBeLessThanOrEqual(wait);
     }

@@ -14,7 +14,8 @@ export const addressSubject = (emailDigest: string): string => `email:${emailDig
  * Counts one more attempt as a failure with the wait it brings (`waitSeconds[n - 1]` after the
  * n-th, the last for every later one), unless `capAt` is reached or, for a browser not exempt from
  * it, a wait runs: the count then, or null when refused. Atomic, so attempts sent together each
- * take their own place.
+ * take their own place. A failure that brings no wait leaves no end of a wait (null), for the
+ * reason claimSecondFactorAttempt gives (db/users.ts): a concurrent attempt must not read it as one.
  */
 export async function claimPasswordAttempt(
   db: Queryable,
@@ -25,11 +26,11 @@ export async function claimPasswordAttempt(
 ): Promise<number | null> {
   const claimed = await db.query<{ failures: number }>(
     `insert into password_failures as f (subject, failures, blocked_until)
-     values ($1, 1, now() + ($2::int[])[1] * interval '1 second')
+     values ($1, 1, now() + nullif(($2::int[])[1], 0) * interval '1 second')
      on conflict (subject) do update set
        failures = f.failures + 1,
-       blocked_until = greatest(f.blocked_until, now() + ($2::int[])[least(f.failures + 1,
-         cardinality($2::int[]))] * interval '1 second'),
+       blocked_until = greatest(f.blocked_until, now() + nullif(($2::int[])[least(f.failures + 1,
+         cardinality($2::int[]))], 0) * interval '1 second'),
        updated_at = now()
      where f.failures < $3 and ($4 or f.blocked_until is null or f.blocked_until <= now())
      returning failures`,

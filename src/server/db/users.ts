@@ -260,6 +260,10 @@ export async function findSecondFactorBlock(
  * Counts one more second-factor failure with the wait it brings (`waitSeconds[n - 1]` after the
  * n-th, the last for every later one), unless a wait runs or `capAt` is reached: the count then,
  * or null when refused. Atomic, so attempts sent together each take their own place.
+ *
+ * A failure that brings no wait leaves no end of a wait (null), not `now()`: `now()` is each
+ * statement's own start, so an attempt that started a moment before a concurrent one but waited
+ * for its row lock would find that `now()` later than its own and be refused with no wait running.
  */
 export async function claimSecondFactorAttempt(
   db: Queryable,
@@ -270,8 +274,8 @@ export async function claimSecondFactorAttempt(
   const claimed = await db.query<{ failures: number }>(
     `update users set
        second_factor_failures = second_factor_failures + 1,
-       second_factor_blocked_until = now() + ($2::int[])[least(second_factor_failures + 1,
-         cardinality($2::int[]))] * interval '1 second'
+       second_factor_blocked_until = now() + nullif(($2::int[])[least(second_factor_failures + 1,
+         cardinality($2::int[]))], 0) * interval '1 second'
      where id = $1 and (second_factor_blocked_until is null or second_factor_blocked_until <= now())
        and second_factor_failures < $3
      returning second_factor_failures as failures`,
