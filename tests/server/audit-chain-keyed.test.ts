@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditCanonical, bindAuditChainKeys } from '../../src/server/audit/auditChainKeys';
 import { auditAtText } from '../../src/server/db/auditLog';
 import { recordAuditEvent } from '../../src/server/audit/recordAuditEvent';
@@ -19,12 +19,11 @@ import {
   storeCheckpoint,
 } from '../../src/server/audit/auditCheckpoint';
 import { verifyAuditChain, type KeyedFromPin } from '../../src/server/audit/verifyAuditChain';
-import { createPool } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { newFieldKey, parseFieldKeys } from '../../src/server/fieldEncryption/keyRing';
 import { canonicalSql, unkeyedHashSql } from './auditTamper';
 import { runCli, type CliRun } from './cliRun';
-import { withDatabase } from './globalSetup';
+import { databaseBefore, type DatabaseBefore } from './databaseBefore';
 import { createTestApp, type TestApp } from './testApp';
 
 /** The database owner, around the triggers: what the tester of issue 27 did. */
@@ -416,25 +415,12 @@ describe('audit chain keyed outside the database', () => {
 
   describe('rows written before the chain was keyed', () => {
     let pool: pg.Pool;
-    const database = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
-    const adminUrl = () => inject('adminDatabaseUrl');
+    let before: DatabaseBefore;
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: adminUrl() });
-      await admin.connect();
-      await admin.query(`create database ${database}`);
-      await admin.end();
-      pool = createPool(withDatabase(adminUrl(), database));
       // The database as it was before migration 112, with rows its trigger chained.
-      const folder = path.resolve('src/server/db/migrations');
-      await pool.query(
-        'create table schema_migrations (name text primary key, applied_at timestamptz not null default now())',
-      );
-      for (const name of fs.readdirSync(folder).sort()) {
-        if (!name.endsWith('.sql') || name >= '112') continue;
-        await pool.query(fs.readFileSync(path.join(folder, name), 'utf8'));
-        await pool.query('insert into schema_migrations (name) values ($1)', [name]);
-      }
+      before = await databaseBefore('112');
+      pool = before.pool;
       for (let i = 0; i < 5; i++) {
         await pool.query(
           `insert into audit_log (action, detail) values ('signout', jsonb_build_object('n', $1::int, 'ratio', 1.50))`,
@@ -444,13 +430,7 @@ describe('audit chain keyed outside the database', () => {
       expect(await migrate(pool)).toContain('112-audit-chain-keyed.sql');
       bindAuditChainKeys(pool, parseFieldKeys(newFieldKey('k1')));
     });
-    afterAll(async () => {
-      await pool.end();
-      const admin = new pg.Client({ connectionString: adminUrl() });
-      await admin.connect();
-      await admin.query(`drop database if exists ${database} with (force)`);
-      await admin.end();
-    });
+    afterAll(async () => before.drop());
 
     it('keep verifying as they are, pinned by the keyed rows after them', async () => {
       for (let i = 0; i < 3; i++) {

@@ -1,11 +1,7 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool } from '../../src/server/db/database';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/server/db/migrate';
-import { withDatabase } from './globalSetup';
+import { databaseBefore, type DatabaseBefore } from './databaseBefore';
 
 /**
  * One status vocabulary (issue 40 §2, docs/api.md): a registration stored as `pending` before
@@ -13,33 +9,13 @@ import { withDatabase } from './globalSetup';
  */
 describe('migration 180: a registration awaiting review is `submitted`', () => {
   let pool: pg.Pool;
-  const database = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
-  const adminUrl = () => inject('adminDatabaseUrl');
+  let before: DatabaseBefore;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
-    pool = createPool(withDatabase(adminUrl(), database));
-    // The database as it was before migration 180.
-    const folder = path.resolve('src/server/db/migrations');
-    await pool.query(
-      'create table schema_migrations (name text primary key, applied_at timestamptz not null default now())',
-    );
-    for (const name of fs.readdirSync(folder).sort()) {
-      if (!name.endsWith('.sql') || name >= '180') continue;
-      await pool.query(fs.readFileSync(path.join(folder, name), 'utf8'));
-      await pool.query('insert into schema_migrations (name) values ($1)', [name]);
-    }
+    before = await databaseBefore('180');
+    pool = before.pool;
   });
-  afterAll(async () => {
-    await pool.end();
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database} with (force)`);
-    await admin.end();
-  });
+  afterAll(async () => before.drop());
 
   it('rewrites the stored word, keeps the others, and refuses `pending` afterwards', async () => {
     const organization = await pool.query<{ id: string }>(
