@@ -82,7 +82,7 @@ export interface ReviewDeps {
 }
 
 /** Statuses awaiting a reviewer: submitted, or submitted again after requested changes. */
-export const AWAITING_REVIEW: readonly string[] = ['submitted', 'resubmitted'];
+export const AWAITING_REVIEW: readonly RegistrationStatus[] = ['submitted', 'resubmitted'];
 /**
  * Statuses staff may decide from (approve, reject, ask for changes): awaiting review only. Each
  * submitted version takes one decision (issue 39 §5): a request for changes is that version's
@@ -92,13 +92,13 @@ export const AWAITING_REVIEW: readonly string[] = ['submitted', 'resubmitted'];
  * an approval could otherwise land on a registration waiting for changes, its application left
  * open to saves.
  */
-export const OPEN_FOR_DECISION: readonly string[] = [...AWAITING_REVIEW];
+export const OPEN_FOR_DECISION: readonly RegistrationStatus[] = [...AWAITING_REVIEW];
 /**
  * Statuses staff may reject from: awaiting review, or waiting for changes the applicant may never
  * send (an abandoned application is closed by a rejection, with its reason). The rejection closes
  * the application the request reopened in the same transaction, so it takes no more saves.
  */
-export const REJECTABLE: readonly string[] = [...AWAITING_REVIEW, 'changes_requested'];
+export const REJECTABLE: readonly RegistrationStatus[] = [...AWAITING_REVIEW, 'changes_requested'];
 
 /** How the applicant's timeline names who acted: staff, or an operator's command. */
 const actorKind = (actor: Actor): StatusActor => (actor.via === 'cli' ? 'operator' : 'staff');
@@ -114,7 +114,7 @@ async function updateOpenRegistration(
   if (row) return row;
   const status = await findRegistrationStatus(db, registrationId);
   if (!status) throw notFound('No such registration.');
-  throw new ClientError(409, alreadyMessage(status as RegistrationStatus));
+  throw new ClientError(409, alreadyMessage(status));
 }
 
 function alreadyMessage(status: RegistrationStatus): string {

@@ -1,5 +1,6 @@
 /** The console's first page: registrations awaiting review, waiting for changes, decided. */
 import type { RegistrationStatus } from '../../../shared/api/statuses';
+import { AWAITING_REVIEW } from '../review';
 import { CONSOLE_BASE } from './consoleAssets';
 import { ConsolePage, renderConsolePage } from './ConsolePage';
 import {
@@ -13,7 +14,7 @@ import {
 
 /** The sections of the list, each with the statuses it holds, in the order drawn. */
 export const CONSOLE_SECTIONS = {
-  awaiting: ['submitted', 'resubmitted'],
+  awaiting: AWAITING_REVIEW,
   waiting: ['changes_requested'],
   decided: ['approved', 'rejected'],
 } as const satisfies Record<string, readonly RegistrationStatus[]>;

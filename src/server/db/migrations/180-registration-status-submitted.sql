@@ -14,6 +14,6 @@ alter table registration_status_changes
   add constraint registration_status_changes_status_check
     check (status in ('submitted', 'changes_requested', 'resubmitted', 'approved', 'rejected'));
 
--- Events not yet delivered, or resent later, tell the status in the same word.
+-- Stored events say it too (each delivery and resend posts its event's data).
 update webhook_events set data = jsonb_set(data, '{status}', '"submitted"')
   where type = 'registration.submitted' and data ->> 'status' = 'pending';
